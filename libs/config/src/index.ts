@@ -1,0 +1,3 @@
+export * from './config-section.js';
+export * from './load-config.js';
+export * from './core.config.js';

@@ -1,0 +1,4 @@
+export * from './redact.js';
+export * from './logger.js';
+export * from './metrics.js';
+export * from './tokens.js';

@@ -1,0 +1,3 @@
+/** DI tokens of the observability context. */
+export const LOGGER = Symbol('LOGGER');
+export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
