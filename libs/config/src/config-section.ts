@@ -34,6 +34,8 @@ export function defineSection<S extends SectionSpec>(name: string, vars: S): Con
 export const env = {
   string: () => z.string().min(1, 'must not be empty'),
   port: () => z.coerce.number().int().min(1).max(65535),
+  /** A port to listen on; 0 asks the OS for a free one (tests). */
+  listenPort: () => z.coerce.number().int().min(0).max(65535),
   positiveInt: () => z.coerce.number().int().positive(),
   nonNegativeInt: () => z.coerce.number().int().min(0),
   boolean: () =>
@@ -58,10 +60,8 @@ export const env = {
       )
       .refine((l) => l.length > 0, { message: 'must list at least one value' }),
   hostPortList: () =>
-    env
-      .list()
-      .refine((l) => l.every((hp) => /^[^\s:]+:\d{1,5}$/.test(hp)), {
-        message: 'each entry must be host:port',
-      }),
+    env.list().refine((l) => l.every((hp) => /^[^\s:]+:\d{1,5}$/.test(hp)), {
+      message: 'each entry must be host:port',
+    }),
   enumOf: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values),
 };

@@ -30,7 +30,7 @@ export const coreConfig = defineSection('core', {
     description: 'Prefix added to every topic name (tests and shared clusters)',
   }),
   HTTP_PORT: envVar({
-    schema: env.port(),
+    schema: env.listenPort(),
     default: '3000',
     description: 'Port for /health, /metrics and the operations API',
   }),

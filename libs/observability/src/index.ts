@@ -2,3 +2,4 @@ export * from './redact.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './tokens.js';
+export * from './metrics.controller.js';

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type Kafka } from 'kafkajs';
+import { topicName } from '#contracts';
+import { KAFKA, KafkaBatchTransport } from '#messaging';
+import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
+import { type ServiceConfig } from './service.config.js';
+import { ServiceModule } from './service.module.js';
+
+export interface ServiceApp {
+  readonly app: NestFastifyApplication;
+  readonly logger: AppLogger;
+  /** The address /health and /metrics listen on. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds and starts the service: HTTP (health, metrics) and the Kafka transport. Used by main.ts
+ * and by integration tests, which pass their own config (database, topic prefix, port 0).
+ */
+export async function startService(config: ServiceConfig, logger?: AppLogger): Promise<ServiceApp> {
+  const log = logger ?? createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ServiceModule.forRoot(config, log),
+    new FastifyAdapter({ bodyLimit: 1_048_576 }),
+    { logger: new NestPinoLogger(log), bufferLogs: false, abortOnError: false },
+  );
+  const kafka = app.get<Kafka>(KAFKA);
+  app.connectMicroservice(
+    {
+      strategy: new KafkaBatchTransport({
+        kafka,
+        groupId: `${config.core.KAFKA_CLIENT_ID}.intake`,
+        topicFor: (pattern) => topicName(config.core.KAFKA_TOPIC_PREFIX, pattern),
+        logger: log,
+      }),
+    },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
+  await app.listen(config.core.HTTP_PORT, '0.0.0.0');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.core.HTTP_PORT;
+  return { app, logger: log, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}

@@ -1,0 +1,48 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { type Kafka } from 'kafkajs';
+import type pg from 'pg';
+import { createPool, PG_POOL } from '#database';
+import { createKafka, KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
+import { createMetricsRegistry, LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
+import { type ServiceConfig } from './service.config.js';
+
+export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
+
+/** The process's connections to the outside, shared by every module of the service. */
+@Global()
+@Module({})
+export class InfrastructureModule implements OnApplicationShutdown {
+  constructor(@Inject(PG_POOL) private readonly pool: pg.Pool) {}
+
+  static forRoot(config: ServiceConfig, logger: AppLogger): DynamicModule {
+    const { core } = config;
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: SERVICE_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry() },
+        {
+          provide: PG_POOL,
+          useFactory: () =>
+            createPool({
+              url: core.DATABASE_URL,
+              max: core.DATABASE_POOL_SIZE,
+              applicationName: core.KAFKA_CLIENT_ID,
+            }),
+        },
+        {
+          provide: KAFKA,
+          useFactory: (): Kafka =>
+            createKafka({ brokers: core.KAFKA_BROKERS, clientId: core.KAFKA_CLIENT_ID }, logger),
+        },
+        { provide: KAFKA_TOPIC_PREFIX, useValue: core.KAFKA_TOPIC_PREFIX },
+      ],
+      exports: [SERVICE_CONFIG, LOGGER, METRICS_REGISTRY, PG_POOL, KAFKA, KAFKA_TOPIC_PREFIX],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,51 @@
+import { ConfigError } from '#config';
+import { createLogger } from '#observability';
+import { startService } from './bootstrap.js';
+import { loadServiceConfig } from './service.config.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadServiceConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
+  const logger = createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
+  const service = await startService(config, logger);
+  logger.info({ url: service.url }, 'payout service started');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight work');
+    const force = setTimeout(() => {
+      logger.error({ graceMs: config.core.SHUTDOWN_GRACE_MS }, 'shutdown grace period exceeded; exiting');
+      process.exit(1);
+    }, config.core.SHUTDOWN_GRACE_MS);
+    force.unref();
+    service.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (e: unknown) => {
+        logger.error({ err: e }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(
+    `payout service failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
+  process.exit(1);
+});

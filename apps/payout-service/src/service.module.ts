@@ -1,0 +1,16 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { HealthModule } from '#health';
+import { MetricsController, type AppLogger } from '#observability';
+import { InfrastructureModule } from './infrastructure.module.js';
+import { type ServiceConfig } from './service.config.js';
+
+@Module({})
+export class ServiceModule {
+  static forRoot(config: ServiceConfig, logger: AppLogger): DynamicModule {
+    return {
+      module: ServiceModule,
+      imports: [InfrastructureModule.forRoot(config, logger), HealthModule],
+      controllers: [MetricsController],
+    };
+  }
+}

@@ -1,0 +1,4 @@
+export * from './pg-pool.js';
+export * from './ensure-database.js';
+export * from './data-source.js';
+export * from './tokens.js';

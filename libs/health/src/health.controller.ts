@@ -1,0 +1,30 @@
+import { Controller, Get } from '@nestjs/common';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { KafkaHealthIndicator } from './kafka.health.js';
+import { PostgresHealthIndicator } from './postgres.health.js';
+
+/**
+ * `/health/live` says only whether this process can serve; it never depends on other systems,
+ * so an outage of Postgres or Kafka does not get every pod restarted. `/health/ready` checks the
+ * dependencies and goes 503, naming the one that failed.
+ */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly postgres: PostgresHealthIndicator,
+    private readonly kafka: KafkaHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @HealthCheck()
+  live() {
+    return this.health.check([]);
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([() => this.postgres.check(), () => this.kafka.check()]);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './health.module.js';
+export * from './postgres.health.js';
+export * from './kafka.health.js';

@@ -1,0 +1,4 @@
+export * from './kafka.factory.js';
+export * from './topic-admin.js';
+export * from './kafka-batch.transport.js';
+export * from './tokens.js';

@@ -1,0 +1,107 @@
+import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import { type Consumer, type EachBatchPayload, type Kafka, type KafkaMessage } from 'kafkajs';
+import { type AppLogger } from '#observability';
+
+/** What a handler registered with `@EventPattern(<logical topic>)` receives. */
+export interface KafkaBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly messages: readonly KafkaMessage[];
+  /** Keeps the consumer's session alive during long work. */
+  heartbeat(): Promise<void>;
+}
+
+export interface KafkaBatchTransportOptions {
+  readonly kafka: Kafka;
+  readonly groupId: string;
+  /** Maps a handler's logical pattern to the physical topic (e.g. adds a prefix). */
+  readonly topicFor: (pattern: string) => string;
+  readonly logger: AppLogger;
+  readonly fromBeginning?: boolean;
+  readonly sessionTimeoutMs?: number;
+}
+
+/**
+ * A Nest transport that hands each Kafka batch (one partition's fetched messages) to the handler
+ * whose pattern names the topic, and commits the batch's offsets only after the handler resolves.
+ * If the handler throws, nothing is committed and the batch is delivered again: handlers must be
+ * idempotent, which the ledger is by construction. See docs/adr/0004-kafka-batch-transport.md.
+ */
+export class KafkaBatchTransport extends Server implements CustomTransportStrategy {
+  private consumer: Consumer | undefined;
+  private readonly log: AppLogger;
+
+  constructor(private readonly options: KafkaBatchTransportOptions) {
+    super();
+    this.log = options.logger.child({ component: 'kafka-transport', groupId: options.groupId });
+  }
+
+  on(): never {
+    throw new Error('KafkaBatchTransport does not expose events; use the health indicator');
+  }
+
+  unwrap<T>(): T {
+    if (!this.consumer) throw new Error('transport is not listening');
+    return this.consumer as T;
+  }
+
+  listen(callback: (...optionalParams: unknown[]) => unknown): void {
+    this.start().then(
+      () => callback(),
+      (e: unknown) => callback(e),
+    );
+  }
+
+  private async start(): Promise<void> {
+    const topics = new Map<string, string>();
+    for (const pattern of this.getHandlers().keys()) topics.set(this.options.topicFor(pattern), pattern);
+    if (topics.size === 0) return;
+    const consumer = this.options.kafka.consumer({
+      groupId: this.options.groupId,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      allowAutoTopicCreation: false,
+    });
+    this.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({
+      topics: [...topics.keys()],
+      fromBeginning: this.options.fromBeginning ?? true,
+    });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.onBatch(payload, topics),
+    });
+    this.log.info({ topics: [...topics.keys()] }, 'consuming');
+  }
+
+  private async onBatch(payload: EachBatchPayload, topics: ReadonlyMap<string, string>): Promise<void> {
+    const { batch } = payload;
+    const pattern = topics.get(batch.topic);
+    const handler = pattern === undefined ? null : this.getHandlerByPattern(pattern);
+    if (!handler || batch.messages.length === 0) return;
+    const data: KafkaBatch = {
+      topic: batch.topic,
+      partition: batch.partition,
+      messages: batch.messages,
+      heartbeat: () => payload.heartbeat(),
+    };
+    const result: unknown = await handler(data);
+    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    const last = batch.messages[batch.messages.length - 1];
+    if (!last) return;
+    payload.resolveOffset(last.offset);
+    // autoCommit is off, so commitOffsetsIfNecessary would do nothing: commit explicitly, and
+    // only now that the handler (and its database transaction) has finished.
+    await this.consumer?.commitOffsets([
+      { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
+    ]);
+  }
+
+  async close(): Promise<void> {
+    const consumer = this.consumer;
+    this.consumer = undefined;
+    if (consumer) await consumer.disconnect();
+  }
+}

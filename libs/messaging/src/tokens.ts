@@ -1,0 +1,3 @@
+/** DI tokens of the messaging context. */
+export const KAFKA = Symbol('KAFKA');
+export const KAFKA_TOPIC_PREFIX = Symbol('KAFKA_TOPIC_PREFIX');

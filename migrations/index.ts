@@ -1,0 +1,4 @@
+import { Ledger1763700000000 } from './1763700000000-ledger.js';
+
+/** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
+export const migrations = [Ledger1763700000000];

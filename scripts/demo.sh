@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `npm run demo`: the whole stack on this machine. Installs what is missing, starts Kafka, checks
+# PostgreSQL and migrates, starts the provider sandbox and the payout service, waits until the
+# service is ready, then runs the demo scenario (scripts/demo-scenario) if present.
+#
+#   npm run demo              keeps the stack running until Ctrl-C
+#   npm run demo -- --once    stops everything after the scenario (CI, scripted use)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+once=0
+for a in "$@"; do [ "$a" = "--once" ] && once=1; done
+[ -t 0 ] || once=1   # no terminal to press Ctrl-C in: do not hang
+
+export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/payouts}
+export HTTP_PORT=${HTTP_PORT:-3000}
+export SANDBOX_PORT=${SANDBOX_PORT:-8090}
+export LOG_LEVEL=${LOG_LEVEL:-info}
+
+ensure_deps
+ensure_postgres
+ensure_kafka
+build
+say "migrating the ledger database"
+node dist/libs/database/src/cli/migrate.js run
+
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+for port in "$HTTP_PORT" "$SANDBOX_PORT"; do
+  port_open 127.0.0.1 "$port" && fail "port $port is in use; stop what listens there or set HTTP_PORT / SANDBOX_PORT"
+done
+
+say "starting the provider sandbox on :$SANDBOX_PORT (log: .run/logs/sandbox.log)"
+node dist/apps/provider-sandbox/src/main.js > .run/logs/sandbox.log 2>&1 &
+pids+=($!)
+say "starting the payout service on :$HTTP_PORT (log: .run/logs/service.log)"
+node dist/apps/payout-service/src/main.js > .run/logs/service.log 2>&1 &
+pids+=($!)
+
+for _ in $(seq 1 60); do
+  if curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 && port_open 127.0.0.1 "$SANDBOX_PORT"; then break; fi
+  for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || fail "a process exited during start; see .run/logs/"; done
+  sleep 1
+done
+curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null || fail "the service did not become ready; see .run/logs/service.log"
+
+say "stack is up"
+printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
+  "readiness" "http://127.0.0.1:$HTTP_PORT/health/ready" \
+  "metrics" "http://127.0.0.1:$HTTP_PORT/metrics" \
+  "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
+  "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \
+  "postgres" "127.0.0.1:5432/payouts"
+curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready"; echo
+
+if [ -f dist/scripts/demo-scenario.js ]; then
+  say "running the demo scenario: commands in, events out"
+  node dist/scripts/demo-scenario.js
+fi
+
+if [ "$once" -eq 1 ]; then say "done (--once): stopping"; exit 0; fi
+say "running; press Ctrl-C to stop"
+wait

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Shared steps of scripts/test.sh and scripts/demo.sh. Each step is idempotent: running it on a
+# machine that already has what it provides costs a second or two.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export REPO
+cd "$REPO"
+mkdir -p .run/logs
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+fail() { printf '\033[31mERROR: %s\033[0m\n' "$*" >&2; exit 1; }
+port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+# npm dependencies, including Node 24 itself (the `node` devDependency puts it in node_modules/.bin,
+# which npm scripts put first on PATH; we do the same for anything run from these scripts).
+ensure_deps() {
+  command -v npm >/dev/null || fail "npm is needed to install the project (install Node.js and npm from Debian: apt-get install nodejs npm)"
+  if [ ! -x node_modules/.bin/node ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "installing npm dependencies (npm ci), including Node 24"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+  export PATH="$REPO/node_modules/.bin:$PATH"
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  [ "$major" -ge 24 ] || fail "Node 24+ expected from node_modules/.bin/node, got $(node --version)"
+}
+
+# PostgreSQL on 127.0.0.1:5432. Started where it is installed but stopped; never installed here.
+ensure_postgres() {
+  local host=${PGHOST_CHECK:-127.0.0.1} port=${PGPORT_CHECK:-5432}
+  if port_open "$host" "$port"; then return 0; fi
+  if command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    say "PostgreSQL is installed but not running: starting it"
+    for v in /etc/postgresql/*; do
+      pg_ctlcluster --skip-systemctl-redirect "$(basename "$v")" main start || true
+    done
+    for _ in $(seq 1 30); do port_open "$host" "$port" && return 0; sleep 1; done
+  fi
+  fail "PostgreSQL is not reachable on $host:$port. Start it, or point DATABASE_URL (and TEST_DATABASE_URL) at one."
+}
+
+ensure_kafka() {
+  if port_open 127.0.0.1 "${KAFKA_PORT:-9092}"; then return 0; fi
+  say "starting Kafka (KRaft, single node) on 127.0.0.1:${KAFKA_PORT:-9092}"
+  bash tools/kafka/kafka.sh start
+}
+
+build() {
+  say "compiling TypeScript (tsc, strict)"
+  tsc -p tsconfig.build.json
+}

@@ -1,0 +1,55 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string | number>;
+  depends_on?: Record<string, { condition: string }>;
+}
+
+// Docker cannot run on the machines this project is developed and tested on; these checks keep
+// the files users run with Docker honest: they parse and name what exists.
+describe('docker-compose.yml and Dockerfile', () => {
+  const compose = parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, ComposeService>;
+  };
+
+  it('defines Kafka (KRaft), Postgres, the service, the sandbox and Prometheus', () => {
+    for (const s of ['kafka', 'postgres', 'service', 'sandbox', 'prometheus', 'migrate']) {
+      assert.ok(compose.services[s], `service ${s}`);
+    }
+    assert.equal(compose.services['kafka']?.environment?.['KAFKA_PROCESS_ROLES'], 'broker,controller');
+  });
+
+  it('points every depends_on at a defined service and every command at a compiled entry point', () => {
+    const src = new Map([
+      ['dist/apps/provider-sandbox/src/main.js', 'apps/provider-sandbox/src/main.ts'],
+      ['dist/libs/database/src/cli/migrate.js', 'libs/database/src/cli/migrate.ts'],
+    ]);
+    for (const [name, svc] of Object.entries(compose.services)) {
+      for (const dep of Object.keys(svc.depends_on ?? {}))
+        assert.ok(compose.services[dep], `${name} -> ${dep}`);
+      const entry = svc.command?.[1];
+      if (svc.command?.[0] === 'node' && entry) {
+        const ts = src.get(entry);
+        assert.ok(ts, `known entry ${entry}`);
+        assert.doesNotThrow(() => readFileSync(resolve(ROOT, ts)), `${ts} exists`);
+      }
+    }
+  });
+
+  it('builds on Node 24 in stages and runs the service entry point', () => {
+    const df = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
+    assert.equal((df.match(/^FROM node:24/gm) ?? []).length, 2);
+    assert.match(df, /CMD \["node", "dist\/apps\/payout-service\/src\/main.js"\]/);
+    readFileSync(resolve(ROOT, 'apps/payout-service/src/main.ts'));
+    readFileSync(resolve(ROOT, 'deploy/prometheus.yml'));
+  });
+});

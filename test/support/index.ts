@@ -1,0 +1,5 @@
+export * from './database.js';
+export * from './kafka.js';
+export * from './service.js';
+export * from './tcp-proxy.js';
+export * from './broker.js';
