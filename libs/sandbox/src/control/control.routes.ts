@@ -7,6 +7,7 @@ import { v2Date } from '../core/clock.js';
 import { processBatchIfDue } from '../handlers/batch-processing.js';
 import {
   advanceSchema,
+  allowedIpsSchema,
   balanceSchema,
   faultSchema,
   flagsSchema,
@@ -107,6 +108,13 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     if (!b) return;
     world.limiter.setOverride(b.endpoint, b.perMinute ?? undefined);
     return { endpoint: b.endpoint, perMinute: b.perMinute };
+  });
+  app.get(`${P}/allowed-ips`, () => ({ ips: world.allowedIps }));
+  app.post(`${P}/allowed-ips`, (req, reply) => {
+    const b = decode(allowedIpsSchema, req.body, reply);
+    if (!b) return;
+    world.allowedIps = b.ips;
+    return { ips: world.allowedIps };
   });
   app.post(`${P}/timing`, (req, reply) => {
     const b = decode(timingSchema, req.body, reply);

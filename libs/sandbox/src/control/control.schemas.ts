@@ -66,3 +66,5 @@ export const timingSchema = z.strictObject({
   batchDelayMs: nonNeg.optional(),
   tokenTtlSeconds: z.number().int().min(1).optional(),
 });
+
+export const allowedIpsSchema = z.strictObject({ ips: z.array(z.string().min(1)) });

@@ -16,6 +16,8 @@ const CONTROL: readonly [string, string, string][] = [
   ['get', '/__sandbox/received', 'Initiations received (?transferId=), with accepted flags'],
   ['post', '/__sandbox/transfer-tokens', 'Issue a v2 transfer token {transfer_id, vpa}'],
   ['post', '/__sandbox/rate-limits', 'Override the per-minute limit of an endpoint'],
+  ['get', '/__sandbox/allowed-ips', 'Read the source allow-list'],
+  ['post', '/__sandbox/allowed-ips', 'Replace the source allow-list {ips: []}'],
   ['post', '/__sandbox/timing', 'Change pending/hang/batch delays and token lifetime'],
 ];
 

@@ -19,6 +19,8 @@ export class SandboxWorld {
   readonly tokens: TokenIssuer;
   readonly transferTokens: TransferTokenStore;
   account: AccountState;
+  /** Allow-listed source addresses; the control API may change them. */
+  allowedIps: readonly string[];
   pendingDelayMs: number;
   hangMs: number;
   batchDelayMs: number;
@@ -31,6 +33,7 @@ export class SandboxWorld {
     this.tokens = new TokenIssuer(this.clock, settings.tokenTtlSeconds);
     this.transferTokens = new TransferTokenStore(this.clock);
     this.account = this.newAccount();
+    this.allowedIps = settings.allowedIps;
     this.pendingDelayMs = settings.pendingDelayMs;
     this.hangMs = settings.hangMs;
     this.batchDelayMs = settings.batchDelayMs;
@@ -43,6 +46,7 @@ export class SandboxWorld {
     this.limiter.reset();
     this.tokens.rotate();
     this.transferTokens.clear();
+    this.allowedIps = this.settings.allowedIps;
     this.pendingDelayMs = this.settings.pendingDelayMs;
     this.hangMs = this.settings.hangMs;
     this.batchDelayMs = this.settings.batchDelayMs;
