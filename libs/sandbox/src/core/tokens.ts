@@ -17,6 +17,8 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
  */
 export class TokenIssuer {
   private key = randomBytes(32);
+  /** Tokens already checked (signature and claims); only the expiry is re-read. Hot path. */
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(
     private readonly clock: SandboxClock,
@@ -35,6 +37,17 @@ export class TokenIssuer {
 
   /** The claims of a valid, unexpired token; undefined otherwise. */
   verify(token: string): TokenClaims | undefined {
+    const known = this.verified.get(token);
+    if (known) return known.exp * 1000 > this.clock.now() ? known : undefined;
+    const claims = this.check(token);
+    if (claims) {
+      if (this.verified.size >= 10_000) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private check(token: string): TokenClaims | undefined {
     const parts = token.split('.');
     if (parts.length !== 3) return undefined;
     const [h, p, s] = parts as [string, string, string];
@@ -59,6 +72,7 @@ export class TokenIssuer {
   /** Invalidates every token issued so far (control API reset). */
   rotate(): void {
     this.key = randomBytes(32);
+    this.verified.clear();
   }
 
   private sign(body: string): string {
