@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type LegacyRow, type V2Row } from '#sandbox';
-import { FIELD_RULES } from './field-rules.js';
+import { FIELD_RULES } from './field-rules/index.js';
 import { assertRow, assertV2Row, Harness, type Res } from './harness.js';
 
 const isV2 = (row: LegacyRow | V2Row): row is V2Row => 'http' in row;
