@@ -45,6 +45,7 @@ export class SandboxWorld {
     this.faults.clear();
     this.limiter.reset();
     this.tokens.rotate();
+    this.tokens.setTtl(this.settings.tokenTtlSeconds);
     this.transferTokens.clear();
     this.allowedIps = this.settings.allowedIps;
     this.pendingDelayMs = this.settings.pendingDelayMs;
