@@ -38,6 +38,23 @@ const v2Error = {
   properties: { type: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
 };
 
+function inputs(method: string, fields: readonly string[] | undefined): Record<string, unknown> {
+  if (!fields || fields.length === 0) return {};
+  if (method === 'GET') {
+    return {
+      parameters: fields.map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    };
+  }
+  const properties = Object.fromEntries(fields.map((f) => [f, {}]));
+  return {
+    requestBody: {
+      content: {
+        'application/json': { schema: { type: 'object', additionalProperties: false, properties } },
+      },
+    },
+  };
+}
+
 /** OpenAPI 3.1 description of the sandbox, generated from the endpoint registry. */
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -51,6 +68,7 @@ export function buildOpenApi(): Record<string, unknown> {
         operationId: path === ep.paths[0] ? ep.id : `${ep.id}_${path.includes('v1.2') ? 'v12' : 'alt'}`,
         summary: ep.summary,
         security: ep.auth === 'bearer' ? [{ bearer: [] }] : [{ clientId: [], clientSecret: [] }],
+        ...inputs(ep.method, ep.fields),
         ...(path.includes(':')
           ? { parameters: [{ name: 'beneId', in: 'path', required: true, schema: { type: 'string' } }] }
           : {}),
@@ -71,7 +89,11 @@ export function buildOpenApi(): Record<string, unknown> {
         operationId: ep.id,
         summary: ep.summary,
         security: [{ clientId: [], clientSecret: [] }],
+        ...(ep.method === 'POST' ? inputs(ep.method, ep.fields) : {}),
         parameters: [
+          ...(ep.method === 'GET'
+            ? (ep.fields ?? []).map((name) => ({ name, in: 'query', schema: { type: 'string' } }))
+            : []),
           {
             name: 'x-api-version',
             in: 'header',

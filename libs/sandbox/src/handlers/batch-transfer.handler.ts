@@ -38,6 +38,7 @@ function decodeEntry(v: unknown, format: string): Obj {
 /** POST /payout/v1/requestBatchTransfer: entries are processed later on the sandbox clock. */
 export const requestBatchTransfer: LegacyEndpoint = {
   id: 'requestBatchTransfer',
+  fields: ['batchTransferId', 'batchFormat', 'batch', 'deleteBene'],
   method: 'POST',
   paths: ['/payout/v1/requestBatchTransfer'],
   group: 'transfer',
@@ -82,6 +83,7 @@ export const requestBatchTransfer: LegacyEndpoint = {
 /** GET /payout/v1/getBatchTransferStatus?batchTransferId= */
 export const getBatchTransferStatus: LegacyEndpoint = {
   id: 'getBatchTransferStatus',
+  fields: ['batchTransferId'],
   method: 'GET',
   paths: ['/payout/v1/getBatchTransferStatus'],
   group: 'status',

@@ -37,6 +37,7 @@ function positiveInt(v: string | undefined, fallback: number): number | undefine
 /** GET /payout/v1/beneHistory: a beneficiary's transfers, latest first, 25 a page at most. */
 export const beneHistory: LegacyEndpoint = {
   id: 'beneHistory',
+  fields: ['beneId', 'startDate', 'endDate', 'perPage', 'page'],
   method: 'GET',
   paths: ['/payout/v1/beneHistory'],
   group: 'other',

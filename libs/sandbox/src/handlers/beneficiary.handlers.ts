@@ -23,6 +23,7 @@ const REQUIRED = ['beneId', 'name', 'email', 'phone', 'address1'];
 /** POST /payout/v1/addBeneficiary (fields as the official SDK requires them). */
 export const addBeneficiary: LegacyEndpoint = {
   id: 'addBeneficiary',
+  fields: FIELDS,
   method: 'POST',
   paths: ['/payout/v1/addBeneficiary'],
   group: 'other',
@@ -86,6 +87,7 @@ export const getBeneficiary: LegacyEndpoint = {
 /** POST /payout/v1/removeBeneficiary */
 export const removeBeneficiary: LegacyEndpoint = {
   id: 'removeBeneficiary',
+  fields: ['beneId'],
   method: 'POST',
   paths: ['/payout/v1/removeBeneficiary'],
   group: 'other',

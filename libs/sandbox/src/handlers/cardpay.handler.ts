@@ -54,6 +54,7 @@ function cardOutcome(token: string): Outcome | undefined {
 /** POST /payout/v1/cardpay: payout to a tokenised card. */
 export const cardpay: LegacyEndpoint = {
   id: 'cardpay',
+  fields: FIELDS,
   method: 'POST',
   paths: ['/payout/v1/cardpay'],
   group: 'transfer',

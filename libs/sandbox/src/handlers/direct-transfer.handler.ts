@@ -52,6 +52,7 @@ function outcomeFor(mode: string, bene: Record<string, string>): Outcome {
 /** POST /payout/v1.2/directTransfer: synchronous transfer, beneficiary details inline. */
 export const directTransfer: LegacyEndpoint = {
   id: 'directTransfer',
+  fields: FIELDS,
   method: 'POST',
   paths: ['/payout/v1.2/directTransfer'],
   group: 'transfer',

@@ -27,6 +27,8 @@ export interface LegacyEndpoint {
   readonly paths: readonly string[];
   readonly group: RateGroup;
   readonly summary: string;
+  /** Body fields (POST) or query parameters (GET), for the OpenAPI document. */
+  readonly fields?: readonly string[];
   readonly table: LegacyTable;
   /** Authorize takes client credentials; everything else a bearer token. */
   readonly auth: 'bearer' | 'credentials';

@@ -7,6 +7,7 @@ import { BANK_ACCOUNT_RE } from './transfer-flow.js';
 /** GET /payout/v1/getBeneId?bankAccount=&ifsc= */
 export const getBeneId: LegacyEndpoint = {
   id: 'getBeneId',
+  fields: ['bankAccount', 'ifsc'],
   method: 'GET',
   paths: ['/payout/v1/getBeneId'],
   group: 'other',

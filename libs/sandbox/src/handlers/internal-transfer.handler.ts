@@ -10,6 +10,7 @@ const TRANSFER_ID_RE = /^[A-Za-z0-9_-]{1,40}$/;
 /** POST /payout/v1/internalTransfer: move funds to one of the merchant's recharge accounts. */
 export const internalTransfer: LegacyEndpoint = {
   id: 'internalTransfer',
+  fields: ['amount', 'rechargeAccount', 'transferId'],
   method: 'POST',
   paths: ['/payout/v1/internalTransfer'],
   group: 'transfer',

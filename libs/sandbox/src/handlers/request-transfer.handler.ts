@@ -35,6 +35,7 @@ function outcomeFor(mode: string, b: Beneficiary): Outcome {
 /** POST /payout/v1.2/requestTransfer: synchronous transfer to a registered beneficiary. */
 export const requestTransfer: LegacyEndpoint = {
   id: 'requestTransfer',
+  fields: FIELDS,
   method: 'POST',
   paths: ['/payout/v1.2/requestTransfer'],
   group: 'transfer',

@@ -14,6 +14,7 @@ const isScalar = (v: unknown): boolean =>
 /** POST /verification/oauth/token: SDK authentication token for the video-KYC product. */
 export const sdkToken: V2Endpoint = {
   id: 'sdkToken',
+  fields: ['app_id', 'product', 'metadata', 'authenticated_user'],
   method: 'POST',
   paths: ['/verification/oauth/token'],
   group: 'other',

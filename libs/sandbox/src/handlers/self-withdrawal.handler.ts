@@ -12,6 +12,7 @@ const PER_DAY = 3;
  */
 export const selfWithdrawal: LegacyEndpoint = {
   id: 'selfWithdrawal',
+  fields: ['withdrawalId', 'amount', 'remarks'],
   method: 'POST',
   paths: ['/payout/v1/selfWithdrawal'],
   group: 'transfer',

@@ -35,6 +35,7 @@ export function legacyTransferView(world: SandboxWorld, t: TransferRecord): Reco
 /** GET /payout/v1(.2)/getTransferStatus?transferId= | ?referenceId= */
 export const getTransferStatus: LegacyEndpoint = {
   id: 'getTransferStatus',
+  fields: ['transferId', 'referenceId'],
   method: 'GET',
   paths: ['/payout/v1/getTransferStatus', '/payout/v1.2/getTransferStatus'],
   group: 'status',

@@ -16,6 +16,8 @@ export interface V2Endpoint {
   readonly paths: readonly string[];
   readonly group: RateGroup;
   readonly summary: string;
+  /** Body fields (POST) or query parameters (GET), for the OpenAPI document. */
+  readonly fields?: readonly string[];
   readonly table: V2Table;
   /** Body field naming what a money-moving call initiates; rejections are logged under it. */
   readonly initiationKey?: string;

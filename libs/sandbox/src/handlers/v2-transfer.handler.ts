@@ -60,6 +60,7 @@ function str(o: Readonly<Record<string, unknown>>, key: string): string | undefi
 /** POST /payout/transfers: Process Validated Payout with a single-use transfer token. */
 export const v2Transfer: V2Endpoint = {
   id: 'v2Transfer',
+  fields: FIELDS,
   method: 'POST',
   paths: ['/payout/transfers'],
   group: 'transfer',
@@ -137,6 +138,7 @@ export const v2Transfer: V2Endpoint = {
 /** GET /payout/transfers?transfer_id= | ?svc_transfer_id= */
 export const v2TransferStatus: V2Endpoint = {
   id: 'v2TransferStatus',
+  fields: ['transfer_id', 'svc_transfer_id'],
   method: 'GET',
   paths: ['/payout/transfers'],
   group: 'status',
