@@ -47,12 +47,18 @@ async function run(
   const pre = await applyFaultBefore(world, fault, req, reply);
   if (pre.kind === 'done') return;
   const rate = world.limiter.take(ep.id, ep.group);
-  void reply.headers({
-    'x-ratelimit-limit': String(rate.limit),
-    'x-ratelimit-remaining': String(rate.remaining),
-    'x-ratelimit-retry': String(rate.allowed && pre.kind !== 'rateLimited' ? 0 : Math.min(59, rate.retry)),
-  });
-  if (pre.kind === 'rateLimited' || !rate.allowed) return sendV2Error(reply, V2_COMMON.rateLimited);
+  const limited = pre.kind === 'rateLimited' || !rate.allowed;
+  // A disabled limit sends no headers: "remaining: 0" would make clients back off for nothing.
+  if (rate.limit > 0) {
+    void reply.headers({
+      'x-ratelimit-limit': String(rate.limit),
+      'x-ratelimit-remaining': String(rate.remaining),
+      'x-ratelimit-retry': String(limited ? Math.min(59, rate.retry) : 0),
+    });
+  } else if (limited) {
+    void reply.header('x-ratelimit-retry', '1');
+  }
+  if (limited) return sendV2Error(reply, V2_COMMON.rateLimited);
   if (pre.kind === 'http') return sendV2Error(reply, { ...V2_COMMON.internalError, http: pre.status });
   if (pre.kind === 'subCode520') return sendV2Error(reply, { ...V2_COMMON.internalError, http: 520 });
   let status = 200;
