@@ -51,6 +51,11 @@ describe('sandbox robustness', () => {
     }
   });
 
+  it('undecodable URLs and over-long path parameters', async () => {
+    assertRow(await h.call('GET', `/payout/v1/getBeneficiary/${'x'.repeat(5000)}`), COMMON.invalidUrl);
+    assertRow(await h.call('GET', '/payout/v1/getBeneficiary/%E0%A4%A'), COMMON.invalidUrl);
+  });
+
   it('repeated query parameters are refused politely', async () => {
     const res = await h.call('GET', '/payout/v1.2/getTransferStatus?transferId=a&transferId=b');
     assert.equal(res.body.subCode, '422');

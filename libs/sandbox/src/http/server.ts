@@ -28,6 +28,17 @@ class BadJson extends Error {
  */
 export function buildServer(world: SandboxWorld, logger: AppLogger): FastifyInstance {
   const app = fastify({
+    // Router-level refusals (undecodable URL, over-long path parameter) in provider style too.
+    frameworkErrors: (_err, req, reply) => {
+      const family = familyOf(req.url);
+      if (family === 'legacy') return sendLegacy(reply, { row: COMMON.invalidUrl });
+      return sendV2Error(reply, {
+        http: 400,
+        type: 'invalid_request_error',
+        code: 'request_url_invalid',
+        message: 'request URL is invalid',
+      });
+    },
     logger: false,
     bodyLimit: world.settings.bodyLimitBytes,
     forceCloseConnections: true,

@@ -28,6 +28,7 @@ export const COMMON = {
     documented: false,
   },
   bodyTooLarge: { subCode: '422', status: 'ERROR', message: 'Request body too large', documented: false },
+  invalidUrl: { subCode: '422', status: 'ERROR', message: 'Invalid request URL', documented: false },
   invalidBody: {
     subCode: '422',
     status: 'ERROR',
