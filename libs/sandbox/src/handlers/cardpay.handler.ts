@@ -20,7 +20,11 @@ const FIELDS = [
 const TRANSFER_ID_RE = /^[A-Za-z0-9_-]{1,40}$/;
 const CARD_TOKEN_RE = /^[A-Za-z0-9]{12,40}$/;
 
-/** CardPay answers with its own rows; the shared flow only needs these. */
+/**
+ * CardPay's table is short: the shared transfer flow's answers are mapped onto its nearest rows
+ * (a daily limit reads as "Insufficient balance", a bank refusal as "Invalid token details").
+ * Bank-account rules never apply to cards, so most of these rows are unreachable.
+ */
 const ROWS: TransferRows = {
   success: R.success,
   scheduled: R.pendingAtBank,
