@@ -1,0 +1,128 @@
+import { type FastifyInstance, type FastifyReply } from 'fastify';
+import { type z } from 'zod';
+import { formatPaise, paiseFromConfig } from '../core/money.js';
+import { type SandboxWorld } from '../core/world.js';
+import { TRANSFER_TOKEN_TTL_MS } from '../core/transfer-tokens.js';
+import { v2Date } from '../core/clock.js';
+import { processBatchIfDue } from '../handlers/batch-processing.js';
+import {
+  advanceSchema,
+  allowedIpsSchema,
+  balanceSchema,
+  faultSchema,
+  flagsSchema,
+  rateLimitSchema,
+  timingSchema,
+  transferTokenSchema,
+} from './control.schemas.js';
+import { buildOpenApi } from './openapi.js';
+
+function decode<T>(schema: z.ZodType<T>, body: unknown, reply: FastifyReply): T | undefined {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  void reply
+    .code(400)
+    .send({ error: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+  return undefined;
+}
+
+function settleAll(world: SandboxWorld): void {
+  for (const b of world.account.batches.values()) processBatchIfDue(world, b);
+  world.account.settle();
+}
+
+function clockView(world: SandboxWorld): Record<string, unknown> {
+  const now = world.clock.now();
+  return { now, iso: new Date(now).toISOString() };
+}
+
+/** The sandbox-only control API under /__sandbox (see docs/SANDBOX.md). */
+export function registerControl(app: FastifyInstance, world: SandboxWorld): void {
+  const P = '/__sandbox';
+  app.get(`${P}/public-key`, (_req, reply) =>
+    reply.type('application/x-pem-file').send(world.keys.publicKeyPem),
+  );
+  app.get(`${P}/openapi.json`, () => buildOpenApi());
+  app.get(`${P}/clock`, () => clockView(world));
+  app.post(`${P}/clock/advance`, (req, reply) => {
+    const b = decode(advanceSchema, req.body, reply);
+    if (!b) return;
+    world.clock.advance((b.ms ?? 0) + (b.seconds ?? 0) * 1000);
+    settleAll(world);
+    return clockView(world);
+  });
+  app.post(`${P}/reset`, () => {
+    world.reset();
+    return { reset: true };
+  });
+  app.get(`${P}/balance`, () => {
+    world.account.settle();
+    return { balance: formatPaise(world.account.balance) };
+  });
+  app.post(`${P}/balance`, (req, reply) => {
+    const b = decode(balanceSchema, req.body, reply);
+    if (!b) return;
+    world.account.balance = paiseFromConfig(b.balance);
+    return { balance: formatPaise(world.account.balance) };
+  });
+  app.get(`${P}/flags`, () => world.account.flags);
+  app.post(`${P}/flags`, (req, reply) => {
+    const b = decode(flagsSchema, req.body, reply);
+    if (!b) return;
+    Object.assign(world.account.flags, b);
+    return world.account.flags;
+  });
+  app.get(`${P}/faults`, () => ({ faults: world.faults.list() }));
+  app.post(`${P}/faults`, (req, reply) => {
+    const b = decode(faultSchema, req.body, reply);
+    if (!b) return;
+    world.faults.add(b);
+    return reply.code(201).send({ faults: world.faults.list() });
+  });
+  app.delete(`${P}/faults`, (req) => {
+    const q = req.query as Record<string, unknown>;
+    world.faults.clear(typeof q.endpoint === 'string' ? q.endpoint : undefined);
+    return { faults: world.faults.list() };
+  });
+  app.get(`${P}/received`, (req) => {
+    const q = req.query as Record<string, unknown>;
+    const id = typeof q.transferId === 'string' ? q.transferId : undefined;
+    const initiations = world.account.received.filter((r) => id === undefined || r.transferId === id);
+    return { initiations, accepted: initiations.filter((r) => r.accepted).length };
+  });
+  app.post(`${P}/transfer-tokens`, (req, reply) => {
+    const b = decode(transferTokenSchema, req.body, reply);
+    if (!b) return;
+    const t = world.transferTokens.issue(b.transfer_id, b.vpa);
+    return reply.code(201).send({
+      transfer_token: t.token,
+      transfer_id: t.transferId,
+      vpa: t.vpa,
+      account_status: 'VALID',
+      name_at_bank: 'Sandbox Payee',
+      expires_at: v2Date(t.issuedAt + TRANSFER_TOKEN_TTL_MS),
+    });
+  });
+  app.post(`${P}/rate-limits`, (req, reply) => {
+    const b = decode(rateLimitSchema, req.body, reply);
+    if (!b) return;
+    world.limiter.setOverride(b.endpoint, b.perMinute ?? undefined);
+    return { endpoint: b.endpoint, perMinute: b.perMinute };
+  });
+  app.get(`${P}/allowed-ips`, () => ({ ips: world.allowedIps }));
+  app.post(`${P}/allowed-ips`, (req, reply) => {
+    const b = decode(allowedIpsSchema, req.body, reply);
+    if (!b) return;
+    world.allowedIps = b.ips;
+    return { ips: world.allowedIps };
+  });
+  app.post(`${P}/timing`, (req, reply) => {
+    const b = decode(timingSchema, req.body, reply);
+    if (!b) return;
+    if (b.pendingDelayMs !== undefined) world.pendingDelayMs = b.pendingDelayMs;
+    if (b.hangMs !== undefined) world.hangMs = b.hangMs;
+    if (b.batchDelayMs !== undefined) world.batchDelayMs = b.batchDelayMs;
+    if (b.tokenTtlSeconds !== undefined) world.tokens.setTtl(b.tokenTtlSeconds);
+    return { pendingDelayMs: world.pendingDelayMs, hangMs: world.hangMs, batchDelayMs: world.batchDelayMs };
+  });
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+const endpointId = z.enum([
+  'authorize',
+  'verifyToken',
+  'directTransfer',
+  'requestTransfer',
+  'requestBatchTransfer',
+  'getBatchTransferStatus',
+  'internalTransfer',
+  'selfWithdrawal',
+  'getBeneId',
+  'cardpay',
+  'beneHistory',
+  'getTransferStatus',
+  'addBeneficiary',
+  'getBeneficiary',
+  'removeBeneficiary',
+  'v2Transfer',
+  'v2TransferStatus',
+  'sdkToken',
+]);
+
+const amount = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000.00');
+const nonNeg = z.number().int().min(0);
+
+export const advanceSchema = z.strictObject({ ms: nonNeg.optional(), seconds: nonNeg.optional() });
+
+export const balanceSchema = z.strictObject({ balance: amount });
+
+export const flagsSchema = z.strictObject({
+  apisDisabled: z.array(endpointId).optional(),
+  featureDisabled: z.array(endpointId).optional(),
+  disabledModes: z.array(z.string()).optional(),
+  unavailableModes: z.array(z.string()).optional(),
+  multipleInstruments: z.boolean().optional(),
+  beneficiaryDailyLimit: z.union([amount, z.literal('')]).optional(),
+  accountDailyLimit: z.union([amount, z.literal('')]).optional(),
+});
+
+export const faultSchema = z.strictObject({
+  endpoint: z.union([endpointId, z.literal('*')]),
+  latencyMs: nonNeg.optional(),
+  hang: z.boolean().optional(),
+  httpStatus: z.number().int().min(500).max(599).optional(),
+  subCode520: z.union([z.boolean(), z.string()]).optional(),
+  reset: z.boolean().optional(),
+  burst429: z.number().int().min(1).optional(),
+  loseAnswer: z.enum(['reset', 'hang']).optional(),
+  times: z.number().int().min(1).optional(),
+});
+
+export const transferTokenSchema = z.strictObject({
+  transfer_id: z.string().min(1).max(40),
+  vpa: z.string().min(3).max(100),
+});
+
+export const rateLimitSchema = z.strictObject({
+  endpoint: endpointId,
+  perMinute: z.number().int().min(0).nullable(),
+});
+
+export const timingSchema = z.strictObject({
+  pendingDelayMs: nonNeg.optional(),
+  hangMs: nonNeg.optional(),
+  batchDelayMs: nonNeg.optional(),
+  tokenTtlSeconds: z.number().int().min(1).optional(),
+});
+
+export const allowedIpsSchema = z.strictObject({ ips: z.array(z.string().min(1)) });

@@ -1,0 +1,135 @@
+import { LEGACY_ENDPOINTS, V2_ENDPOINTS } from '../handlers/registry.js';
+
+const CONTROL: readonly [string, string, string][] = [
+  ['get', '/__sandbox/public-key', 'PEM public key for X-Svc-Signature'],
+  ['get', '/__sandbox/openapi.json', 'This document'],
+  ['get', '/__sandbox/clock', 'Read the sandbox clock'],
+  ['post', '/__sandbox/clock/advance', 'Advance the sandbox clock {ms?, seconds?}'],
+  ['post', '/__sandbox/reset', 'Forget all state, tokens, faults and rate windows'],
+  ['get', '/__sandbox/balance', 'Read the balance'],
+  ['post', '/__sandbox/balance', 'Set the balance {balance: "1000.00"}'],
+  ['get', '/__sandbox/flags', 'Read the account flags'],
+  ['post', '/__sandbox/flags', 'Set account flags (partial)'],
+  ['get', '/__sandbox/faults', 'List injected faults'],
+  ['post', '/__sandbox/faults', 'Inject a fault on an endpoint'],
+  ['delete', '/__sandbox/faults', 'Remove faults (?endpoint=)'],
+  ['get', '/__sandbox/received', 'Initiations received (?transferId=), with accepted flags'],
+  ['post', '/__sandbox/transfer-tokens', 'Issue a v2 transfer token {transfer_id, vpa}'],
+  ['post', '/__sandbox/rate-limits', 'Override the per-minute limit of an endpoint'],
+  ['get', '/__sandbox/allowed-ips', 'Read the source allow-list'],
+  ['post', '/__sandbox/allowed-ips', 'Replace the source allow-list {ips: []}'],
+  ['post', '/__sandbox/timing', 'Change pending/hang/batch delays and token lifetime'],
+];
+
+const legacyEnvelope = {
+  type: 'object',
+  required: ['status', 'message'],
+  properties: {
+    status: { type: 'string', enum: ['SUCCESS', 'PENDING', 'ERROR'] },
+    subCode: { type: 'string' },
+    message: { type: 'string' },
+    data: { type: 'object' },
+  },
+};
+
+const v2Error = {
+  type: 'object',
+  required: ['type', 'code', 'message'],
+  properties: { type: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
+};
+
+function inputs(method: string, fields: readonly string[] | undefined): Record<string, unknown> {
+  if (!fields || fields.length === 0) return {};
+  if (method === 'GET') {
+    return {
+      parameters: fields.map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    };
+  }
+  const properties = Object.fromEntries(fields.map((f) => [f, {}]));
+  return {
+    requestBody: {
+      content: {
+        'application/json': { schema: { type: 'object', additionalProperties: false, properties } },
+      },
+    },
+  };
+}
+
+/** OpenAPI 3.1 description of the sandbox, generated from the endpoint registry. */
+export function buildOpenApi(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (method: string, path: string, op: Record<string, unknown>): void => {
+    const oaPath = path.replace(/:(\w+)/g, '{$1}');
+    paths[oaPath] = { ...(paths[oaPath] ?? {}), [method]: op };
+  };
+  for (const ep of LEGACY_ENDPOINTS) {
+    for (const path of ep.paths) {
+      add(ep.method.toLowerCase(), path, {
+        operationId: path === ep.paths[0] ? ep.id : `${ep.id}_${path.includes('v1.2') ? 'v12' : 'alt'}`,
+        summary: ep.summary,
+        security: ep.auth === 'bearer' ? [{ bearer: [] }] : [{ clientId: [], clientSecret: [] }],
+        ...inputs(ep.method, ep.fields),
+        ...(path.includes(':')
+          ? { parameters: [{ name: 'beneId', in: 'path', required: true, schema: { type: 'string' } }] }
+          : {}),
+        responses: {
+          default: {
+            description: `Legacy envelope; answers: ${Object.values(ep.table)
+              .map((r) => `${r.subCode} ${r.message}`)
+              .join(' | ')}`,
+            content: { 'application/json': { schema: legacyEnvelope } },
+          },
+        },
+      });
+    }
+  }
+  for (const ep of V2_ENDPOINTS) {
+    for (const path of ep.paths) {
+      add(ep.method.toLowerCase(), path, {
+        operationId: ep.id,
+        summary: ep.summary,
+        security: [{ clientId: [], clientSecret: [] }],
+        ...(ep.method === 'POST' ? inputs(ep.method, ep.fields) : {}),
+        parameters: [
+          ...(ep.method === 'GET'
+            ? (ep.fields ?? []).map((name) => ({ name, in: 'query', schema: { type: 'string' } }))
+            : []),
+          {
+            name: 'x-api-version',
+            in: 'header',
+            required: true,
+            schema: { type: 'string', example: '2024-01-01' },
+          },
+        ],
+        responses: {
+          '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } },
+          default: { description: 'Error', content: { 'application/json': { schema: v2Error } } },
+        },
+      });
+    }
+  }
+  for (const [method, path, summary] of CONTROL) {
+    add(method, path, {
+      operationId: `sandbox_${method}_${path.slice(11).replace(/\W/g, '_')}`,
+      summary,
+      tags: ['sandbox control'],
+      responses: { '200': { description: 'OK' } },
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Provider sandbox',
+      version: '1.0.0',
+      description: 'Local stand-in for the payout provider; see docs/SANDBOX.md.',
+    },
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        clientId: { type: 'apiKey', in: 'header', name: 'x-client-id' },
+        clientSecret: { type: 'apiKey', in: 'header', name: 'x-client-secret' },
+      },
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '#config';
+import { optionsFromConfig } from '../start-sandbox.js';
+import { sandboxConfig } from './sandbox.config.js';
+
+describe('sandboxConfig', () => {
+  it('has the documented defaults', () => {
+    const [cfg] = loadConfig([sandboxConfig], {});
+    assert.equal(cfg.SANDBOX_CLIENT_ID, 'sandbox_client_id');
+    assert.equal(cfg.SANDBOX_CLIENT_SECRET, 'sandbox_client_secret');
+    assert.deepEqual(cfg.SANDBOX_ALLOWED_IPS, ['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+    assert.equal(cfg.SANDBOX_TOKEN_TTL_SECONDS, 360);
+    assert.equal(cfg.SANDBOX_HANG_MS, 25_000);
+  });
+  it("an empty or 'none' allow-list allows nobody", () => {
+    const [none] = loadConfig([sandboxConfig], { SANDBOX_ALLOWED_IPS: 'none' });
+    assert.deepEqual(none.SANDBOX_ALLOWED_IPS, []);
+    const [empty] = loadConfig([sandboxConfig], { SANDBOX_ALLOWED_IPS: '' });
+    assert.deepEqual(optionsFromConfig(empty, '').allowedIps, []);
+  });
+  it('rate limits map onto option groups, 0 disabling', () => {
+    const [cfg] = loadConfig([sandboxConfig], { SANDBOX_RATE_LIMIT_TRANSFER: '0' });
+    assert.deepEqual(optionsFromConfig(cfg, undefined).rateLimits, {
+      transfer: 0,
+      status: 7800,
+      authorize: 3000,
+      other: 3000,
+    });
+  });
+});

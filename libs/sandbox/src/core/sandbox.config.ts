@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineSection, env, envVar, type SectionValues } from '#config';
+
+const allowList = z.string().transform((v) =>
+  v.trim() === 'none'
+    ? []
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+);
+
+/** Variables of the provider sandbox (the port is SANDBOX_PORT in #config's provider-hosts). */
+export const sandboxConfig = defineSection('provider-sandbox', {
+  SANDBOX_HOST: envVar({
+    schema: env.string(),
+    default: '0.0.0.0',
+    description: 'Address the sandbox listens on',
+  }),
+  SANDBOX_CLIENT_ID: envVar({
+    schema: env.string(),
+    default: 'sandbox_client_id',
+    description: 'Client id the sandbox accepts',
+  }),
+  SANDBOX_CLIENT_SECRET: envVar({
+    schema: env.string(),
+    default: 'sandbox_client_secret',
+    description: 'Client secret the sandbox accepts',
+    sensitive: true,
+  }),
+  SANDBOX_ALLOWED_IPS: envVar({
+    schema: allowList,
+    default: '127.0.0.1,::1,::ffff:127.0.0.1',
+    description: "Allow-listed source addresses for legacy calls; 'none' (or empty) allows none",
+  }),
+  SANDBOX_PRIVATE_KEY_FILE: envVar({
+    schema: z.string(),
+    default: '',
+    description: 'PEM RSA private key for X-Svc-Signature; generated at start when unset',
+  }),
+  SANDBOX_TOKEN_TTL_SECONDS: envVar({
+    schema: env.positiveInt(),
+    default: '360',
+    description: 'Lifetime of a legacy bearer token',
+  }),
+  SANDBOX_SIGNATURE_WINDOW_SECONDS: envVar({
+    schema: env.positiveInt(),
+    default: '300',
+    description: 'How far an X-Svc-Signature timestamp may be from the sandbox clock',
+  }),
+  SANDBOX_PENDING_DELAY_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '60000',
+    description: "Sandbox-clock delay before a 'pending, then X' transfer resolves",
+  }),
+  SANDBOX_HANG_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '25000',
+    description: "Sandbox-clock delay of the '25 s with no answer, then success' account",
+  }),
+  SANDBOX_BATCH_DELAY_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '5000',
+    description: 'Sandbox-clock delay before batch entries are processed',
+  }),
+  SANDBOX_INITIAL_BALANCE: envVar({
+    schema: z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000000.00'),
+    default: '10000000.00',
+    description: 'Starting account balance (INR)',
+  }),
+  SANDBOX_RATE_LIMIT_TRANSFER: envVar({
+    schema: env.nonNegativeInt(),
+    default: '9000',
+    description: 'Requests per minute per transfer endpoint; 0 disables',
+  }),
+  SANDBOX_RATE_LIMIT_STATUS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '7800',
+    description: 'Requests per minute per status endpoint; 0 disables',
+  }),
+  SANDBOX_RATE_LIMIT_AUTHORIZE: envVar({
+    schema: env.nonNegativeInt(),
+    default: '3000',
+    description: 'Authorize calls per minute; 0 disables',
+  }),
+  SANDBOX_RATE_LIMIT_OTHER: envVar({
+    schema: env.nonNegativeInt(),
+    default: '3000',
+    description: 'Requests per minute for every other endpoint; 0 disables',
+  }),
+  SANDBOX_BODY_LIMIT_BYTES: envVar({
+    schema: env.positiveInt(),
+    default: '1048576',
+    description: 'Largest accepted request body',
+  }),
+  SANDBOX_LOG_LEVEL: envVar({
+    schema: env.enumOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    description: 'Sandbox log level (requests are not logged on the hot path)',
+  }),
+});
+
+export type SandboxConfig = SectionValues<typeof sandboxConfig.vars>;

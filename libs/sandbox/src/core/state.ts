@@ -1,0 +1,192 @@
+import { type SandboxClock } from './clock.js';
+import { type Paise } from './money.js';
+import { type EndpointId } from './settings.js';
+
+export type TransferStatus = 'RECEIVED' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'REJECTED' | 'REVERSED';
+
+export interface Step {
+  readonly at: number;
+  readonly status: TransferStatus;
+  readonly statusCode: string;
+  readonly reason: string;
+}
+
+export interface TransferRecord {
+  readonly transferId: string;
+  readonly referenceId: string;
+  readonly svcTransferId: string;
+  readonly endpoint: EndpointId;
+  readonly amount: Paise;
+  readonly mode: string;
+  readonly beneId: string;
+  readonly bankAccount: string;
+  readonly ifsc: string;
+  readonly vpa: string;
+  readonly phone: string;
+  readonly remarks: string;
+  readonly paymentInstrumentId: string;
+  readonly addedOn: number;
+  readonly steps: Step[];
+  utr: string;
+  /** The debit was given back (FAILED or REVERSED reached). */
+  refunded: boolean;
+  /** The debit was taken. */
+  debited: boolean;
+}
+
+export interface Beneficiary {
+  readonly beneId: string;
+  readonly name: string;
+  readonly email: string;
+  readonly phone: string;
+  readonly address1: string;
+  readonly bankAccount: string;
+  readonly ifsc: string;
+  readonly vpa: string;
+  readonly city: string;
+  readonly state: string;
+  readonly pincode: string;
+  readonly addedAt: number;
+}
+
+export interface AccountFlags {
+  /** Endpoints answering 403 "APIs not enabled". */
+  apisDisabled: EndpointId[];
+  /** Endpoints answering 403 "Feature not available" / "Permission denied". */
+  featureDisabled: EndpointId[];
+  /** Modes answering "Transfer mode is not enabled for the account" (412/400) and batch 422. */
+  disabledModes: string[];
+  /** Modes answering 403 "Transfer mode not available for the account" (directTransfer). */
+  unavailableModes: string[];
+  /** When true, a transfer without paymentInstrumentId is refused (several instruments). */
+  multipleInstruments: boolean;
+  /** Daily cap per beneficiary / per account, decimal strings; empty = none. */
+  beneficiaryDailyLimit: string;
+  accountDailyLimit: string;
+}
+
+export interface ReceivedInitiation {
+  readonly endpoint: EndpointId;
+  readonly transferId: string;
+  readonly accepted: boolean;
+  readonly answer: string;
+  readonly at: number;
+}
+
+export interface BatchRecord {
+  readonly batchTransferId: string;
+  readonly referenceId: number;
+  readonly format: string;
+  readonly entries: readonly Record<string, unknown>[];
+  readonly addedOn: number;
+  readonly processAt: number;
+  processed: boolean;
+  readonly results: BatchEntryResult[];
+}
+
+export interface BatchEntryResult {
+  readonly entry: Readonly<Record<string, unknown>>;
+  readonly transferId: string;
+  /** Absent when the entry was refused; `reason` then says why. */
+  readonly record: TransferRecord | undefined;
+  readonly reason: string;
+}
+
+export function defaultFlags(): AccountFlags {
+  return {
+    apisDisabled: [],
+    featureDisabled: [],
+    disabledModes: [],
+    unavailableModes: [],
+    multipleInstruments: false,
+    beneficiaryDailyLimit: '',
+    accountDailyLimit: '',
+  };
+}
+
+/** One merchant account: balance, flags and everything it has sent. All in memory. */
+export class AccountState {
+  balance: Paise;
+  flags: AccountFlags = defaultFlags();
+  readonly transfers = new Map<string, TransferRecord>();
+  readonly byReference = new Map<string, TransferRecord>();
+  readonly bySvcId = new Map<string, TransferRecord>();
+  readonly beneficiaries = new Map<string, Beneficiary>();
+  readonly batches = new Map<string, BatchRecord>();
+  readonly withdrawals: { readonly withdrawalId: string; readonly at: number }[] = [];
+  readonly received: ReceivedInitiation[] = [];
+  /** Transfers with a step still in the future; settled lazily. */
+  readonly unsettled = new Set<TransferRecord>();
+  private nextReference = 100_000;
+
+  constructor(
+    readonly clientId: string,
+    initialBalance: Paise,
+    private readonly clock: SandboxClock,
+  ) {
+    this.balance = initialBalance;
+  }
+
+  newReferenceId(): number {
+    this.nextReference += 1;
+    return this.nextReference;
+  }
+
+  addTransfer(t: TransferRecord): void {
+    this.transfers.set(t.transferId, t);
+    this.byReference.set(t.referenceId, t);
+    this.bySvcId.set(t.svcTransferId, t);
+    if (t.steps.some((s) => s.at > this.clock.now())) this.unsettled.add(t);
+    this.settleOne(t, this.clock.now());
+  }
+
+  receive(endpoint: EndpointId, transferId: string, accepted: boolean, answer: string): void {
+    this.received.push({ endpoint, transferId, accepted, answer, at: this.clock.now() });
+  }
+
+  /** Applies refunds for transfers that reached FAILED/REVERSED by now. */
+  settle(): void {
+    const now = this.clock.now();
+    for (const t of this.unsettled) {
+      this.settleOne(t, now);
+      if (t.steps.every((s) => s.at <= now)) this.unsettled.delete(t);
+    }
+  }
+
+  private settleOne(t: TransferRecord, now: number): void {
+    const current = stepAt(t, now);
+    if (t.debited && !t.refunded && (current.status === 'FAILED' || current.status === 'REVERSED')) {
+      t.refunded = true;
+      this.balance += t.amount;
+    }
+  }
+
+  /** Sum of accepted transfers on the India day of `now`, for the daily limits. */
+  spentToday(day: (ms: number) => string, beneKey?: string): Paise {
+    const today = day(this.clock.now());
+    let sum = 0n;
+    for (const t of this.transfers.values()) {
+      if (!t.debited || t.refunded || day(t.addedOn) !== today) continue;
+      if (beneKey !== undefined && beneKeyOf(t) !== beneKey) continue;
+      sum += t.amount;
+    }
+    return sum;
+  }
+}
+
+export function beneKeyOf(t: {
+  beneId: string;
+  bankAccount: string;
+  ifsc: string;
+  vpa: string;
+  phone: string;
+}): string {
+  return t.beneId || `${t.bankAccount}|${t.ifsc}|${t.vpa}|${t.phone}`;
+}
+
+export function stepAt(t: TransferRecord, now: number): Step {
+  let current = t.steps[0];
+  for (const s of t.steps) if (s.at <= now) current = s;
+  if (!current) throw new Error('transfer without steps');
+  return current;
+}

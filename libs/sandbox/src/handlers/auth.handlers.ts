@@ -1,0 +1,37 @@
+import { AUTHORIZE, VERIFY_TOKEN } from '../tables/auth.table.js';
+import { COMMON } from '../tables/common.table.js';
+import { type LegacyEndpoint } from './endpoint.js';
+
+/**
+ * POST /payout/v1/authorize. Credentials and the source check run in the route wrapper (they are
+ * shared with every legacy call); this only mints the token.
+ */
+export const authorize: LegacyEndpoint = {
+  id: 'authorize',
+  method: 'POST',
+  paths: ['/payout/v1/authorize'],
+  group: 'authorize',
+  summary: 'Authorize (legacy bearer token)',
+  table: AUTHORIZE,
+  auth: 'credentials',
+  row520: COMMON.unknownError,
+  handle({ world, source }) {
+    const { token, expiry } = world.tokens.issue(world.settings.clientId, source);
+    return { row: AUTHORIZE.success, data: { token, expiry } };
+  },
+};
+
+/** POST /payout/v1/verifyToken */
+export const verifyToken: LegacyEndpoint = {
+  id: 'verifyToken',
+  method: 'POST',
+  paths: ['/payout/v1/verifyToken'],
+  group: 'authorize',
+  summary: 'Verify token',
+  table: VERIFY_TOKEN,
+  auth: 'bearer',
+  row520: COMMON.unknownError,
+  handle() {
+    return { row: VERIFY_TOKEN.success };
+  },
+};

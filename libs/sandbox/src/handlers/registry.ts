@@ -1,0 +1,35 @@
+import { authorize, verifyToken } from './auth.handlers.js';
+import { requestBatchTransfer, getBatchTransferStatus } from './batch-transfer.handler.js';
+import { beneHistory } from './bene-history.handler.js';
+import { addBeneficiary, getBeneficiary, removeBeneficiary } from './beneficiary.handlers.js';
+import { cardpay } from './cardpay.handler.js';
+import { directTransfer } from './direct-transfer.handler.js';
+import { type LegacyEndpoint } from './endpoint.js';
+import { getBeneId } from './get-bene-id.handler.js';
+import { internalTransfer } from './internal-transfer.handler.js';
+import { requestTransfer } from './request-transfer.handler.js';
+import { sdkToken } from './sdk-token.handler.js';
+import { selfWithdrawal } from './self-withdrawal.handler.js';
+import { getTransferStatus } from './transfer-status.handler.js';
+import { type V2Endpoint } from './v2-endpoint.js';
+import { v2Transfer, v2TransferStatus } from './v2-transfer.handler.js';
+
+export const LEGACY_ENDPOINTS: readonly LegacyEndpoint[] = [
+  authorize,
+  verifyToken,
+  directTransfer,
+  requestTransfer,
+  requestBatchTransfer,
+  getBatchTransferStatus,
+  internalTransfer,
+  selfWithdrawal,
+  getBeneId,
+  cardpay,
+  beneHistory,
+  getTransferStatus,
+  addBeneficiary,
+  getBeneficiary,
+  removeBeneficiary,
+];
+
+export const V2_ENDPOINTS: readonly V2Endpoint[] = [v2Transfer, v2TransferStatus, sdkToken];

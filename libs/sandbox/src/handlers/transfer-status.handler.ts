@@ -1,0 +1,57 @@
+import { legacyDate, NOT_PROCESSED } from '../core/clock.js';
+import { formatPaise } from '../core/money.js';
+import { stepAt, type TransferRecord } from '../core/state.js';
+import { type SandboxWorld } from '../core/world.js';
+import { TRANSFER_STATUS as R } from '../tables/auth.table.js';
+import { fail } from '../tables/row.js';
+import { queryParam, type LegacyEndpoint } from './endpoint.js';
+
+/** `data.transfer` as provider-facts describes it. */
+export function legacyTransferView(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
+  const now = world.clock.now();
+  const step = stepAt(t, now);
+  const done = step.status !== 'PENDING' && step.status !== 'RECEIVED';
+  const hasUtr = step.status === 'SUCCESS' || step.status === 'REVERSED';
+  return {
+    transferId: t.transferId,
+    referenceId: t.referenceId,
+    bankAccount: t.bankAccount,
+    ifsc: t.ifsc,
+    beneId: t.beneId,
+    amount: formatPaise(t.amount),
+    status: step.status,
+    utr: hasUtr ? t.utr : '',
+    addedOn: legacyDate(t.addedOn),
+    processedOn: done ? legacyDate(step.at) : NOT_PROCESSED,
+    reason: step.reason,
+    transferMode: t.mode.toUpperCase(),
+    acknowledged: step.status === 'SUCCESS' ? 1 : 0,
+    phone: t.phone,
+    vpa: t.vpa,
+    paymentInstrumentId: t.paymentInstrumentId,
+  };
+}
+
+/** GET /payout/v1(.2)/getTransferStatus?transferId= | ?referenceId= */
+export const getTransferStatus: LegacyEndpoint = {
+  id: 'getTransferStatus',
+  fields: ['transferId', 'referenceId'],
+  method: 'GET',
+  paths: ['/payout/v1/getTransferStatus', '/payout/v1.2/getTransferStatus'],
+  group: 'status',
+  summary: 'Get Transfer Status',
+  table: R,
+  auth: 'bearer',
+  row520: { subCode: '520', status: 'ERROR', message: 'Unknown error occurred, please retry later' },
+  handle({ world, query }) {
+    const transferId = queryParam(query, 'transferId');
+    const referenceId = queryParam(query, 'referenceId');
+    if (transferId === undefined || referenceId === undefined || (!transferId && !referenceId))
+      fail(R.idMissing);
+    const account = world.account;
+    account.settle();
+    const t = transferId ? account.transfers.get(transferId) : account.byReference.get(referenceId);
+    if (!t) fail(transferId ? R.transferIdNotFound : R.referenceIdNotFound);
+    return { row: R.success, data: { transfer: legacyTransferView(world, t) } };
+  },
+};

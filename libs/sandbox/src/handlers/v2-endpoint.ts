@@ -1,0 +1,32 @@
+import { type EndpointId, type RateGroup } from '../core/settings.js';
+import { type SandboxWorld } from '../core/world.js';
+import { type V2Table } from '../tables/row.js';
+import { failV2, V2_COMMON } from '../tables/v2.table.js';
+import { type Obj } from './endpoint.js';
+
+export interface V2Context {
+  readonly world: SandboxWorld;
+  readonly body: unknown;
+  readonly query: Readonly<Record<string, unknown>>;
+}
+
+export interface V2Endpoint {
+  readonly id: EndpointId;
+  readonly method: 'GET' | 'POST';
+  readonly paths: readonly string[];
+  readonly group: RateGroup;
+  readonly summary: string;
+  /** Body fields (POST) or query parameters (GET), for the OpenAPI document. */
+  readonly fields?: readonly string[];
+  readonly table: V2Table;
+  /** Body field naming what a money-moving call initiates; rejections are logged under it. */
+  readonly initiationKey?: string;
+  handle(ctx: V2Context): unknown;
+}
+
+export function decodeV2Object(body: unknown, allowed: readonly string[]): Obj {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) failV2(V2_COMMON.invalidBody);
+  const o = body as Obj;
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) failV2(V2_COMMON.unknownField);
+  return o;
+}

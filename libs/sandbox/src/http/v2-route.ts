@@ -1,0 +1,84 @@
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type SandboxWorld } from '../core/world.js';
+import { type V2Endpoint } from '../handlers/v2-endpoint.js';
+import { type V2Row } from '../tables/row.js';
+import { V2_COMMON, V2Answer, failV2 } from '../tables/v2.table.js';
+import { sameSecret } from './access.js';
+import { applyFaultBefore, loseAnswer } from './faults.apply.js';
+
+const API_VERSION_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+export function v2ErrorBody(row: V2Row): Record<string, string> {
+  return { type: row.type, code: row.code, message: row.message };
+}
+
+export function sendV2Error(reply: FastifyReply, row: V2Row): void {
+  void reply.code(row.http).send(v2ErrorBody(row));
+}
+
+function checkHeaders(world: SandboxWorld, ep: V2Endpoint, h: FastifyRequest['headers']): void {
+  const s = world.settings;
+  if (typeof h['x-client-id'] !== 'string' || h['x-client-id'] === '') failV2(V2_COMMON.clientIdMissing);
+  if (typeof h['x-client-secret'] !== 'string' || h['x-client-secret'] === '')
+    failV2(V2_COMMON.clientSecretMissing);
+  if (!sameSecret(h['x-client-id'], s.clientId) || !sameSecret(h['x-client-secret'], s.clientSecret)) {
+    failV2(V2_COMMON.authFailed);
+  }
+  const version = h['x-api-version'];
+  if (typeof version !== 'string' || !API_VERSION_RE.test(version)) failV2(V2_COMMON.apiVersionInvalid);
+  if (world.account.flags.apisDisabled.includes(ep.id)) failV2(V2_COMMON.apisNotEnabled);
+}
+
+function initiationId(body: unknown, key: string): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const v = (body as Record<string, unknown>)[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+async function run(
+  world: SandboxWorld,
+  ep: V2Endpoint,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const requestId = req.headers['x-request-id'];
+  if (typeof requestId === 'string') void reply.header('x-request-id', requestId);
+  const fault = world.faults.take(ep.id);
+  const pre = await applyFaultBefore(world, fault, req, reply);
+  if (pre.kind === 'done') return;
+  const rate = world.limiter.take(ep.id, ep.group);
+  const limited = pre.kind === 'rateLimited' || !rate.allowed;
+  // A disabled limit sends no headers: "remaining: 0" would make clients back off for nothing.
+  if (rate.limit > 0) {
+    void reply.headers({
+      'x-ratelimit-limit': String(rate.limit),
+      'x-ratelimit-remaining': String(rate.remaining),
+      'x-ratelimit-retry': String(limited ? Math.min(59, rate.retry) : 0),
+    });
+  } else if (limited) {
+    void reply.header('x-ratelimit-retry', '1');
+  }
+  if (limited) return sendV2Error(reply, V2_COMMON.rateLimited);
+  if (pre.kind === 'http') return sendV2Error(reply, { ...V2_COMMON.internalError, http: pre.status });
+  if (pre.kind === 'subCode520') return sendV2Error(reply, { ...V2_COMMON.internalError, http: 520 });
+  let status = 200;
+  let body: unknown;
+  try {
+    checkHeaders(world, ep, req.headers);
+    body = await ep.handle({ world, body: req.body, query: req.query as Record<string, unknown> });
+  } catch (err) {
+    if (!(err instanceof V2Answer)) throw err;
+    const id = ep.initiationKey ? initiationId(req.body, ep.initiationKey) : undefined;
+    if (id !== undefined) world.account.receive(ep.id, id, false, err.row.code);
+    status = err.row.http;
+    body = v2ErrorBody(err.row);
+  }
+  if (loseAnswer(fault, req, reply)) return;
+  void reply.code(status).send(body);
+}
+
+export function registerV2(app: FastifyInstance, world: SandboxWorld, ep: V2Endpoint): void {
+  for (const url of ep.paths) {
+    app.route({ method: ep.method, url, handler: (req, reply) => run(world, ep, req, reply) });
+  }
+}
