@@ -11,7 +11,7 @@ interface ComposeService {
   build?: unknown;
   command?: string[];
   environment?: Record<string, string | number>;
-  depends_on?: Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string }> | string[];
 }
 
 // Docker cannot run on the machines this project is developed and tested on; these checks keep
@@ -34,7 +34,8 @@ describe('docker-compose.yml and Dockerfile', () => {
       ['dist/libs/database/src/cli/migrate.js', 'libs/database/src/cli/migrate.ts'],
     ]);
     for (const [name, svc] of Object.entries(compose.services)) {
-      for (const dep of Object.keys(svc.depends_on ?? {}))
+      const deps = Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
+      for (const dep of deps)
         assert.ok(compose.services[dep], `${name} -> ${dep}`);
       const entry = svc.command?.[1];
       if (svc.command?.[0] === 'node' && entry) {

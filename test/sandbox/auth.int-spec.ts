@@ -57,6 +57,13 @@ describe('sandbox authentication', () => {
     assert.equal((await h.post('/payout/v1/verifyToken')).body.subCode, '200');
   });
 
+  it("'*' on the allow-list admits any source address (containers on a compose network)", async () => {
+    await h.ctl('POST', '/__sandbox/allowed-ips', { ips: ['10.9.8.7'] });
+    assert.equal((await h.authorize()).body.message, 'IP not whitelisted');
+    await h.ctl('POST', '/__sandbox/allowed-ips', { ips: ['*'] });
+    assert.equal((await h.authorize()).body.subCode, '200');
+  });
+
   it('refuses stale, foreign and garbage signatures', async () => {
     await h.ctl('POST', '/__sandbox/allowed-ips', { ips: [] });
     const now = await sandboxSeconds();

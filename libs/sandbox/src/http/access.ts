@@ -38,7 +38,7 @@ export function checkLegacyAccess(
   headers: Headers,
 ): 'ip' | 'signature' {
   const s = world.settings;
-  const allowListed = world.allowedIps.includes(ip);
+  const allowListed = world.allowedIps.includes('*') || world.allowedIps.includes(ip);
   let source: 'ip' | 'signature';
   if (ep.auth === 'credentials') {
     const ok =
