@@ -1,23 +1,29 @@
-import {
-  coreConfig,
-  loadConfig,
-  providerHostsConfig,
-  resolveProviderHosts,
-  type CoreConfig,
-  type ProviderHosts,
-} from '#config';
+import { coreConfig, loadConfig, providerHostsConfig, resolveProviderHosts, type CoreConfig, type ProviderHosts } from '#config';
+import { ledgerConfig, type LedgerConfig } from '#ledger';
+import { outboxConfig, type OutboxConfig } from '#outbox';
+import { pipelineConfig, type PipelineConfig } from '#pipeline';
+import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
 
-export const serviceConfigSections = [coreConfig, providerHostsConfig] as const;
+export const serviceConfigSections = [
+  coreConfig,
+  providerHostsConfig,
+  providerClientConfig,
+  ledgerConfig,
+  pipelineConfig,
+  outboxConfig,
+] as const;
 
 export interface ServiceConfig {
   readonly core: CoreConfig;
   readonly providerHosts: ProviderHosts;
+  readonly providerClient: ProviderClientConfig;
+  readonly ledger: LedgerConfig;
+  readonly pipeline: PipelineConfig;
+  readonly outbox: OutboxConfig;
 }
 
 /** Reads and validates the whole environment once; throws ConfigError listing every problem. */
-export function loadServiceConfig(
-  source: Readonly<Record<string, string | undefined>> = process.env,
-): ServiceConfig {
-  const [core, hosts] = loadConfig(serviceConfigSections, source);
-  return { core, providerHosts: resolveProviderHosts(hosts) };
+export function loadServiceConfig(source: Readonly<Record<string, string | undefined>> = process.env): ServiceConfig {
+  const [core, hosts, providerClient, ledger, pipeline, outbox] = loadConfig(serviceConfigSections, source);
+  return { core, providerHosts: resolveProviderHosts(hosts), providerClient, ledger, pipeline, outbox };
 }

@@ -1,0 +1,157 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { BATCH_FORMAT_REQUIRED, COMMAND_TYPES, commandSchemas, type CommandType } from './schemas/commands.schema.js';
+import { eventSchema } from './schemas/events.schema.js';
+import { querySchemas, queryReplySchema, type QueryType } from './schemas/queries.schema.js';
+import { type Command, type PayoutEvent, type Query, type QueryReply } from './types.js';
+
+// ajv-formats is CommonJS with a default export; under nodenext it arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+addFormats(ajv);
+
+const commandValidators = new Map<string, ValidateFunction>(
+  Object.entries(commandSchemas).map(([t, s]) => [t, ajv.compile(s)]),
+);
+const queryValidators = new Map<string, ValidateFunction>(
+  Object.entries(querySchemas).map(([t, s]) => [t, ajv.compile(s)]),
+);
+const validateEvent = ajv.compile(eventSchema);
+const validateReply = ajv.compile(queryReplySchema);
+
+/** Why a message was dead-lettered. Stable strings: they are a metric label and a DLQ header. */
+export type RejectReason =
+  | 'empty'
+  | 'oversized'
+  | 'malformed_json'
+  | 'not_an_object'
+  | 'unknown_type'
+  | 'schema_violation'
+  | 'key_mismatch';
+
+export type Decoded<T> =
+  | { ok: true; value: T }
+  | { ok: false; reason: RejectReason; detail: string; type?: string };
+
+export const MAX_COMMAND_BYTES = 512 * 1024;
+
+/**
+ * Error text for a DLQ header or a log line: JSON pointers and rule names only, never the
+ * offending values (which may be a card token or an account number).
+ */
+function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 10)
+    .map((e) => {
+      const where = e.instancePath || '/';
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+          : e.keyword === 'required'
+            ? ` (${String((e.params as { missingProperty?: string }).missingProperty)})`
+            : '';
+      return `${where} ${e.message ?? e.keyword}${extra}`;
+    })
+    .join('; ');
+}
+
+function parseJson(bytes: Buffer | null | undefined, max: number): Decoded<Record<string, unknown>> {
+  if (!bytes || bytes.length === 0) return { ok: false, reason: 'empty', detail: 'message has no value' };
+  if (bytes.length > max) return { ok: false, reason: 'oversized', detail: `${bytes.length} bytes > ${max}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (e) {
+    return { ok: false, reason: 'malformed_json', detail: e instanceof Error ? e.message : 'not JSON' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, reason: 'not_an_object', detail: 'the message must be a JSON object' };
+  }
+  return { ok: true, value: parsed as Record<string, unknown> };
+}
+
+export function commandIdentity(c: Command): string {
+  switch (c.type) {
+    case 'payout.batch_transfer':
+      return c.data.batchTransferId;
+    case 'payout.self_withdrawal':
+      return c.data.withdrawalId;
+    case 'payout.standard_transfer':
+    case 'payout.direct_transfer':
+    case 'payout.validated_upi_payout':
+    case 'payout.card_payout':
+    case 'payout.internal_transfer':
+      return c.data.transferId;
+  }
+}
+
+function batchViolations(c: Extract<Command, { type: 'payout.batch_transfer' }>): string | undefined {
+  const required = BATCH_FORMAT_REQUIRED[c.data.batchFormat] ?? [];
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  c.data.entries.forEach((e, i) => {
+    for (const field of required) {
+      if ((e as unknown as Record<string, unknown>)[field] === undefined) {
+        problems.push(`/data/entries/${i} ${field} is required for batchFormat ${c.data.batchFormat}`);
+      }
+    }
+    if (seen.has(e.transferId)) problems.push(`/data/entries/${i} duplicate transferId in the batch`);
+    seen.add(e.transferId);
+  });
+  return problems.length ? problems.slice(0, 10).join('; ') : undefined;
+}
+
+/** Decodes and validates a payouts.commands message. Never throws. */
+export function decodeCommand(
+  value: Buffer | null | undefined,
+  key?: Buffer | null,
+  maxBytes = MAX_COMMAND_BYTES,
+): Decoded<Command> {
+  const json = parseJson(value, maxBytes);
+  if (!json.ok) return json;
+  const type = json.value['type'];
+  if (typeof type !== 'string' || !(type in COMMAND_TYPES)) {
+    return { ok: false, reason: 'unknown_type', detail: `type must be one of ${Object.keys(COMMAND_TYPES).join(', ')}` };
+  }
+  const validate = commandValidators.get(type);
+  if (!validate?.(json.value)) {
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate?.errors), type };
+  }
+  const command = json.value as unknown as Command;
+  if (command.type === 'payout.batch_transfer') {
+    const detail = batchViolations(command);
+    if (detail) return { ok: false, reason: 'schema_violation', detail, type };
+  }
+  const identity = commandIdentity(command);
+  const k = key?.toString('utf8');
+  if (k !== undefined && k !== '' && k !== identity) {
+    const field = COMMAND_TYPES[type as CommandType];
+    return { ok: false, reason: 'key_mismatch', detail: `Kafka key must equal data.${field}`, type };
+  }
+  return { ok: true, value: command };
+}
+
+/** Decodes and validates a payouts.queries message. Never throws. */
+export function decodeQuery(value: Buffer | null | undefined, maxBytes = 64 * 1024): Decoded<Query> {
+  const json = parseJson(value, maxBytes);
+  if (!json.ok) return json;
+  const type = json.value['type'];
+  const validate = typeof type === 'string' ? queryValidators.get(type as QueryType) : undefined;
+  if (!validate) return { ok: false, reason: 'unknown_type', detail: 'unknown query type' };
+  if (!validate(json.value)) {
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate.errors), type: String(type) };
+  }
+  return { ok: true, value: json.value as unknown as Query };
+}
+
+/** For producers' and tests' own checks: does this event match the published schema? */
+export function eventProblems(e: unknown): string | undefined {
+  return validateEvent(e) ? undefined : describeErrors(validateEvent.errors);
+}
+
+export function replyProblems(r: unknown): string | undefined {
+  return validateReply(r) ? undefined : describeErrors(validateReply.errors);
+}
+
+export type { PayoutEvent, QueryReply };

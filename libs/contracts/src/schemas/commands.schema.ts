@@ -1,0 +1,184 @@
+import {
+  accountIdSchema,
+  amountSchema,
+  bankAccountSchema,
+  beneIdSchema,
+  ifscSchema,
+  remarksSchema,
+  requestIdSchema,
+  transferIdSchema,
+  transferModeSchema,
+  vpaSchema,
+} from './common.schema.js';
+
+/** Every command type, and the field of its data that is its identity (the Kafka key). */
+export const COMMAND_TYPES = {
+  'payout.standard_transfer': 'transferId',
+  'payout.direct_transfer': 'transferId',
+  'payout.validated_upi_payout': 'transferId',
+  'payout.card_payout': 'transferId',
+  'payout.batch_transfer': 'batchTransferId',
+  'payout.internal_transfer': 'transferId',
+  'payout.self_withdrawal': 'withdrawalId',
+} as const;
+
+export type CommandType = keyof typeof COMMAND_TYPES;
+
+function envelope(type: CommandType, data: object) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'data'],
+    properties: {
+      type: { const: type },
+      accountId: accountIdSchema,
+      requestId: requestIdSchema,
+      data,
+    },
+  } as const;
+}
+
+const standardTransfer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['transferId', 'beneId', 'amount'],
+  properties: {
+    transferId: transferIdSchema,
+    beneId: beneIdSchema,
+    amount: amountSchema,
+    transferMode: transferModeSchema,
+    paymentInstrumentId: { type: 'string', minLength: 1, maxLength: 64 },
+    remarks: remarksSchema,
+  },
+} as const;
+
+const directTransfer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['transferId', 'amount', 'beneDetails'],
+  properties: {
+    transferId: transferIdSchema,
+    amount: amountSchema,
+    transferMode: transferModeSchema,
+    paymentInstrumentId: { type: 'string', minLength: 1, maxLength: 64 },
+    remarks: remarksSchema,
+    beneDetails: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 100 },
+        phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
+        email: { type: 'string', maxLength: 200, pattern: '^[^@\\s]+@[^@\\s]+$' },
+        address1: { type: 'string', maxLength: 150 },
+        bankAccount: bankAccountSchema,
+        ifsc: ifscSchema,
+        vpa: vpaSchema,
+      },
+      anyOf: [{ required: ['bankAccount', 'ifsc'] }, { required: ['vpa'] }, { required: ['phone'] }],
+    },
+  },
+} as const;
+
+const validatedUpiPayout = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['transferId', 'amount', 'transferToken'],
+  properties: {
+    transferId: transferIdSchema,
+    amount: amountSchema,
+    transferToken: { type: 'string', minLength: 1, maxLength: 4096, description: 'Secret: encrypted at rest' },
+    transferRemarks: { type: 'string', maxLength: 70 },
+    fundsourceId: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+} as const;
+
+const cardPayout = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['transferId', 'amount', 'cardToken', 'cardType'],
+  properties: {
+    transferId: transferIdSchema,
+    amount: amountSchema,
+    cardToken: { type: 'string', minLength: 1, maxLength: 256, description: 'Secret: encrypted at rest' },
+    cardType: { enum: ['DEBIT', 'CREDIT'] },
+    networkType: { enum: ['VISA', 'MASTERCARD'] },
+    cryptogram: { type: 'string', minLength: 1, maxLength: 600, description: 'Secret: encrypted at rest' },
+    tokenExpiry: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' },
+    tokenPANSequenceNumber: { type: 'string', pattern: '^[A-Za-z0-9]{1,3}$' },
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    remarks: remarksSchema,
+  },
+} as const;
+
+const batchEntry = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['transferId', 'amount'],
+  properties: {
+    transferId: transferIdSchema,
+    amount: amountSchema,
+    beneId: beneIdSchema,
+    transferMode: { enum: ['banktransfer', 'upi', 'wallet_a', 'wallet_b'] },
+    bankAccount: bankAccountSchema,
+    ifsc: ifscSchema,
+    vpa: vpaSchema,
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    email: { type: 'string', maxLength: 200, pattern: '^[^@\\s]+@[^@\\s]+$' },
+    phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
+    remarks: { type: 'string', maxLength: 70 },
+  },
+} as const;
+
+const batchTransfer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['batchTransferId', 'batchFormat', 'entries'],
+  properties: {
+    batchTransferId: { type: 'string', minLength: 1, maxLength: 60, pattern: '^[A-Za-z0-9_]+$' },
+    batchFormat: { enum: ['BENEFICIARY_ID', 'BANK_ACCOUNT', 'UPI', 'WALLET_A', 'WALLET_B'] },
+    deleteBene: { type: 'boolean' },
+    entries: { type: 'array', minItems: 1, maxItems: 500, items: batchEntry },
+  },
+} as const;
+
+const internalTransfer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['transferId', 'amount', 'rechargeAccount'],
+  properties: {
+    transferId: transferIdSchema,
+    amount: amountSchema,
+    rechargeAccount: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$' },
+  },
+} as const;
+
+const selfWithdrawal = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['withdrawalId', 'amount'],
+  properties: {
+    withdrawalId: transferIdSchema,
+    amount: amountSchema,
+    remarks: { type: 'string', maxLength: 70 },
+  },
+} as const;
+
+export const commandSchemas = {
+  'payout.standard_transfer': envelope('payout.standard_transfer', standardTransfer),
+  'payout.direct_transfer': envelope('payout.direct_transfer', directTransfer),
+  'payout.validated_upi_payout': envelope('payout.validated_upi_payout', validatedUpiPayout),
+  'payout.card_payout': envelope('payout.card_payout', cardPayout),
+  'payout.batch_transfer': envelope('payout.batch_transfer', batchTransfer),
+  'payout.internal_transfer': envelope('payout.internal_transfer', internalTransfer),
+  'payout.self_withdrawal': envelope('payout.self_withdrawal', selfWithdrawal),
+} as const satisfies Record<CommandType, object>;
+
+/** Required fields of a batch entry per batchFormat (the interface's batch-format table). */
+export const BATCH_FORMAT_REQUIRED: Readonly<Record<string, readonly string[]>> = {
+  BENEFICIARY_ID: ['beneId', 'transferMode'],
+  BANK_ACCOUNT: ['bankAccount', 'ifsc', 'name', 'phone'],
+  UPI: ['vpa', 'name'],
+  WALLET_A: ['phone', 'name'],
+  WALLET_B: ['phone', 'name'],
+};

@@ -1,0 +1,42 @@
+/**
+ * Building blocks shared by the command, query and event schemas. Amounts are decimal STRINGS
+ * ("1250.50"): a JSON number would pass through a float in most consumers.
+ */
+export const amountSchema = {
+  type: 'string',
+  pattern: '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,2})?$',
+  description: 'Amount in major units (INR), as a decimal string with at most 2 decimals',
+} as const;
+
+export const transferIdSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'Merchant transfer id: letters, digits, underscore, hyphen; at most 40 characters',
+} as const;
+
+export const accountIdSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_.-]+$',
+  description: 'Provider account (credentials set) to pay from; "default" when there is one',
+} as const;
+
+export const requestIdSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  description: 'Caller request id, propagated to the provider as X-Request-Id',
+} as const;
+
+export const remarksSchema = { type: 'string', maxLength: 70, pattern: '^[A-Za-z0-9\\s]*$' } as const;
+export const transferModeSchema = {
+  type: 'string',
+  enum: ['banktransfer', 'neft', 'imps', 'rtgs', 'upi', 'wallet_a', 'wallet_b'],
+} as const;
+export const ifscSchema = { type: 'string', pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' } as const;
+export const bankAccountSchema = { type: 'string', pattern: '^[A-Za-z0-9]{6,40}$' } as const;
+export const vpaSchema = { type: 'string', minLength: 3, maxLength: 100, pattern: '^[^@\\s]+@[^@\\s]+$' } as const;
+export const beneIdSchema = { type: 'string', minLength: 1, maxLength: 60, pattern: '^[A-Za-z0-9]+$' } as const;

@@ -1,0 +1,91 @@
+import { amountSchema } from './common.schema.js';
+
+export const PAYOUT_STATUSES = [
+  'RECEIVED',
+  'SUBMITTING',
+  'PENDING',
+  'UNKNOWN',
+  'SUCCESS',
+  'FAILED',
+  'REJECTED',
+  'REVERSED',
+  'REQUIRES_ATTENTION',
+] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+export const BATCH_STATUSES = [
+  'RECEIVED',
+  'SUBMITTING',
+  'PROCESSING',
+  'UNKNOWN',
+  'COMPLETED',
+  'FAILED',
+  'REJECTED',
+  'REQUIRES_ATTENTION',
+] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/**
+ * Every event on payouts.events: a CloudEvents 1.0 envelope (structured mode). `id` is
+ * `<identity>:<version>` (stable: consumers dedupe on it), `subject` is the identity
+ * (transferId, batchTransferId or withdrawalId) and also the Kafka key.
+ */
+export const eventSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['specversion', 'id', 'type', 'source', 'time', 'subject', 'datacontenttype', 'data'],
+  properties: {
+    specversion: { const: '1.0' },
+    id: { type: 'string', minLength: 3 },
+    type: {
+      type: 'string',
+      pattern: '^payouts\\.(payout|batch|batch_item)\\.[a-z_]+$|^payouts\\.command\\.(rejected|conflict)$',
+    },
+    source: { type: 'string', minLength: 1 },
+    time: { type: 'string', format: 'date-time' },
+    subject: { type: 'string', minLength: 1 },
+    datacontenttype: { const: 'application/json' },
+    data: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['accountId', 'id', 'kind', 'status', 'version'],
+      properties: {
+        accountId: { type: 'string' },
+        id: { type: 'string', description: 'transferId, batchTransferId or withdrawalId' },
+        kind: { type: 'string' },
+        status: { type: 'string' },
+        version: { type: 'integer', minimum: 1 },
+        amount: amountSchema,
+        statusCode: { type: 'string' },
+        reason: { type: 'string' },
+        referenceId: { type: 'string' },
+        svcTransferId: { type: 'string' },
+        utr: { type: 'string' },
+        batchTransferId: { type: 'string' },
+        beneficiary: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'Masked: account numbers show their last 4 digits, VPAs their first 2 characters',
+          properties: {
+            beneId: { type: 'string' },
+            bankAccount: { type: 'string', pattern: '^X*[0-9A-Za-z]{0,4}$' },
+            ifsc: { type: 'string' },
+            vpa: { type: 'string', pattern: '\\*\\*\\*' },
+          },
+        },
+        totals: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            entries: { type: 'integer' },
+            succeeded: { type: 'integer' },
+            failed: { type: 'integer' },
+            pending: { type: 'integer' },
+          },
+        },
+        requestId: { type: 'string' },
+        occurredAt: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,85 @@
+import { accountIdSchema, bankAccountSchema, beneIdSchema, ifscSchema, requestIdSchema } from './common.schema.js';
+
+export const QUERY_TYPES = ['query.bene_id', 'query.bene_history', 'query.sdk_token'] as const;
+export type QueryType = (typeof QUERY_TYPES)[number];
+
+function query(type: QueryType, data: object) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'queryId', 'data'],
+    properties: {
+      type: { const: type },
+      queryId: { type: 'string', minLength: 1, maxLength: 128 },
+      replyTo: { type: 'string', minLength: 1, maxLength: 249, description: 'Logical reply topic; default payouts.query-replies' },
+      accountId: accountIdSchema,
+      requestId: requestIdSchema,
+      data,
+    },
+  } as const;
+}
+
+const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as const;
+
+export const querySchemas = {
+  'query.bene_id': query('query.bene_id', {
+    type: 'object',
+    additionalProperties: false,
+    required: ['bankAccount', 'ifsc'],
+    properties: { bankAccount: bankAccountSchema, ifsc: ifscSchema },
+  }),
+  'query.bene_history': query('query.bene_history', {
+    type: 'object',
+    additionalProperties: false,
+    required: ['beneId'],
+    properties: {
+      beneId: beneIdSchema,
+      startDate: date,
+      endDate: date,
+      perPage: { type: 'integer', minimum: 1, maximum: 25 },
+      page: { type: 'integer', minimum: 1 },
+    },
+    dependencies: { startDate: ['endDate'] },
+  }),
+  'query.sdk_token': query('query.sdk_token', {
+    type: 'object',
+    additionalProperties: false,
+    required: ['appId', 'metadata', 'authenticatedUser'],
+    properties: {
+      appId: { type: 'string', minLength: 1, maxLength: 128 },
+      product: { const: 'VKYC' },
+      metadata: {
+        type: 'object',
+        required: ['vkycRequestId'],
+        properties: { vkycRequestId: { type: ['integer', 'string'] } },
+      },
+      authenticatedUser: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['identifierType', 'identifierValue'],
+        properties: {
+          identifierType: { type: 'string', minLength: 1 },
+          identifierValue: { type: ['integer', 'string'] },
+        },
+      },
+    },
+  }),
+} as const satisfies Record<QueryType, object>;
+
+/** The reply to every query, on the reply topic, keyed by queryId. */
+export const queryReplySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['queryId', 'type', 'ok'],
+  properties: {
+    queryId: { type: 'string' },
+    type: { enum: [...QUERY_TYPES] },
+    ok: { type: 'boolean' },
+    data: { type: 'object' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, providerCode: { type: 'string' } },
+    },
+  },
+} as const;

@@ -1,0 +1,179 @@
+import { type BatchStatus, type PayoutStatus } from './schemas/events.schema.js';
+import { type CommandType } from './schemas/commands.schema.js';
+import { type QueryType } from './schemas/queries.schema.js';
+
+/** Decimal string, e.g. "1250.50". Never a JS number. */
+export type Amount = string;
+export type TransferMode = 'banktransfer' | 'neft' | 'imps' | 'rtgs' | 'upi' | 'wallet_a' | 'wallet_b';
+export type BatchFormat = 'BENEFICIARY_ID' | 'BANK_ACCOUNT' | 'UPI' | 'WALLET_A' | 'WALLET_B';
+
+export interface StandardTransferData {
+  transferId: string;
+  beneId: string;
+  amount: Amount;
+  transferMode?: TransferMode;
+  paymentInstrumentId?: string;
+  remarks?: string;
+}
+
+export interface BeneDetails {
+  name: string;
+  phone?: string;
+  email?: string;
+  address1?: string;
+  bankAccount?: string;
+  ifsc?: string;
+  vpa?: string;
+}
+
+export interface DirectTransferData {
+  transferId: string;
+  amount: Amount;
+  beneDetails: BeneDetails;
+  transferMode?: TransferMode;
+  paymentInstrumentId?: string;
+  remarks?: string;
+}
+
+export interface ValidatedUpiPayoutData {
+  transferId: string;
+  amount: Amount;
+  transferToken: string;
+  transferRemarks?: string;
+  fundsourceId?: string;
+}
+
+export interface CardPayoutData {
+  transferId: string;
+  amount: Amount;
+  cardToken: string;
+  cardType: 'DEBIT' | 'CREDIT';
+  networkType?: 'VISA' | 'MASTERCARD';
+  cryptogram?: string;
+  tokenExpiry?: string;
+  tokenPANSequenceNumber?: string;
+  name?: string;
+  remarks?: string;
+}
+
+export interface BatchEntry {
+  transferId: string;
+  amount: Amount;
+  beneId?: string;
+  transferMode?: 'banktransfer' | 'upi' | 'wallet_a' | 'wallet_b';
+  bankAccount?: string;
+  ifsc?: string;
+  vpa?: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  remarks?: string;
+}
+
+export interface BatchTransferData {
+  batchTransferId: string;
+  batchFormat: BatchFormat;
+  entries: BatchEntry[];
+  deleteBene?: boolean;
+}
+
+export interface InternalTransferData {
+  transferId: string;
+  amount: Amount;
+  rechargeAccount: string;
+}
+
+export interface SelfWithdrawalData {
+  withdrawalId: string;
+  amount: Amount;
+  remarks?: string;
+}
+
+interface CommandDataByType {
+  'payout.standard_transfer': StandardTransferData;
+  'payout.direct_transfer': DirectTransferData;
+  'payout.validated_upi_payout': ValidatedUpiPayoutData;
+  'payout.card_payout': CardPayoutData;
+  'payout.batch_transfer': BatchTransferData;
+  'payout.internal_transfer': InternalTransferData;
+  'payout.self_withdrawal': SelfWithdrawalData;
+}
+
+export type Command = {
+  [T in CommandType]: { type: T; accountId?: string; requestId?: string; data: CommandDataByType[T] };
+}[CommandType];
+
+export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
+
+export interface BeneIdQueryData {
+  bankAccount: string;
+  ifsc: string;
+}
+export interface BeneHistoryQueryData {
+  beneId: string;
+  startDate?: string;
+  endDate?: string;
+  perPage?: number;
+  page?: number;
+}
+export interface SdkTokenQueryData {
+  appId: string;
+  product?: 'VKYC';
+  metadata: { vkycRequestId: number | string; [k: string]: unknown };
+  authenticatedUser: { identifierType: string; identifierValue: number | string };
+}
+
+interface QueryDataByType {
+  'query.bene_id': BeneIdQueryData;
+  'query.bene_history': BeneHistoryQueryData;
+  'query.sdk_token': SdkTokenQueryData;
+}
+
+export type Query = {
+  [T in QueryType]: {
+    type: T;
+    queryId: string;
+    replyTo?: string;
+    accountId?: string;
+    requestId?: string;
+    data: QueryDataByType[T];
+  };
+}[QueryType];
+
+export interface QueryReply {
+  queryId: string;
+  type: QueryType;
+  ok: boolean;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string; providerCode?: string };
+}
+
+export interface EventData {
+  accountId: string;
+  id: string;
+  kind: string;
+  status: PayoutStatus | BatchStatus | string;
+  version: number;
+  amount?: Amount;
+  statusCode?: string;
+  reason?: string;
+  referenceId?: string;
+  svcTransferId?: string;
+  utr?: string;
+  batchTransferId?: string;
+  beneficiary?: { beneId?: string; bankAccount?: string; ifsc?: string; vpa?: string };
+  totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };
+  requestId?: string;
+  occurredAt?: string;
+}
+
+export interface PayoutEvent {
+  specversion: '1.0';
+  id: string;
+  type: string;
+  source: string;
+  time: string;
+  subject: string;
+  datacontenttype: 'application/json';
+  data: EventData;
+}

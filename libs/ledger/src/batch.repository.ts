@@ -1,0 +1,149 @@
+import type pg from 'pg';
+import { type BatchStatus } from '#contracts';
+import { type BatchItemRow, type BatchRow, type NewBatch } from './ledger.types.js';
+
+type Db = pg.Pool | pg.PoolClient;
+
+const COLUMNS = `id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
+  status, version, attempt, reference_id, status_code, reason, request_id, created_at`;
+
+interface RawBatch {
+  id: string;
+  account_id: string;
+  batch_transfer_id: string;
+  batch_format: BatchRow['batchFormat'];
+  request_hash: string;
+  entry_count: number;
+  total_amount: string;
+  status: BatchStatus;
+  version: number;
+  attempt: number;
+  reference_id: string | null;
+  status_code: string | null;
+  reason: string | null;
+  request_id: string | null;
+  created_at: Date;
+}
+
+function toRow(r: RawBatch): BatchRow {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    batchTransferId: r.batch_transfer_id,
+    batchFormat: r.batch_format,
+    requestHash: r.request_hash,
+    entryCount: r.entry_count,
+    totalAmount: r.total_amount,
+    status: r.status,
+    version: r.version,
+    attempt: r.attempt,
+    referenceId: r.reference_id,
+    statusCode: r.status_code,
+    reason: r.reason,
+    requestId: r.request_id,
+    createdAt: r.created_at,
+  };
+}
+
+export class BatchRepository {
+  /** insertNew: the parent and all its items, or nothing when the batch id exists. */
+  async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
+    const { rows } = await db.query<RawBatch>(
+      `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [b.accountId, b.batchTransferId, b.batchFormat, b.requestHash, b.entries.length, b.totalAmount, b.requestId],
+    );
+    const parent = rows[0];
+    if (!parent) return undefined;
+    await db.query(
+      `INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
+       SELECT $1, t.transfer_id, t.position, t.amount, t.entry
+         FROM unnest($2::text[], $3::int[], $4::numeric[], $5::jsonb[]) AS t(transfer_id, position, amount, entry)`,
+      [
+        parent.id,
+        b.entries.map((e) => e.transferId),
+        b.entries.map((_, i) => i),
+        b.entries.map((e) => e.amount),
+        b.entries.map((e) => JSON.stringify(e.entry)),
+      ],
+    );
+    return toRow(parent);
+  }
+
+  async findByIdentities(db: Db, ids: ReadonlyArray<{ accountId: string; batchTransferId: string }>): Promise<BatchRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await db.query<RawBatch>(
+      `SELECT ${COLUMNS} FROM batch
+        WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [ids.map((i) => i.accountId), ids.map((i) => i.batchTransferId)],
+    );
+    return rows.map(toRow);
+  }
+
+  async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
+    const { rows } = await db.query<RawBatch>(
+      `UPDATE batch b
+          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, lease_owner = $1,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000),
+              next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+        WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLUMNS.split(',')
+          .map((c) => `b.${c.trim()}`)
+          .join(', ')}`,
+      [owner, leaseMs, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  async transition(
+    db: Db,
+    id: string,
+    fromVersion: number,
+    to: BatchStatus,
+    f: { referenceId?: string | null; statusCode?: string | null; reason?: string | null; nextCheckAt?: Date | null },
+  ): Promise<BatchRow | undefined> {
+    const { rows } = await db.query<RawBatch>(
+      `UPDATE batch
+          SET status = $3, version = version + 1, updated_at = now(),
+              reference_id = COALESCE($4, reference_id), status_code = COALESCE($5, status_code),
+              reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL
+        WHERE id = $1 AND version = $2
+        RETURNING ${COLUMNS}`,
+      [id, fromVersion, to, f.referenceId ?? null, f.statusCode ?? null, f.reason ?? null, f.nextCheckAt ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  async items(db: Db, batchId: string): Promise<BatchItemRow[]> {
+    const { rows } = await db.query<{
+      batch_id: string;
+      transfer_id: string;
+      position: number;
+      amount: string;
+      entry: Record<string, unknown>;
+      status: string;
+      version: number;
+      reference_id: string | null;
+      utr: string | null;
+      reason: string | null;
+    }>(
+      `SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason
+         FROM batch_item WHERE batch_id = $1 ORDER BY position`,
+      [batchId],
+    );
+    return rows.map((r) => ({
+      batchId: r.batch_id,
+      transferId: r.transfer_id,
+      position: r.position,
+      amount: r.amount,
+      entry: r.entry,
+      status: r.status,
+      version: r.version,
+      referenceId: r.reference_id,
+      utr: r.utr,
+      reason: r.reason,
+    }));
+  }
+}

@@ -1,0 +1,98 @@
+import { type BatchFormat, type BatchStatus, type PayoutStatus } from '#contracts';
+import { type SealedSecret } from './secrets-cipher.js';
+
+export type PayoutKind =
+  | 'standard_transfer'
+  | 'direct_transfer'
+  | 'validated_upi_payout'
+  | 'card_payout'
+  | 'internal_transfer'
+  | 'self_withdrawal';
+
+/** A payout row as the repository returns it. Amounts are decimal strings. */
+export interface PayoutRow {
+  id: string;
+  accountId: string;
+  transferId: string;
+  kind: PayoutKind;
+  requestHash: string;
+  request: Record<string, unknown>;
+  requestSecrets: Record<string, SealedSecret> | null;
+  amount: string;
+  status: PayoutStatus;
+  version: number;
+  attempt: number;
+  statusCode: string | null;
+  reason: string | null;
+  referenceId: string | null;
+  svcTransferId: string | null;
+  utr: string | null;
+  requestId: string | null;
+  nextCheckAt: Date | null;
+  checkCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewPayout {
+  accountId: string;
+  transferId: string;
+  kind: PayoutKind;
+  requestHash: string;
+  request: Record<string, unknown>;
+  requestSecrets: Record<string, SealedSecret> | null;
+  amount: string;
+  requestId: string | null;
+}
+
+export interface BatchRow {
+  id: string;
+  accountId: string;
+  batchTransferId: string;
+  batchFormat: BatchFormat;
+  requestHash: string;
+  entryCount: number;
+  totalAmount: string;
+  status: BatchStatus;
+  version: number;
+  attempt: number;
+  referenceId: string | null;
+  statusCode: string | null;
+  reason: string | null;
+  requestId: string | null;
+  createdAt: Date;
+}
+
+export interface NewBatch {
+  accountId: string;
+  batchTransferId: string;
+  batchFormat: BatchFormat;
+  requestHash: string;
+  requestId: string | null;
+  totalAmount: string;
+  entries: ReadonlyArray<{ transferId: string; amount: string; entry: Record<string, unknown> }>;
+}
+
+export interface BatchItemRow {
+  batchId: string;
+  transferId: string;
+  position: number;
+  amount: string;
+  entry: Record<string, unknown>;
+  status: string;
+  version: number;
+  referenceId: string | null;
+  utr: string | null;
+  reason: string | null;
+}
+
+/** What an outcome writes onto a payout, besides its status. */
+export interface OutcomeFields {
+  statusCode?: string | null;
+  reason?: string | null;
+  referenceId?: string | null;
+  svcTransferId?: string | null;
+  utr?: string | null;
+  lastError?: Record<string, unknown> | null;
+  nextCheckAt?: Date | null;
+}

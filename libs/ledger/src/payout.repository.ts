@@ -1,0 +1,224 @@
+import type pg from 'pg';
+import { type PayoutStatus } from '#contracts';
+import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
+
+type Db = pg.Pool | pg.PoolClient;
+
+const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status,
+  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+  check_count, created_at, updated_at`;
+
+interface RawPayout {
+  id: string;
+  account_id: string;
+  transfer_id: string;
+  kind: PayoutRow['kind'];
+  request_hash: string;
+  request: Record<string, unknown>;
+  request_secrets: PayoutRow['requestSecrets'];
+  amount: string;
+  status: PayoutStatus;
+  version: number;
+  attempt: number;
+  status_code: string | null;
+  reason: string | null;
+  reference_id: string | null;
+  svc_transfer_id: string | null;
+  utr: string | null;
+  request_id: string | null;
+  next_check_at: Date | null;
+  check_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toRow(r: RawPayout): PayoutRow {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    transferId: r.transfer_id,
+    kind: r.kind,
+    requestHash: r.request_hash,
+    request: r.request,
+    requestSecrets: r.request_secrets,
+    amount: r.amount,
+    status: r.status,
+    version: r.version,
+    attempt: r.attempt,
+    statusCode: r.status_code,
+    reason: r.reason,
+    referenceId: r.reference_id,
+    svcTransferId: r.svc_transfer_id,
+    utr: r.utr,
+    requestId: r.request_id,
+    nextCheckAt: r.next_check_at,
+    checkCount: r.check_count,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Every SQL statement on `payout`. One method per query; nothing else in the code base writes SQL for it. */
+export class PayoutRepository {
+  /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
+  async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
+    if (rows.length === 0) return [];
+    const { rows: out } = await db.query<RawPayout>(
+      `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[])
+       ON CONFLICT (account_id, transfer_id) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.transferId),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.requestHash),
+        rows.map((r) => JSON.stringify(r.request)),
+        rows.map((r) => (r.requestSecrets ? JSON.stringify(r.requestSecrets) : null)),
+        rows.map((r) => r.amount),
+        rows.map((r) => r.requestId),
+      ],
+    );
+    return out.map(toRow);
+  }
+
+  /** findByIdentities: the current rows of many (account, transferId) pairs in one query. */
+  async findByIdentities(db: Db, ids: ReadonlyArray<{ accountId: string; transferId: string }>): Promise<PayoutRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await db.query<RawPayout>(
+      `SELECT ${COLUMNS} FROM payout
+        WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [ids.map((i) => i.accountId), ids.map((i) => i.transferId)],
+    );
+    return rows.map(toRow);
+  }
+
+  async findOne(db: Db, accountId: string, transferId: string): Promise<PayoutRow | undefined> {
+    const { rows } = await db.query<RawPayout>(
+      `SELECT ${COLUMNS} FROM payout WHERE account_id = $1 AND transfer_id = $2`,
+      [accountId, transferId],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * claimForSubmission: takes up to `limit` RECEIVED rows no other worker holds, marks them
+   * SUBMITTING with a lease and a new attempt, in the caller's transaction. The attempt is
+   * recorded before the provider is called, so a crash leaves a SUBMITTING row to recover.
+   */
+  async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
+    const { rows } = await db.query<RawPayout>(
+      `UPDATE payout p
+          SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1,
+              lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+              next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+        WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
+                        ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLUMNS.split(',')
+          .map((c) => `p.${c.trim()}`)
+          .join(', ')}`,
+      [owner, leaseMs, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
+   * transition: moves a row from the version the caller saw. Returns undefined when the row has
+   * moved on meanwhile (another worker, a newer poll): the caller counts it and drops its result.
+   */
+  async transition(
+    db: Db,
+    id: string,
+    fromVersion: number,
+    to: PayoutStatus,
+    f: OutcomeFields,
+    eraseSecrets: boolean,
+  ): Promise<PayoutRow | undefined> {
+    const { rows } = await db.query<RawPayout>(
+      `UPDATE payout
+          SET status = $3, version = version + 1, updated_at = now(),
+              status_code = COALESCE($4, status_code), reason = COALESCE($5, reason),
+              reference_id = COALESCE($6, reference_id), svc_transfer_id = COALESCE($7, svc_transfer_id),
+              utr = COALESCE($8, utr), last_error = $9::jsonb, next_check_at = $10,
+              request_secrets = CASE WHEN $11 THEN NULL ELSE request_secrets END,
+              lease_owner = NULL, lease_until = NULL
+        WHERE id = $1 AND version = $2
+        RETURNING ${COLUMNS}`,
+      [
+        id,
+        fromVersion,
+        to,
+        f.statusCode ?? null,
+        f.reason ?? null,
+        f.referenceId ?? null,
+        f.svcTransferId ?? null,
+        f.utr ?? null,
+        f.lastError ? JSON.stringify(f.lastError) : null,
+        f.nextCheckAt ?? null,
+        eraseSecrets,
+      ],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * claimDueChecks: rows the reconciler should look at now (unclear, or SUBMITTING past its
+   * lease). The claim pushes next_check_at out by the lease, so no other instance takes the row
+   * meanwhile; it is not a state change (no version bump, no event).
+   */
+  async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
+    const { rows } = await db.query<RawPayout>(
+      `UPDATE payout p
+          SET next_check_at = now() + make_interval(secs => $2::double precision / 1000),
+              check_count = p.check_count + 1, lease_owner = $1,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE p.id IN (SELECT id FROM payout
+                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN') AND next_check_at <= now()
+                        ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLUMNS.split(',')
+          .map((c) => `p.${c.trim()}`)
+          .join(', ')}`,
+      [owner, leaseMs, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /** reschedule: same state, look again later. Not a state change: no version bump, no event. */
+  async reschedule(db: Db, id: string, version: number, nextCheckAt: Date, lastError: Record<string, unknown> | null): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE payout SET next_check_at = $3, last_error = COALESCE($4::jsonb, last_error),
+              lease_owner = NULL, lease_until = NULL, updated_at = now()
+        WHERE id = $1 AND version = $2`,
+      [id, version, nextCheckAt, lastError ? JSON.stringify(lastError) : null],
+    );
+    return rowCount === 1;
+  }
+
+  /** markResent: a re-send of the same transferId is a new attempt of the same payout. */
+  async markResent(db: Db, id: string, version: number): Promise<PayoutRow | undefined> {
+    const { rows } = await db.query<RawPayout>(
+      `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, updated_at = now()
+        WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
+        RETURNING ${COLUMNS}`,
+      [id, version],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /** oldestAge: seconds since the oldest row in a status was last updated (a gauge). */
+  async oldestAgeSeconds(db: Db, statuses: readonly PayoutStatus[]): Promise<number> {
+    const { rows } = await db.query<{ age: number | null }>(
+      `SELECT EXTRACT(EPOCH FROM now() - min(updated_at))::float8 AS age FROM payout WHERE status = ANY($1::text[])`,
+      [statuses],
+    );
+    return rows[0]?.age ?? 0;
+  }
+
+  /** countByStatus: for the ledger gauge. */
+  async countByStatus(db: Db): Promise<Array<{ status: PayoutStatus; count: number }>> {
+    const { rows } = await db.query<{ status: PayoutStatus; count: string }>(
+      `SELECT status, count(*) AS count FROM payout GROUP BY status`,
+    );
+    return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
+  }
+}

@@ -1,0 +1,65 @@
+import { type BatchStatus, type PayoutStatus } from '#contracts';
+
+/**
+ * Allowed moves of a single payout. Anything else (a late poll answer, a webhook replayed after
+ * a newer state) is refused by the repository and counted, never applied.
+ */
+const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
+  RECEIVED: ['SUBMITTING', 'REJECTED'],
+  SUBMITTING: ['SUCCESS', 'PENDING', 'FAILED', 'UNKNOWN', 'REJECTED', 'SUBMITTING'],
+  PENDING: ['SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'REQUIRES_ATTENTION', 'PENDING'],
+  UNKNOWN: ['SUCCESS', 'PENDING', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'SUBMITTING'],
+  SUCCESS: ['REVERSED'],
+  FAILED: [],
+  REJECTED: [],
+  REVERSED: [],
+  REQUIRES_ATTENTION: ['SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'PENDING', 'UNKNOWN'],
+};
+
+export function canMove(from: PayoutStatus, to: PayoutStatus): boolean {
+  return PAYOUT_TRANSITIONS[from].includes(to);
+}
+
+/** A terminal payout will not be called again; its stored secrets are erased. */
+export function isTerminal(s: PayoutStatus): boolean {
+  return s === 'FAILED' || s === 'REJECTED' || s === 'REVERSED' || s === 'SUCCESS';
+}
+
+const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> = {
+  RECEIVED: ['SUBMITTING', 'REJECTED'],
+  SUBMITTING: ['PROCESSING', 'FAILED', 'UNKNOWN', 'REJECTED', 'SUBMITTING'],
+  PROCESSING: ['PROCESSING', 'COMPLETED', 'REQUIRES_ATTENTION'],
+  UNKNOWN: ['PROCESSING', 'COMPLETED', 'FAILED', 'REQUIRES_ATTENTION', 'SUBMITTING'],
+  COMPLETED: [],
+  FAILED: [],
+  REJECTED: [],
+  REQUIRES_ATTENTION: ['PROCESSING', 'COMPLETED', 'FAILED'],
+};
+
+export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
+  return BATCH_TRANSITIONS[from].includes(to);
+}
+
+/** Event type per status: `payouts.payout.<name>`. RECEIVED is announced as "accepted". */
+export const PAYOUT_EVENT_NAME: Readonly<Record<PayoutStatus, string>> = {
+  RECEIVED: 'accepted',
+  SUBMITTING: 'submitting',
+  PENDING: 'pending',
+  UNKNOWN: 'unknown',
+  SUCCESS: 'succeeded',
+  FAILED: 'failed',
+  REJECTED: 'rejected',
+  REVERSED: 'reversed',
+  REQUIRES_ATTENTION: 'requires_attention',
+};
+
+export const BATCH_EVENT_NAME: Readonly<Record<BatchStatus, string>> = {
+  RECEIVED: 'accepted',
+  SUBMITTING: 'submitting',
+  PROCESSING: 'processing',
+  UNKNOWN: 'unknown',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  REJECTED: 'rejected',
+  REQUIRES_ATTENTION: 'requires_attention',
+};

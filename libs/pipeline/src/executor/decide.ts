@@ -1,0 +1,62 @@
+import { type PayoutStatus } from '#contracts';
+import { type SubmissionResult } from './submit-payout.js';
+
+export interface Decision {
+  readonly to: PayoutStatus;
+  readonly reason?: string;
+  readonly statusCode?: string;
+  /** When the reconciler should look at the row next; undefined for a terminal state. */
+  readonly recheckInMs?: number;
+}
+
+export interface DecisionTimings {
+  /** First status check after PENDING or UNKNOWN. */
+  readonly firstCheckMs: number;
+  /** Re-send delay when the request was never processed (rate-limited, token refresh, not sent). */
+  readonly resendMs: number;
+  /** Re-send delay after fatal-config (credentials, IP allow-list): an operator must act. */
+  readonly fatalConfigMs: number;
+}
+
+/**
+ * What the ledger does with the answer to an initiation. The rule that matters: an answer that
+ * might mean "sent" (unknown, duplicate) never leads to a new initiation, only to a status check
+ * of the same transferId.
+ */
+export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Decision {
+  const r = s.result;
+  switch (r.outcome) {
+    case 'success':
+      return { to: 'SUCCESS', statusCode: s.statusCode ?? r.diagnostics.subCode };
+    case 'pending':
+      return { to: 'PENDING', statusCode: s.statusCode ?? r.diagnostics.subCode, recheckInMs: t.firstCheckMs };
+    case 'failed':
+      switch (r.kind) {
+        case 'duplicate':
+          // The provider holds this transferId already: it was sent before. Check, never re-pay.
+          return { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 };
+        case 'expired':
+          return { to: 'REJECTED', reason: r.reason, statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
+        case 'invalid-request':
+          return {
+            to: r.diagnostics.sent ? 'FAILED' : 'REJECTED',
+            reason: r.reason,
+            statusCode: r.diagnostics.code ?? r.diagnostics.subCode,
+          };
+        case 'rejected':
+        case 'not-found':
+        case 'reversed':
+          return { to: 'FAILED', reason: r.reason, statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
+      }
+      break;
+    case 'unknown':
+      return { to: 'UNKNOWN', reason: r.reason, recheckInMs: t.firstCheckMs };
+    case 'retry-safe':
+      return { to: 'SUBMITTING', reason: r.reason, recheckInMs: Math.max(r.retryAfterMs ?? 0, t.resendMs) };
+    case 'auth-refresh':
+      return { to: 'SUBMITTING', reason: r.reason, recheckInMs: t.resendMs };
+    case 'fatal-config':
+      return { to: 'SUBMITTING', reason: r.reason, recheckInMs: t.fatalConfigMs };
+  }
+  return { to: 'UNKNOWN', reason: 'unclassified', recheckInMs: t.firstCheckMs };
+}

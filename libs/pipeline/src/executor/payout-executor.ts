@@ -1,0 +1,100 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { payoutStateEvent, type PayoutRepository } from '#ledger';
+import { type AppLogger } from '#observability';
+import { type OutboxWriter } from '../ports.js';
+import { inTransaction } from '../transaction.js';
+import { type DecisionTimings } from './decide.js';
+import { type PayoutSubmission } from './payout-submission.js';
+
+export interface ExecutorSettings extends DecisionTimings {
+  readonly owner: string;
+  readonly concurrency: number;
+  readonly leaseMs: number;
+  readonly idlePollMs: number;
+}
+
+export interface ExecutorDeps {
+  pool: pg.Pool;
+  payouts: PayoutRepository;
+  outbox: OutboxWriter;
+  logger: AppLogger;
+}
+
+/**
+ * Executes RECEIVED payouts. Claims rows under SKIP LOCKED with a lease and marks them SUBMITTING
+ * (with its event) in a committed transaction BEFORE the provider call; then records the outcome
+ * and its event in one transaction. A crash in between leaves a SUBMITTING row whose lease
+ * expires; the reconciler re-sends it with the same transferId.
+ */
+export class PayoutExecutor {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private inFlight = 0;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly d: ExecutorDeps,
+    private readonly s: ExecutorSettings,
+    private readonly submission: PayoutSubmission,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Intake calls this after a commit, so new work starts without waiting for the poll. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    while (this.inFlight > 0) await sleep(10);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        const free = this.s.concurrency - this.inFlight;
+        if (free > 0) claimed = await this.claimAndDispatch(free);
+      } catch (e) {
+        this.d.logger.error({ err: e }, 'executor: claim failed; retrying');
+        await sleep(this.s.idlePollMs);
+      }
+      if (claimed === 0 || this.inFlight >= this.s.concurrency) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, this.s.idlePollMs);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async claimAndDispatch(limit: number): Promise<number> {
+    const rows = await inTransaction(this.d.pool, async (c) => {
+      const claimed = await this.d.payouts.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
+      await this.d.outbox.enqueue(c, claimed.map((r) => payoutStateEvent(r)));
+      return claimed;
+    });
+    for (const row of rows) {
+      this.inFlight++;
+      void this.submission.run(row).finally(() => {
+        this.inFlight--;
+        this.wake();
+      });
+    }
+    return rows.length;
+  }
+}

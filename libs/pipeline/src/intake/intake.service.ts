@@ -1,0 +1,264 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { type KafkaMessage } from 'kafkajs';
+import { type Command, commandIdentity, decodeCommand, type RejectReason } from '#contracts';
+import {
+  type BatchRepository,
+  batchStateEvent,
+  canonicalRequest,
+  conflictEvent,
+  type DeadLetterRecord,
+  type DeadLetterRepository,
+  type NewPayout,
+  type OutboxMessage,
+  type PayoutKind,
+  type PayoutRepository,
+  payoutStateEvent,
+  type SecretsCipher,
+  splitSecrets,
+  sumAmounts,
+  type WithdrawalQuotaRepository,
+} from '#ledger';
+import { type AppLogger } from '#observability';
+import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../ports.js';
+import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
+import { scrubForDeadLetter } from './scrub.js';
+
+export interface IntakeDeps {
+  pool: pg.Pool;
+  payouts: PayoutRepository;
+  batches: BatchRepository;
+  quota: WithdrawalQuotaRepository;
+  deadLetters: DeadLetterRepository;
+  outbox: OutboxWriter;
+  dlq: DeadLetterPublisher;
+  cipher: SecretsCipher;
+  metrics: PipelineMetrics;
+  logger: AppLogger;
+  defaultAccountId: string;
+  maxCommandBytes?: number;
+}
+
+interface Valid {
+  command: Command;
+  accountId: string;
+  identity: string;
+  hash: string;
+  isBatch: boolean;
+}
+
+export interface IntakeResult {
+  accepted: number;
+  duplicates: number;
+  conflicts: number;
+  rejected: number;
+  deadLettered: number;
+}
+
+const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as PayoutKind;
+
+/**
+ * Intake of one Kafka batch: invalid messages go to the DLQ, valid ones into the ledger, and
+ * their events into the outbox, in ONE transaction. The transport commits the offsets after this
+ * resolves; if it throws, the batch is delivered again and the ledger's idempotency absorbs it.
+ */
+export class IntakeService {
+  constructor(private readonly d: IntakeDeps) {}
+
+  async ingest(topic: string, partition: number, messages: readonly KafkaMessage[]): Promise<IntakeResult> {
+    const valid: Valid[] = [];
+    const dead: Array<{ m: KafkaMessage; reason: RejectReason; detail: string; type?: string }> = [];
+    for (const m of messages) {
+      const r = decodeCommand(m.value, m.key, this.d.maxCommandBytes);
+      if (!r.ok) {
+        dead.push({ m, reason: r.reason, detail: r.detail, type: r.type });
+        continue;
+      }
+      const accountId = r.value.accountId ?? this.d.defaultAccountId;
+      valid.push({
+        command: r.value,
+        accountId,
+        identity: commandIdentity(r.value),
+        hash: this.d.cipher.hash(canonicalRequest(accountId, r.value)),
+        isBatch: r.value.type === 'payout.batch_transfer',
+      });
+    }
+
+    // The DLQ write happens before the ledger transaction: if that transaction then fails, the
+    // batch is redelivered and the DLQ sees the message twice (deduped by its position header);
+    // the other order could lose a dead letter.
+    if (dead.length) await this.d.dlq.publish(dead.map((x) => this.deadLetter(topic, partition, x)));
+
+    const outcomes: Array<{ type: string; result: CommandResult }> = [];
+    const client = await this.d.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const events = await this.record(client, valid, outcomes);
+      await this.d.deadLetters.record(client, dead.map((x) => this.deadLetterRecord(topic, partition, x)));
+      const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
+      await this.d.outbox.enqueue(client, unique);
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+    this.count(dead, outcomes);
+    const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
+    return {
+      accepted: n('accepted'),
+      duplicates: n('duplicate'),
+      conflicts: n('conflict'),
+      rejected: n('rejected'),
+      deadLettered: dead.length,
+    };
+  }
+
+  private async record(
+    client: pg.PoolClient,
+    valid: readonly Valid[],
+    outcomes: Array<{ type: string; result: CommandResult }>,
+  ): Promise<OutboxMessage[]> {
+    const events: OutboxMessage[] = [];
+    const keyOf = (v: Valid) => `${v.isBatch ? 'b' : 'p'}|${v.accountId}|${v.identity}`;
+    // Within one Kafka batch the first message of an identity is the one that may insert.
+    const firstOf = new Map<string, Valid>();
+    for (const v of valid) if (!firstOf.has(keyOf(v))) firstOf.set(keyOf(v), v);
+    const candidates = [...firstOf.values()];
+    const inserting = new Set<Valid>();
+
+    const inserted = await this.d.payouts.insertNew(
+      client,
+      candidates.filter((v) => !v.isBatch).map((v) => this.newPayout(v)),
+    );
+    for (const row of inserted) {
+      const v = firstOf.get(`p|${row.accountId}|${row.transferId}`);
+      if (v) inserting.add(v);
+      events.push(payoutStateEvent(row));
+      let result: CommandResult = 'accepted';
+      if (row.kind === 'self_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
+        const rejected = await this.d.payouts.transition(
+          client,
+          row.id,
+          row.version,
+          'REJECTED',
+          { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
+          true,
+        );
+        if (rejected) events.push(payoutStateEvent(rejected));
+        result = 'rejected';
+      }
+      outcomes.push({ type: `payout.${row.kind}`, result });
+    }
+    for (const v of candidates) {
+      if (v.command.type !== 'payout.batch_transfer') continue;
+      const d = v.command.data;
+      const row = await this.d.batches.insertNew(client, {
+        accountId: v.accountId,
+        batchTransferId: d.batchTransferId,
+        batchFormat: d.batchFormat,
+        requestHash: v.hash,
+        requestId: v.command.requestId ?? null,
+        totalAmount: sumAmounts(d.entries.map((e) => e.amount)),
+        entries: d.entries.map((e) => ({ transferId: e.transferId, amount: e.amount, entry: { ...e } })),
+      });
+      if (!row) continue;
+      inserting.add(v);
+      events.push(batchStateEvent(row));
+      outcomes.push({ type: v.command.type, result: 'accepted' });
+    }
+
+    // Every other message repeats an identity now in the ledger: the same request re-emits the
+    // current state; a different request is a conflict, and the first request stands.
+    const repeats = valid.filter((v) => !inserting.has(v));
+    if (repeats.length === 0) return events;
+    const payoutRows = await this.d.payouts.findByIdentities(
+      client,
+      repeats.filter((v) => !v.isBatch).map((v) => ({ accountId: v.accountId, transferId: v.identity })),
+    );
+    const batchRows = await this.d.batches.findByIdentities(
+      client,
+      repeats.filter((v) => v.isBatch).map((v) => ({ accountId: v.accountId, batchTransferId: v.identity })),
+    );
+    const payoutByKey = new Map(payoutRows.map((r) => [`p|${r.accountId}|${r.transferId}`, r]));
+    const batchByKey = new Map(batchRows.map((r) => [`b|${r.accountId}|${r.batchTransferId}`, r]));
+    for (const v of repeats) {
+      const current = v.isBatch ? batchByKey.get(keyOf(v)) : payoutByKey.get(keyOf(v));
+      if (!current) throw new Error('a repeated command has no ledger row: refusing to commit the batch');
+      if (current.requestHash === v.hash) {
+        events.push('batchTransferId' in current ? batchStateEvent(current) : payoutStateEvent(current));
+        outcomes.push({ type: v.command.type, result: 'duplicate' });
+      } else {
+        const kind = v.isBatch ? 'batch_transfer' : kindOf(v.command);
+        events.push(conflictEvent(v.accountId, v.identity, kind, v.hash, current));
+        outcomes.push({ type: v.command.type, result: 'conflict' });
+        this.d.logger.warn(
+          { transferId: v.identity, accountId: v.accountId, kind },
+          'idempotency conflict: a different request reused an id; the first request stands',
+        );
+      }
+    }
+    return events;
+  }
+
+  private newPayout(v: Valid): NewPayout {
+    const { plain, secrets } = splitSecrets(v.command);
+    const sealed = secrets
+      ? Object.fromEntries(Object.entries(secrets).map(([k, s]) => [k, this.d.cipher.seal(s)]))
+      : null;
+    return {
+      accountId: v.accountId,
+      transferId: v.identity,
+      kind: kindOf(v.command),
+      requestHash: v.hash,
+      request: plain,
+      requestSecrets: sealed,
+      amount: (plain['amount'] as string | undefined) ?? '0',
+      requestId: v.command.requestId ?? null,
+    };
+  }
+
+  private deadLetter(
+    topic: string,
+    partition: number,
+    x: { m: KafkaMessage; reason: RejectReason; detail: string },
+  ): DeadLetterMessage {
+    const original = x.m.value ?? Buffer.alloc(0);
+    const { bytes, scrubbed } = scrubForDeadLetter(original);
+    return {
+      key: x.m.key ?? null,
+      value: x.m.value ? bytes : null,
+      headers: {
+        'dlq-reason': x.reason,
+        'dlq-detail': x.detail.slice(0, 1000),
+        'dlq-original-topic': topic,
+        'dlq-original-partition': String(partition),
+        'dlq-original-offset': x.m.offset,
+        'dlq-original-sha256': createHash('sha256').update(original).digest('hex'),
+        'dlq-scrubbed': String(scrubbed),
+      },
+    };
+  }
+
+  private deadLetterRecord(
+    topic: string,
+    partition: number,
+    x: { m: KafkaMessage; reason: RejectReason; detail: string; type?: string },
+  ): DeadLetterRecord {
+    return { topic, partition, offset: x.m.offset, reason: x.reason, detail: { detail: x.detail, type: x.type ?? null } };
+  }
+
+  private count(
+    dead: ReadonlyArray<{ reason: RejectReason; type?: string }>,
+    outcomes: ReadonlyArray<{ type: string; result: CommandResult }>,
+  ): void {
+    const m = this.d.metrics;
+    for (const x of dead) {
+      m.deadLettered.inc({ reason: x.reason });
+      m.commands.inc({ type: x.type ?? 'unknown', result: 'dead_lettered' });
+    }
+    for (const o of outcomes) m.commands.inc({ type: o.type, result: o.result });
+    if (dead.length) this.d.logger.warn({ count: dead.length, reasons: [...new Set(dead.map((x) => x.reason))] }, 'commands dead-lettered');
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineSection, env, envVar, type SectionValues } from '#config';
+import { parseSchedule } from './reconciler/status-mapping.js';
+
+export const ROLES = ['intake', 'executor', 'reconciler', 'relay', 'queries'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const pipelineConfig = defineSection('pipeline', {
+  SERVICE_ROLES: envVar({
+    schema: env.list().pipe(z.array(z.enum(ROLES))),
+    default: ROLES.join(','),
+    description: `Roles this instance runs: ${ROLES.join(', ')} (one image, scaled per role)`,
+  }),
+  EXECUTOR_CONCURRENCY: envVar({
+    schema: env.positiveInt(),
+    default: '64',
+    description: 'Provider calls in flight at once per instance',
+  }),
+  EXECUTOR_LEASE_MS: envVar({
+    schema: env.positiveInt(),
+    default: '60000',
+    description: 'How long a claimed row is held before another instance may recover it (> the longest HTTP timeout)',
+  }),
+  EXECUTOR_IDLE_POLL_MS: envVar({
+    schema: env.positiveInt(),
+    default: '200',
+    description: 'Executor poll interval when idle (intake wakes it directly in the same process)',
+  }),
+  RESEND_DELAY_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '5000',
+    description: 'Delay before re-sending a request the provider did not process (rate limit, token refresh)',
+  }),
+  FATAL_CONFIG_RETRY_MS: envVar({
+    schema: env.positiveInt(),
+    default: '60000',
+    description: 'Delay before trying again after the provider refused our credentials or address',
+  }),
+  RECONCILE_SCHEDULE: envVar({
+    schema: z.string().transform((s, ctx) => {
+      try {
+        return parseSchedule(s);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'bad schedule' });
+        return z.NEVER;
+      }
+    }),
+    default: '30s,1m,2m,5m,10m,30m,1h,2h,4h,8h',
+    description: 'Delays between status checks of an unclear payout; past the last one it becomes REQUIRES_ATTENTION',
+  }),
+  RECONCILER_POLL_MS: envVar({
+    schema: env.positiveInt(),
+    default: '1000',
+    description: 'How often the reconciler looks for due rows',
+  }),
+  RECONCILER_BATCH_SIZE: envVar({
+    schema: env.positiveInt(),
+    default: '200',
+    description: 'Rows claimed per reconciler round',
+  }),
+  RECONCILER_CONCURRENCY: envVar({
+    schema: env.positiveInt(),
+    default: '16',
+    description: 'Status calls in flight at once per instance (kept below the executor so new payouts are not starved)',
+  }),
+  MAX_COMMAND_BYTES: envVar({
+    schema: env.positiveInt(),
+    default: String(512 * 1024),
+    description: 'Commands larger than this are dead-lettered (reason oversized)',
+  }),
+});
+
+export type PipelineConfig = SectionValues<typeof pipelineConfig.vars>;

@@ -1,0 +1,214 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { type PayoutStatus } from '#contracts';
+import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
+import { type AppLogger } from '#observability';
+import { type ProviderClient, type ProviderResult } from '#provider-client';
+import { errorOf } from '../executor/submit-payout.js';
+import { type PayoutSubmission } from '../executor/payout-submission.js';
+import { type OutboxWriter } from '../ports.js';
+import { inTransaction } from '../transaction.js';
+import { type ReconcilerMetrics } from './reconciler.metrics.js';
+import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
+
+export interface ReconcilerSettings {
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly batchSize: number;
+  readonly concurrency: number;
+  readonly pollMs: number;
+  /** Delays between checks: schedule[n] follows the n-th check. Past its end: REQUIRES_ATTENTION. */
+  readonly schedule: readonly number[];
+}
+
+export interface ReconcilerDeps {
+  pool: pg.Pool;
+  payouts: PayoutRepository;
+  outbox: OutboxWriter;
+  client: ProviderClient;
+  submission: PayoutSubmission;
+  metrics: ReconcilerMetrics;
+  logger: AppLogger;
+}
+
+interface StatusAnswer {
+  status?: string;
+  reason?: string;
+  utr?: string;
+  referenceId?: string;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/**
+ * Brings unclear payouts to their true state: PENDING and UNKNOWN rows are asked about with the
+ * status endpoint of the API that made them; SUBMITTING rows whose lease ran out (a crash, or a
+ * request that was never processed) are re-sent with the SAME transferId. Claims are row locks
+ * with a lease, so any number of instances can run.
+ */
+export class PayoutReconciler {
+  private running = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly d: ReconcilerDeps,
+    private readonly s: ReconcilerSettings,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let n = 0;
+      try {
+        n = await this.tick();
+      } catch (e) {
+        this.d.logger.error({ err: e }, 'reconciler: round failed');
+      }
+      if (n === 0) await sleep(this.s.pollMs);
+    }
+  }
+
+  /** One round: claim due rows and check them, a few at a time. Returns how many were claimed. */
+  async tick(): Promise<number> {
+    const rows = await this.d.payouts.claimDueChecks(this.d.pool, this.s.owner, this.s.leaseMs, this.s.batchSize);
+    for (let i = 0; i < rows.length; i += this.s.concurrency) {
+      await Promise.all(rows.slice(i, i + this.s.concurrency).map((r) => this.check(r)));
+    }
+    return rows.length;
+  }
+
+  async check(row: PayoutRow): Promise<void> {
+    this.d.metrics.checks.inc({ status: row.status });
+    try {
+      if (row.status === 'SUBMITTING') return await this.resend(row);
+      const answer = await this.askStatus(row);
+      if (answer === 'no-status-endpoint') return await this.requireAttention(row, 'no_status_endpoint');
+      if (answer.outcome === 'failed' && answer.kind === 'not-found' && row.status === 'UNKNOWN') {
+        // The provider never recorded it: sending the same transferId again is safe.
+        return await this.resend(row);
+      }
+      if (answer.outcome !== 'success' || !answer.data) return await this.later(row, errorOf(answer.diagnostics));
+      const raw = answer.data.status;
+      const to = mapProviderStatus(raw);
+      if (!to) {
+        this.d.metrics.unknownStatus.inc();
+        this.d.logger.warn({ transferId: row.transferId, providerStatus: raw }, 'reconciler: unknown provider status; will check again');
+        return await this.later(row, { providerStatus: raw ?? null });
+      }
+      if (to === row.status) return await this.later(row, null);
+      if (!canMove(row.status, to)) {
+        this.d.metrics.backwards.inc();
+        return await this.later(row, null);
+      }
+      await this.move(row, to, answer.data, raw);
+    } catch (e) {
+      this.d.logger.error({ err: e, transferId: row.transferId }, 'reconciler: check failed; the lease will bring it back');
+    }
+  }
+
+  private async askStatus(row: PayoutRow): Promise<ProviderResult<StatusAnswer> | 'no-status-endpoint'> {
+    const opts = { accountId: row.accountId, requestId: row.requestId ?? undefined };
+    switch (row.kind) {
+      case 'validated_upi_payout': {
+        const r = await this.d.client.getTransferStatusV2({ transferId: row.transferId }, opts);
+        if (r.outcome !== 'success') return r as ProviderResult<StatusAnswer>;
+        const t = r.data as unknown as Record<string, unknown>;
+        return {
+          ...r,
+          data: { status: str(t['status']), reason: str(t['status_description']), utr: str(t['transfer_utr']) },
+        };
+      }
+      case 'self_withdrawal':
+        return 'no-status-endpoint';
+      case 'standard_transfer':
+      case 'direct_transfer':
+      case 'card_payout':
+      case 'internal_transfer': {
+        const r = await this.d.client.getTransferStatus({ transferId: row.transferId }, opts);
+        if (r.outcome !== 'success') return r as ProviderResult<StatusAnswer>;
+        const t = r.data as unknown as Record<string, unknown>;
+        return {
+          ...r,
+          data: {
+            status: str(t['status']),
+            reason: str(t['reason']),
+            utr: str(t['utr']),
+            referenceId: t['referenceId'] === undefined || t['referenceId'] === null ? undefined : String(t['referenceId']),
+          },
+        };
+      }
+    }
+  }
+
+  private async resend(row: PayoutRow): Promise<void> {
+    const resent = await inTransaction(this.d.pool, async (c) => {
+      const r = await this.d.payouts.markResent(c, row.id, row.version);
+      if (r) await this.d.outbox.enqueue(c, [payoutStateEvent(r)]);
+      return r;
+    });
+    if (!resent) return;
+    this.d.metrics.resends.inc();
+    await this.d.submission.run(resent);
+  }
+
+  private async move(row: PayoutRow, to: PayoutStatus, a: StatusAnswer, raw: string | undefined): Promise<void> {
+    const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, row.checkCount);
+    if (!isTerminal(to) && delay === undefined) return this.requireAttention(row, 'reconciliation_schedule_exhausted');
+    const moved = await inTransaction(this.d.pool, async (c) => {
+      const next = await this.d.payouts.transition(
+        c,
+        row.id,
+        row.version,
+        to,
+        {
+          statusCode: raw ?? null,
+          reason: a.reason ?? null,
+          utr: a.utr ?? null,
+          referenceId: a.referenceId ?? null,
+          lastError: null,
+          nextCheckAt: delay === undefined ? null : new Date(Date.now() + delay),
+        },
+        isTerminal(to),
+      );
+      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
+      return next;
+    });
+    if (!moved) return;
+    this.d.metrics.transitions.inc({ from: row.status, to });
+    this.d.logger.info(
+      { transferId: row.transferId, requestId: row.requestId, from: row.status, to, version: moved.version, reason: moved.reason },
+      'payout state changed',
+    );
+  }
+
+  /** Same state: look again per the schedule, or hand it to a person when the schedule is spent. */
+  private async later(row: PayoutRow, lastError: Record<string, unknown> | null): Promise<void> {
+    const delay = nextCheckDelay(this.s.schedule, row.checkCount);
+    if (delay === undefined) return this.requireAttention(row, 'reconciliation_schedule_exhausted');
+    await this.d.payouts.reschedule(this.d.pool, row.id, row.version, new Date(Date.now() + delay), lastError);
+  }
+
+  private async requireAttention(row: PayoutRow, reason: string): Promise<void> {
+    const moved = await inTransaction(this.d.pool, async (c) => {
+      const next = await this.d.payouts.transition(c, row.id, row.version, 'REQUIRES_ATTENTION', { reason, nextCheckAt: null }, false);
+      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
+      return next;
+    });
+    if (!moved) return;
+    this.d.metrics.requiresAttention.inc({ reason });
+    this.d.logger.error(
+      { transferId: row.transferId, requestId: row.requestId, from: row.status, reason, checks: row.checkCount },
+      'payout requires attention: its true state could not be established automatically',
+    );
+  }
+}
