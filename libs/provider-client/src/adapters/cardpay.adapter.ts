@@ -76,6 +76,7 @@ export const cardpayAdapter: EndpointAdapter<CardpayRequest, LegacyTransferResul
   auth: 'bearer',
   rateClass: 'transfer',
   validate: (r) => firstRefusal(r, rules),
+  secrets: (r) => [r.token, r.cryptogram],
   build: (r) => ({
     body: writeJson({
       token: r.token,

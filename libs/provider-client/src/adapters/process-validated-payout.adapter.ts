@@ -38,6 +38,7 @@ export const processValidatedPayoutAdapter: EndpointAdapter<ProcessValidatedPayo
   auth: 'client-headers',
   rateClass: 'transfer',
   validate: (r) => firstRefusal(r, rules),
+  secrets: (r) => [r.transferToken],
   build: (r) => ({
     body: writeJson({
       transfer_amount: r.transferAmount,

@@ -26,6 +26,8 @@ export interface EndpointAdapter<Req, D> {
   readonly auth: 'bearer' | 'client-headers' | 'client-credentials';
   readonly rateClass: RateClass;
   validate(req: Req): Refusal | undefined;
+  /** Secret values in the request, scrubbed from any provider message that echoes them. */
+  secrets?(req: Req): readonly (string | undefined)[];
   build(req: Req): BuiltRequest;
   classify(answer: HttpAnswer): Classified<D>;
 }
