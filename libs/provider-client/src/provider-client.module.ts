@@ -1,4 +1,10 @@
-import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Inject,
+  Module,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { type Registry } from 'prom-client';
 import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
 import { PROVIDER_CLIENT, PROVIDER_CLIENT_OPTIONS } from './provider-client.di-tokens.js';
@@ -14,20 +20,26 @@ class ProviderClientCloser implements OnApplicationShutdown {
 }
 
 /**
- * Registers PROVIDER_CLIENT. Expects LOGGER and METRICS_REGISTRY (#observability tokens) from
- * the importing app; the options come from `providerClientOptionsFromConfig`.
+ * Registers PROVIDER_CLIENT. Uses LOGGER and METRICS_REGISTRY (#observability tokens) when they
+ * are visible (a global module, or one passed in `imports`); without them it runs unobserved.
+ * The options come from `providerClientOptionsFromConfig`.
  */
 @Module({})
 export class ProviderClientModule {
-  static register(options: ProviderClientOptions): DynamicModule {
+  static register(options: ProviderClientOptions, imports: ModuleMetadata['imports'] = []): DynamicModule {
     return {
       module: ProviderClientModule,
+      imports,
       providers: [
         { provide: PROVIDER_CLIENT_OPTIONS, useValue: options },
         {
           provide: PROVIDER_CLIENT,
-          inject: [PROVIDER_CLIENT_OPTIONS, LOGGER, METRICS_REGISTRY],
-          useFactory: (o: ProviderClientOptions, logger: AppLogger, registry: Registry) =>
+          inject: [
+            PROVIDER_CLIENT_OPTIONS,
+            { token: LOGGER, optional: true },
+            { token: METRICS_REGISTRY, optional: true },
+          ],
+          useFactory: (o: ProviderClientOptions, logger?: AppLogger, registry?: Registry) =>
             createProviderClient(o, { logger, registry }),
         },
         ProviderClientCloser,
