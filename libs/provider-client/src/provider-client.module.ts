@@ -7,7 +7,13 @@ import {
 } from '@nestjs/common';
 import { type Registry } from 'prom-client';
 import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
-import { PROVIDER_CLIENT, PROVIDER_CLIENT_OPTIONS } from './provider-client.di-tokens.js';
+import {
+  PROVIDER_CLIENT,
+  PROVIDER_CLIENT_METRICS,
+  PROVIDER_CLIENT_OPTIONS,
+} from './provider-client.di-tokens.js';
+import { noopProviderClientMetrics, type ProviderClientMetrics } from './metrics/provider-client-metrics.js';
+import { PromProviderClientMetrics } from './metrics/prom-provider-client-metrics.js';
 import { createProviderClient } from './provider-client.factory.js';
 import { type ProviderClient } from './provider-client.js';
 import { type ProviderClientOptions } from './provider-client.options.js';
@@ -33,18 +39,20 @@ export class ProviderClientModule {
       providers: [
         { provide: PROVIDER_CLIENT_OPTIONS, useValue: options },
         {
+          provide: PROVIDER_CLIENT_METRICS,
+          inject: [{ token: METRICS_REGISTRY, optional: true }],
+          useFactory: (registry?: Registry): ProviderClientMetrics =>
+            registry ? new PromProviderClientMetrics(registry) : noopProviderClientMetrics,
+        },
+        {
           provide: PROVIDER_CLIENT,
-          inject: [
-            PROVIDER_CLIENT_OPTIONS,
-            { token: LOGGER, optional: true },
-            { token: METRICS_REGISTRY, optional: true },
-          ],
-          useFactory: (o: ProviderClientOptions, logger?: AppLogger, registry?: Registry) =>
-            createProviderClient(o, { logger, registry }),
+          inject: [PROVIDER_CLIENT_OPTIONS, PROVIDER_CLIENT_METRICS, { token: LOGGER, optional: true }],
+          useFactory: (o: ProviderClientOptions, metrics: ProviderClientMetrics, logger?: AppLogger) =>
+            createProviderClient(o, { logger, metrics }),
         },
         ProviderClientCloser,
       ],
-      exports: [PROVIDER_CLIENT],
+      exports: [PROVIDER_CLIENT, PROVIDER_CLIENT_METRICS],
     };
   }
 }
