@@ -73,6 +73,32 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     await client.close();
   });
 
+  it('a body that stalls past the body timeout is unknown, sent once', async () => {
+    const t = { connectMs: 300, headersMs: 300, bodyMs: 300 };
+    const client = testClient(stub, { timeouts: { default: t, transfer: t } });
+    stub.on(RT, { stallBody: '{"status":"SUCC' });
+    const r = await client.requestTransfer(rt);
+    assert.equal(r.outcome, 'unknown');
+    assert.equal(r.diagnostics.errorCode, 'UND_ERR_BODY_TIMEOUT');
+    assert.equal(stub.count(RT), 1);
+    await client.close();
+  });
+
+  it('x-ratelimit-remaining 0 on a success pauses the next call for x-ratelimit-retry', async () => {
+    const metrics = new RecordingMetrics();
+    const client = testClient(stub, {}, { metrics });
+    stub.on(V2, (_r, n) => ({
+      headers: n === 1 ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-retry': '1' } : undefined,
+      body: v2Transfer('SUCCESS', 'COMPLETED'),
+    }));
+    assert.equal((await client.getTransferStatusV2({ transferId: 'a' })).outcome, 'success');
+    const started = Date.now();
+    assert.equal((await client.getTransferStatusV2({ transferId: 'b' })).outcome, 'success');
+    assert.ok(Date.now() - started >= 900);
+    assert.equal(metrics.waits.length, 1);
+    await client.close();
+  });
+
   it('a connection reset after sending is unknown, sent once', async () => {
     const client = testClient(stub);
     stub.on(RT, { reset: true });

@@ -3,6 +3,7 @@ import { authorizeAdapter, type AuthorizeData } from './adapters/authorize.adapt
 import { RsaSignatureProvider, type SignatureProvider } from './auth/signature-provider.js';
 import { TokenStore } from './auth/token-store.js';
 import { endpointTemplate, type EndpointAdapter } from './core/endpoint-adapter.js';
+import { header, retryAfterMs } from './core/http-answer.js';
 import { type Classified, type ProviderResult, type WireFacts } from './core/outcome.js';
 import { reasonOf, recordResult, type CallState, type ProviderClientLogger } from './call-recorder.js';
 import { type ProviderClientMetrics } from './metrics/provider-client-metrics.js';
@@ -116,7 +117,7 @@ export class RequestExecutor {
       const h = await this.headers(adapter, account, st);
       if (!h.ok) return this.finish(adapter, st, h.c);
       st.attempts += 1;
-      const c = await this.send(adapter, built, h.headers, st);
+      const c = await this.send(adapter, built, h.headers, st, (ms) => bucket.pauseUntil(this.now() + ms));
       if (c.outcome === 'auth-refresh' && h.token !== undefined && !refreshed) {
         // Only "Token is not valid" gets here: other 403s are fatal-config or failed by table.
         refreshed = true;
@@ -141,6 +142,7 @@ export class RequestExecutor {
     built: { query?: Readonly<Record<string, string>>; body?: string },
     headers: Record<string, string>,
     st: CallState,
+    pause: (ms: number) => void,
   ): Promise<Classified<D>> {
     const host = adapter.host === 'base' ? this.opts.hosts.baseUrl : this.opts.hosts.payoutUrl;
     const qs = built.query ? `?${new URLSearchParams(built.query).toString()}` : '';
@@ -168,6 +170,11 @@ export class RequestExecutor {
       };
     }
     st.sent = true;
+    // The provider announces exhaustion before it refuses: stop this bucket until its window resets.
+    if (header(out.answer, 'x-ratelimit-remaining')?.trim() === '0') {
+      const ms = retryAfterMs(out.answer);
+      if (ms !== undefined) pause(ms);
+    }
     return adapter.classify(out.answer);
   }
 

@@ -18,6 +18,8 @@ export interface StubReply {
   readonly delayMs?: number;
   readonly hang?: boolean;
   readonly reset?: boolean;
+  /** Send the headers and this much of the body, then stall. */
+  readonly stallBody?: string;
 }
 
 export type StubHandler = (req: StubRequest, callNo: number) => StubReply | Promise<StubReply>;
@@ -111,6 +113,11 @@ export class StubProvider {
     if (reply.hang) return;
     if (reply.reset) {
       req.socket.destroy();
+      return;
+    }
+    if (reply.stallBody !== undefined) {
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'content-length': '100000' });
+      res.write(reply.stallBody);
       return;
     }
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
