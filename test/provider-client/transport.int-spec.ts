@@ -55,7 +55,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     assert.equal(r.outcome, 'unknown');
     assert.equal(r.diagnostics.sent, true);
     assert.equal(r.diagnostics.errorCode, 'UND_ERR_HEADERS_TIMEOUT');
-    assert.ok(Date.now() - started < 2000);
+    assert.ok(Date.now() - started < 4000);
     assert.equal(stub.count(RT), 1);
     await client.close();
   });
@@ -69,7 +69,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     const started = Date.now();
     const r = await client.getTransferStatus({ transferId: 'tr_1' });
     assert.equal(r.outcome, 'unknown');
-    assert.ok(Date.now() - started < 1500);
+    assert.ok(Date.now() - started < 4000, 'the 200 ms override applied, not the 5 s default');
     await client.close();
   });
 
