@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { type LegacyDecoder } from '../core/legacy-classify.js';
+import { type FailureKind, type OutcomeClass } from '../core/outcome.js';
+
+const idString = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+/** `data` of requestTransfer, directTransfer and cardpay. */
+export interface LegacyTransferResult {
+  readonly referenceId: string;
+  readonly utr: string;
+  readonly acknowledged: boolean;
+}
+
+const transferResultSchema = z.object({
+  referenceId: idString,
+  utr: z.string().nullish(),
+  acknowledged: z.union([z.number(), z.string(), z.boolean()]).nullish(),
+});
+
+export const decodeLegacyTransfer: LegacyDecoder<LegacyTransferResult> = (env) => {
+  const p = transferResultSchema.safeParse(env.data);
+  if (!p.success) return undefined;
+  const ack = p.data.acknowledged;
+  return {
+    data: {
+      referenceId: p.data.referenceId,
+      utr: p.data.utr ?? '',
+      acknowledged: ack === 1 || ack === '1' || ack === true,
+    },
+  };
+};
+
+/** Decodes `data` with a schema; no override of the row's outcome. */
+export function dataDecoder<T>(schema: z.ZodType<T>): LegacyDecoder<T> {
+  return (env) => {
+    const p = schema.safeParse(env.data);
+    return p.success ? { data: p.data } : undefined;
+  };
+}
+
+export interface StatusOutcome {
+  readonly outcome: OutcomeClass;
+  readonly kind?: FailureKind;
+}
+
+/** Maps a transfer's status (any case) through a table; an unlisted status is `unknown`, kept raw. */
+export function outcomeOfStatus(
+  table: Readonly<Record<string, StatusOutcome>>,
+  status: string,
+): StatusOutcome & { readonly reason: string } {
+  const row = table[status.toUpperCase()];
+  return row
+    ? { ...row, reason: `Transfer ${status.toUpperCase()}` }
+    : { outcome: 'unknown', reason: 'Undocumented transfer status' };
+}
+
+export { idString };

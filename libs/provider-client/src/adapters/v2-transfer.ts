@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { type V2Decoder } from '../core/v2-classify.js';
+import { outcomeOfStatus, type StatusOutcome } from './legacy-decoders.js';
+
+/** v2 transfer statuses (provider-facts.md). Unlisted ones classify `unknown`, kept raw. */
+export const v2TransferStatusOutcomes: Readonly<Record<string, StatusOutcome>> = {
+  RECEIVED: { outcome: 'pending' },
+  QUEUED: { outcome: 'pending' },
+  APPROVAL_PENDING: { outcome: 'pending' },
+  PENDING: { outcome: 'pending' },
+  SUCCESS: { outcome: 'success' },
+  FAILED: { outcome: 'failed', kind: 'rejected' },
+  REJECTED: { outcome: 'failed', kind: 'rejected' },
+  MANUALLY_REJECTED: { outcome: 'failed', kind: 'rejected' },
+  REVERSED: { outcome: 'failed', kind: 'reversed' },
+};
+
+const str = z.string().nullish();
+// Amounts stay text: a JSON number is re-printed from its shortest form, which is exact for 2 places.
+const decimalText = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v))
+  .nullish();
+
+const transferSchema = z.object({
+  transfer_id: z.string(),
+  svc_transfer_id: str,
+  status: z.string(),
+  status_code: str,
+  status_description: str,
+  beneficiary_details: z
+    .object({
+      beneficiary_id: str,
+      beneficiary_instrument_details: z.record(z.string(), z.unknown()).nullish(),
+    })
+    .nullish(),
+  currency: str,
+  transfer_amount: decimalText,
+  transfer_service_charge: decimalText,
+  transfer_service_tax: decimalText,
+  transfer_mode: str,
+  transfer_utr: str,
+  bank_ifsc: str,
+  ifsc: str,
+  added_on: str,
+  updated_on: str,
+});
+
+export type V2Transfer = z.infer<typeof transferSchema>;
+
+export const decodeV2Transfer: V2Decoder<V2Transfer> = (body) => {
+  const p = transferSchema.safeParse(body);
+  if (!p.success) return undefined;
+  const t = p.data;
+  const o = outcomeOfStatus(v2TransferStatusOutcomes, t.status);
+  return {
+    data: t,
+    ...o,
+    reason: t.status_code ? `${o.reason}: ${t.status_code}` : o.reason,
+    status: t.status.toUpperCase(),
+    code: t.status_code ?? undefined,
+  };
+};

@@ -1,0 +1,49 @@
+/** One HTTP answer as read off the wire, before any interpretation. */
+export interface HttpAnswer {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+}
+
+export function header(answer: HttpAnswer, name: string): string | undefined {
+  const v = answer.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * How long the provider asks us to wait: `x-ratelimit-retry` (seconds, v2) or `Retry-After`
+ * (seconds or an HTTP date). Undefined when neither is usable.
+ */
+export function retryAfterMs(answer: HttpAnswer, now: number = Date.now()): number | undefined {
+  const seconds = (raw: string | undefined): number | undefined => {
+    if (raw === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(raw)) return undefined;
+    return Math.round(Number(raw) * 1000);
+  };
+  const x = seconds(header(answer, 'x-ratelimit-retry'));
+  if (x !== undefined) return x;
+  const ra = header(answer, 'retry-after');
+  const s = seconds(ra);
+  if (s !== undefined) return s;
+  if (ra !== undefined) {
+    const at = Date.parse(ra);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  return undefined;
+}
+
+/** Lower-case, single-spaced, no trailing punctuation: provider messages vary in all three. */
+export function normaliseMessage(m: string): string {
+  return m
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!\s]+$/, '')
+    .trim();
+}
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

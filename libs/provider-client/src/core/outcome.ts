@@ -1,0 +1,93 @@
+/**
+ * Every provider answer (or the lack of one) is reduced to one of these classes. Callers branch
+ * on the class only; the raw codes are kept in `diagnostics` for people, never for control flow.
+ */
+export const OUTCOME_CLASSES = [
+  'success',
+  'pending',
+  'failed',
+  'unknown',
+  'retry-safe',
+  'auth-refresh',
+  'fatal-config',
+] as const;
+export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
+
+/**
+ * Why a `failed` is terminal. `duplicate` means the provider already holds this id: for an
+ * initiation re-sent after an unclear answer that is "it was sent; check the status".
+ */
+export type FailureKind = 'rejected' | 'duplicate' | 'invalid-request' | 'not-found' | 'reversed' | 'expired';
+
+export type EndpointName =
+  | 'authorize'
+  | 'processValidatedPayout'
+  | 'createSdkToken'
+  | 'directTransfer'
+  | 'requestTransfer'
+  | 'requestBatchTransfer'
+  | 'internalTransfer'
+  | 'selfWithdrawal'
+  | 'getBeneId'
+  | 'getBatchTransferStatus'
+  | 'cardpay'
+  | 'beneHistory'
+  | 'getTransferStatus'
+  | 'getTransferStatusV2';
+
+/** What was seen on the wire, for support. Never holds a secret: messages are scrubbed and capped. */
+export interface Diagnostics {
+  readonly endpoint: EndpointName;
+  readonly requestId: string;
+  /** False when the request never left this process (local validation, connect failure, auth). */
+  readonly sent: boolean;
+  readonly attempts: number;
+  readonly durationMs: number;
+  readonly httpStatus?: number;
+  readonly status?: string;
+  readonly subCode?: string;
+  readonly code?: string;
+  readonly message?: string;
+  /** Transport error code (e.g. UND_ERR_HEADERS_TIMEOUT) when there was no answer. */
+  readonly errorCode?: string;
+}
+
+export type ProviderResult<D> =
+  | { readonly outcome: 'success'; readonly data: D; readonly diagnostics: Diagnostics }
+  | { readonly outcome: 'pending'; readonly data?: D; readonly diagnostics: Diagnostics }
+  | {
+      readonly outcome: 'failed';
+      readonly kind: FailureKind;
+      readonly reason: string;
+      readonly data?: D;
+      readonly diagnostics: Diagnostics;
+    }
+  | {
+      readonly outcome: 'unknown';
+      readonly reason: string;
+      readonly data?: D;
+      readonly diagnostics: Diagnostics;
+    }
+  | {
+      readonly outcome: 'retry-safe';
+      readonly reason: string;
+      readonly retryAfterMs?: number;
+      readonly diagnostics: Diagnostics;
+    }
+  | { readonly outcome: 'auth-refresh'; readonly reason: string; readonly diagnostics: Diagnostics }
+  | { readonly outcome: 'fatal-config'; readonly reason: string; readonly diagnostics: Diagnostics };
+
+/** What was read from one answer, before the executor adds attempts, timing and the request id. */
+export interface WireFacts {
+  readonly httpStatus?: number;
+  readonly status?: string;
+  readonly subCode?: string;
+  readonly code?: string;
+  readonly message?: string;
+  readonly errorCode?: string;
+}
+
+/** A classification of one answer: the result minus diagnostics, plus the wire facts. */
+export type Classified<D> = DistributiveOmit<ProviderResult<D>, 'diagnostics'> & { readonly wire: WireFacts };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,24 @@
+export * from './core/outcome.js';
+export * from './core/decimal.js';
+export type { Refusal } from './core/field-rules.js';
+export type { EndpointAdapter, RateClass } from './core/endpoint-adapter.js';
+export type { LegacyOutcomeRow, LegacyOutcomeTable } from './core/legacy-classify.js';
+export type { V2OutcomeRow, V2OutcomeTable } from './core/v2-classify.js';
+export * from './adapters/index.js';
+export { RsaSignatureProvider, loadPublicKey, type SignatureProvider } from './auth/signature-provider.js';
+export * from './metrics/provider-client-metrics.js';
+export * from './metrics/prom-provider-client-metrics.js';
+export type { ProviderClientLogger } from './call-recorder.js';
+export type {
+  HttpTransport,
+  Timeouts,
+  TransportOutcome,
+  TransportRequest,
+} from './transport/http-transport.js';
+export { UndiciTransport } from './transport/http-transport.js';
+export * from './provider-client.js';
+export * from './provider-client.config.js';
+export * from './provider-client.options.js';
+export * from './provider-client.factory.js';
+export * from './provider-client.di-tokens.js';
+export * from './provider-client.module.js';

@@ -1,0 +1,50 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig, providerHostsConfig, resolveProviderHosts } from '#config';
+import { providerClientConfig } from './provider-client.config.js';
+import { providerClientOptionsFromConfig } from './provider-client.options.js';
+
+describe('providerClientConfig', () => {
+  it('defaults to the sandbox credentials, documented rates and a 60 s refresh margin', () => {
+    const [c, h] = loadConfig([providerClientConfig, providerHostsConfig], {});
+    const o = providerClientOptionsFromConfig(c, resolveProviderHosts(h));
+    assert.deepEqual(o.accounts, [
+      {
+        accountId: 'default',
+        clientId: 'sandbox_client_id',
+        clientSecret: 'sandbox_client_secret',
+        publicKey: undefined,
+      },
+    ]);
+    assert.deepEqual(o.ratePerMinute, { transfer: 9000, status: 7800, authorize: 3000, default: 1000 });
+    assert.equal(o.tokenRefreshMarginSeconds, 60);
+    assert.equal(o.apiVersion, '2024-01-01');
+    assert.equal(o.hosts.payoutUrl, 'http://127.0.0.1:8090');
+  });
+
+  it('reads per-endpoint timeouts and PEM escapes', () => {
+    const [c, h] = loadConfig([providerClientConfig, providerHostsConfig], {
+      PROVIDER_ENDPOINT_TIMEOUTS: '{"requestTransfer":{"headersMs":60000}}',
+      PROVIDER_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\\nabc\\n-----END PUBLIC KEY-----',
+    });
+    const o = providerClientOptionsFromConfig(c, resolveProviderHosts(h));
+    assert.equal(o.timeouts.perEndpoint?.['requestTransfer']?.headersMs, 60000);
+    assert.equal(o.accounts[0]?.publicKey, '-----BEGIN PUBLIC KEY-----\nabc\n-----END PUBLIC KEY-----');
+  });
+
+  it('rejects a bad PROVIDER_ACCOUNTS without printing its secrets', () => {
+    let caught: unknown;
+    try {
+      loadConfig([providerClientConfig], {
+        PROVIDER_ACCOUNTS: '[{"accountId":"a","clientSecret":"hunter2-secret"}]',
+        PROVIDER_API_VERSION: '2024/01/01',
+      });
+    } catch (e) {
+      caught = e;
+    }
+    assert.ok(caught instanceof ConfigError);
+    assert.equal(caught.problems.length, 2);
+    assert.match(caught.message, /PROVIDER_ACCOUNTS=<redacted>.*clientId/);
+    assert.doesNotMatch(caught.message, /hunter2/);
+  });
+});

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { defineSection, env, envVar, type SectionValues } from '#config';
+
+const accountSchema = z.object({
+  accountId: z.string().min(1),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  publicKey: z.string().min(1).optional(),
+  publicKeyFile: z.string().min(1).optional(),
+});
+
+const timeoutOverride = z.object({
+  connectMs: z.number().int().positive().optional(),
+  headersMs: z.number().int().positive().optional(),
+  bodyMs: z.number().int().positive().optional(),
+});
+
+const jsonOf = <T>(schema: z.ZodType<T>) =>
+  z.string().transform((raw, ctx): T => {
+    if (raw.trim() === '') return schema.parse(undefined);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+    const p = schema.safeParse(value);
+    if (!p.success) {
+      // Issue paths only: the value may hold client secrets.
+      ctx.addIssue({
+        code: 'custom',
+        message: p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      });
+      return z.NEVER;
+    }
+    return p.data;
+  });
+
+const optional = () => z.string();
+
+/** Provider client variables. Hosts come from the `provider-hosts` section (#config). */
+export const providerClientConfig = defineSection('provider-client', {
+  PROVIDER_ACCOUNT_ID: envVar({
+    schema: env.string(),
+    default: 'default',
+    description: 'Account id of the single account configured by PROVIDER_CLIENT_ID/SECRET',
+  }),
+  PROVIDER_CLIENT_ID: envVar({
+    schema: env.string(),
+    default: 'sandbox_client_id',
+    description: 'Provider client id (X-Client-Id / x-client-id)',
+  }),
+  PROVIDER_CLIENT_SECRET: envVar({
+    schema: env.string(),
+    default: 'sandbox_client_secret',
+    description: 'Provider client secret',
+    sensitive: true,
+  }),
+  PROVIDER_PUBLIC_KEY_FILE: envVar({
+    schema: optional(),
+    default: '',
+    description: 'Path to the PEM public key for X-Svc-Signature (optional)',
+  }),
+  PROVIDER_PUBLIC_KEY: envVar({
+    schema: optional(),
+    default: '',
+    description: 'PEM public key for X-Svc-Signature, `\\n` escapes allowed (optional)',
+  }),
+  PROVIDER_ACCOUNTS: envVar({
+    schema: jsonOf(z.array(accountSchema).optional()),
+    default: '',
+    description:
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?}; adds accounts',
+    sensitive: true,
+  }),
+  PROVIDER_API_VERSION: envVar({
+    schema: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
+    default: '2024-01-01',
+    description: 'x-api-version sent on v2 calls',
+  }),
+  PROVIDER_CONNECT_TIMEOUT_MS: envVar({
+    schema: env.positiveInt(),
+    default: '3000',
+    description: 'TCP/TLS connect timeout',
+  }),
+  PROVIDER_HEADERS_TIMEOUT_MS: envVar({
+    schema: env.positiveInt(),
+    default: '15000',
+    description: 'Time to the response headers, non-transfer endpoints',
+  }),
+  PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: envVar({
+    schema: env.positiveInt(),
+    default: '40000',
+    description: 'Time to the response headers for synchronous transfers (the bank may take 25 s+)',
+  }),
+  PROVIDER_BODY_TIMEOUT_MS: envVar({
+    schema: env.positiveInt(),
+    default: '15000',
+    description: 'Idle time allowed between body chunks',
+  }),
+  PROVIDER_ENDPOINT_TIMEOUTS: envVar({
+    schema: jsonOf(z.record(z.string(), timeoutOverride).optional()),
+    default: '',
+    description:
+      'Optional JSON {"<endpointName>": {connectMs?, headersMs?, bodyMs?}} overriding the defaults',
+  }),
+  TOKEN_REFRESH_MARGIN_S: envVar({
+    schema: env.nonNegativeInt(),
+    default: '60',
+    description: 'Re-authorize this many seconds before the bearer token expires',
+  }),
+  PROVIDER_RATE_TRANSFER_PER_MIN: envVar({
+    schema: env.positiveInt(),
+    default: '9000',
+    description: 'Per account and endpoint: transfer initiations per minute',
+  }),
+  PROVIDER_RATE_STATUS_PER_MIN: envVar({
+    schema: env.positiveInt(),
+    default: '7800',
+    description: 'Per account and endpoint: status queries per minute',
+  }),
+  PROVIDER_RATE_AUTHORIZE_PER_MIN: envVar({
+    schema: env.positiveInt(),
+    default: '3000',
+    description: 'Per account: authorize calls per minute',
+  }),
+  PROVIDER_RATE_DEFAULT_PER_MIN: envVar({
+    schema: env.positiveInt(),
+    default: '1000',
+    description: 'Per account and endpoint: other endpoints per minute',
+  }),
+  PROVIDER_MAX_ATTEMPTS: envVar({
+    schema: env.positiveInt(),
+    default: '3',
+    description: 'Attempts for retry-safe outcomes (never sent, or rate-limited)',
+  }),
+  PROVIDER_RETRY_BASE_MS: envVar({
+    schema: env.positiveInt(),
+    default: '200',
+    description: 'First backoff step; doubles per attempt, with jitter',
+  }),
+  PROVIDER_RETRY_MAX_MS: envVar({ schema: env.positiveInt(), default: '5000', description: 'Backoff cap' }),
+  PROVIDER_MAX_RATE_LIMIT_WAIT_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '60000',
+    description: 'Longest wait for a rate limit before answering retry-safe',
+  }),
+});
+
+export type ProviderClientConfig = SectionValues<typeof providerClientConfig.vars>;
+export type ProviderAccountConfig = z.infer<typeof accountSchema>;
+export type EndpointTimeoutOverrides = Readonly<Record<string, z.infer<typeof timeoutOverride>>>;

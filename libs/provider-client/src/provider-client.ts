@@ -1,0 +1,156 @@
+import { type AuthorizeData } from './adapters/authorize.adapter.js';
+import {
+  beneHistoryAdapter,
+  type BeneHistory,
+  type BeneHistoryRequest,
+} from './adapters/bene-history.adapter.js';
+import { cardpayAdapter, type CardpayRequest } from './adapters/cardpay.adapter.js';
+import {
+  createSdkTokenAdapter,
+  type CreateSdkTokenRequest,
+  type SdkToken,
+} from './adapters/create-sdk-token.adapter.js';
+import { directTransferAdapter, type DirectTransferRequest } from './adapters/direct-transfer.adapter.js';
+import {
+  getBatchTransferStatusAdapter,
+  type BatchTransferStatus,
+  type GetBatchTransferStatusRequest,
+} from './adapters/get-batch-transfer-status.adapter.js';
+import {
+  getBeneIdAdapter,
+  type GetBeneIdRequest,
+  type GetBeneIdResult,
+} from './adapters/get-bene-id.adapter.js';
+import {
+  getTransferStatusV2Adapter,
+  type GetTransferStatusV2Request,
+} from './adapters/get-transfer-status-v2.adapter.js';
+import {
+  getTransferStatusAdapter,
+  type GetTransferStatusRequest,
+  type LegacyTransferStatus,
+} from './adapters/get-transfer-status.adapter.js';
+import {
+  internalTransferAdapter,
+  type InternalTransferRequest,
+  type InternalTransferResult,
+} from './adapters/internal-transfer.adapter.js';
+import { type LegacyTransferResult } from './adapters/legacy-decoders.js';
+import {
+  processValidatedPayoutAdapter,
+  type ProcessValidatedPayoutRequest,
+} from './adapters/process-validated-payout.adapter.js';
+import {
+  requestBatchTransferAdapter,
+  type BatchTransferAccepted,
+  type RequestBatchTransferRequest,
+} from './adapters/request-batch-transfer.adapter.js';
+import { requestTransferAdapter, type RequestTransferRequest } from './adapters/request-transfer.adapter.js';
+import {
+  selfWithdrawalAdapter,
+  type SelfWithdrawalRequest,
+  type SelfWithdrawalResult,
+} from './adapters/self-withdrawal.adapter.js';
+import { type V2Transfer } from './adapters/v2-transfer.js';
+import { type ProviderResult } from './core/outcome.js';
+import { type ExecutorDeps, RequestExecutor } from './request-executor.js';
+import { type ProviderClientOptions } from './provider-client.options.js';
+
+/** Per call: which account (default: the configured primary) and the caller's X-Request-Id. */
+export interface CallOptions {
+  readonly accountId?: string;
+  readonly requestId?: string;
+}
+
+/**
+ * The provider, one method per endpoint. Every method resolves (never rejects) to a
+ * ProviderResult; branch on `outcome`.
+ */
+export class ProviderClient {
+  private readonly exec: RequestExecutor;
+
+  constructor(
+    opts: ProviderClientOptions,
+    private readonly deps: ExecutorDeps,
+  ) {
+    this.exec = new RequestExecutor(opts, deps);
+  }
+
+  processValidatedPayout(
+    r: ProcessValidatedPayoutRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<V2Transfer>> {
+    return this.exec.execute(processValidatedPayoutAdapter, o.accountId, r, o.requestId);
+  }
+  createSdkToken(r: CreateSdkTokenRequest, o: CallOptions = {}): Promise<ProviderResult<SdkToken>> {
+    return this.exec.execute(createSdkTokenAdapter, o.accountId, r, o.requestId);
+  }
+  directTransfer(
+    r: DirectTransferRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<LegacyTransferResult>> {
+    return this.exec.execute(directTransferAdapter, o.accountId, r, o.requestId);
+  }
+  requestTransfer(
+    r: RequestTransferRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<LegacyTransferResult>> {
+    return this.exec.execute(requestTransferAdapter, o.accountId, r, o.requestId);
+  }
+  requestBatchTransfer(
+    r: RequestBatchTransferRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<BatchTransferAccepted>> {
+    return this.exec.execute(requestBatchTransferAdapter, o.accountId, r, o.requestId);
+  }
+  internalTransfer(
+    r: InternalTransferRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<InternalTransferResult>> {
+    return this.exec.execute(internalTransferAdapter, o.accountId, r, o.requestId);
+  }
+  selfWithdrawal(
+    r: SelfWithdrawalRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<SelfWithdrawalResult>> {
+    return this.exec.execute(selfWithdrawalAdapter, o.accountId, r, o.requestId);
+  }
+  getBeneId(r: GetBeneIdRequest, o: CallOptions = {}): Promise<ProviderResult<GetBeneIdResult>> {
+    return this.exec.execute(getBeneIdAdapter, o.accountId, r, o.requestId);
+  }
+  getBatchTransferStatus(
+    r: GetBatchTransferStatusRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<BatchTransferStatus>> {
+    return this.exec.execute(getBatchTransferStatusAdapter, o.accountId, r, o.requestId);
+  }
+  cardpay(r: CardpayRequest, o: CallOptions = {}): Promise<ProviderResult<LegacyTransferResult>> {
+    return this.exec.execute(cardpayAdapter, o.accountId, r, o.requestId);
+  }
+  beneHistory(r: BeneHistoryRequest, o: CallOptions = {}): Promise<ProviderResult<BeneHistory>> {
+    return this.exec.execute(beneHistoryAdapter, o.accountId, r, o.requestId);
+  }
+  getTransferStatus(
+    r: GetTransferStatusRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<LegacyTransferStatus>> {
+    return this.exec.execute(getTransferStatusAdapter, o.accountId, r, o.requestId);
+  }
+  getTransferStatusV2(
+    r: GetTransferStatusV2Request,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<V2Transfer>> {
+    return this.exec.execute(getTransferStatusV2Adapter, o.accountId, r, o.requestId);
+  }
+
+  /** Forces a fresh bearer token. The token itself stays inside; callers see its expiry. */
+  async authorize(o: CallOptions = {}): Promise<ProviderResult<Pick<AuthorizeData, 'expiresAt'>>> {
+    const r = await this.exec.authorize(o.accountId);
+    if (r.outcome !== 'success') return r.outcome === 'pending' ? { ...r, data: undefined } : r;
+    return { outcome: 'success', data: { expiresAt: r.data.expiresAt }, diagnostics: r.diagnostics };
+  }
+
+  async close(): Promise<void> {
+    await this.deps.transport.close();
+  }
+}

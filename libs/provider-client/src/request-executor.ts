@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { authorizeAdapter, type AuthorizeData } from './adapters/authorize.adapter.js';
+import { RsaSignatureProvider, type SignatureProvider } from './auth/signature-provider.js';
+import { TokenStore } from './auth/token-store.js';
+import { endpointTemplate, type EndpointAdapter } from './core/endpoint-adapter.js';
+import { header, retryAfterMs } from './core/http-answer.js';
+import { type Classified, type ProviderResult, type WireFacts } from './core/outcome.js';
+import { reasonOf, recordResult, type CallState, type ProviderClientLogger } from './call-recorder.js';
+import { type ProviderClientMetrics } from './metrics/provider-client-metrics.js';
+import { type ProviderAccount, type ProviderClientOptions } from './provider-client.options.js';
+import { errorCodeOf, type HttpTransport, type Timeouts } from './transport/http-transport.js';
+import { backoffMs, RateLimiter, sleep } from './transport/token-bucket.js';
+
+export interface ExecutorDeps {
+  readonly transport: HttpTransport;
+  readonly metrics: ProviderClientMetrics;
+  readonly logger?: ProviderClientLogger;
+  readonly signer?: (account: ProviderAccount) => SignatureProvider | undefined;
+  readonly now?: () => number;
+  readonly random?: () => number;
+}
+
+type Headers =
+  { ok: true; headers: Record<string, string>; token?: string } | { ok: false; c: Classified<never> };
+
+/**
+ * Runs one adapter call: validate, rate-limit, authenticate, send, classify, and retry only what
+ * is safe to retry. It never throws: every path ends in a ProviderResult.
+ */
+export class RequestExecutor {
+  private readonly accounts: ReadonlyMap<string, ProviderAccount>;
+  private readonly tokens = new Map<string, TokenStore>();
+  private readonly limiter: RateLimiter;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly opts: ProviderClientOptions,
+    private readonly deps: ExecutorDeps,
+  ) {
+    this.accounts = new Map(opts.accounts.map((a) => [a.accountId, a]));
+    this.now = deps.now ?? Date.now;
+    this.limiter = new RateLimiter(
+      (rc) => opts.ratePerMinute[rc as keyof typeof opts.ratePerMinute] ?? 1000,
+      this.now,
+    );
+  }
+
+  async execute<Req, D>(
+    adapter: EndpointAdapter<Req, D>,
+    accountId: string | undefined,
+    req: Req,
+    requestId: string = randomUUID(),
+  ): Promise<ProviderResult<D>> {
+    const st: CallState = { requestId, startedAt: this.now(), attempts: 0, sent: false, secrets: [] };
+    const account = this.accounts.get(accountId ?? this.opts.defaultAccountId);
+    try {
+      if (!account)
+        return this.finish(adapter, st, {
+          outcome: 'fatal-config',
+          reason: 'Unknown provider account',
+          wire: {},
+        });
+      st.secrets.push(account.clientSecret, ...(adapter.secrets?.(req) ?? []));
+      const refusal = adapter.validate(req);
+      if (refusal) {
+        const wire: WireFacts =
+          adapter.host === 'base'
+            ? { code: refusal.code, message: refusal.message }
+            : { subCode: refusal.code, message: refusal.message };
+        return this.finish(adapter, st, {
+          outcome: 'failed',
+          kind: 'invalid-request',
+          reason: refusal.message,
+          wire,
+        });
+      }
+      return await this.loop(adapter, account, adapter.build(req), st);
+    } catch (e) {
+      return this.finish(adapter, st, {
+        outcome: 'unknown',
+        reason: 'Internal error in the provider client',
+        wire: { errorCode: errorCodeOf(e) },
+      });
+    }
+  }
+
+  /** Forces a fresh bearer token for an account (start-up checks, tests). */
+  async authorize(accountId: string | undefined): Promise<ProviderResult<AuthorizeData>> {
+    const id = accountId ?? this.opts.defaultAccountId;
+    if (!this.accounts.has(id)) return this.execute(authorizeAdapter, id, undefined);
+    const grant = await this.tokenStore(id).refresh();
+    return grant.result ?? this.execute(authorizeAdapter, id, undefined);
+  }
+
+  private async loop<Req, D>(
+    adapter: EndpointAdapter<Req, D>,
+    account: ProviderAccount,
+    built: { query?: Readonly<Record<string, string>>; body?: string },
+    st: CallState,
+  ): Promise<ProviderResult<D>> {
+    const template = endpointTemplate(adapter);
+    const bucket = this.limiter.bucket(account.accountId, adapter.name, adapter.rateClass);
+    let refreshed = false;
+    for (;;) {
+      const wait = bucket.reserve(this.opts.maxRateLimitWaitMs);
+      if (wait === undefined) {
+        return this.finish(adapter, st, {
+          outcome: 'retry-safe',
+          reason: 'Rate limit wait too long; not sent',
+          wire: {},
+        });
+      }
+      if (wait > 0) {
+        this.deps.metrics.rateLimitWait(template, wait / 1000);
+        await sleep(wait);
+      }
+      const h = await this.headers(adapter, account, st);
+      if (!h.ok) return this.finish(adapter, st, h.c);
+      st.attempts += 1;
+      const c = await this.send(adapter, built, h.headers, st, (ms) => bucket.pauseUntil(this.now() + ms));
+      if (c.outcome === 'auth-refresh' && h.token !== undefined && !refreshed) {
+        // Only "Token is not valid" gets here: other 403s are fatal-config or failed by table.
+        refreshed = true;
+        this.tokenStore(account.accountId).invalidate(h.token);
+        continue;
+      }
+      if (c.outcome === 'retry-safe' && st.attempts < this.opts.maxAttempts + (refreshed ? 1 : 0)) {
+        if (c.retryAfterMs !== undefined) {
+          if (c.retryAfterMs > this.opts.maxRateLimitWaitMs) return this.finish(adapter, st, c);
+          bucket.pauseUntil(this.now() + c.retryAfterMs);
+        } else {
+          await sleep(backoffMs(st.attempts, this.opts.retryBaseMs, this.opts.retryMaxMs, this.deps.random));
+        }
+        continue;
+      }
+      return this.finish(adapter, st, c);
+    }
+  }
+
+  private async send<Req, D>(
+    adapter: EndpointAdapter<Req, D>,
+    built: { query?: Readonly<Record<string, string>>; body?: string },
+    headers: Record<string, string>,
+    st: CallState,
+    pause: (ms: number) => void,
+  ): Promise<Classified<D>> {
+    const host = adapter.host === 'base' ? this.opts.hosts.baseUrl : this.opts.hosts.payoutUrl;
+    const qs = built.query ? `?${new URLSearchParams(built.query).toString()}` : '';
+    const out = await this.deps.transport.send({
+      method: adapter.method,
+      url: `${host}${adapter.path}${qs}`,
+      headers,
+      body: built.body,
+      timeouts: this.timeoutsFor(adapter),
+    });
+    if (!out.ok) {
+      if (!out.sent) {
+        return {
+          outcome: 'retry-safe',
+          reason: 'Connection failed before sending',
+          wire: { errorCode: out.errorCode },
+        };
+      }
+      st.sent = true;
+      // The request may have been processed: re-check the status, never re-initiate.
+      return {
+        outcome: 'unknown',
+        reason: 'No answer (timeout or connection lost)',
+        wire: { errorCode: out.errorCode },
+      };
+    }
+    st.sent = true;
+    // The provider announces exhaustion before it refuses: stop this bucket until its window resets.
+    if (header(out.answer, 'x-ratelimit-remaining')?.trim() === '0') {
+      const ms = retryAfterMs(out.answer);
+      if (ms !== undefined) pause(ms);
+    }
+    return adapter.classify(out.answer);
+  }
+
+  private async headers<Req, D>(
+    adapter: EndpointAdapter<Req, D>,
+    account: ProviderAccount,
+    st: CallState,
+  ): Promise<Headers> {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': st.requestId };
+    if (adapter.method === 'POST') headers['content-type'] = 'application/json';
+    switch (adapter.auth) {
+      case 'client-headers':
+        headers['x-client-id'] = account.clientId;
+        headers['x-client-secret'] = account.clientSecret;
+        headers['x-api-version'] = this.opts.apiVersion;
+        return { ok: true, headers };
+      case 'client-credentials': {
+        headers['X-Client-Id'] = account.clientId;
+        headers['X-Client-Secret'] = account.clientSecret;
+        const signer = this.deps.signer ? this.deps.signer(account) : defaultSigner(account);
+        if (signer) headers['X-Svc-Signature'] = signer.sign(account.clientId);
+        return { ok: true, headers };
+      }
+      case 'bearer': {
+        const grant = await this.tokenStore(account.accountId).get();
+        if (!grant.ok) {
+          const r = grant.result;
+          // The call itself was never sent, so anything but a configuration fault is retry-safe.
+          const outcome = r.outcome === 'fatal-config' ? 'fatal-config' : 'retry-safe';
+          const d = r.diagnostics;
+          const wire: WireFacts = {
+            httpStatus: d.httpStatus,
+            status: d.status,
+            subCode: d.subCode,
+            message: d.message,
+            errorCode: d.errorCode,
+          };
+          return {
+            ok: false,
+            c: { outcome, reason: `Authorize failed: ${reasonOf(r) ?? 'no token'}`, wire },
+          };
+        }
+        st.secrets.push(grant.token);
+        headers['authorization'] = `Bearer ${grant.token}`;
+        return { ok: true, headers, token: grant.token };
+      }
+    }
+  }
+
+  private tokenStore(accountId: string): TokenStore {
+    let s = this.tokens.get(accountId);
+    if (!s) {
+      s = new TokenStore(
+        async () => {
+          const r = await this.execute(authorizeAdapter, accountId, undefined);
+          this.deps.metrics.authorize(r.outcome);
+          return r;
+        },
+        this.opts.tokenRefreshMarginSeconds,
+        this.now,
+      );
+      this.tokens.set(accountId, s);
+    }
+    return s;
+  }
+
+  private timeoutsFor(adapter: { readonly name: string; readonly rateClass: string }): Timeouts {
+    const base = adapter.rateClass === 'transfer' ? this.opts.timeouts.transfer : this.opts.timeouts.default;
+    return { ...base, ...(this.opts.timeouts.perEndpoint?.[adapter.name] ?? {}) };
+  }
+
+  private finish<Req, D>(
+    adapter: EndpointAdapter<Req, D>,
+    st: CallState,
+    c: Classified<D>,
+  ): ProviderResult<D> {
+    return recordResult(adapter, st, c, this.now() - st.startedAt, this.deps);
+  }
+}
+
+function defaultSigner(account: ProviderAccount): SignatureProvider | undefined {
+  return account.publicKey ? new RsaSignatureProvider(account.publicKey) : undefined;
+}
