@@ -4,10 +4,9 @@ import { payoutStateEvent, type PayoutRepository } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type OutboxWriter } from '../ports.js';
 import { inTransaction } from '../transaction.js';
-import { type DecisionTimings } from './decide.js';
 import { type PayoutSubmission } from './payout-submission.js';
 
-export interface ExecutorSettings extends DecisionTimings {
+export interface ExecutorSettings {
   readonly owner: string;
   readonly concurrency: number;
   readonly leaseMs: number;
