@@ -1,0 +1,7 @@
+export * from './outbox.types.js';
+export * from './outbox.config.js';
+export * from './outbox.repository.js';
+export * from './outbox.metrics.js';
+export * from './outbox-listener.js';
+export * from './outbox-publisher.js';
+export * from './outbox-relay.js';

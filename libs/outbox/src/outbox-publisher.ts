@@ -1,0 +1,169 @@
+import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
+import { topicName } from '#contracts';
+import { type AppLogger } from '#observability';
+import { type OutboxFailure, type OutboxRow } from './outbox.types.js';
+
+export interface OutboxPublisherOptions {
+  readonly kafka: Kafka;
+  readonly topicPrefix: string;
+  readonly logger: AppLogger;
+  readonly maxMessageBytes: number;
+  readonly sendTimeoutMs: number;
+}
+
+export interface PublishOutcome {
+  readonly sent: readonly OutboxRow[];
+  readonly failed: readonly OutboxFailure[];
+}
+
+/** Errors that concern a whole topic: every row of that topic would fail the same way. */
+const TOPIC_ERRORS = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'TOPIC_AUTHORIZATION_FAILED',
+  'INVALID_TOPIC_EXCEPTION',
+]);
+
+function errorType(e: unknown): string | undefined {
+  for (let c: unknown = e, depth = 0; c && depth < 5; depth++) {
+    const { type, cause } = c as { type?: unknown; cause?: unknown };
+    if (typeof type === 'string') return type;
+    c = cause;
+  }
+  return undefined;
+}
+
+function describe(e: unknown): string {
+  const type = errorType(e);
+  const msg = e instanceof Error ? e.message : String(e);
+  return type ? `${type}: ${msg}` : msg;
+}
+
+/**
+ * Sends outbox rows with an idempotent producer (acks=all, one request in flight per broker, so a
+ * retried request can neither duplicate nor reorder messages).
+ *
+ * After ANY failed send the producer is replaced before the next one. kafkajs rolls its sequence
+ * numbers back when a produce request fails, yet the broker may already have appended some of that
+ * request's partitions; a later, differently composed request reusing those numbers could then be
+ * taken by the broker for a duplicate and silently dropped. A fresh producer id has fresh sequences.
+ */
+export class OutboxPublisher {
+  private producer: Producer | undefined;
+  private tainted = false;
+  private readonly log: AppLogger;
+
+  constructor(private readonly options: OutboxPublisherOptions) {
+    this.log = options.logger.child({ component: 'outbox-publisher' });
+  }
+
+  async connect(): Promise<void> {
+    if (this.producer && !this.tainted) return;
+    await this.disconnect();
+    const producer = this.options.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    this.producer = producer;
+    this.tainted = false;
+  }
+
+  async disconnect(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    if (producer) await producer.disconnect().catch(() => undefined);
+  }
+
+  /** One send for the whole batch; if it fails, each row alone so one bad row fails alone. */
+  async publish(rows: readonly OutboxRow[]): Promise<PublishOutcome> {
+    const failed: OutboxFailure[] = [];
+    const sendable: Array<{ row: OutboxRow; message: Message }> = [];
+    for (const row of rows) {
+      const message = this.toMessage(row);
+      const size = messageSize(message);
+      if (size > this.options.maxMessageBytes) {
+        // The broker would refuse it anyway, and a refused partition in a shared request costs the
+        // whole batch a retry (see the class comment): fail it here, alone.
+        failed.push({
+          id: row.id,
+          error: `message of ${size} bytes exceeds OUTBOX_MAX_MESSAGE_BYTES (${this.options.maxMessageBytes})`,
+        });
+      } else {
+        sendable.push({ row, message });
+      }
+    }
+    if (sendable.length === 0) return { sent: [], failed };
+    try {
+      await this.send(sendable);
+      return { sent: sendable.map((s) => s.row), failed };
+    } catch (e) {
+      if (sendable.length === 1) {
+        failed.push({ id: sendable[0]!.row.id, error: describe(e) });
+        return { sent: [], failed };
+      }
+      this.log.warn(
+        { err: describe(e), rows: sendable.length },
+        'batch send failed; sending its rows one by one',
+      );
+    }
+    // Rows the broker did append before the failure are sent again here: at-least-once, in key order.
+    const sent: OutboxRow[] = [];
+    const badTopics = new Map<string, string>();
+    for (const s of sendable) {
+      const known = badTopics.get(s.row.topic);
+      if (known !== undefined) {
+        failed.push({ id: s.row.id, error: known });
+        continue;
+      }
+      try {
+        await this.send([s]);
+        sent.push(s.row);
+      } catch (e) {
+        const error = describe(e);
+        if (TOPIC_ERRORS.has(errorType(e) ?? '')) badTopics.set(s.row.topic, error);
+        failed.push({ id: s.row.id, error });
+      }
+    }
+    return { sent, failed };
+  }
+
+  private async send(items: ReadonlyArray<{ row: OutboxRow; message: Message }>): Promise<void> {
+    await this.connect();
+    const producer = this.producer;
+    if (!producer) throw new Error('producer is not connected');
+    const byTopic = new Map<string, Message[]>();
+    for (const { row, message } of items) {
+      const topic = topicName(this.options.topicPrefix, row.topic);
+      const list = byTopic.get(topic) ?? [];
+      list.push(message);
+      byTopic.set(topic, list);
+    }
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        timeout: this.options.sendTimeoutMs,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
+    } catch (e) {
+      this.tainted = true;
+      throw e;
+    }
+  }
+
+  private toMessage(row: OutboxRow): Message {
+    const headers: IHeaders = { ...row.headers, ce_id: row.eventId, ce_type: row.eventType };
+    return { key: row.messageKey, value: JSON.stringify(row.payload), headers };
+  }
+}
+
+function messageSize(m: Message): number {
+  let n = 70; // record framing, roughly
+  n += typeof m.key === 'string' ? Buffer.byteLength(m.key) : (m.key?.length ?? 0);
+  n += typeof m.value === 'string' ? Buffer.byteLength(m.value) : (m.value?.length ?? 0);
+  for (const [k, v] of Object.entries(m.headers ?? {})) {
+    n += Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0);
+  }
+  return n;
+}

@@ -1,0 +1,214 @@
+import type pg from 'pg';
+import { type Kafka } from 'kafkajs';
+import { type AppLogger } from '#observability';
+import { type OutboxRelaySettings } from './outbox.config.js';
+import { noopOutboxMetrics, type OutboxMetrics } from './outbox.metrics.js';
+import { OutboxListener } from './outbox-listener.js';
+import { OutboxPublisher } from './outbox-publisher.js';
+import { OutboxRepository } from './outbox.repository.js';
+import { type ReplayResult } from './outbox.types.js';
+
+export interface OutboxRelayDeps {
+  readonly pool: pg.Pool;
+  /** For the dedicated LISTEN connection (the pool's connections come and go). */
+  readonly databaseUrl: string;
+  readonly kafka: Kafka;
+  readonly topicPrefix: string;
+  readonly logger: AppLogger;
+  readonly settings: OutboxRelaySettings;
+  readonly metrics?: OutboxMetrics;
+  readonly repository?: OutboxRepository;
+}
+
+export interface RoundResult {
+  readonly claimed: number;
+  readonly published: number;
+  readonly failed: number;
+  readonly dead: number;
+}
+
+/**
+ * Publishes outbox rows to Kafka, head of each key only, in rounds: claim up to `batchSize` heads
+ * under row locks, send them in one request, mark them in one UPDATE, commit. Any number of
+ * instances may run against one table (docs/adr/0006-outbox-relay.md).
+ */
+export class OutboxRelay {
+  private readonly repo: OutboxRepository;
+  private readonly metrics: OutboxMetrics;
+  private readonly publisher: OutboxPublisher;
+  private readonly listener: OutboxListener;
+  private readonly log: AppLogger;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private purgeTimer: NodeJS.Timeout | undefined;
+  private purging: Promise<unknown> | undefined;
+  private woken = false;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(private readonly deps: OutboxRelayDeps) {
+    this.repo = deps.repository ?? new OutboxRepository();
+    this.metrics = deps.metrics ?? noopOutboxMetrics;
+    this.log = deps.logger.child({ component: 'outbox-relay' });
+    this.publisher = new OutboxPublisher({
+      kafka: deps.kafka,
+      topicPrefix: deps.topicPrefix,
+      logger: deps.logger,
+      maxMessageBytes: deps.settings.maxMessageBytes,
+      sendTimeoutMs: deps.settings.sendTimeoutMs,
+    });
+    this.listener = new OutboxListener({
+      databaseUrl: deps.databaseUrl,
+      logger: deps.logger,
+      onWake: () => this.wake(),
+    });
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Whether the LISTEN connection is up (for a health indicator; polling works without it). */
+  get isListening(): boolean {
+    return this.listener.listening;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    await this.publisher.connect();
+    this.running = true;
+    await this.listener.start();
+    this.loop = this.run();
+    this.purgeTimer = setInterval(() => {
+      this.purging ??= this.purge()
+        .catch((e: unknown) => this.log.error({ err: e }, 'outbox purge failed'))
+        .finally(() => (this.purging = undefined));
+    }, this.deps.settings.purgeIntervalMs);
+    this.purgeTimer.unref();
+    this.log.info({ batchSize: this.deps.settings.batchSize }, 'outbox relay started');
+  }
+
+  /** Lets the round in flight finish (its rows are marked), then closes the producer and LISTEN. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearInterval(this.purgeTimer);
+    this.purgeTimer = undefined;
+    this.wake();
+    await this.loop;
+    await this.purging;
+    await this.listener.stop();
+    await this.publisher.disconnect();
+    this.log.info('outbox relay stopped');
+  }
+
+  /** Asks for a round now (the NOTIFY handler calls this; so may code that just committed rows). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    let errors = 0;
+    while (this.running) {
+      this.woken = false;
+      let full = false;
+      try {
+        const r = await this.round();
+        full = r.claimed >= this.deps.settings.batchSize;
+        errors = 0;
+      } catch (e) {
+        errors++;
+        this.log.error({ err: e }, 'outbox relay round failed');
+      }
+      if (!this.running) break;
+      // A full batch means more is waiting: go again at once. After errors, back off.
+      if (full && errors === 0) continue;
+      const delay =
+        errors > 0
+          ? Math.min(this.deps.settings.pollIntervalMs, 100 * 2 ** errors)
+          : this.deps.settings.pollIntervalMs;
+      await this.sleep(delay);
+    }
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+    this.wakeUp = undefined;
+  }
+
+  /** One claim-send-mark cycle. Public so tests and tools can drive the relay step by step. */
+  async round(): Promise<RoundResult> {
+    const { settings } = this.deps;
+    const client = await this.deps.pool.connect();
+    let released = false;
+    try {
+      await client.query('BEGIN');
+      const rows = await this.repo.claimHeads(client, settings.batchSize);
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return { claimed: 0, published: 0, failed: 0, dead: 0 };
+      }
+      const outcome = await this.publisher.publish(rows);
+      const latencies = await this.repo.markPublished(
+        client,
+        outcome.sent.map((r) => r.id),
+      );
+      const dead = await this.repo.markFailed(client, outcome.failed, settings);
+      await client.query('COMMIT');
+      this.metrics.published(latencies);
+      if (outcome.failed.length > 0) {
+        this.metrics.failed(outcome.failed.length - dead.length, dead.length);
+        this.log.warn(
+          { failed: outcome.failed.length, dead: dead.length, firstError: outcome.failed[0]?.error },
+          'outbox rows failed to publish',
+        );
+        if (dead.length > 0)
+          this.log.error({ ids: dead }, 'outbox rows are dead and block their keys until replayed');
+      }
+      return {
+        claimed: rows.length,
+        published: outcome.sent.length,
+        failed: outcome.failed.length,
+        dead: dead.length,
+      };
+    } catch (e) {
+      // If the COMMIT itself failed after a successful send, the rows stay pending and are sent
+      // again later: at-least-once, never out of order.
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(e instanceof Error ? e : true);
+      released = true;
+      throw e;
+    } finally {
+      if (!released) client.release();
+    }
+  }
+
+  /** Deletes published rows older than the retention, in bounded batches. Returns how many. */
+  async purge(): Promise<number> {
+    const { retentionHours, purgeBatchSize } = this.deps.settings;
+    let total = 0;
+    for (;;) {
+      const n = await this.repo.purgePublished(this.deps.pool, retentionHours, purgeBatchSize);
+      total += n;
+      if (n < purgeBatchSize) break;
+    }
+    if (total > 0) this.log.info({ deleted: total }, 'purged published outbox rows');
+    return total;
+  }
+
+  /** Sends a dead row (by id or event id) back to pending with attempts reset, and wakes the relay. */
+  async replayDead(idOrEventId: string): Promise<ReplayResult> {
+    const result = await this.repo.replayDead(this.deps.pool, idOrEventId);
+    if (result === 'replayed') this.wake();
+    this.log.info({ result }, 'dead outbox row replay');
+    return result;
+  }
+}

@@ -1,0 +1,236 @@
+import type pg from 'pg';
+import {
+  type EnqueueResult,
+  type OutboxFailure,
+  type OutboxInsert,
+  type OutboxRow,
+  type OutboxStats,
+  type Queryable,
+  type ReplayResult,
+} from './outbox.types.js';
+
+/** Class id of the per-key transaction locks `enqueue` takes (two-int advisory lock space). */
+const ENQUEUE_LOCK_CLASS = 74_260;
+
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+}
+
+interface RawRow {
+  id: string;
+  message_key: string;
+  event_id: string;
+  event_type: string;
+  topic: string;
+  payload: unknown;
+  headers: Record<string, string> | null;
+  attempts: number;
+}
+
+/**
+ * Every statement on the `outbox` table lives here, one method per query, so a change to any of
+ * them shows up in review. See docs/adr/0006-outbox-relay.md for why the claim looks the way it does.
+ */
+export class OutboxRepository {
+  /**
+   * Writes events inside the CALLER's transaction (pass its client). One statement.
+   *
+   * Before any id is drawn it takes a transaction-scoped advisory lock per distinct key (in hash
+   * order, so two enqueuers cannot deadlock each other). Two transactions writing the same key are
+   * thereby serialised until commit, so per key, id order is commit order: the relay can never see
+   * a later id of a key committed while an earlier one is still in flight and then publish them out
+   * of order. An event id that is already pending is skipped (ON CONFLICT on the partial index).
+   */
+  async enqueue(q: Queryable, rows: readonly OutboxInsert[]): Promise<EnqueueResult> {
+    if (rows.length === 0) return { inserted: [] };
+    const { rows: out } = await q.query<{ id: string }>(
+      /* sql: outbox.enqueue */ `
+      WITH input AS (
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+          WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
+      ), locked AS (
+        SELECT count(pg_advisory_xact_lock(${ENQUEUE_LOCK_CLASS}, h)) AS n
+          FROM (SELECT DISTINCT hashtext(message_key) AS h FROM input ORDER BY 1) k
+      )
+      INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
+      SELECT message_key, event_id, event_type, topic, payload::jsonb, headers::jsonb
+        FROM input
+       WHERE (SELECT n FROM locked) >= 0
+       ORDER BY ord
+      ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
+      RETURNING id`,
+      [
+        rows.map((r) => r.messageKey),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.eventType),
+        rows.map((r) => r.topic),
+        rows.map((r) => JSON.stringify(r.payload)),
+        rows.map((r) => JSON.stringify(r.headers ?? {})),
+      ],
+    );
+    return { inserted: out.map((r) => r.id) };
+  }
+
+  /**
+   * Locks up to `limit` key heads (the lowest unpublished id of each key) that are due, oldest
+   * first, skipping heads another relay holds. Call inside a transaction and keep it open until the
+   * rows are marked: the row locks are what keep two relays off the same key. A key whose head is
+   * dead or backing off yields nothing, so its later rows wait.
+   */
+  async claimHeads(client: pg.PoolClient, limit: number): Promise<OutboxRow[]> {
+    const { rows } = await client.query<RawRow>(
+      /* sql: outbox.claimHeads */ `
+      SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload, o.headers, o.attempts
+        FROM outbox o
+       WHERE o.id IN (
+               SELECT h.id
+                 FROM (SELECT DISTINCT ON (message_key) id, state, available_at
+                         FROM outbox
+                        WHERE state <> 'published'
+                        ORDER BY message_key, id) h
+                WHERE h.state = 'pending' AND h.available_at <= now())
+         -- Re-checked on the newest row version once locked: a head another relay just published,
+         -- killed or pushed back is not taken again.
+         AND o.state = 'pending'
+         AND o.available_at <= now()
+       ORDER BY o.id
+       LIMIT $1
+         FOR UPDATE OF o SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      messageKey: r.message_key,
+      eventId: r.event_id,
+      eventType: r.event_type,
+      topic: r.topic,
+      payload: r.payload,
+      headers: r.headers ?? {},
+      attempts: r.attempts,
+    }));
+  }
+
+  /** Marks sent rows; returns each row's created-to-published latency in seconds. */
+  async markPublished(client: Queryable, ids: readonly string[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await client.query<{ latency: number }>(
+      /* sql: outbox.markPublished */ `
+      UPDATE outbox SET state = 'published', published_at = now()
+       WHERE id = ANY($1::bigint[]) AND state = 'pending'
+      RETURNING extract(epoch FROM published_at - created_at)::float8 AS latency`,
+      [ids],
+    );
+    return rows.map((r) => r.latency);
+  }
+
+  /**
+   * Counts a failed send: backs the row off exponentially, or makes it dead at the last attempt.
+   * Returns the ids that became dead.
+   */
+  async markFailed(
+    client: Queryable,
+    failures: readonly OutboxFailure[],
+    policy: RetryPolicy,
+  ): Promise<string[]> {
+    if (failures.length === 0) return [];
+    const { rows } = await client.query<{ id: string; state: string }>(
+      /* sql: outbox.markFailed */ `
+      UPDATE outbox o
+         SET attempts = o.attempts + 1,
+             last_error = left(f.error, 1000),
+             state = CASE WHEN o.attempts + 1 >= $3 THEN 'dead' ELSE 'pending' END,
+             available_at = now() + least($5::float8, $4::float8 * power(2, least(o.attempts, 30)))
+                                    * interval '1 millisecond'
+        FROM unnest($1::bigint[], $2::text[]) AS f(id, error)
+       WHERE o.id = f.id AND o.state = 'pending'
+      RETURNING o.id, o.state`,
+      [
+        failures.map((f) => f.id),
+        failures.map((f) => f.error),
+        policy.maxAttempts,
+        policy.retryBaseMs,
+        policy.retryMaxMs,
+      ],
+    );
+    return rows.filter((r) => r.state === 'dead').map((r) => r.id);
+  }
+
+  /**
+   * Puts a dead row (by id, or the oldest dead row of an event id) back to pending with its
+   * attempts reset. Refused while another row of the same event id is pending: the partial unique
+   * index allows one, and that copy will publish the event anyway.
+   */
+  async replayDead(q: Queryable, idOrEventId: string): Promise<ReplayResult> {
+    try {
+      const { rowCount } = await q.query(
+        /* sql: outbox.replayDead */ `
+        WITH target AS (
+          SELECT id, event_id FROM outbox
+           WHERE state = 'dead'
+             AND (id = CASE WHEN $1 ~ '^[0-9]{1,18}$' THEN $1::bigint END OR event_id = $1)
+           ORDER BY id LIMIT 1
+             FOR UPDATE)
+        UPDATE outbox o
+           SET state = 'pending', attempts = 0, last_error = NULL, available_at = now()
+          FROM target t
+         WHERE o.id = t.id
+           AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.event_id = t.event_id AND p.state = 'pending')`,
+        [idOrEventId],
+      );
+      if (rowCount) return 'replayed';
+    } catch (e) {
+      // A copy of the event was enqueued concurrently: same answer as the NOT EXISTS guard.
+      if ((e as { code?: string }).code === '23505') return 'pending-duplicate';
+      throw e;
+    }
+    return (await this.deadExists(q, idOrEventId)) ? 'pending-duplicate' : 'not-found';
+  }
+
+  async deadExists(q: Queryable, idOrEventId: string): Promise<boolean> {
+    const { rowCount } = await q.query(
+      /* sql: outbox.deadExists */ `
+      SELECT 1 FROM outbox
+       WHERE state = 'dead'
+         AND (id = CASE WHEN $1 ~ '^[0-9]{1,18}$' THEN $1::bigint END OR event_id = $1)
+       LIMIT 1`,
+      [idOrEventId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Deletes at most `limit` published rows older than the retention; returns how many. */
+  async purgePublished(q: Queryable, retentionHours: number, limit: number): Promise<number> {
+    const { rowCount } = await q.query(
+      /* sql: outbox.purgePublished */ `
+      DELETE FROM outbox
+       WHERE id IN (SELECT id FROM outbox
+                     WHERE state = 'published' AND published_at < now() - $1 * interval '1 hour'
+                     ORDER BY published_at
+                     LIMIT $2)`,
+      [retentionHours, limit],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Cheap enough to run on every scrape: it reads only unpublished rows (a partial index). */
+  async stats(q: Queryable): Promise<OutboxStats> {
+    const { rows } = await q.query<{
+      pending: string;
+      dead: string;
+      oldest: number | null;
+    }>(/* sql: outbox.stats */ `
+      SELECT count(*) FILTER (WHERE state = 'pending') AS pending,
+             count(*) FILTER (WHERE state = 'dead') AS dead,
+             extract(epoch FROM now() - min(created_at) FILTER (WHERE state = 'pending'))::float8 AS oldest
+        FROM outbox
+       WHERE state <> 'published'`);
+    const r = rows[0];
+    return {
+      pending: Number(r?.pending ?? 0),
+      dead: Number(r?.dead ?? 0),
+      oldestPendingAgeSeconds: Math.max(0, r?.oldest ?? 0),
+    };
+  }
+}
