@@ -3,3 +3,4 @@ export * from './kafka.js';
 export * from './service.js';
 export * from './tcp-proxy.js';
 export * from './broker.js';
+export * from './stack.js';

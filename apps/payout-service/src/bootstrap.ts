@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Kafka } from 'kafkajs';
-import { topicName } from '#contracts';
-import { KAFKA, KafkaBatchTransport } from '#messaging';
+import { TOPICS, topicName } from '#contracts';
+import { ensureTopics, KAFKA, KafkaBatchTransport } from '#messaging';
 import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
@@ -28,6 +28,11 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
     { logger: new NestPinoLogger(log), bufferLogs: false, abortOnError: false },
   );
   const kafka = app.get<Kafka>(KAFKA);
+  // Every instance makes sure its topics exist (auto-creation is off on the broker).
+  await ensureTopics(
+    kafka,
+    Object.values(TOPICS).map((t) => ({ topic: topicName(config.core.KAFKA_TOPIC_PREFIX, t), numPartitions: 6 })),
+  );
   app.connectMicroservice(
     {
       strategy: new KafkaBatchTransport({

@@ -148,7 +148,8 @@ export interface QueryReply {
   error?: { code: string; message: string; providerCode?: string };
 }
 
-export interface EventData {
+/** A type alias (not an interface) so it is assignable to generic JSON records such as the outbox payload. */
+export type EventData = {
   accountId: string;
   id: string;
   kind: string;
@@ -165,9 +166,9 @@ export interface EventData {
   totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };
   requestId?: string;
   occurredAt?: string;
-}
+};
 
-export interface PayoutEvent {
+export type PayoutEvent = {
   specversion: '1.0';
   id: string;
   type: string;
@@ -176,4 +177,4 @@ export interface PayoutEvent {
   subject: string;
   datacontenttype: 'application/json';
   data: EventData;
-}
+};

@@ -3,7 +3,7 @@ import { type OutboxMessage } from '#ledger';
 
 /** Writes events into the transactional outbox, inside the caller's transaction. */
 export interface OutboxWriter {
-  enqueue(db: pg.PoolClient, rows: readonly OutboxMessage[]): Promise<void>;
+  enqueue(db: pg.PoolClient, rows: readonly OutboxMessage[]): Promise<unknown>;
 }
 
 /** One message for the dead-letter topic. `value` is already scrubbed of secrets. */

@@ -1,0 +1,151 @@
+import { type Consumer, type KafkaMessage, type Producer } from 'kafkajs';
+import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '#sandbox';
+import { startService, type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
+import { loadServiceConfig } from '../../apps/payout-service/src/service.config.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { createServiceTopics, eventually, testKafka, testTopicPrefix } from './kafka.js';
+import { capturingLogger, testServiceEnv } from './service.js';
+
+export interface Stack {
+  readonly db: TestDatabase;
+  readonly sandbox: RunningSandbox;
+  readonly prefix: string;
+  readonly events: PayoutEvent[];
+  readonly replies: QueryReply[];
+  readonly dlq: KafkaMessage[];
+  readonly logLines: string[];
+  services: ServiceApp[];
+  env: Record<string, string>;
+  send(command: object, key?: string): Promise<void>;
+  sendRaw(value: Buffer | string | null, key?: string): Promise<void>;
+  query(query: object): Promise<void>;
+  eventsOf(id: string): PayoutEvent[];
+  waitForStatus(id: string, status: string, timeoutMs?: number): Promise<PayoutEvent>;
+  startService(extraEnv?: Record<string, string>): Promise<ServiceApp>;
+  sandboxCall(method: string, path: string, body?: unknown): Promise<unknown>;
+  registerBeneficiary(b: { beneId: string; bankAccount?: string; ifsc?: string; vpa?: string }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Defaults that make unclear payouts resolve in test time, not production time. */
+export const FAST_RECONCILE = {
+  RECONCILE_SCHEDULE: '300ms,300ms,500ms,1s,1s,2s,2s,3s',
+  RECONCILER_POLL_MS: '100',
+  RESEND_DELAY_MS: '200',
+  EXECUTOR_IDLE_POLL_MS: '50',
+  OUTBOX_POLL_INTERVAL_MS: '200',
+};
+
+/**
+ * A whole stack of this test file's own: a database cloned from the template, topics under a
+ * private prefix, an in-process provider sandbox and one (or more) payout service instances,
+ * plus a consumer that collects every event, reply and dead letter.
+ */
+export async function startStack(opts: { env?: Record<string, string>; sandbox?: SandboxOptions } = {}): Promise<Stack> {
+  const db = await createTestDatabase();
+  const prefix = testTopicPrefix();
+  await createServiceTopics(prefix);
+  const sandbox = await startSandbox({ port: 0, pendingDelayMs: 1_000, hangMs: 25_000, batchDelayMs: 500, ...opts.sandbox });
+  const kafka = testKafka();
+  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  const events: PayoutEvent[] = [];
+  const replies: QueryReply[] = [];
+  const dlq: KafkaMessage[] = [];
+  const consumer: Consumer = kafka.consumer({ groupId: `${prefix}.observer`, allowAutoTopicCreation: false });
+  await consumer.connect();
+  await consumer.subscribe({
+    topics: [TOPICS.events, TOPICS.queryReplies, TOPICS.commandsDlq].map((t) => topicName(prefix, t)),
+    fromBeginning: true,
+  });
+  await consumer.run({
+    eachMessage: async ({ topic, message }) => {
+      const v = message.value?.toString() ?? 'null';
+      if (topic.endsWith(TOPICS.events)) events.push(JSON.parse(v) as PayoutEvent);
+      else if (topic.endsWith(TOPICS.queryReplies)) replies.push(JSON.parse(v) as QueryReply);
+      else dlq.push(message);
+    },
+  });
+  const { logger, lines } = capturingLogger('info');
+  const env = testServiceEnv({
+    databaseUrl: db.url,
+    topicPrefix: prefix,
+    extra: { PROVIDER_BASE_URL: sandbox.url, PROVIDER_PAYOUT_URL: sandbox.url, LOG_LEVEL: 'info', ...FAST_RECONCILE, ...opts.env },
+  });
+  const sandboxCall = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.json();
+  };
+  const stack: Stack = {
+    db,
+    sandbox,
+    prefix,
+    events,
+    replies,
+    dlq,
+    logLines: lines,
+    services: [],
+    env,
+    async send(command, key) {
+      const c = command as { data?: Record<string, unknown> };
+      const k = key ?? String(c.data?.['transferId'] ?? c.data?.['batchTransferId'] ?? c.data?.['withdrawalId'] ?? '');
+      await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: [{ key: k, value: JSON.stringify(command) }] });
+    },
+    async sendRaw(value, key) {
+      await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: [{ key: key ?? null, value }] });
+    },
+    async query(q) {
+      await producer.send({ topic: topicName(prefix, TOPICS.queries), messages: [{ value: JSON.stringify(q) }] });
+    },
+    eventsOf: (id) => events.filter((e) => e.subject === id),
+    waitForStatus: (id, status, timeoutMs = 20_000) =>
+      eventually(() => events.find((e) => e.subject === id && e.data.status === status), {
+        timeoutMs,
+        what: `${id} -> ${status} (seen: ${events
+          .filter((e) => e.subject === id)
+          .map((e) => e.data.status)
+          .join(', ')})`,
+      }),
+    async startService(extraEnv = {}) {
+      const s = await startService(loadServiceConfig({ ...env, ...extraEnv }), logger);
+      stack.services.push(s);
+      return s;
+    },
+    sandboxCall,
+    async registerBeneficiary(b) {
+      const auth = await fetch(`${sandbox.url}/payout/v1/authorize`, {
+        method: 'POST',
+        headers: { 'x-client-id': sandbox.clientId, 'x-client-secret': sandbox.clientSecret },
+      });
+      const token = ((await auth.json()) as { data: { token: string } }).data.token;
+      const res = await fetch(`${sandbox.url}/payout/v1/addBeneficiary`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Test Bene',
+          email: 'bene@example.com',
+          phone: '9876543210',
+          address1: 'Street 1',
+          ...b,
+        }),
+      });
+      const body = (await res.json()) as { subCode?: string; message?: string };
+      if (String(body.subCode) !== '200') throw new Error(`addBeneficiary: ${body.message ?? 'failed'}`);
+      // The provider refuses transfers to a beneficiary added less than 30 minutes ago.
+      await sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 31 * 60 });
+    },
+    async close() {
+      for (const s of stack.services) await s.close().catch(() => undefined);
+      await consumer.disconnect();
+      await producer.disconnect();
+      await sandbox.close();
+      await db.drop();
+    },
+  };
+  return stack;
+}
