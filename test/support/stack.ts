@@ -103,14 +103,15 @@ export async function startStack(opts: { env?: Record<string, string>; sandbox?:
       await producer.send({ topic: topicName(prefix, TOPICS.queries), messages: [{ value: JSON.stringify(q) }] });
     },
     eventsOf: (id) => events.filter((e) => e.subject === id),
-    waitForStatus: (id, status, timeoutMs = 20_000) =>
-      eventually(() => events.find((e) => e.subject === id && e.data.status === status), {
-        timeoutMs,
-        what: `${id} -> ${status} (seen: ${events
-          .filter((e) => e.subject === id)
-          .map((e) => e.data.status)
-          .join(', ')})`,
-      }),
+    waitForStatus: async (id, status, timeoutMs = 20_000) => {
+      try {
+        return await eventually(() => events.find((e) => e.subject === id && e.data.status === status), { timeoutMs });
+      } catch {
+        const seen = events.filter((e) => e.subject === id).map((e) => e.data.status);
+        const problems = lines.filter((l) => /"level":"(error|warn)"/.test(l) && !l.includes('Limiting retries')).slice(-5);
+        throw new Error(`timed out waiting for ${id} -> ${status}; seen [${seen.join(', ')}]; last problems:\n${problems.join('\n')}`);
+      }
+    },
     async startService(extraEnv = {}) {
       const s = await startService(loadServiceConfig({ ...env, ...extraEnv }), logger);
       stack.services.push(s);

@@ -24,6 +24,7 @@ import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
 import { OutboxRelay, OutboxRepository, outboxRelaySettings, PromOutboxMetrics } from '#outbox';
 import {
+  BatchProcessor,
   IntakeService,
   KafkaDeadLetterPublisher,
   PayoutExecutor,
@@ -151,18 +152,40 @@ const providers: Provider[] = [
       ),
   },
   {
+    provide: BatchProcessor,
+    inject: [SERVICE_CONFIG, PG_POOL, BatchRepository, OutboxRepository, ProviderClient, LOGGER],
+    useFactory: (
+      c: ServiceConfig,
+      pool: pg.Pool,
+      batches: BatchRepository,
+      outbox: OutboxRepository,
+      client: ProviderClient,
+      logger: AppLogger,
+    ) =>
+      new BatchProcessor(
+        { pool, batches, outbox, client, logger: logger.child({ component: 'batches' }) },
+        {
+          owner: OWNER,
+          leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
+          schedule: c.pipeline.RECONCILE_SCHEDULE,
+          resendMs: c.pipeline.RESEND_DELAY_MS,
+        },
+      ),
+  },
+  {
     provide: PayoutExecutor,
-    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, PayoutSubmission, LOGGER],
+    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, PayoutSubmission, BatchProcessor, LOGGER],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
       payouts: PayoutRepository,
       outbox: OutboxRepository,
       submission: PayoutSubmission,
+      batches: BatchProcessor,
       logger: AppLogger,
     ) =>
       new PayoutExecutor(
-        { pool, payouts, outbox, logger: logger.child({ component: 'executor' }) },
+        { pool, payouts, outbox, batches, logger: logger.child({ component: 'executor' }) },
         {
           owner: OWNER,
           concurrency: c.pipeline.EXECUTOR_CONCURRENCY,
@@ -174,7 +197,17 @@ const providers: Provider[] = [
   },
   {
     provide: PayoutReconciler,
-    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, ProviderClient, PayoutSubmission, ReconcilerMetrics, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      PG_POOL,
+      PayoutRepository,
+      OutboxRepository,
+      ProviderClient,
+      PayoutSubmission,
+      ReconcilerMetrics,
+      BatchProcessor,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
@@ -183,10 +216,11 @@ const providers: Provider[] = [
       client: ProviderClient,
       submission: PayoutSubmission,
       metrics: ReconcilerMetrics,
+      batches: BatchProcessor,
       logger: AppLogger,
     ) =>
       new PayoutReconciler(
-        { pool, payouts, outbox, client, submission, metrics, logger: logger.child({ component: 'reconciler' }) },
+        { pool, payouts, outbox, client, submission, metrics, batches, logger: logger.child({ component: 'reconciler' }) },
         {
           owner: OWNER,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,

@@ -116,6 +116,85 @@ export class BatchRepository {
     return rows[0] ? toRow(rows[0]) : undefined;
   }
 
+  /** claimDueChecks: batches to ask about now; pushes next_check_at out by the lease (no event). */
+  async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
+    const { rows } = await db.query<RawBatch>(
+      `UPDATE batch b
+          SET next_check_at = now() + make_interval(secs => $2::double precision / 1000),
+              check_count = b.check_count + 1, lease_owner = $1,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE b.id IN (SELECT id FROM batch
+                        WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') AND next_check_at <= now()
+                        ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLUMNS.split(',')
+          .map((c) => `b.${c.trim()}`)
+          .join(', ')}, b.check_count`,
+      [owner, leaseMs, limit],
+    );
+    return rows.map((r) => ({ ...toRow(r), checkCount: (r as RawBatch & { check_count: number }).check_count }));
+  }
+
+  async reschedule(db: Db, id: string, version: number, nextCheckAt: Date): Promise<void> {
+    await db.query(
+      `UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2`,
+      [id, version, nextCheckAt],
+    );
+  }
+
+  /**
+   * updateItems: applies the provider's per-entry results in one statement; only entries whose
+   * status (or utr) actually changed are touched and returned, each with its version bumped.
+   */
+  async updateItems(
+    db: pg.PoolClient,
+    batchId: string,
+    updates: ReadonlyArray<{ transferId: string; status: string; referenceId: string | null; utr: string | null; reason: string | null }>,
+  ): Promise<BatchItemRow[]> {
+    if (updates.length === 0) return [];
+    const { rows } = await db.query<{
+      batch_id: string;
+      transfer_id: string;
+      position: number;
+      amount: string;
+      entry: Record<string, unknown>;
+      status: string;
+      version: number;
+      reference_id: string | null;
+      utr: string | null;
+      reason: string | null;
+    }>(
+      `UPDATE batch_item i
+          SET status = u.status, version = i.version + 1, updated_at = now(),
+              reference_id = COALESCE(u.reference_id, i.reference_id), utr = COALESCE(u.utr, i.utr),
+              reason = COALESCE(u.reason, i.reason)
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+              AS u(transfer_id, status, reference_id, utr, reason)
+        WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
+          AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr))
+        RETURNING i.batch_id, i.transfer_id, i.position, i.amount, i.entry, i.status, i.version, i.reference_id, i.utr, i.reason`,
+      [
+        batchId,
+        updates.map((u) => u.transferId),
+        updates.map((u) => u.status),
+        updates.map((u) => u.referenceId),
+        updates.map((u) => u.utr),
+        updates.map((u) => u.reason),
+      ],
+    );
+    return rows.map((r) => ({
+      batchId: r.batch_id,
+      transferId: r.transfer_id,
+      position: r.position,
+      amount: r.amount,
+      entry: r.entry,
+      status: r.status,
+      version: r.version,
+      referenceId: r.reference_id,
+      utr: r.utr,
+      reason: r.reason,
+    }));
+  }
+
   async items(db: Db, batchId: string): Promise<BatchItemRow[]> {
     const { rows } = await db.query<{
       batch_id: string;

@@ -1,7 +1,7 @@
 import { TOPICS, type EventData, type PayoutEvent } from '#contracts';
 import { maskAccountNumber, maskVpa } from '#observability';
 import { BATCH_EVENT_NAME, PAYOUT_EVENT_NAME } from './state-machine.js';
-import { type BatchRow, type PayoutRow } from './ledger.types.js';
+import { type BatchItemRow, type BatchRow, type PayoutRow } from './ledger.types.js';
 
 /** One row for the outbox: the event and where it goes. Kafka key = the payout's identity. */
 export interface OutboxMessage {
@@ -115,4 +115,28 @@ export function conflictEvent(
   };
   const e = envelope(identity, current.version, 'payouts.command.conflict', data, at);
   return message({ ...e, id: `${identity}:conflict:${conflictingHash.slice(0, 16)}` });
+}
+
+/**
+ * An entry of a batch changed state. Keyed by the batch id, so entry events and the batch's own
+ * events stay in one ordered stream; the subject is the entry's transferId.
+ */
+export function batchItemEvent(batch: BatchRow, item: BatchItemRow, at: Date = new Date()): OutboxMessage {
+  const entry = item.entry;
+  const data = strip<EventData>({
+    accountId: batch.accountId,
+    id: item.transferId,
+    kind: 'batch_entry',
+    status: item.status,
+    version: item.version,
+    amount: item.amount,
+    reason: item.reason ?? undefined,
+    referenceId: item.referenceId ?? undefined,
+    utr: item.utr ?? undefined,
+    batchTransferId: batch.batchTransferId,
+    beneficiary: beneficiaryOf(entry),
+    occurredAt: at.toISOString(),
+  });
+  const e = envelope(item.transferId, item.version, `payouts.batch_item.${item.status.toLowerCase()}`, data, at);
+  return { ...message({ ...e, id: `${batch.batchTransferId}/${item.transferId}:${item.version}` }), messageKey: batch.batchTransferId };
 }

@@ -61,6 +61,8 @@ export interface BatchRow {
   reason: string | null;
   requestId: string | null;
   createdAt: Date;
+  /** Set on rows claimed for a status check. */
+  checkCount?: number;
 }
 
 export interface NewBatch {

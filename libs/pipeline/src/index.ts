@@ -13,3 +13,4 @@ export * from './reconciler/status-mapping.js';
 export * from './reconciler/reconciler.metrics.js';
 export * from './reconciler/payout-reconciler.js';
 export * from './queries/query.service.js';
+export * from './batches/batch-processor.js';

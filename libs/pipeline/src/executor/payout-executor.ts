@@ -5,6 +5,7 @@ import { type AppLogger } from '#observability';
 import { type OutboxWriter } from '../ports.js';
 import { inTransaction } from '../transaction.js';
 import { type PayoutSubmission } from './payout-submission.js';
+import { type BatchProcessor } from '../batches/batch-processor.js';
 
 export interface ExecutorSettings {
   readonly owner: string;
@@ -18,6 +19,8 @@ export interface ExecutorDeps {
   payouts: PayoutRepository;
   outbox: OutboxWriter;
   logger: AppLogger;
+  /** Batches are submitted from the same loop, a few at a time. */
+  batches?: BatchProcessor;
 }
 
 /**
@@ -62,6 +65,7 @@ export class PayoutExecutor {
       try {
         const free = this.s.concurrency - this.inFlight;
         if (free > 0) claimed = await this.claimAndDispatch(free);
+        if (this.d.batches) claimed += await this.d.batches.submitDue(2);
       } catch (e) {
         this.d.logger.error({ err: e }, 'executor: claim failed; retrying');
         await sleep(this.s.idlePollMs);

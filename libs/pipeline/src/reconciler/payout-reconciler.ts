@@ -9,6 +9,7 @@ import { type PayoutSubmission } from '../executor/payout-submission.js';
 import { type OutboxWriter } from '../ports.js';
 import { inTransaction } from '../transaction.js';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
+import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
 
 export interface ReconcilerSettings {
@@ -29,6 +30,7 @@ export interface ReconcilerDeps {
   submission: PayoutSubmission;
   metrics: ReconcilerMetrics;
   logger: AppLogger;
+  batches?: BatchProcessor;
 }
 
 interface StatusAnswer {
@@ -84,7 +86,8 @@ export class PayoutReconciler {
     for (let i = 0; i < rows.length; i += this.s.concurrency) {
       await Promise.all(rows.slice(i, i + this.s.concurrency).map((r) => this.check(r)));
     }
-    return rows.length;
+    const batches = this.d.batches ? await this.d.batches.checkDue(this.s.batchSize) : 0;
+    return rows.length + batches;
   }
 
   async check(row: PayoutRow): Promise<void> {

@@ -1,0 +1,185 @@
+import type pg from 'pg';
+import { type BatchStatus } from '#contracts';
+import {
+  batchItemEvent,
+  batchStateEvent,
+  canMoveBatch,
+  type BatchItemRow,
+  type BatchRepository,
+  type BatchRow,
+} from '#ledger';
+import { type AppLogger } from '#observability';
+import { type BatchEntry, type ProviderClient, type ProviderResult } from '#provider-client';
+import { type OutboxWriter } from '../ports.js';
+import { inTransaction } from '../transaction.js';
+import { mapProviderStatus, nextCheckDelay } from '../reconciler/status-mapping.js';
+
+export interface BatchProcessorDeps {
+  pool: pg.Pool;
+  batches: BatchRepository;
+  outbox: OutboxWriter;
+  client: ProviderClient;
+  logger: AppLogger;
+}
+
+export interface BatchProcessorSettings {
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly schedule: readonly number[];
+  readonly resendMs: number;
+}
+
+const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
+
+/**
+ * Batches: submitted once as a whole (requestBatchTransfer), then followed with
+ * getBatchTransferStatus. Each entry's change is an event; once every entry is final the batch
+ * is COMPLETED with totals. The batch's status is derived from its entries.
+ */
+export class BatchProcessor {
+  constructor(
+    private readonly d: BatchProcessorDeps,
+    private readonly s: BatchProcessorSettings,
+  ) {}
+
+  /** Claims RECEIVED batches and submits them. Returns how many it claimed. */
+  async submitDue(limit: number): Promise<number> {
+    const claimed = await inTransaction(this.d.pool, async (c) => {
+      const rows = await this.d.batches.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
+      await this.d.outbox.enqueue(c, rows.map((r) => batchStateEvent(r)));
+      return rows;
+    });
+    await Promise.all(claimed.map((b) => this.submit(b)));
+    return claimed.length;
+  }
+
+  async submit(batch: BatchRow): Promise<void> {
+    try {
+      const items = await this.d.batches.items(this.d.pool, batch.id);
+      const r = await this.d.client.requestBatchTransfer(
+        {
+          batchTransferId: batch.batchTransferId,
+          batchFormat: batch.batchFormat,
+          batch: items.map((i) => i.entry as unknown as BatchEntry),
+        },
+        { accountId: batch.accountId, requestId: batch.requestId ?? `${batch.batchTransferId}:${batch.attempt}` },
+      );
+      const first = this.s.schedule[0] ?? 30_000;
+      switch (r.outcome) {
+        case 'success':
+        case 'pending':
+          return await this.move(batch, 'PROCESSING', { referenceId: r.data?.referenceId ?? null, nextCheckAt: after(first) });
+        case 'failed':
+          if (r.kind === 'duplicate') {
+            return await this.move(batch, 'UNKNOWN', { reason: 'already_exists_at_provider', nextCheckAt: after(0) });
+          }
+          return await this.move(batch, r.diagnostics.sent ? 'FAILED' : 'REJECTED', {
+            reason: r.reason,
+            statusCode: r.diagnostics.subCode ?? null,
+          });
+        case 'unknown':
+          return await this.move(batch, 'UNKNOWN', { reason: r.reason, nextCheckAt: after(first) });
+        case 'retry-safe':
+        case 'auth-refresh':
+        case 'fatal-config':
+          return await this.move(batch, 'SUBMITTING', { reason: r.reason, nextCheckAt: after(this.s.resendMs) });
+      }
+    } catch (e) {
+      this.d.logger.error({ err: e, batchTransferId: batch.batchTransferId }, 'batch submission failed; the lease brings it back');
+    }
+  }
+
+  /** Claims batches due for a status check and checks them. */
+  async checkDue(limit: number): Promise<number> {
+    const rows = await this.d.batches.claimDueChecks(this.d.pool, this.s.owner, this.s.leaseMs, limit);
+    for (const b of rows) await this.check(b).catch((e: unknown) => this.d.logger.error({ err: e }, 'batch check failed'));
+    return rows.length;
+  }
+
+  private async check(batch: BatchRow): Promise<void> {
+    if (batch.status === 'SUBMITTING') return this.resubmit(batch);
+    const r = await this.d.client.getBatchTransferStatus(
+      { batchTransferId: batch.batchTransferId },
+      { accountId: batch.accountId, requestId: batch.requestId ?? undefined },
+    );
+    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status === 'UNKNOWN') return this.resubmit(batch);
+    if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
+    const updates = r.data.transfers.map((t) => ({
+      transferId: t.transferId,
+      status: mapProviderStatus(t.status) ?? t.status.toUpperCase(),
+      referenceId: t.referenceId === undefined ? null : String(t.referenceId),
+      utr: t.utr || null,
+      reason: t.reason ?? null,
+    }));
+    await inTransaction(this.d.pool, async (c) => {
+      const changed = await this.d.batches.updateItems(c, batch.id, updates);
+      const events = changed.map((i) => batchItemEvent(batch, i));
+      const all = await this.d.batches.items(c, batch.id);
+      const totals = totalsOf(all);
+      const done = all.every((i) => TERMINAL_ITEM.has(i.status));
+      let current = batch;
+      if (batch.status === 'UNKNOWN' || (done && batch.status === 'PROCESSING')) {
+        const to: BatchStatus = done ? 'COMPLETED' : 'PROCESSING';
+        const next = await this.d.batches.transition(c, batch.id, batch.version, to, {
+          referenceId: r.data?.referenceId === undefined ? null : String(r.data.referenceId),
+          nextCheckAt: done ? null : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),
+        });
+        if (next) {
+          current = next;
+          events.push(batchStateEvent(next, totals));
+        }
+      } else if (!done) {
+        const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
+        if (delay === undefined) {
+          const next = await this.d.batches.transition(c, batch.id, batch.version, 'REQUIRES_ATTENTION', {
+            reason: 'reconciliation_schedule_exhausted',
+          });
+          if (next) events.push(batchStateEvent(next, totals));
+        } else {
+          await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
+        }
+      }
+      await this.d.outbox.enqueue(c, events);
+      if (current.status === 'COMPLETED') {
+        this.d.logger.info({ batchTransferId: batch.batchTransferId, ...totals }, 'batch completed');
+      }
+    });
+  }
+
+  private async resubmit(batch: BatchRow): Promise<void> {
+    const next = await inTransaction(this.d.pool, async (c) => {
+      const moved = await this.d.batches.transition(c, batch.id, batch.version, 'SUBMITTING', {});
+      if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+      return moved;
+    });
+    if (next) await this.submit(next);
+  }
+
+  private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
+    const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
+    if (delay !== undefined) return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(delay));
+    await this.move(batch, 'REQUIRES_ATTENTION', { reason: `reconciliation_schedule_exhausted (${r.outcome})` });
+  }
+
+  private async move(
+    batch: BatchRow,
+    to: BatchStatus,
+    f: { referenceId?: string | null; statusCode?: string | null; reason?: string | null; nextCheckAt?: Date | null },
+  ): Promise<void> {
+    if (batch.status !== to && !canMoveBatch(batch.status, to)) return;
+    await inTransaction(this.d.pool, async (c) => {
+      const next = await this.d.batches.transition(c, batch.id, batch.version, to, f);
+      if (next) await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+    });
+  }
+}
+
+function after(ms: number): Date {
+  return new Date(Date.now() + ms);
+}
+
+function totalsOf(items: readonly BatchItemRow[]): { entries: number; succeeded: number; failed: number; pending: number } {
+  const succeeded = items.filter((i) => i.status === 'SUCCESS').length;
+  const failed = items.filter((i) => TERMINAL_ITEM.has(i.status) && i.status !== 'SUCCESS').length;
+  return { entries: items.length, succeeded, failed, pending: items.length - succeeded - failed };
+}
