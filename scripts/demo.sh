@@ -15,6 +15,8 @@ export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/payouts}
 export HTTP_PORT=${HTTP_PORT:-3000}
 export SANDBOX_PORT=${SANDBOX_PORT:-8090}
 export LOG_LEVEL=${LOG_LEVEL:-info}
+# Check unclear payouts sooner than production would, so the demo shows them resolving.
+export RECONCILE_SCHEDULE=${RECONCILE_SCHEDULE:-3s,5s,10s,30s,1m,2m,5m,10m,30m,1h}
 
 ensure_deps
 ensure_postgres

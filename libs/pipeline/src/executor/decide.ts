@@ -25,6 +25,8 @@ export interface DecisionTimings {
  */
 export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Decision {
   const r = s.result;
+  // The provider's own words (scrubbed by the client) say more than the table's summary.
+  const why = (fallback: string) => r.diagnostics.message ?? fallback;
   switch (r.outcome) {
     case 'success':
       return { to: 'SUCCESS', statusCode: s.statusCode ?? r.diagnostics.subCode };
@@ -36,17 +38,17 @@ export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Deci
           // The provider holds this transferId already: it was sent before. Check, never re-pay.
           return { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 };
         case 'expired':
-          return { to: 'REJECTED', reason: r.reason, statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
+          return { to: 'REJECTED', reason: why(r.reason), statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
         case 'invalid-request':
           return {
             to: r.diagnostics.sent ? 'FAILED' : 'REJECTED',
-            reason: r.reason,
+            reason: why(r.reason),
             statusCode: r.diagnostics.code ?? r.diagnostics.subCode,
           };
         case 'rejected':
         case 'not-found':
         case 'reversed':
-          return { to: 'FAILED', reason: r.reason, statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
+          return { to: 'FAILED', reason: why(r.reason), statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
       }
       break;
     case 'unknown':

@@ -1,0 +1,184 @@
+/**
+ * The demo's "commands in, events out": publishes one command of every kind and every query to
+ * the running stack, then prints each resulting event as a table. Run by scripts/demo.sh.
+ */
+import { Kafka, logLevel } from 'kafkajs';
+import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
+
+const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
+const prefix = process.env['KAFKA_TOPIC_PREFIX'] ?? '';
+const sandbox = `http://127.0.0.1:${process.env['SANDBOX_PORT'] ?? '8090'}`;
+const service = `http://127.0.0.1:${process.env['HTTP_PORT'] ?? '3000'}`;
+const run = `d${Date.now().toString(36)}`;
+const id = (s: string) => `${run}_${s}`;
+const TERMINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'COMPLETED']);
+
+async function json(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
+
+/** Sandbox set-up a real merchant does in the provider's dashboard: a registered beneficiary. */
+async function prepareSandbox(): Promise<string> {
+  const auth = (await json('POST', `${sandbox}/payout/v1/authorize`, undefined, {
+    'x-client-id': process.env['PROVIDER_CLIENT_ID'] ?? 'sandbox_client_id',
+    'x-client-secret': process.env['PROVIDER_CLIENT_SECRET'] ?? 'sandbox_client_secret',
+  })) as { data: { token: string } };
+  await json(
+    'POST',
+    `${sandbox}/payout/v1/addBeneficiary`,
+    {
+      beneId: `${run}BENE`.replace(/_/g, ''),
+      name: 'Demo Beneficiary',
+      email: 'demo@example.com',
+      phone: '9876543210',
+      address1: 'Demo Street 1',
+      bankAccount: '026291800001191',
+      ifsc: 'YESB0000262',
+    },
+    { authorization: `Bearer ${auth.data.token}` },
+  );
+  // Transfers to a beneficiary are allowed 30 minutes after it is added: move the sandbox clock.
+  await json('POST', `${sandbox}/__sandbox/clock/advance`, { seconds: 31 * 60 });
+  const token = (await json('POST', `${sandbox}/__sandbox/transfer-tokens`, {
+    transfer_id: id('upi'),
+    vpa: 'success@upi',
+  })) as { transfer_token: string };
+  return token.transfer_token;
+}
+
+function commands(transferToken: string): Array<{ key: string; value: object }> {
+  const beneId = `${run}BENE`.replace(/_/g, '');
+  const bank = { bankAccount: '026291800001191', ifsc: 'YESB0000262' };
+  const list: object[] = [
+    { type: 'payout.standard_transfer', data: { transferId: id('std'), beneId, amount: '1250.50' } },
+    {
+      type: 'payout.direct_transfer',
+      data: { transferId: id('direct'), amount: '499.00', beneDetails: { name: 'Asha Rao', phone: '9876543210', ...bank } },
+    },
+    {
+      type: 'payout.direct_transfer',
+      data: {
+        transferId: id('pending'),
+        amount: '300.00',
+        beneDetails: { name: 'Pending Then Paid', bankAccount: '00224412311300', ifsc: 'YESB0000001' },
+      },
+    },
+    {
+      type: 'payout.direct_transfer',
+      data: { transferId: id('badacct'), amount: '75.00', beneDetails: { name: 'Wrong Account', bankAccount: '026291800001190', ifsc: 'YESB0000262' } },
+    },
+    { type: 'payout.validated_upi_payout', data: { transferId: id('upi'), amount: '99.99', transferToken } },
+    {
+      type: 'payout.card_payout',
+      data: { transferId: id('card'), amount: '20.00', cardToken: '4718610000000001', cardType: 'CREDIT', networkType: 'VISA' },
+    },
+    {
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: id('batch'),
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [
+          { transferId: id('b1'), amount: '10.00', name: 'Batch One', phone: '9876543210', ...bank },
+          { transferId: id('b2'), amount: '12.00', name: 'Batch Two', phone: '9876543210', ...bank },
+        ],
+      },
+    },
+    { type: 'payout.internal_transfer', data: { transferId: id('internal'), amount: '5000.00', rechargeAccount: 'RA0001' } },
+    { type: 'payout.self_withdrawal', data: { withdrawalId: id('withdraw'), amount: '100.00', remarks: 'demo' } },
+  ];
+  return list.map((c) => {
+    const d = (c as { data: Record<string, string> }).data;
+    return { key: d['transferId'] ?? d['batchTransferId'] ?? d['withdrawalId'] ?? '', value: c };
+  });
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
+}
+
+async function main(): Promise<void> {
+  const kafka = new Kafka({ clientId: 'payouts-demo', brokers, logLevel: logLevel.NOTHING });
+  const events: PayoutEvent[] = [];
+  const replies: QueryReply[] = [];
+  const consumer = kafka.consumer({ groupId: `payouts-demo-${run}` });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topicName(prefix, TOPICS.events), topicName(prefix, TOPICS.queryReplies)] });
+  await consumer.run({
+    eachMessage: async ({ topic, message }) => {
+      const v = JSON.parse(message.value?.toString() ?? '{}') as PayoutEvent & QueryReply;
+      if (topic.endsWith(TOPICS.queryReplies)) {
+        if (v.queryId.startsWith(run)) replies.push(v);
+      } else if (v.subject.startsWith(run)) events.push(v);
+    },
+  });
+  await new Promise((r) => setTimeout(r, 1500)); // let the group settle before producing
+
+  const transferToken = await prepareSandbox();
+  const producer = kafka.producer();
+  await producer.connect();
+  const cmds = commands(transferToken);
+  await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: cmds.map((c) => ({ key: c.key, value: JSON.stringify(c.value) })) });
+  const beneId = `${run}BENE`.replace(/_/g, '');
+  const queries = [
+    { type: 'query.bene_id', queryId: id('q_beneid'), data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' } },
+    { type: 'query.bene_history', queryId: id('q_history'), data: { beneId } },
+    {
+      type: 'query.sdk_token',
+      queryId: id('q_sdk'),
+      data: { appId: 'vkyc-demo', metadata: { vkycRequestId: 101 }, authenticatedUser: { identifierType: 'userId', identifierValue: 42 } },
+    },
+  ];
+  await producer.send({ topic: topicName(prefix, TOPICS.queries), messages: queries.map((q) => ({ value: JSON.stringify(q) })) });
+  console.log(`published ${cmds.length} commands and ${queries.length} queries (run ${run}); waiting for events...`);
+
+  const deadline = Date.now() + 90_000;
+  const finished = () =>
+    cmds.every((c) => events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status))) && replies.length === queries.length;
+  let advanced = false;
+  while (!finished() && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (!advanced && Date.now() > deadline - 80_000) {
+      // "Pending, then success" resolves on the sandbox clock: move it so the reconciler sees it.
+      await json('POST', `${sandbox}/__sandbox/clock/advance`, { seconds: 120 });
+      advanced = true;
+    }
+  }
+
+  console.log('\nEvents (payouts.events), in arrival order:\n');
+  console.log(
+    table([
+      ['id', 'type', 'status', 'version', 'reason'],
+      ...events.map((e) => [e.subject, e.type.replace('payouts.', ''), e.data.status, String(e.data.version), e.data.reason ?? '']),
+    ]),
+  );
+  console.log('\nQuery replies (payouts.query-replies):\n');
+  console.log(
+    table([
+      ['queryId', 'type', 'ok', 'data (secrets elided)'],
+      ...replies.map((r) => [
+        r.queryId,
+        r.type,
+        String(r.ok),
+        r.ok ? JSON.stringify(r.data, (k, v: unknown) => (k === 'accessToken' ? '<sdk token>' : v)).slice(0, 80) : JSON.stringify(r.error),
+      ]),
+    ]),
+  );
+  const missing = cmds.filter((c) => !events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status))).map((c) => c.key);
+  console.log(`\n${cmds.length - missing.length}/${cmds.length} commands reached a terminal state; ${replies.length}/${queries.length} queries answered.`);
+  if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
+  console.log(`\nWhere to look:\n  metrics    ${service}/metrics\n  readiness  ${service}/health/ready`);
+  await producer.disconnect();
+  await consumer.disconnect();
+  if (missing.length || replies.length < queries.length) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  console.error('demo scenario failed:', e instanceof Error ? e.message : e);
+  process.exit(1);
+});
