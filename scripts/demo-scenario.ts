@@ -13,7 +13,12 @@ const run = `d${Date.now().toString(36)}`;
 const id = (s: string) => `${run}_${s}`;
 const TERMINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'COMPLETED']);
 
-async function json(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+async function json(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   const res = await fetch(url, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -58,7 +63,11 @@ function commands(transferToken: string): Array<{ key: string; value: object }> 
     { type: 'payout.standard_transfer', data: { transferId: id('std'), beneId, amount: '1250.50' } },
     {
       type: 'payout.direct_transfer',
-      data: { transferId: id('direct'), amount: '499.00', beneDetails: { name: 'Asha Rao', phone: '9876543210', ...bank } },
+      data: {
+        transferId: id('direct'),
+        amount: '499.00',
+        beneDetails: { name: 'Asha Rao', phone: '9876543210', ...bank },
+      },
     },
     {
       type: 'payout.direct_transfer',
@@ -70,12 +79,22 @@ function commands(transferToken: string): Array<{ key: string; value: object }> 
     },
     {
       type: 'payout.direct_transfer',
-      data: { transferId: id('badacct'), amount: '75.00', beneDetails: { name: 'Wrong Account', bankAccount: '026291800001190', ifsc: 'YESB0000262' } },
+      data: {
+        transferId: id('badacct'),
+        amount: '75.00',
+        beneDetails: { name: 'Wrong Account', bankAccount: '026291800001190', ifsc: 'YESB0000262' },
+      },
     },
     { type: 'payout.validated_upi_payout', data: { transferId: id('upi'), amount: '99.99', transferToken } },
     {
       type: 'payout.card_payout',
-      data: { transferId: id('card'), amount: '20.00', cardToken: '4718610000000001', cardType: 'CREDIT', networkType: 'VISA' },
+      data: {
+        transferId: id('card'),
+        amount: '20.00',
+        cardToken: '4718610000000001',
+        cardType: 'CREDIT',
+        networkType: 'VISA',
+      },
     },
     {
       type: 'payout.batch_transfer',
@@ -88,8 +107,14 @@ function commands(transferToken: string): Array<{ key: string; value: object }> 
         ],
       },
     },
-    { type: 'payout.internal_transfer', data: { transferId: id('internal'), amount: '5000.00', rechargeAccount: 'RA0001' } },
-    { type: 'payout.self_withdrawal', data: { withdrawalId: id('withdraw'), amount: '100.00', remarks: 'demo' } },
+    {
+      type: 'payout.internal_transfer',
+      data: { transferId: id('internal'), amount: '5000.00', rechargeAccount: 'RA0001' },
+    },
+    {
+      type: 'payout.self_withdrawal',
+      data: { withdrawalId: id('withdraw'), amount: '100.00', remarks: 'demo' },
+    },
   ];
   return list.map((c) => {
     const d = (c as { data: Record<string, string> }).data;
@@ -108,7 +133,9 @@ async function main(): Promise<void> {
   const replies: QueryReply[] = [];
   const consumer = kafka.consumer({ groupId: `payouts-demo-${run}` });
   await consumer.connect();
-  await consumer.subscribe({ topics: [topicName(prefix, TOPICS.events), topicName(prefix, TOPICS.queryReplies)] });
+  await consumer.subscribe({
+    topics: [topicName(prefix, TOPICS.events), topicName(prefix, TOPICS.queryReplies)],
+  });
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const v = JSON.parse(message.value?.toString() ?? '{}') as PayoutEvent & QueryReply;
@@ -123,23 +150,40 @@ async function main(): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
   const cmds = commands(transferToken);
-  await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: cmds.map((c) => ({ key: c.key, value: JSON.stringify(c.value) })) });
+  await producer.send({
+    topic: topicName(prefix, TOPICS.commands),
+    messages: cmds.map((c) => ({ key: c.key, value: JSON.stringify(c.value) })),
+  });
   const beneId = `${run}BENE`.replace(/_/g, '');
   const queries = [
-    { type: 'query.bene_id', queryId: id('q_beneid'), data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' } },
+    {
+      type: 'query.bene_id',
+      queryId: id('q_beneid'),
+      data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+    },
     { type: 'query.bene_history', queryId: id('q_history'), data: { beneId } },
     {
       type: 'query.sdk_token',
       queryId: id('q_sdk'),
-      data: { appId: 'vkyc-demo', metadata: { vkycRequestId: 101 }, authenticatedUser: { identifierType: 'userId', identifierValue: 42 } },
+      data: {
+        appId: 'vkyc-demo',
+        metadata: { vkycRequestId: 101 },
+        authenticatedUser: { identifierType: 'userId', identifierValue: 42 },
+      },
     },
   ];
-  await producer.send({ topic: topicName(prefix, TOPICS.queries), messages: queries.map((q) => ({ value: JSON.stringify(q) })) });
-  console.log(`published ${cmds.length} commands and ${queries.length} queries (run ${run}); waiting for events...`);
+  await producer.send({
+    topic: topicName(prefix, TOPICS.queries),
+    messages: queries.map((q) => ({ value: JSON.stringify(q) })),
+  });
+  console.log(
+    `published ${cmds.length} commands and ${queries.length} queries (run ${run}); waiting for events...`,
+  );
 
   const deadline = Date.now() + 90_000;
   const finished = () =>
-    cmds.every((c) => events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status))) && replies.length === queries.length;
+    cmds.every((c) => events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status))) &&
+    replies.length === queries.length;
   let advanced = false;
   while (!finished() && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 500));
@@ -154,7 +198,13 @@ async function main(): Promise<void> {
   console.log(
     table([
       ['id', 'type', 'status', 'version', 'reason'],
-      ...events.map((e) => [e.subject, e.type.replace('payouts.', ''), e.data.status, String(e.data.version), e.data.reason ?? '']),
+      ...events.map((e) => [
+        e.subject,
+        e.type.replace('payouts.', ''),
+        e.data.status,
+        String(e.data.version),
+        e.data.reason ?? '',
+      ]),
     ]),
   );
   console.log('\nQuery replies (payouts.query-replies):\n');
@@ -165,12 +215,18 @@ async function main(): Promise<void> {
         r.queryId,
         r.type,
         String(r.ok),
-        r.ok ? JSON.stringify(r.data, (k, v: unknown) => (k === 'accessToken' ? '<sdk token>' : v)).slice(0, 80) : JSON.stringify(r.error),
+        r.ok
+          ? JSON.stringify(r.data, (k, v: unknown) => (k === 'accessToken' ? '<sdk token>' : v)).slice(0, 80)
+          : JSON.stringify(r.error),
       ]),
     ]),
   );
-  const missing = cmds.filter((c) => !events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status))).map((c) => c.key);
-  console.log(`\n${cmds.length - missing.length}/${cmds.length} commands reached a terminal state; ${replies.length}/${queries.length} queries answered.`);
+  const missing = cmds
+    .filter((c) => !events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status)))
+    .map((c) => c.key);
+  console.log(
+    `\n${cmds.length - missing.length}/${cmds.length} commands reached a terminal state; ${replies.length}/${queries.length} queries answered.`,
+  );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   console.log(`\nWhere to look:\n  metrics    ${service}/metrics\n  readiness  ${service}/health/ready`);
   await producer.disconnect();

@@ -35,8 +35,7 @@ describe('docker-compose.yml and Dockerfile', () => {
     ]);
     for (const [name, svc] of Object.entries(compose.services)) {
       const deps = Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
-      for (const dep of deps)
-        assert.ok(compose.services[dep], `${name} -> ${dep}`);
+      for (const dep of deps) assert.ok(compose.services[dep], `${name} -> ${dep}`);
       const entry = svc.command?.[1];
       if (svc.command?.[0] === 'node' && entry) {
         const ts = src.get(entry);

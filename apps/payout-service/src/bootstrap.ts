@@ -31,7 +31,10 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
   // Every instance makes sure its topics exist (auto-creation is off on the broker).
   await ensureTopics(
     kafka,
-    Object.values(TOPICS).map((t) => ({ topic: topicName(config.core.KAFKA_TOPIC_PREFIX, t), numPartitions: 6 })),
+    Object.values(TOPICS).map((t) => ({
+      topic: topicName(config.core.KAFKA_TOPIC_PREFIX, t),
+      numPartitions: 6,
+    })),
   );
   app.connectMicroservice(
     {

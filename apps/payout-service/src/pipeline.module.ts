@@ -80,10 +80,22 @@ const providers: Provider[] = [
     provide: SecretsCipher,
     inject: [SERVICE_CONFIG],
     useFactory: (c: ServiceConfig) =>
-      SecretsCipher.fromConfig(c.ledger.LEDGER_ENCRYPTION_KEY_ID, c.ledger.LEDGER_ENCRYPTION_KEY, c.ledger.LEDGER_PREVIOUS_KEYS),
+      SecretsCipher.fromConfig(
+        c.ledger.LEDGER_ENCRYPTION_KEY_ID,
+        c.ledger.LEDGER_ENCRYPTION_KEY,
+        c.ledger.LEDGER_PREVIOUS_KEYS,
+      ),
   },
-  { provide: PipelineMetrics, inject: [METRICS_REGISTRY], useFactory: (r: Registry) => new PipelineMetrics(r) },
-  { provide: ReconcilerMetrics, inject: [METRICS_REGISTRY], useFactory: (r: Registry) => new ReconcilerMetrics(r) },
+  {
+    provide: PipelineMetrics,
+    inject: [METRICS_REGISTRY],
+    useFactory: (r: Registry) => new PipelineMetrics(r),
+  },
+  {
+    provide: ReconcilerMetrics,
+    inject: [METRICS_REGISTRY],
+    useFactory: (r: Registry) => new ReconcilerMetrics(r),
+  },
   {
     provide: ProviderClient,
     inject: [SERVICE_CONFIG, METRICS_REGISTRY, LOGGER],
@@ -100,7 +112,19 @@ const providers: Provider[] = [
   },
   {
     provide: IntakeService,
-    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, BatchRepository, WithdrawalQuotaRepository, DeadLetterRepository, OutboxRepository, KafkaDeadLetterPublisher, SecretsCipher, PipelineMetrics, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      PG_POOL,
+      PayoutRepository,
+      BatchRepository,
+      WithdrawalQuotaRepository,
+      DeadLetterRepository,
+      OutboxRepository,
+      KafkaDeadLetterPublisher,
+      SecretsCipher,
+      PipelineMetrics,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
@@ -131,7 +155,16 @@ const providers: Provider[] = [
   },
   {
     provide: PayoutSubmission,
-    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, ProviderClient, SecretsCipher, PipelineMetrics, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      PG_POOL,
+      PayoutRepository,
+      OutboxRepository,
+      ProviderClient,
+      SecretsCipher,
+      PipelineMetrics,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
@@ -174,7 +207,15 @@ const providers: Provider[] = [
   },
   {
     provide: PayoutExecutor,
-    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, PayoutSubmission, BatchProcessor, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      PG_POOL,
+      PayoutRepository,
+      OutboxRepository,
+      PayoutSubmission,
+      BatchProcessor,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
@@ -220,7 +261,16 @@ const providers: Provider[] = [
       logger: AppLogger,
     ) =>
       new PayoutReconciler(
-        { pool, payouts, outbox, client, submission, metrics, batches, logger: logger.child({ component: 'reconciler' }) },
+        {
+          pool,
+          payouts,
+          outbox,
+          client,
+          submission,
+          metrics,
+          batches,
+          logger: logger.child({ component: 'reconciler' }),
+        },
         {
           owner: OWNER,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
@@ -257,7 +307,14 @@ const providers: Provider[] = [
   {
     provide: QueryService,
     inject: [SERVICE_CONFIG, KAFKA, KAFKA_TOPIC_PREFIX, ProviderClient, METRICS_REGISTRY, LOGGER],
-    useFactory: (c: ServiceConfig, kafka: Kafka, topicPrefix: string, client: ProviderClient, registry: Registry, logger: AppLogger) =>
+    useFactory: (
+      c: ServiceConfig,
+      kafka: Kafka,
+      topicPrefix: string,
+      client: ProviderClient,
+      registry: Registry,
+      logger: AppLogger,
+    ) =>
       new QueryService({
         kafka,
         client,

@@ -1,4 +1,11 @@
-import { coreConfig, loadConfig, providerHostsConfig, resolveProviderHosts, type CoreConfig, type ProviderHosts } from '#config';
+import {
+  coreConfig,
+  loadConfig,
+  providerHostsConfig,
+  resolveProviderHosts,
+  type CoreConfig,
+  type ProviderHosts,
+} from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig } from '#pipeline';
@@ -23,7 +30,9 @@ export interface ServiceConfig {
 }
 
 /** Reads and validates the whole environment once; throws ConfigError listing every problem. */
-export function loadServiceConfig(source: Readonly<Record<string, string | undefined>> = process.env): ServiceConfig {
+export function loadServiceConfig(
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): ServiceConfig {
   const [core, hosts, providerClient, ledger, pipeline, outbox] = loadConfig(serviceConfigSections, source);
   return { core, providerHosts: resolveProviderHosts(hosts), providerClient, ledger, pipeline, outbox };
 }

@@ -53,7 +53,15 @@ export class BatchRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [b.accountId, b.batchTransferId, b.batchFormat, b.requestHash, b.entries.length, b.totalAmount, b.requestId],
+      [
+        b.accountId,
+        b.batchTransferId,
+        b.batchFormat,
+        b.requestHash,
+        b.entries.length,
+        b.totalAmount,
+        b.requestId,
+      ],
     );
     const parent = rows[0];
     if (!parent) return undefined;
@@ -72,7 +80,10 @@ export class BatchRepository {
     return toRow(parent);
   }
 
-  async findByIdentities(db: Db, ids: ReadonlyArray<{ accountId: string; batchTransferId: string }>): Promise<BatchRow[]> {
+  async findByIdentities(
+    db: Db,
+    ids: ReadonlyArray<{ accountId: string; batchTransferId: string }>,
+  ): Promise<BatchRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawBatch>(
       `SELECT ${COLUMNS} FROM batch
@@ -102,7 +113,12 @@ export class BatchRepository {
     id: string,
     fromVersion: number,
     to: BatchStatus,
-    f: { referenceId?: string | null; statusCode?: string | null; reason?: string | null; nextCheckAt?: Date | null },
+    f: {
+      referenceId?: string | null;
+      statusCode?: string | null;
+      reason?: string | null;
+      nextCheckAt?: Date | null;
+    },
   ): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
       `UPDATE batch
@@ -111,7 +127,15 @@ export class BatchRepository {
               reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL
         WHERE id = $1 AND version = $2
         RETURNING ${COLUMNS}`,
-      [id, fromVersion, to, f.referenceId ?? null, f.statusCode ?? null, f.reason ?? null, f.nextCheckAt ?? null],
+      [
+        id,
+        fromVersion,
+        to,
+        f.referenceId ?? null,
+        f.statusCode ?? null,
+        f.reason ?? null,
+        f.nextCheckAt ?? null,
+      ],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }
@@ -131,7 +155,10 @@ export class BatchRepository {
           .join(', ')}, b.check_count`,
       [owner, leaseMs, limit],
     );
-    return rows.map((r) => ({ ...toRow(r), checkCount: (r as RawBatch & { check_count: number }).check_count }));
+    return rows.map((r) => ({
+      ...toRow(r),
+      checkCount: (r as RawBatch & { check_count: number }).check_count,
+    }));
   }
 
   async reschedule(db: Db, id: string, version: number, nextCheckAt: Date): Promise<void> {
@@ -148,7 +175,13 @@ export class BatchRepository {
   async updateItems(
     db: pg.PoolClient,
     batchId: string,
-    updates: ReadonlyArray<{ transferId: string; status: string; referenceId: string | null; utr: string | null; reason: string | null }>,
+    updates: ReadonlyArray<{
+      transferId: string;
+      status: string;
+      referenceId: string | null;
+      utr: string | null;
+      reason: string | null;
+    }>,
   ): Promise<BatchItemRow[]> {
     if (updates.length === 0) return [];
     const { rows } = await db.query<{

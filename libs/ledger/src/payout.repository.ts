@@ -83,7 +83,10 @@ export class PayoutRepository {
   }
 
   /** findByIdentities: the current rows of many (account, transferId) pairs in one query. */
-  async findByIdentities(db: Db, ids: ReadonlyArray<{ accountId: string; transferId: string }>): Promise<PayoutRow[]> {
+  async findByIdentities(
+    db: Db,
+    ids: ReadonlyArray<{ accountId: string; transferId: string }>,
+  ): Promise<PayoutRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawPayout>(
       `SELECT ${COLUMNS} FROM payout
@@ -184,7 +187,13 @@ export class PayoutRepository {
   }
 
   /** reschedule: same state, look again later. Not a state change: no version bump, no event. */
-  async reschedule(db: Db, id: string, version: number, nextCheckAt: Date, lastError: Record<string, unknown> | null): Promise<boolean> {
+  async reschedule(
+    db: Db,
+    id: string,
+    version: number,
+    nextCheckAt: Date,
+    lastError: Record<string, unknown> | null,
+  ): Promise<boolean> {
     const { rowCount } = await db.query(
       `UPDATE payout SET next_check_at = $3, last_error = COALESCE($4::jsonb, last_error),
               lease_owner = NULL, lease_until = NULL, updated_at = now()

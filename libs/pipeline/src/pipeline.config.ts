@@ -19,7 +19,8 @@ export const pipelineConfig = defineSection('pipeline', {
   EXECUTOR_LEASE_MS: envVar({
     schema: env.positiveInt(),
     default: '60000',
-    description: 'How long a claimed row is held before another instance may recover it (> the longest HTTP timeout)',
+    description:
+      'How long a claimed row is held before another instance may recover it (> the longest HTTP timeout)',
   }),
   EXECUTOR_IDLE_POLL_MS: envVar({
     schema: env.positiveInt(),
@@ -46,7 +47,8 @@ export const pipelineConfig = defineSection('pipeline', {
       }
     }),
     default: '30s,1m,2m,5m,10m,30m,1h,2h,4h,8h',
-    description: 'Delays between status checks of an unclear payout; past the last one it becomes REQUIRES_ATTENTION',
+    description:
+      'Delays between status checks of an unclear payout; past the last one it becomes REQUIRES_ATTENTION',
   }),
   RECONCILER_POLL_MS: envVar({
     schema: env.positiveInt(),
@@ -61,7 +63,8 @@ export const pipelineConfig = defineSection('pipeline', {
   RECONCILER_CONCURRENCY: envVar({
     schema: env.positiveInt(),
     default: '16',
-    description: 'Status calls in flight at once per instance (kept below the executor so new payouts are not starved)',
+    description:
+      'Status calls in flight at once per instance (kept below the executor so new payouts are not starved)',
   }),
   MAX_COMMAND_BYTES: envVar({
     schema: env.positiveInt(),

@@ -46,7 +46,10 @@ export class BatchProcessor {
   async submitDue(limit: number): Promise<number> {
     const claimed = await inTransaction(this.d.pool, async (c) => {
       const rows = await this.d.batches.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
-      await this.d.outbox.enqueue(c, rows.map((r) => batchStateEvent(r)));
+      await this.d.outbox.enqueue(
+        c,
+        rows.map((r) => batchStateEvent(r)),
+      );
       return rows;
     });
     await Promise.all(claimed.map((b) => this.submit(b)));
@@ -62,16 +65,25 @@ export class BatchProcessor {
           batchFormat: batch.batchFormat,
           batch: items.map((i) => i.entry as unknown as BatchEntry),
         },
-        { accountId: batch.accountId, requestId: batch.requestId ?? `${batch.batchTransferId}:${batch.attempt}` },
+        {
+          accountId: batch.accountId,
+          requestId: batch.requestId ?? `${batch.batchTransferId}:${batch.attempt}`,
+        },
       );
       const first = this.s.schedule[0] ?? 30_000;
       switch (r.outcome) {
         case 'success':
         case 'pending':
-          return await this.move(batch, 'PROCESSING', { referenceId: r.data?.referenceId ?? null, nextCheckAt: after(first) });
+          return await this.move(batch, 'PROCESSING', {
+            referenceId: r.data?.referenceId ?? null,
+            nextCheckAt: after(first),
+          });
         case 'failed':
           if (r.kind === 'duplicate') {
-            return await this.move(batch, 'UNKNOWN', { reason: 'already_exists_at_provider', nextCheckAt: after(0) });
+            return await this.move(batch, 'UNKNOWN', {
+              reason: 'already_exists_at_provider',
+              nextCheckAt: after(0),
+            });
           }
           return await this.move(batch, r.diagnostics.sent ? 'FAILED' : 'REJECTED', {
             reason: r.reason,
@@ -82,17 +94,24 @@ export class BatchProcessor {
         case 'retry-safe':
         case 'auth-refresh':
         case 'fatal-config':
-          return await this.move(batch, 'SUBMITTING', { reason: r.reason, nextCheckAt: after(this.s.resendMs) });
+          return await this.move(batch, 'SUBMITTING', {
+            reason: r.reason,
+            nextCheckAt: after(this.s.resendMs),
+          });
       }
     } catch (e) {
-      this.d.logger.error({ err: e, batchTransferId: batch.batchTransferId }, 'batch submission failed; the lease brings it back');
+      this.d.logger.error(
+        { err: e, batchTransferId: batch.batchTransferId },
+        'batch submission failed; the lease brings it back',
+      );
     }
   }
 
   /** Claims batches due for a status check and checks them. */
   async checkDue(limit: number): Promise<number> {
     const rows = await this.d.batches.claimDueChecks(this.d.pool, this.s.owner, this.s.leaseMs, limit);
-    for (const b of rows) await this.check(b).catch((e: unknown) => this.d.logger.error({ err: e }, 'batch check failed'));
+    for (const b of rows)
+      await this.check(b).catch((e: unknown) => this.d.logger.error({ err: e }, 'batch check failed'));
     return rows.length;
   }
 
@@ -102,7 +121,8 @@ export class BatchProcessor {
       { batchTransferId: batch.batchTransferId },
       { accountId: batch.accountId, requestId: batch.requestId ?? undefined },
     );
-    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status === 'UNKNOWN') return this.resubmit(batch);
+    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status === 'UNKNOWN')
+      return this.resubmit(batch);
     if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
     const updates = r.data.transfers.map((t) => ({
       transferId: t.transferId,
@@ -157,14 +177,22 @@ export class BatchProcessor {
 
   private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
     const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
-    if (delay !== undefined) return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(delay));
-    await this.move(batch, 'REQUIRES_ATTENTION', { reason: `reconciliation_schedule_exhausted (${r.outcome})` });
+    if (delay !== undefined)
+      return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(delay));
+    await this.move(batch, 'REQUIRES_ATTENTION', {
+      reason: `reconciliation_schedule_exhausted (${r.outcome})`,
+    });
   }
 
   private async move(
     batch: BatchRow,
     to: BatchStatus,
-    f: { referenceId?: string | null; statusCode?: string | null; reason?: string | null; nextCheckAt?: Date | null },
+    f: {
+      referenceId?: string | null;
+      statusCode?: string | null;
+      reason?: string | null;
+      nextCheckAt?: Date | null;
+    },
   ): Promise<void> {
     if (batch.status !== to && !canMoveBatch(batch.status, to)) return;
     await inTransaction(this.d.pool, async (c) => {
@@ -178,7 +206,12 @@ function after(ms: number): Date {
   return new Date(Date.now() + ms);
 }
 
-function totalsOf(items: readonly BatchItemRow[]): { entries: number; succeeded: number; failed: number; pending: number } {
+function totalsOf(items: readonly BatchItemRow[]): {
+  entries: number;
+  succeeded: number;
+  failed: number;
+  pending: number;
+} {
   const succeeded = items.filter((i) => i.status === 'SUCCESS').length;
   const failed = items.filter((i) => TERMINAL_ITEM.has(i.status) && i.status !== 'SUCCESS').length;
   return { entries: items.length, succeeded, failed, pending: items.length - succeeded - failed };

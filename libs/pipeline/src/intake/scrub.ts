@@ -1,6 +1,7 @@
 import { maskAccountNumber, redactDeep } from '#observability';
 
-const SECRET_VALUE = /("(?:[A-Za-z_]*[Tt]oken|cryptogram|[A-Za-z_]*[Ss]ecret|authorization|password)"\s*:\s*)"(?:[^"\\]|\\.)*("?)/g;
+const SECRET_VALUE =
+  /("(?:[A-Za-z_]*[Tt]oken|cryptogram|[A-Za-z_]*[Ss]ecret|authorization|password)"\s*:\s*)"(?:[^"\\]|\\.)*("?)/g;
 const LONG_DIGITS = /\d{9,}/g;
 const VPA = /([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g;
 

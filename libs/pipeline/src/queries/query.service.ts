@@ -37,7 +37,11 @@ export class QueryService {
     const replies = await Promise.all(messages.map((m) => this.answer(m)));
     const out = replies.filter((r): r is { topic: string; reply: QueryReply } => r !== undefined);
     if (out.length === 0) return;
-    this.producer ??= this.d.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    this.producer ??= this.d.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+    });
     this.connected ??= this.producer.connect();
     await this.connected;
     const byTopic = new Map<string, QueryReply[]>();
@@ -60,7 +64,12 @@ export class QueryService {
       if (!queryId || !q.type) return undefined;
       return {
         topic: topicName(this.d.topicPrefix, TOPICS.queryReplies),
-        reply: { queryId, type: q.type as QueryReply['type'], ok: false, error: { code: q.reason, message: q.detail } },
+        reply: {
+          queryId,
+          type: q.type as QueryReply['type'],
+          ok: false,
+          error: { code: q.reason, message: q.detail },
+        },
       };
     }
     const query = q.value;

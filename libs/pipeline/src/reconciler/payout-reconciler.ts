@@ -82,7 +82,12 @@ export class PayoutReconciler {
 
   /** One round: claim due rows and check them, a few at a time. Returns how many were claimed. */
   async tick(): Promise<number> {
-    const rows = await this.d.payouts.claimDueChecks(this.d.pool, this.s.owner, this.s.leaseMs, this.s.batchSize);
+    const rows = await this.d.payouts.claimDueChecks(
+      this.d.pool,
+      this.s.owner,
+      this.s.leaseMs,
+      this.s.batchSize,
+    );
     for (let i = 0; i < rows.length; i += this.s.concurrency) {
       await Promise.all(rows.slice(i, i + this.s.concurrency).map((r) => this.check(r)));
     }
@@ -100,12 +105,16 @@ export class PayoutReconciler {
         // The provider never recorded it: sending the same transferId again is safe.
         return await this.resend(row);
       }
-      if (answer.outcome !== 'success' || !answer.data) return await this.later(row, errorOf(answer.diagnostics));
+      if (answer.outcome !== 'success' || !answer.data)
+        return await this.later(row, errorOf(answer.diagnostics));
       const raw = answer.data.status;
       const to = mapProviderStatus(raw);
       if (!to) {
         this.d.metrics.unknownStatus.inc();
-        this.d.logger.warn({ transferId: row.transferId, providerStatus: raw }, 'reconciler: unknown provider status; will check again');
+        this.d.logger.warn(
+          { transferId: row.transferId, providerStatus: raw },
+          'reconciler: unknown provider status; will check again',
+        );
         return await this.later(row, { providerStatus: raw ?? null });
       }
       if (to === row.status) return await this.later(row, null);
@@ -115,7 +124,10 @@ export class PayoutReconciler {
       }
       await this.move(row, to, answer.data, raw);
     } catch (e) {
-      this.d.logger.error({ err: e, transferId: row.transferId }, 'reconciler: check failed; the lease will bring it back');
+      this.d.logger.error(
+        { err: e, transferId: row.transferId },
+        'reconciler: check failed; the lease will bring it back',
+      );
     }
   }
 
@@ -128,7 +140,11 @@ export class PayoutReconciler {
         const t = r.data as unknown as Record<string, unknown>;
         return {
           ...r,
-          data: { status: str(t['status']), reason: str(t['status_description']), utr: str(t['transfer_utr']) },
+          data: {
+            status: str(t['status']),
+            reason: str(t['status_description']),
+            utr: str(t['transfer_utr']),
+          },
         };
       }
       case 'self_withdrawal':
@@ -146,7 +162,10 @@ export class PayoutReconciler {
             status: str(t['status']),
             reason: str(t['reason']),
             utr: str(t['utr']),
-            referenceId: t['referenceId'] === undefined || t['referenceId'] === null ? undefined : String(t['referenceId']),
+            referenceId:
+              t['referenceId'] === undefined || t['referenceId'] === null
+                ? undefined
+                : String(t['referenceId']),
           },
         };
       }
@@ -164,9 +183,15 @@ export class PayoutReconciler {
     await this.d.submission.run(resent);
   }
 
-  private async move(row: PayoutRow, to: PayoutStatus, a: StatusAnswer, raw: string | undefined): Promise<void> {
+  private async move(
+    row: PayoutRow,
+    to: PayoutStatus,
+    a: StatusAnswer,
+    raw: string | undefined,
+  ): Promise<void> {
     const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, row.checkCount);
-    if (!isTerminal(to) && delay === undefined) return this.requireAttention(row, 'reconciliation_schedule_exhausted');
+    if (!isTerminal(to) && delay === undefined)
+      return this.requireAttention(row, 'reconciliation_schedule_exhausted');
     const moved = await inTransaction(this.d.pool, async (c) => {
       const next = await this.d.payouts.transition(
         c,
@@ -189,7 +214,14 @@ export class PayoutReconciler {
     if (!moved) return;
     this.d.metrics.transitions.inc({ from: row.status, to });
     this.d.logger.info(
-      { transferId: row.transferId, requestId: row.requestId, from: row.status, to, version: moved.version, reason: moved.reason },
+      {
+        transferId: row.transferId,
+        requestId: row.requestId,
+        from: row.status,
+        to,
+        version: moved.version,
+        reason: moved.reason,
+      },
       'payout state changed',
     );
   }
@@ -198,19 +230,38 @@ export class PayoutReconciler {
   private async later(row: PayoutRow, lastError: Record<string, unknown> | null): Promise<void> {
     const delay = nextCheckDelay(this.s.schedule, row.checkCount);
     if (delay === undefined) return this.requireAttention(row, 'reconciliation_schedule_exhausted');
-    await this.d.payouts.reschedule(this.d.pool, row.id, row.version, new Date(Date.now() + delay), lastError);
+    await this.d.payouts.reschedule(
+      this.d.pool,
+      row.id,
+      row.version,
+      new Date(Date.now() + delay),
+      lastError,
+    );
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {
     const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.payouts.transition(c, row.id, row.version, 'REQUIRES_ATTENTION', { reason, nextCheckAt: null }, false);
+      const next = await this.d.payouts.transition(
+        c,
+        row.id,
+        row.version,
+        'REQUIRES_ATTENTION',
+        { reason, nextCheckAt: null },
+        false,
+      );
       if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
       return next;
     });
     if (!moved) return;
     this.d.metrics.requiresAttention.inc({ reason });
     this.d.logger.error(
-      { transferId: row.transferId, requestId: row.requestId, from: row.status, reason, checks: row.checkCount },
+      {
+        transferId: row.transferId,
+        requestId: row.requestId,
+        from: row.status,
+        reason,
+        checks: row.checkCount,
+      },
       'payout requires attention: its true state could not be established automatically',
     );
   }

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { runMigrations, withDatabase } from '#database';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BASE_URL =
+  process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/payouts_bench';
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = net.createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => ok(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: withDatabase(BASE_URL, 'postgres') });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh, migrated database for one phase (cloned from a template migrated once per run). */
+export async function freshDatabase(name: string, template: string): Promise<string> {
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  });
+  return withDatabase(BASE_URL, name);
+}
+
+export async function migratedTemplate(name: string): Promise<void> {
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  });
+  await runMigrations(withDatabase(BASE_URL, name));
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+export function startNode(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [resolve(ROOT, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+export async function stopNode(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export async function waitHttp(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}

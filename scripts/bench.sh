@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `npm run bench`: the pipeline benchmark (bench/pipeline.bench.ts) on this machine, with the
+# same set-up as the tests (dependencies, Postgres, Kafka). Figures go to docs/BENCHMARKS.md.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+ensure_deps
+ensure_postgres
+ensure_kafka
+build
+node dist/bench/pipeline.bench.js
