@@ -87,7 +87,8 @@ async function baseline(n: number): Promise<number> {
   let done = 0;
   const finished = new Promise<void>((resolveDone) => {
     void consumer.run({
-      eachBatch: async ({ batch, resolveOffset }) => {
+      eachBatch: async (payload) => {
+        const { batch } = payload;
         const keys = batch.messages.map((m) => m.key?.toString() ?? '');
         const vals = batch.messages.map((m) => m.value?.toString() ?? '{}');
         await pool.query(
@@ -99,7 +100,7 @@ async function baseline(n: number): Promise<number> {
           messages: batch.messages.map((m) => ({ key: m.key, value: m.value })),
         });
         const last = batch.messages[batch.messages.length - 1];
-        if (last) resolveOffset(last.offset);
+        if (last) payload.resolveOffset(last.offset);
         done += batch.messages.length;
         if (done >= n) resolveDone();
       },

@@ -79,7 +79,12 @@ export class OutboxHarness {
 
   static async create(): Promise<OutboxHarness> {
     const db = await createTestDatabase();
-    const pool = createPool({ url: db.url, max: 8, applicationName: 'outbox-test' });
+    const pool = createPool({
+      url: db.url,
+      max: 8,
+      applicationName: 'outbox-test',
+      onIdleError: () => undefined,
+    });
     const h = new OutboxHarness(db, pool);
     await ensureTopics(testKafka(), [{ topic: h.topic(EVENTS), numPartitions: 3 }]);
     return h;

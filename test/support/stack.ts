@@ -111,10 +111,8 @@ export async function startStack(
     services: [],
     env,
     async send(command, key) {
-      const c = command as { data?: Record<string, unknown> };
-      const k =
-        key ??
-        String(c.data?.['transferId'] ?? c.data?.['batchTransferId'] ?? c.data?.['withdrawalId'] ?? '');
+      const d = (command as { data?: Record<string, string | undefined> }).data;
+      const k = key ?? d?.['transferId'] ?? d?.['batchTransferId'] ?? d?.['withdrawalId'] ?? '';
       await producer.send({
         topic: topicName(prefix, TOPICS.commands),
         messages: [{ key: k, value: JSON.stringify(command) }],

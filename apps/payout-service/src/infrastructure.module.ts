@@ -29,6 +29,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
               url: core.DATABASE_URL,
               max: core.DATABASE_POOL_SIZE,
               applicationName: core.KAFKA_CLIENT_ID,
+              onIdleError: (e) =>
+                logger.warn({ err: e }, 'an idle Postgres connection failed; the pool replaces it'),
             }),
         },
         {

@@ -11,10 +11,16 @@ export interface PoolSettings {
   readonly applicationName: string;
   /** Server-side cap on any one statement, so a stuck query cannot hold a claim forever. */
   readonly statementTimeoutMs?: number;
+  /**
+   * Called when an idle pooled connection dies (database restart, network cut). pg emits this as
+   * an 'error' event on the pool; unhandled, it would crash the process. The pool replaces the
+   * connection by itself; readiness reports the outage.
+   */
+  readonly onIdleError: (e: Error) => void;
 }
 
 export function createPool(s: PoolSettings): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: s.url,
     max: s.max,
     application_name: s.applicationName,
@@ -22,6 +28,8 @@ export function createPool(s: PoolSettings): pg.Pool {
     idleTimeoutMillis: 30_000,
     statement_timeout: s.statementTimeoutMs ?? 30_000,
   });
+  pool.on('error', s.onIdleError);
+  return pool;
 }
 
 /** The database name of a connection URL, for checks and messages (never the credentials). */

@@ -33,6 +33,10 @@ export interface ReconcilerDeps {
   batches?: BatchProcessor;
 }
 
+type StatusCheck =
+  | { found: true; answer: StatusAnswer }
+  | { found: false; result: ProviderResult<unknown> | 'no-status-endpoint' };
+
 interface StatusAnswer {
   status?: string;
   reason?: string;
@@ -99,15 +103,17 @@ export class PayoutReconciler {
     this.d.metrics.checks.inc({ status: row.status });
     try {
       if (row.status === 'SUBMITTING') return await this.resend(row);
-      const answer = await this.askStatus(row);
-      if (answer === 'no-status-endpoint') return await this.requireAttention(row, 'no_status_endpoint');
-      if (answer.outcome === 'failed' && answer.kind === 'not-found' && row.status === 'UNKNOWN') {
-        // The provider never recorded it: sending the same transferId again is safe.
-        return await this.resend(row);
+      const check = await this.askStatus(row);
+      if (!check.found) {
+        const r = check.result;
+        if (r === 'no-status-endpoint') return await this.requireAttention(row, 'no_status_endpoint');
+        if (r.outcome === 'failed' && r.kind === 'not-found' && row.status === 'UNKNOWN') {
+          // The provider never recorded it: sending the same transferId again is safe.
+          return await this.resend(row);
+        }
+        return await this.later(row, errorOf(r.diagnostics));
       }
-      if (answer.outcome !== 'success' || !answer.data)
-        return await this.later(row, errorOf(answer.diagnostics));
-      const raw = answer.data.status;
+      const raw = check.answer.status;
       const to = mapProviderStatus(raw);
       if (!to) {
         this.d.metrics.unknownStatus.inc();
@@ -122,7 +128,7 @@ export class PayoutReconciler {
         this.d.metrics.backwards.inc();
         return await this.later(row, null);
       }
-      await this.move(row, to, answer.data, raw);
+      await this.move(row, to, check.answer, raw);
     } catch (e) {
       this.d.logger.error(
         { err: e, transferId: row.transferId },
@@ -131,41 +137,35 @@ export class PayoutReconciler {
     }
   }
 
-  private async askStatus(row: PayoutRow): Promise<ProviderResult<StatusAnswer> | 'no-status-endpoint'> {
+  private async askStatus(row: PayoutRow): Promise<StatusCheck> {
     const opts = { accountId: row.accountId, requestId: row.requestId ?? undefined };
     switch (row.kind) {
       case 'validated_upi_payout': {
         const r = await this.d.client.getTransferStatusV2({ transferId: row.transferId }, opts);
-        if (r.outcome !== 'success') return r as ProviderResult<StatusAnswer>;
-        const t = r.data as unknown as Record<string, unknown>;
+        // A status query's outcome is the transfer's own state; what matters is whether it has data.
+        const t = 'data' in r ? r.data : undefined;
+        if (!t) return { found: false, result: r };
         return {
-          ...r,
-          data: {
-            status: str(t['status']),
-            reason: str(t['status_description']),
-            utr: str(t['transfer_utr']),
-          },
+          found: true,
+          answer: { status: t.status, reason: str(t.status_description), utr: str(t.transfer_utr) },
         };
       }
       case 'self_withdrawal':
-        return 'no-status-endpoint';
+        return { found: false, result: 'no-status-endpoint' };
       case 'standard_transfer':
       case 'direct_transfer':
       case 'card_payout':
       case 'internal_transfer': {
         const r = await this.d.client.getTransferStatus({ transferId: row.transferId }, opts);
-        if (r.outcome !== 'success') return r as ProviderResult<StatusAnswer>;
-        const t = r.data as unknown as Record<string, unknown>;
+        const t = 'data' in r ? r.data : undefined;
+        if (!t) return { found: false, result: r };
         return {
-          ...r,
-          data: {
-            status: str(t['status']),
-            reason: str(t['reason']),
-            utr: str(t['utr']),
-            referenceId:
-              t['referenceId'] === undefined || t['referenceId'] === null
-                ? undefined
-                : String(t['referenceId']),
+          found: true,
+          answer: {
+            status: t.status,
+            reason: str(t.reason),
+            utr: str(t.utr),
+            referenceId: str(t.referenceId),
           },
         };
       }
