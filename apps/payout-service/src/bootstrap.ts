@@ -42,6 +42,7 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
         kafka,
         groupId: `${config.core.KAFKA_CLIENT_ID}.intake`,
         topicFor: (pattern) => topicName(config.core.KAFKA_TOPIC_PREFIX, pattern),
+        partitionsConsumedConcurrently: config.core.KAFKA_PARTITIONS_CONCURRENCY,
         logger: log,
       }),
     },

@@ -24,6 +24,11 @@ export const coreConfig = defineSection('core', {
     default: 'payout-service',
     description: 'Kafka client id, shown in broker logs and metrics',
   }),
+  KAFKA_PARTITIONS_CONCURRENCY: envVar({
+    schema: env.positiveInt(),
+    default: '6',
+    description: 'Partitions of a topic handled at once per instance (each batch is its own transaction)',
+  }),
   KAFKA_TOPIC_PREFIX: envVar({
     schema: env.enumOf(['']).or(envVarPrefix()),
     default: '',

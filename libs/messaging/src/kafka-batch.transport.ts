@@ -20,6 +20,8 @@ export interface KafkaBatchTransportOptions {
   readonly logger: AppLogger;
   readonly fromBeginning?: boolean;
   readonly sessionTimeoutMs?: number;
+  /** Partitions whose batches are handled at the same time (each in its own transaction). */
+  readonly partitionsConsumedConcurrently?: number;
 }
 
 /**
@@ -70,6 +72,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     });
     await consumer.run({
       autoCommit: false,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.onBatch(payload, topics),
     });
