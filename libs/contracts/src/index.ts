@@ -5,3 +5,6 @@ export * from './schemas/common.schema.js';
 export * from './schemas/commands.schema.js';
 export * from './schemas/queries.schema.js';
 export * from './schemas/events.schema.js';
+export * from './examples.js';
+export * from './asyncapi.js';
+export * from './render.js';

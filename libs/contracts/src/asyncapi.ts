@@ -1,0 +1,92 @@
+import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
+import { commandSchemas } from './schemas/commands.schema.js';
+import { eventSchema } from './schemas/events.schema.js';
+import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
+import { TOPICS } from './topics.js';
+
+/**
+ * The AsyncAPI 3 document, built from the very schemas the service validates with at run time.
+ * `npm run contracts` writes it to docs/asyncapi.json; a test fails if the file drifts.
+ */
+export function buildAsyncApi(): Record<string, unknown> {
+  const commandMessages = Object.fromEntries(
+    Object.entries(commandSchemas).map(([type, schema]) => [
+      type.replace('.', '_'),
+      {
+        name: type,
+        contentType: 'application/json',
+        summary: `Command ${type}; Kafka key = ${type === 'payout.batch_transfer' ? 'batchTransferId' : type === 'payout.self_withdrawal' ? 'withdrawalId' : 'transferId'}`,
+        payload: schema,
+        examples: COMMAND_EXAMPLES.filter((c) => c.type === type).map((c) => ({ payload: c })),
+      },
+    ]),
+  );
+  const queryMessages = Object.fromEntries(
+    Object.entries(querySchemas).map(([type, schema]) => [
+      type.replace('.', '_'),
+      {
+        name: type,
+        contentType: 'application/json',
+        payload: schema,
+        examples: QUERY_EXAMPLES.filter((q) => q.type === type).map((q) => ({ payload: q })),
+      },
+    ]),
+  );
+  const ref = (names: string[]) =>
+    Object.fromEntries(names.map((n) => [n, { $ref: `#/components/messages/${n}` }]));
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Payout service',
+      version: '1.0.0',
+      description:
+        'Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, id = <id>:<version>), queries as request/reply. Amounts are decimal strings.',
+    },
+    defaultContentType: 'application/json',
+    channels: {
+      commands: { address: TOPICS.commands, messages: ref(Object.keys(commandMessages)) },
+      commandsDlq: {
+        address: TOPICS.commandsDlq,
+        description:
+          'Commands that could not be decoded or validated: the original bytes (secrets redacted, account numbers masked) with headers dlq-reason, dlq-detail, dlq-original-topic/partition/offset, dlq-original-sha256, dlq-scrubbed.',
+        messages: { deadLetter: { $ref: '#/components/messages/deadLetter' } },
+      },
+      events: { address: TOPICS.events, messages: { event: { $ref: '#/components/messages/event' } } },
+      queries: { address: TOPICS.queries, messages: ref(Object.keys(queryMessages)) },
+      queryReplies: {
+        address: TOPICS.queryReplies,
+        messages: { queryReply: { $ref: '#/components/messages/queryReply' } },
+      },
+    },
+    operations: {
+      sendCommand: { action: 'receive', channel: { $ref: '#/channels/commands' } },
+      publishEvent: { action: 'send', channel: { $ref: '#/channels/events' } },
+      deadLetter: { action: 'send', channel: { $ref: '#/channels/commandsDlq' } },
+      answerQuery: {
+        action: 'receive',
+        channel: { $ref: '#/channels/queries' },
+        reply: { channel: { $ref: '#/channels/queryReplies' } },
+      },
+    },
+    components: {
+      messages: {
+        ...commandMessages,
+        ...queryMessages,
+        event: {
+          name: 'event',
+          contentType: 'application/cloudevents+json',
+          summary:
+            'A payout, batch or batch entry changed state (Kafka key = transferId, batchTransferId or withdrawalId)',
+          payload: eventSchema,
+          examples: EVENT_EXAMPLES.map((e) => ({ name: e.type, payload: e })),
+        },
+        queryReply: {
+          name: 'queryReply',
+          payload: queryReplySchema,
+          examples: REPLY_EXAMPLES.map((r) => ({ payload: r })),
+        },
+        deadLetter: { name: 'deadLetter', payload: { description: 'The original message bytes, scrubbed' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { decodeCommand, decodeQuery, eventProblems, replyProblems, commandIdentity } from './decode.js';
+import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
+import { COMMAND_TYPES } from './schemas/commands.schema.js';
+import { QUERY_TYPES } from './schemas/queries.schema.js';
+import { renderAsyncApi, renderContractsDoc } from './render.js';
+import { buildAsyncApi } from './asyncapi.js';
+
+const ROOT = resolve(import.meta.dirname, '../../../..');
+
+describe('contracts', () => {
+  it('has an example of every command and query type, and each validates against the runtime schema', () => {
+    assert.deepEqual(new Set(COMMAND_EXAMPLES.map((c) => c.type)), new Set(Object.keys(COMMAND_TYPES)));
+    assert.deepEqual(new Set(QUERY_EXAMPLES.map((q) => q.type)), new Set(QUERY_TYPES));
+    for (const c of COMMAND_EXAMPLES) {
+      const r = decodeCommand(Buffer.from(JSON.stringify(c)), Buffer.from(commandIdentity(c)));
+      assert.equal(r.ok, true, `${c.type}: ${r.ok ? '' : r.detail}`);
+    }
+    for (const q of QUERY_EXAMPLES)
+      assert.equal(decodeQuery(Buffer.from(JSON.stringify(q))).ok, true, q.type);
+    for (const e of EVENT_EXAMPLES) assert.equal(eventProblems(e), undefined, e.type);
+    for (const r of REPLY_EXAMPLES) assert.equal(replyProblems(r), undefined, r.type);
+  });
+
+  it('the AsyncAPI document carries the runtime schemas, and every channel message resolves', () => {
+    const doc = buildAsyncApi() as {
+      channels: Record<string, { messages: Record<string, { $ref: string }> }>;
+      components: { messages: Record<string, { payload: unknown; examples?: Array<{ payload: unknown }> }> };
+    };
+    for (const ch of Object.values(doc.channels)) {
+      for (const m of Object.values(ch.messages)) {
+        const name = m.$ref.replace('#/components/messages/', '');
+        assert.ok(doc.components.messages[name], `${m.$ref} resolves`);
+      }
+    }
+    // An example in the document that the runtime rejects would be a lie: check them all.
+    for (const [name, m] of Object.entries(doc.components.messages)) {
+      for (const ex of m.examples ?? []) {
+        const bytes = Buffer.from(JSON.stringify(ex.payload));
+        if (name.startsWith('payout_')) assert.equal(decodeCommand(bytes).ok, true, name);
+        if (name.startsWith('query_')) assert.equal(decodeQuery(bytes).ok, true, name);
+        if (name === 'event') assert.equal(eventProblems(ex.payload), undefined, name);
+      }
+    }
+  });
+
+  it('docs/asyncapi.json and docs/CONTRACTS.md are up to date (run npm run contracts)', () => {
+    assert.equal(readFileSync(resolve(ROOT, 'docs/asyncapi.json'), 'utf8'), renderAsyncApi());
+    assert.equal(readFileSync(resolve(ROOT, 'docs/CONTRACTS.md'), 'utf8'), renderContractsDoc());
+  });
+
+  it('rejects what the examples would be without their required parts', () => {
+    const bad = { type: 'payout.direct_transfer', data: { transferId: 'x', amount: 10 } };
+    const r = decodeCommand(Buffer.from(JSON.stringify(bad)));
+    assert.equal(r.ok, false);
+    assert.equal(r.ok ? '' : r.reason, 'schema_violation');
+    assert.match(r.ok ? '' : r.detail, /amount must be string/);
+    assert.match(r.ok ? '' : r.detail, /beneDetails/);
+  });
+});

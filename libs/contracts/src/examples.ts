@@ -1,0 +1,249 @@
+import { type Command, type PayoutEvent, type Query, type QueryReply } from './types.js';
+
+/** One example of every command: in the AsyncAPI document and docs/CONTRACTS.md, and validated by tests. */
+export const COMMAND_EXAMPLES: readonly Command[] = [
+  {
+    type: 'payout.standard_transfer',
+    accountId: 'default',
+    requestId: 'req-7f3a',
+    data: {
+      transferId: 'tr_1001',
+      beneId: 'BENE42',
+      amount: '1250.50',
+      transferMode: 'imps',
+      remarks: 'Invoice 1001',
+    },
+  },
+  {
+    type: 'payout.direct_transfer',
+    data: {
+      transferId: 'tr_1002',
+      amount: '499.00',
+      transferMode: 'banktransfer',
+      beneDetails: {
+        name: 'Asha Rao',
+        phone: '9876543210',
+        bankAccount: '026291800001191',
+        ifsc: 'YESB0000262',
+      },
+    },
+  },
+  {
+    type: 'payout.validated_upi_payout',
+    data: {
+      transferId: 'tr_1003',
+      amount: '99.99',
+      transferToken: '<token from Validate Payout>',
+      transferRemarks: 'refund',
+    },
+  },
+  {
+    type: 'payout.card_payout',
+    data: {
+      transferId: 'tr_1004',
+      amount: '20.00',
+      cardToken: '<card token>',
+      cardType: 'CREDIT',
+      networkType: 'MASTERCARD',
+      cryptogram: '<cryptogram>',
+      tokenExpiry: '2030-12',
+    },
+  },
+  {
+    type: 'payout.batch_transfer',
+    data: {
+      batchTransferId: 'batch_2001',
+      batchFormat: 'BANK_ACCOUNT',
+      entries: [
+        {
+          transferId: 'b2001_1',
+          amount: '10.00',
+          bankAccount: '026291800001191',
+          ifsc: 'YESB0000262',
+          name: 'One',
+          phone: '9876543210',
+        },
+        {
+          transferId: 'b2001_2',
+          amount: '12.00',
+          bankAccount: '026291800001191',
+          ifsc: 'YESB0000262',
+          name: 'Two',
+          phone: '9876543211',
+        },
+      ],
+    },
+  },
+  {
+    type: 'payout.internal_transfer',
+    data: { transferId: 'int_3001', amount: '5000.00', rechargeAccount: 'RA0001' },
+  },
+  {
+    type: 'payout.self_withdrawal',
+    data: { withdrawalId: 'wd_4001', amount: '100.00', remarks: 'month end' },
+  },
+];
+
+export const QUERY_EXAMPLES: readonly Query[] = [
+  { type: 'query.bene_id', queryId: 'q-1', data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' } },
+  {
+    type: 'query.bene_history',
+    queryId: 'q-2',
+    data: { beneId: 'BENE42', startDate: '2026-11-01', endDate: '2026-11-20', page: 1 },
+  },
+  {
+    type: 'query.sdk_token',
+    queryId: 'q-3',
+    replyTo: 'payouts.query-replies',
+    data: {
+      appId: 'vkyc-app',
+      product: 'VKYC',
+      metadata: { vkycRequestId: 101 },
+      authenticatedUser: { identifierType: 'userId', identifierValue: 42 },
+    },
+  },
+];
+
+export const REPLY_EXAMPLES: readonly QueryReply[] = [
+  { queryId: 'q-1', type: 'query.bene_id', ok: true, data: { beneId: 'BENE42' } },
+  {
+    queryId: 'q-3',
+    type: 'query.sdk_token',
+    ok: true,
+    data: { accessToken: '<sdk token>', expiresAt: '2026-11-21 21:06:34 IST' },
+  },
+  {
+    queryId: 'q-2',
+    type: 'query.bene_history',
+    ok: false,
+    error: { code: 'failed', message: 'Invalid date range', providerCode: '422' },
+  },
+];
+
+const at = '2026-11-21T10:15:30.123Z';
+const base = {
+  specversion: '1.0',
+  source: 'urn:payouts:payout-service',
+  time: at,
+  datacontenttype: 'application/json',
+} as const;
+
+export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
+  {
+    ...base,
+    id: 'tr_1002:1',
+    type: 'payouts.payout.accepted',
+    subject: 'tr_1002',
+    data: {
+      accountId: 'default',
+      id: 'tr_1002',
+      kind: 'direct_transfer',
+      status: 'RECEIVED',
+      version: 1,
+      amount: '499.00',
+      beneficiary: { bankAccount: 'XXXXXXXXXXX1191', ifsc: 'YESB0000262' },
+      occurredAt: at,
+    },
+  },
+  {
+    ...base,
+    id: 'tr_1002:3',
+    type: 'payouts.payout.succeeded',
+    subject: 'tr_1002',
+    data: {
+      accountId: 'default',
+      id: 'tr_1002',
+      kind: 'direct_transfer',
+      status: 'SUCCESS',
+      version: 3,
+      amount: '499.00',
+      statusCode: '200',
+      referenceId: '8832091',
+      utr: 'UTR000123456',
+      beneficiary: { bankAccount: 'XXXXXXXXXXX1191', ifsc: 'YESB0000262' },
+      occurredAt: at,
+    },
+  },
+  {
+    ...base,
+    id: 'tr_1001:3',
+    type: 'payouts.payout.failed',
+    subject: 'tr_1001',
+    data: {
+      accountId: 'default',
+      id: 'tr_1001',
+      kind: 'standard_transfer',
+      status: 'FAILED',
+      version: 3,
+      amount: '1250.50',
+      statusCode: '400',
+      reason: 'Insufficient balance',
+      occurredAt: at,
+    },
+  },
+  {
+    ...base,
+    id: 'tr_1001:conflict:9b1c2d3e4f5a6b7c',
+    type: 'payouts.command.conflict',
+    subject: 'tr_1001',
+    data: {
+      accountId: 'default',
+      id: 'tr_1001',
+      kind: 'standard_transfer',
+      status: 'SUCCESS',
+      version: 3,
+      reason: 'idempotency_conflict',
+      occurredAt: at,
+    },
+  },
+  {
+    ...base,
+    id: 'batch_2001/b2001_1:2',
+    type: 'payouts.batch_item.success',
+    subject: 'b2001_1',
+    data: {
+      accountId: 'default',
+      id: 'b2001_1',
+      kind: 'batch_entry',
+      status: 'SUCCESS',
+      version: 2,
+      amount: '10.00',
+      batchTransferId: 'batch_2001',
+      utr: 'UTR99',
+      occurredAt: at,
+    },
+  },
+  {
+    ...base,
+    id: 'batch_2001:4',
+    type: 'payouts.batch.completed',
+    subject: 'batch_2001',
+    data: {
+      accountId: 'default',
+      id: 'batch_2001',
+      kind: 'batch_transfer',
+      status: 'COMPLETED',
+      version: 4,
+      amount: '22.00',
+      totals: { entries: 2, succeeded: 2, failed: 0, pending: 0 },
+      occurredAt: at,
+    },
+  },
+  {
+    ...base,
+    id: 'wd_4001:2',
+    type: 'payouts.payout.rejected',
+    subject: 'wd_4001',
+    data: {
+      accountId: 'default',
+      id: 'wd_4001',
+      kind: 'self_withdrawal',
+      status: 'REJECTED',
+      version: 2,
+      amount: '100.00',
+      statusCode: 'LIMIT_3_PER_DAY',
+      reason: 'daily_withdrawal_limit_exceeded',
+      occurredAt: at,
+    },
+  },
+];
