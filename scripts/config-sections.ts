@@ -1,0 +1,46 @@
+import { coreConfig, providerHostsConfig, renderConfigDoc } from '#config';
+import { ledgerConfig } from '#ledger';
+import { outboxConfig } from '#outbox';
+import { pipelineConfig } from '#pipeline';
+import { providerClientConfig } from '#provider-client';
+import { sandboxConfig } from '#sandbox';
+
+export const CONFIG_DOC_PATH = 'docs/CONFIGURATION.md';
+
+const TESTS = `## Tests and benchmarks
+
+Read by the test harness and \`npm run bench\`, not by the service.
+
+| variable | default | sensitive | meaning |
+| --- | --- | --- | --- |
+| \`TEST_DATABASE_URL\` | \`postgres://postgres@127.0.0.1:5432/payouts_test\` |  | base for per-file test databases; its name must contain \`test\` |
+| \`TEST_KAFKA_BROKERS\` | \`127.0.0.1:9092\` |  | broker for integration tests |
+| \`BENCH_DATABASE_URL\` | \`postgres://postgres@127.0.0.1:5432/payouts_bench\` |  | base for benchmark databases |
+`;
+
+export function renderConfiguration(): string {
+  return renderConfigDoc(
+    [
+      { title: 'Core', source: 'libs/config/src/core.config.ts', section: coreConfig },
+      { title: 'Provider hosts', source: 'libs/config/src/core.config.ts', section: providerHostsConfig },
+      {
+        title: 'Provider client',
+        source: 'libs/provider-client/src/provider-client.config.ts',
+        section: providerClientConfig,
+      },
+      { title: 'Ledger', source: 'libs/ledger/src/ledger.config.ts', section: ledgerConfig },
+      {
+        title: 'Pipeline (intake, executor, reconciler)',
+        source: 'libs/pipeline/src/pipeline.config.ts',
+        section: pipelineConfig,
+      },
+      { title: 'Outbox relay', source: 'libs/outbox/src/outbox.config.ts', section: outboxConfig },
+      {
+        title: 'Provider sandbox (apps/provider-sandbox)',
+        source: 'libs/sandbox/src/core/sandbox.config.ts',
+        section: sandboxConfig,
+      },
+    ],
+    TESTS,
+  );
+}
