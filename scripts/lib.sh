@@ -21,6 +21,8 @@ ensure_deps() {
     npm ci --no-audit --no-fund --loglevel=error
   fi
   export PATH="$REPO/node_modules/.bin:$PATH"
+  # kafkajs 2.2 arms negative timers that Node 24 warns about (see libs/observability/src/process-warnings.ts).
+  export NODE_OPTIONS="${NODE_OPTIONS:-} --disable-warning=TimeoutNegativeWarning"
   local major
   major=$(node -p 'process.versions.node.split(".")[0]')
   [ "$major" -ge 24 ] || fail "Node 24+ expected from node_modules/.bin/node, got $(node --version)"

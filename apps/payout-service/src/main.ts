@@ -1,5 +1,5 @@
 import { ConfigError } from '#config';
-import { createLogger } from '#observability';
+import { createLogger, routeProcessWarnings } from '#observability';
 import { startService } from './bootstrap.js';
 import { loadServiceConfig } from './service.config.js';
 
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
+  routeProcessWarnings(logger);
   const service = await startService(config, logger);
   logger.info({ url: service.url }, 'payout service started');
 

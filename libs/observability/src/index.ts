@@ -3,3 +3,4 @@ export * from './logger.js';
 export * from './metrics.js';
 export * from './tokens.js';
 export * from './metrics.controller.js';
+export * from './process-warnings.js';
