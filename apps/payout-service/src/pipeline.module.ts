@@ -27,6 +27,7 @@ import {
   BatchProcessor,
   IntakeService,
   KafkaDeadLetterPublisher,
+  OutcomeRecorder,
   PayoutExecutor,
   PayoutReconciler,
   PayoutSubmission,
@@ -154,29 +155,33 @@ const providers: Provider[] = [
       }),
   },
   {
-    provide: PayoutSubmission,
-    inject: [
-      SERVICE_CONFIG,
-      PG_POOL,
-      PayoutRepository,
-      OutboxRepository,
-      ProviderClient,
-      SecretsCipher,
-      PipelineMetrics,
-      LOGGER,
-    ],
+    provide: OutcomeRecorder,
+    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, LOGGER],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
       payouts: PayoutRepository,
       outbox: OutboxRepository,
+      logger: AppLogger,
+    ) =>
+      new OutcomeRecorder(pool, payouts, outbox, logger.child({ component: 'executor' }), {
+        lingerMs: c.pipeline.OUTCOME_LINGER_MS,
+        maxBatch: c.pipeline.OUTCOME_MAX_BATCH,
+      }),
+  },
+  {
+    provide: PayoutSubmission,
+    inject: [SERVICE_CONFIG, OutcomeRecorder, ProviderClient, SecretsCipher, PipelineMetrics, LOGGER],
+    useFactory: (
+      c: ServiceConfig,
+      recorder: OutcomeRecorder,
       client: ProviderClient,
       cipher: SecretsCipher,
       metrics: PipelineMetrics,
       logger: AppLogger,
     ) =>
       new PayoutSubmission(
-        { pool, payouts, outbox, client, cipher, metrics, logger: logger.child({ component: 'executor' }) },
+        { recorder, client, cipher, metrics, logger: logger.child({ component: 'executor' }) },
         {
           firstCheckMs: c.pipeline.RECONCILE_SCHEDULE[0] ?? 30_000,
           resendMs: c.pipeline.RESEND_DELAY_MS,

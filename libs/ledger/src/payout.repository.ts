@@ -2,6 +2,14 @@ import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
 
+export interface TransitionMove {
+  readonly id: string;
+  readonly fromVersion: number;
+  readonly to: PayoutStatus;
+  readonly fields: OutcomeFields;
+  readonly eraseSecrets: boolean;
+}
+
 type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status,
@@ -137,31 +145,48 @@ export class PayoutRepository {
     f: OutcomeFields,
     eraseSecrets: boolean,
   ): Promise<PayoutRow | undefined> {
+    const [row] = await this.transitionMany(db, [{ id, fromVersion, to, fields: f, eraseSecrets }]);
+    return row;
+  }
+
+  /**
+   * transitionMany: many moves in one statement, each from the version its caller saw. Rows that
+   * moved on meanwhile are simply not returned.
+   */
+  async transitionMany(db: Db, moves: readonly TransitionMove[]): Promise<PayoutRow[]> {
+    if (moves.length === 0) return [];
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout
-          SET status = $3, version = version + 1, updated_at = now(),
-              status_code = COALESCE($4, status_code), reason = COALESCE($5, reason),
-              reference_id = COALESCE($6, reference_id), svc_transfer_id = COALESCE($7, svc_transfer_id),
-              utr = COALESCE($8, utr), last_error = $9::jsonb, next_check_at = $10,
-              request_secrets = CASE WHEN $11 THEN NULL ELSE request_secrets END,
+      `UPDATE payout p
+          SET status = m.status, version = p.version + 1, updated_at = now(),
+              status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
+              reference_id = COALESCE(m.reference_id, p.reference_id),
+              svc_transfer_id = COALESCE(m.svc_transfer_id, p.svc_transfer_id),
+              utr = COALESCE(m.utr, p.utr), last_error = m.last_error, next_check_at = m.next_check_at,
+              request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
               lease_owner = NULL, lease_until = NULL
-        WHERE id = $1 AND version = $2
-        RETURNING ${COLUMNS}`,
+         FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[])
+              AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
+                   last_error, next_check_at, erase)
+        WHERE p.id = m.id AND p.version = m.from_version
+        RETURNING ${COLUMNS.split(',')
+          .map((c) => `p.${c.trim()}`)
+          .join(', ')}`,
       [
-        id,
-        fromVersion,
-        to,
-        f.statusCode ?? null,
-        f.reason ?? null,
-        f.referenceId ?? null,
-        f.svcTransferId ?? null,
-        f.utr ?? null,
-        f.lastError ? JSON.stringify(f.lastError) : null,
-        f.nextCheckAt ?? null,
-        eraseSecrets,
+        moves.map((m) => m.id),
+        moves.map((m) => m.fromVersion),
+        moves.map((m) => m.to),
+        moves.map((m) => m.fields.statusCode ?? null),
+        moves.map((m) => m.fields.reason ?? null),
+        moves.map((m) => m.fields.referenceId ?? null),
+        moves.map((m) => m.fields.svcTransferId ?? null),
+        moves.map((m) => m.fields.utr ?? null),
+        moves.map((m) => (m.fields.lastError ? JSON.stringify(m.fields.lastError) : null)),
+        moves.map((m) => m.fields.nextCheckAt ?? null),
+        moves.map((m) => m.eraseSecrets),
       ],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return rows.map(toRow);
   }
 
   /**

@@ -8,6 +8,7 @@ export * from './intake/kafka-dead-letter.publisher.js';
 export * from './executor/decide.js';
 export * from './executor/submit-payout.js';
 export * from './executor/payout-submission.js';
+export * from './executor/outcome-recorder.js';
 export * from './executor/payout-executor.js';
 export * from './reconciler/status-mapping.js';
 export * from './reconciler/reconciler.metrics.js';

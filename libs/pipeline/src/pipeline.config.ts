@@ -27,6 +27,16 @@ export const pipelineConfig = defineSection('pipeline', {
     default: '200',
     description: 'Executor poll interval when idle (intake wakes it directly in the same process)',
   }),
+  OUTCOME_LINGER_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '3',
+    description: 'How long a provider outcome waits for others to share its ledger transaction',
+  }),
+  OUTCOME_MAX_BATCH: envVar({
+    schema: env.positiveInt(),
+    default: '200',
+    description: 'Most outcomes recorded in one transaction',
+  }),
   RESEND_DELAY_MS: envVar({
     schema: env.nonNegativeInt(),
     default: '5000',

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { type ProviderClient } from '#provider-client';
 import {
   isTerminal,
@@ -8,16 +7,14 @@ import {
   type SecretsCipher,
 } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type OutboxWriter } from '../ports.js';
 import { type PipelineMetrics } from '../pipeline.metrics.js';
-import { inTransaction } from '../transaction.js';
+import { type OutcomeRecorder } from './outcome-recorder.js';
 import { decideAfterSubmit, type DecisionTimings } from './decide.js';
 import { errorOf, submitPayout } from './submit-payout.js';
 
 export interface SubmissionDeps {
-  pool: pg.Pool;
-  payouts: PayoutRepository;
-  outbox: OutboxWriter;
+  /** Writes the outcome and its event, grouped with other outcomes into one transaction. */
+  recorder: OutcomeRecorder;
   client: ProviderClient;
   cipher: SecretsCipher;
   metrics: PipelineMetrics;
@@ -26,7 +23,7 @@ export interface SubmissionDeps {
 
 /**
  * Sends a SUBMITTING payout and records what the provider said, with its event, in one
- * transaction. Shared by the executor (first send) and the reconciler (re-send of the same id).
+ * transaction (shared with other outcomes of the same moment). Shared by the executor (first send) and the reconciler (re-send of the same id).
  */
 export class PayoutSubmission {
   constructor(
@@ -39,26 +36,21 @@ export class PayoutSubmission {
     try {
       const sub = await submitPayout(this.d.client, this.d.cipher, row);
       const decision = decideAfterSubmit(sub, this.t);
-      const moved = await inTransaction(this.d.pool, async (c) => {
-        const next = await this.d.payouts.transition(
-          c,
-          row.id,
-          row.version,
-          decision.to,
-          {
-            statusCode: decision.statusCode ?? null,
-            reason: decision.reason ?? null,
-            referenceId: sub.referenceId ?? null,
-            svcTransferId: sub.svcTransferId ?? null,
-            utr: sub.utr ?? null,
-            lastError: sub.result.outcome === 'success' ? null : errorOf(sub.result.diagnostics),
-            nextCheckAt:
-              decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
-          },
-          isTerminal(decision.to),
-        );
-        if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
-        return next;
+      const moved = await this.d.recorder.record({
+        id: row.id,
+        fromVersion: row.version,
+        to: decision.to,
+        fields: {
+          statusCode: decision.statusCode ?? null,
+          reason: decision.reason ?? null,
+          referenceId: sub.referenceId ?? null,
+          svcTransferId: sub.svcTransferId ?? null,
+          utr: sub.utr ?? null,
+          lastError: sub.result.outcome === 'success' ? null : errorOf(sub.result.diagnostics),
+          nextCheckAt:
+            decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
+        },
+        eraseSecrets: isTerminal(decision.to),
       });
       if (!moved) {
         this.d.metrics.staleResults.inc({ source: 'executor' });
