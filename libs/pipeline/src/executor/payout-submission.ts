@@ -1,11 +1,5 @@
 import { type ProviderClient } from '#provider-client';
-import {
-  isTerminal,
-  payoutStateEvent,
-  type PayoutRepository,
-  type PayoutRow,
-  type SecretsCipher,
-} from '#ledger';
+import { isTerminal, type PayoutRow, type SecretsCipher } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type PipelineMetrics } from '../pipeline.metrics.js';
 import { type OutcomeRecorder } from './outcome-recorder.js';
