@@ -89,16 +89,17 @@ export class OutboxRelay {
 
   /** Lets the round in flight finish (its rows are marked), then closes the producer and LISTEN. */
   async stop(): Promise<void> {
-    if (!this.running) return;
+    const wasRunning = this.running;
     this.running = false;
     clearInterval(this.purgeTimer);
     this.purgeTimer = undefined;
     this.wake();
     await this.loop;
     await this.purging;
+    // Also when never started: a round() called directly may have opened the producer.
     await this.listener.stop();
     await this.publisher.disconnect();
-    this.log.info('outbox relay stopped');
+    if (wasRunning) this.log.info('outbox relay stopped');
   }
 
   /** Asks for a round now (the NOTIFY handler calls this; so may code that just committed rows). */
