@@ -118,7 +118,10 @@ export class OutboxHarness {
   /** A real consumer (own group, from the beginning) collecting everything on the events topic. */
   async consume(logical: string = EVENTS): Promise<Received[]> {
     const got: Received[] = [];
-    const consumer = testKafka().consumer({ groupId: `${this.prefix}.${randomBytes(3).toString('hex')}` });
+    const consumer = testKafka().consumer({
+      groupId: `${this.prefix}.${randomBytes(3).toString('hex')}`,
+      maxWaitTimeInMs: 100, // short fetches: quick delivery, and disconnect need not wait out a long poll
+    });
     this.consumers.push(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic: this.topic(logical), fromBeginning: true });
