@@ -74,7 +74,10 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     if (this.running) return;
-    await this.publisher.connect();
+    // Kafka being down at boot is not fatal: rounds connect again and back off until it is up.
+    await this.publisher
+      .connect()
+      .catch((e: unknown) => this.log.warn({ err: e }, 'Kafka not reachable yet'));
     this.running = true;
     await this.listener.start();
     this.loop = this.run();
