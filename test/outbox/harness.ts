@@ -80,6 +80,9 @@ export class OutboxHarness {
   static async create(): Promise<OutboxHarness> {
     const db = await createTestDatabase();
     const pool = createPool({ url: db.url, max: 8, applicationName: 'outbox-test' });
+    // pool.end() resolves before its idle connections have closed; dropping the database then
+    // terminates them, and an 'error' on an idle client with no pool listener would crash the file.
+    pool.on('error', () => undefined);
     const h = new OutboxHarness(db, pool);
     await ensureTopics(testKafka(), [{ topic: h.topic(EVENTS), numPartitions: 3 }]);
     return h;
@@ -89,11 +92,15 @@ export class OutboxHarness {
     return topicName(this.prefix, logical);
   }
 
-  relay(settings: Partial<OutboxRelaySettings> = {}, metrics?: OutboxMetrics): OutboxRelay {
+  relay(
+    settings: Partial<OutboxRelaySettings> = {},
+    metrics?: OutboxMetrics,
+    kafka = this.kafka,
+  ): OutboxRelay {
     const r = new OutboxRelay({
       pool: this.pool,
       databaseUrl: this.db.url,
-      kafka: this.kafka,
+      kafka,
       topicPrefix: this.prefix,
       logger: this.log.logger,
       settings: { ...TEST_SETTINGS, ...settings },

@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel } from 'kafkajs';
 import { ensureTopics } from '#messaging';
+import { BrokerUnavailableError } from '#outbox';
 import { eventually, testKafka } from '#test-support';
 import { event, OutboxHarness, type Received } from './harness.js';
 
@@ -104,6 +106,21 @@ describe('OutboxRelay with poisoned rows', () => {
     } finally {
       await relay.stop();
     }
+  });
+
+  it('an unreachable broker rolls the round back and charges no row an attempt', async () => {
+    const nowhere = new Kafka({
+      clientId: 'nowhere',
+      brokers: ['127.0.0.1:1'],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    });
+    const relay = h.relay({}, undefined, nowhere);
+    await h.enqueueTx([event('unreachable', 1)]);
+    await assert.rejects(relay.round(), BrokerUnavailableError);
+    assert.deepEqual(await row('unreachable:1'), { state: 'pending', attempts: 0, last_error: null });
+    await relay.stop();
+    await h.pool.query(`DELETE FROM outbox WHERE message_key = 'unreachable'`);
   });
 
   it('nothing of a poisoned key reached the events topic', () => {
