@@ -83,6 +83,7 @@ export class OutboxHarness {
       url: db.url,
       max: 8,
       applicationName: 'outbox-test',
+      // pool.end() resolves before idle connections close; dropping the database then kills them.
       onIdleError: () => undefined,
     });
     const h = new OutboxHarness(db, pool);
@@ -94,11 +95,15 @@ export class OutboxHarness {
     return topicName(this.prefix, logical);
   }
 
-  relay(settings: Partial<OutboxRelaySettings> = {}, metrics?: OutboxMetrics): OutboxRelay {
+  relay(
+    settings: Partial<OutboxRelaySettings> = {},
+    metrics?: OutboxMetrics,
+    kafka = this.kafka,
+  ): OutboxRelay {
     const r = new OutboxRelay({
       pool: this.pool,
       databaseUrl: this.db.url,
-      kafka: this.kafka,
+      kafka,
       topicPrefix: this.prefix,
       logger: this.log.logger,
       settings: { ...TEST_SETTINGS, ...settings },
@@ -123,7 +128,10 @@ export class OutboxHarness {
   /** A real consumer (own group, from the beginning) collecting everything on the events topic. */
   async consume(logical: string = EVENTS): Promise<Received[]> {
     const got: Received[] = [];
-    const consumer = testKafka().consumer({ groupId: `${this.prefix}.${randomBytes(3).toString('hex')}` });
+    const consumer = testKafka().consumer({
+      groupId: `${this.prefix}.${randomBytes(3).toString('hex')}`,
+      maxWaitTimeInMs: 100, // short fetches: quick delivery, and disconnect need not wait out a long poll
+    });
     this.consumers.push(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic: this.topic(logical), fromBeginning: true });

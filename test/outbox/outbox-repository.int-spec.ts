@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { PromOutboxMetrics } from '#outbox';
 import { event, OutboxHarness } from './harness.js';
@@ -30,6 +31,38 @@ describe('OutboxRepository (real Postgres)', () => {
       `UPDATE outbox SET state = 'published', published_at = now() WHERE event_id = 'dup:1'`,
     );
     assert.equal((await h.repo.enqueue(h.pool, [event('dup', 1)])).inserted.length, 1);
+  });
+
+  it('serialises enqueuers of the same key until commit, so id order is commit order per key', async () => {
+    const t1 = await h.pool.connect();
+    const t2 = await h.pool.connect();
+    const t3 = await h.pool.connect();
+    try {
+      for (const c of [t1, t2, t3]) await c.query('BEGIN');
+      await h.repo.enqueue(t1, [event('race', 1)]);
+      let t2done = false;
+      const second = h.repo.enqueue(t2, [event('race', 2)]).then((r) => {
+        t2done = true;
+        return r;
+      });
+      // Another key is not held up.
+      await h.repo.enqueue(t3, [event('race-other', 1)]);
+      await t3.query('COMMIT');
+      await sleep(200);
+      assert.equal(t2done, false, 'the second writer of the key waits for the first to finish');
+      await t1.query('COMMIT');
+      await second;
+      await t2.query('COMMIT');
+      const { rows } = await h.pool.query<{ event_id: string }>(
+        `SELECT event_id FROM outbox WHERE message_key = 'race' ORDER BY id`,
+      );
+      assert.deepEqual(
+        rows.map((r) => r.event_id),
+        ['race:1', 'race:2'],
+      );
+    } finally {
+      for (const c of [t1, t2, t3]) c.release();
+    }
   });
 
   it('claims only the head of each key, and skips heads another transaction holds', async () => {
@@ -134,5 +167,10 @@ describe('OutboxRepository (real Postgres)', () => {
     assert.ok(age >= 30 && age < 60, `oldest age ${age}`);
     assert.match(text, /^payouts_relay_published_total 2$/m);
     assert.match(text, /^payouts_relay_publish_latency_seconds_count 2$/m);
+
+    // A failing stats query must not fail the whole scrape.
+    const other = new Registry();
+    new PromOutboxMetrics(other, () => Promise.reject(new Error('database down')));
+    assert.match(await other.metrics(), /^payouts_outbox_backlog 0$/m);
   });
 });

@@ -23,6 +23,31 @@ const TOPIC_ERRORS = new Set([
   'INVALID_TOPIC_EXCEPTION',
 ]);
 
+/** Failures of reaching the broker at all: no row is to blame, so none is charged an attempt. */
+const UNREACHABLE = new Set([
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSNoBrokerAvailableError',
+]);
+
+/** Thrown instead of per-row failures when the broker cannot be reached: the round is rolled back. */
+export class BrokerUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`Kafka is unreachable: ${describe(cause)}`, { cause });
+    this.name = 'BrokerUnavailableError';
+  }
+}
+
+function unreachable(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c && depth < 5; depth++) {
+    const { name, cause } = c as { name?: unknown; cause?: unknown };
+    if (typeof name === 'string' && UNREACHABLE.has(name)) return true;
+    c = cause;
+  }
+  return false;
+}
+
 function errorType(e: unknown): string | undefined {
   for (let c: unknown = e, depth = 0; c && depth < 5; depth++) {
     const { type, cause } = c as { type?: unknown; cause?: unknown };
@@ -58,6 +83,14 @@ export class OutboxPublisher {
 
   async connect(): Promise<void> {
     if (this.producer && !this.tainted) return;
+    try {
+      await this.replaceProducer();
+    } catch (e) {
+      throw new BrokerUnavailableError(e);
+    }
+  }
+
+  private async replaceProducer(): Promise<void> {
     await this.disconnect();
     const producer = this.options.kafka.producer({
       idempotent: true,
@@ -99,6 +132,7 @@ export class OutboxPublisher {
       await this.send(sendable);
       return { sent: sendable.map((s) => s.row), failed };
     } catch (e) {
+      if (e instanceof BrokerUnavailableError || unreachable(e)) throw new BrokerUnavailableError(e);
       if (sendable.length === 1) {
         failed.push({ id: sendable[0]!.row.id, error: describe(e) });
         return { sent: [], failed };
@@ -121,6 +155,8 @@ export class OutboxPublisher {
         await this.send([s]);
         sent.push(s.row);
       } catch (e) {
+        // Rows this loop already sent are sent again by a later round: at-least-once.
+        if (e instanceof BrokerUnavailableError || unreachable(e)) throw new BrokerUnavailableError(e);
         const error = describe(e);
         if (TOPIC_ERRORS.has(errorType(e) ?? '')) badTopics.set(s.row.topic, error);
         failed.push({ id: s.row.id, error });

@@ -74,7 +74,10 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     if (this.running) return;
-    await this.publisher.connect();
+    // Kafka being down at boot is not fatal: rounds connect again and back off until it is up.
+    await this.publisher
+      .connect()
+      .catch((e: unknown) => this.log.warn({ err: e }, 'Kafka not reachable yet'));
     this.running = true;
     await this.listener.start();
     this.loop = this.run();
@@ -89,16 +92,17 @@ export class OutboxRelay {
 
   /** Lets the round in flight finish (its rows are marked), then closes the producer and LISTEN. */
   async stop(): Promise<void> {
-    if (!this.running) return;
+    const wasRunning = this.running;
     this.running = false;
     clearInterval(this.purgeTimer);
     this.purgeTimer = undefined;
     this.wake();
     await this.loop;
     await this.purging;
+    // Also when never started: a round() called directly may have opened the producer.
     await this.listener.stop();
     await this.publisher.disconnect();
-    this.log.info('outbox relay stopped');
+    if (wasRunning) this.log.info('outbox relay stopped');
   }
 
   /** Asks for a round now (the NOTIFY handler calls this; so may code that just committed rows). */

@@ -14,7 +14,7 @@ export const outboxConfig = defineSection('outbox', {
   }),
   OUTBOX_MAX_ATTEMPTS: envVar({
     schema: env.positiveInt(),
-    default: '10',
+    default: '15',
     description: 'Failed sends of one row before it becomes dead (blocking only its key)',
   }),
   OUTBOX_RETRY_BASE_MS: envVar({

@@ -42,11 +42,18 @@ export class PromOutboxMetrics implements OutboxMetrics {
       registers: [registry],
     });
     // One query per scrape feeds all three gauges: remember its promise for the other two.
+    // If the database is unreachable, report the last figures rather than failing the whole scrape.
     let current: Promise<OutboxStats> | undefined;
+    let last: OutboxStats = { pending: 0, dead: 0, oldestPendingAgeSeconds: 0 };
     const read = (): Promise<OutboxStats> => {
-      current ??= stats().finally(() => {
-        setImmediate(() => (current = undefined));
-      });
+      current ??= stats()
+        .then(
+          (s) => (last = s),
+          () => last,
+        )
+        .finally(() => {
+          setImmediate(() => (current = undefined));
+        });
       return current;
     };
     const gauge = (name: string, help: string, pick: (s: OutboxStats) => number): void => {
