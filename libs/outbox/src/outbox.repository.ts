@@ -9,9 +9,6 @@ import {
   type ReplayResult,
 } from './outbox.types.js';
 
-/** Class id of the per-key transaction locks `enqueue` takes (two-int advisory lock space). */
-const ENQUEUE_LOCK_CLASS = 74_260;
-
 export interface RetryPolicy {
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
@@ -35,29 +32,24 @@ interface RawRow {
  */
 export class OutboxRepository {
   /**
-   * Writes events inside the CALLER's transaction (pass its client). One statement.
+   * Writes events inside the CALLER's transaction (pass its client). One statement. An event id
+   * that is already pending is skipped (ON CONFLICT on the partial index).
    *
-   * Before any id is drawn it takes a transaction-scoped advisory lock per distinct key (in hash
-   * order, so two enqueuers cannot deadlock each other). Two transactions writing the same key are
-   * thereby serialised until commit, so per key, id order is commit order: the relay can never see
-   * a later id of a key committed while an earlier one is still in flight and then publish them out
-   * of order. An event id that is already pending is skipped (ON CONFLICT on the partial index).
+   * Contract: the caller holds the row lock of the entity whose key it writes (the payout or batch
+   * row it just inserted, updated, or read FOR SHARE) until commit. Two writers of one key are then
+   * serialised before either draws an id, so per key, id order is commit order and the relay, which
+   * publishes only a key's head, never publishes a later event first. (A per-key advisory lock here
+   * would take one lock-table slot per key: a few large Kafka batches at once could exhaust
+   * Postgres's shared lock table. See docs/adr/0006-outbox-relay.md.)
    */
   async enqueue(q: Queryable, rows: readonly OutboxInsert[]): Promise<EnqueueResult> {
     if (rows.length === 0) return { inserted: [] };
     const { rows: out } = await q.query<{ id: string }>(
       /* sql: outbox.enqueue */ `
-      WITH input AS (
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-          WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
-      ), locked AS (
-        SELECT count(pg_advisory_xact_lock(${ENQUEUE_LOCK_CLASS}, h)) AS n
-          FROM (SELECT DISTINCT hashtext(message_key) AS h FROM input ORDER BY 1) k
-      )
       INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
       SELECT message_key, event_id, event_type, topic, payload::jsonb, headers::jsonb
-        FROM input
-       WHERE (SELECT n FROM locked) >= 0
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+             WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
        ORDER BY ord
       ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
       RETURNING id`,
