@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { type Consumer, type KafkaMessage, type Producer } from 'kafkajs';
 import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '#sandbox';
@@ -19,12 +20,24 @@ export interface Stack {
   env: Record<string, string>;
   send(command: object, key?: string): Promise<void>;
   sendRaw(value: Buffer | string | null, key?: string): Promise<void>;
+  /** Many messages in ONE produce request, all to `partition`: the intake sees them in this order, usually in one batch. */
+  sendToPartition(
+    partition: number,
+    messages: ReadonlyArray<{ value: Buffer | string | null; key?: string }>,
+  ): Promise<void>;
+  /** A query against this stack's own database. */
+  sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
   query(query: object): Promise<void>;
   eventsOf(id: string): PayoutEvent[];
   waitForStatus(id: string, status: string, timeoutMs?: number): Promise<PayoutEvent>;
   startService(extraEnv?: Record<string, string>): Promise<ServiceApp>;
   sandboxCall(method: string, path: string, body?: unknown): Promise<unknown>;
-  registerBeneficiary(b: { beneId: string; bankAccount?: string; ifsc?: string; vpa?: string }): Promise<void>;
+  registerBeneficiary(b: {
+    beneId: string;
+    bankAccount?: string;
+    ifsc?: string;
+    vpa?: string;
+  }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,11 +55,19 @@ export const FAST_RECONCILE = {
  * private prefix, an in-process provider sandbox and one (or more) payout service instances,
  * plus a consumer that collects every event, reply and dead letter.
  */
-export async function startStack(opts: { env?: Record<string, string>; sandbox?: SandboxOptions } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { env?: Record<string, string>; sandbox?: SandboxOptions } = {},
+): Promise<Stack> {
   const db = await createTestDatabase();
   const prefix = testTopicPrefix();
   await createServiceTopics(prefix);
-  const sandbox = await startSandbox({ port: 0, pendingDelayMs: 1_000, hangMs: 25_000, batchDelayMs: 500, ...opts.sandbox });
+  const sandbox = await startSandbox({
+    port: 0,
+    pendingDelayMs: 1_000,
+    hangMs: 25_000,
+    batchDelayMs: 500,
+    ...opts.sandbox,
+  });
   const kafka = testKafka();
   const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
@@ -71,8 +92,15 @@ export async function startStack(opts: { env?: Record<string, string>; sandbox?:
   const env = testServiceEnv({
     databaseUrl: db.url,
     topicPrefix: prefix,
-    extra: { PROVIDER_BASE_URL: sandbox.url, PROVIDER_PAYOUT_URL: sandbox.url, LOG_LEVEL: 'info', ...FAST_RECONCILE, ...opts.env },
+    extra: {
+      PROVIDER_BASE_URL: sandbox.url,
+      PROVIDER_PAYOUT_URL: sandbox.url,
+      LOG_LEVEL: 'info',
+      ...FAST_RECONCILE,
+      ...opts.env,
+    },
   });
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   const sandboxCall = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${sandbox.url}${path}`, {
       method,
@@ -92,24 +120,51 @@ export async function startStack(opts: { env?: Record<string, string>; sandbox?:
     services: [],
     env,
     async send(command, key) {
-      const c = command as { data?: Record<string, unknown> };
-      const k = key ?? String(c.data?.['transferId'] ?? c.data?.['batchTransferId'] ?? c.data?.['withdrawalId'] ?? '');
-      await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: [{ key: k, value: JSON.stringify(command) }] });
+      const c = command as { data?: Record<string, string | undefined> };
+      const k =
+        key ??
+        String(c.data?.['transferId'] ?? c.data?.['batchTransferId'] ?? c.data?.['withdrawalId'] ?? '');
+      await producer.send({
+        topic: topicName(prefix, TOPICS.commands),
+        messages: [{ key: k, value: JSON.stringify(command) }],
+      });
     },
     async sendRaw(value, key) {
-      await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: [{ key: key ?? null, value }] });
+      await producer.send({
+        topic: topicName(prefix, TOPICS.commands),
+        messages: [{ key: key ?? null, value }],
+      });
+    },
+    async sendToPartition(partition, messages) {
+      await producer.send({
+        topic: topicName(prefix, TOPICS.commands),
+        messages: messages.map((m) => ({ partition, key: m.key ?? null, value: m.value })),
+      });
+    },
+    async sql<R extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<R[]> {
+      const result = await pool.query<R>(text, params);
+      return result.rows;
     },
     async query(q) {
-      await producer.send({ topic: topicName(prefix, TOPICS.queries), messages: [{ value: JSON.stringify(q) }] });
+      await producer.send({
+        topic: topicName(prefix, TOPICS.queries),
+        messages: [{ value: JSON.stringify(q) }],
+      });
     },
     eventsOf: (id) => events.filter((e) => e.subject === id),
     waitForStatus: async (id, status, timeoutMs = 20_000) => {
       try {
-        return await eventually(() => events.find((e) => e.subject === id && e.data.status === status), { timeoutMs });
+        return await eventually(() => events.find((e) => e.subject === id && e.data.status === status), {
+          timeoutMs,
+        });
       } catch {
         const seen = events.filter((e) => e.subject === id).map((e) => e.data.status);
-        const problems = lines.filter((l) => /"level":"(error|warn)"/.test(l) && !l.includes('Limiting retries')).slice(-5);
-        throw new Error(`timed out waiting for ${id} -> ${status}; seen [${seen.join(', ')}]; last problems:\n${problems.join('\n')}`);
+        const problems = lines
+          .filter((l) => /"level":"(error|warn)"/.test(l) && !l.includes('Limiting retries'))
+          .slice(-5);
+        throw new Error(
+          `timed out waiting for ${id} -> ${status}; seen [${seen.join(', ')}]; last problems:\n${problems.join('\n')}`,
+        );
       }
     },
     async startService(extraEnv = {}) {
@@ -145,6 +200,7 @@ export async function startStack(opts: { env?: Record<string, string>; sandbox?:
       await consumer.disconnect();
       await producer.disconnect();
       await sandbox.close();
+      await pool.end();
       await db.drop();
     },
   };
