@@ -1,6 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { BATCH_FORMAT_REQUIRED, COMMAND_TYPES, commandSchemas, type CommandType } from './schemas/commands.schema.js';
+import {
+  BATCH_FORMAT_REQUIRED,
+  COMMAND_TYPES,
+  commandSchemas,
+  type CommandType,
+} from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema, type QueryType } from './schemas/queries.schema.js';
 import { type Command, type PayoutEvent, type Query, type QueryReply } from './types.js';
@@ -31,8 +36,7 @@ export type RejectReason =
   | 'key_mismatch';
 
 export type Decoded<T> =
-  | { ok: true; value: T }
-  | { ok: false; reason: RejectReason; detail: string; type?: string };
+  { ok: true; value: T } | { ok: false; reason: RejectReason; detail: string; type?: string };
 
 export const MAX_COMMAND_BYTES = 512 * 1024;
 
@@ -63,7 +67,10 @@ function parseJson(bytes: Buffer | null | undefined, max: number): Decoded<Recor
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    return { ok: false, reason: 'malformed_json', detail: e instanceof Error ? e.message : 'not JSON' };
+    // V8 quotes the text around the error ('..."cryptogram":AgAAA"...'): keep only the message.
+    const message = e instanceof Error ? e.message : 'not JSON';
+    const quote = message.search(/, (?:\.\.\.)?"/);
+    return { ok: false, reason: 'malformed_json', detail: quote < 0 ? message : message.slice(0, quote) };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, reason: 'not_an_object', detail: 'the message must be a JSON object' };
@@ -112,7 +119,11 @@ export function decodeCommand(
   if (!json.ok) return json;
   const type = json.value['type'];
   if (typeof type !== 'string' || !(type in COMMAND_TYPES)) {
-    return { ok: false, reason: 'unknown_type', detail: `type must be one of ${Object.keys(COMMAND_TYPES).join(', ')}` };
+    return {
+      ok: false,
+      reason: 'unknown_type',
+      detail: `type must be one of ${Object.keys(COMMAND_TYPES).join(', ')}`,
+    };
   }
   const validate = commandValidators.get(type);
   if (!validate?.(json.value)) {
@@ -140,7 +151,12 @@ export function decodeQuery(value: Buffer | null | undefined, maxBytes = 64 * 10
   const validate = typeof type === 'string' ? queryValidators.get(type as QueryType) : undefined;
   if (!validate) return { ok: false, reason: 'unknown_type', detail: 'unknown query type' };
   if (!validate(json.value)) {
-    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate.errors), type: String(type) };
+    return {
+      ok: false,
+      reason: 'schema_violation',
+      detail: describeErrors(validate.errors),
+      type: String(type),
+    };
   }
   return { ok: true, value: json.value as unknown as Query };
 }

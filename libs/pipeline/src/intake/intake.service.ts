@@ -94,7 +94,10 @@ export class IntakeService {
     try {
       await client.query('BEGIN');
       const events = await this.record(client, valid, outcomes);
-      await this.d.deadLetters.record(client, dead.map((x) => this.deadLetterRecord(topic, partition, x)));
+      await this.d.deadLetters.record(
+        client,
+        dead.map((x) => this.deadLetterRecord(topic, partition, x)),
+      );
       const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
       await this.d.outbox.enqueue(client, unique);
       await client.query('COMMIT');
@@ -246,7 +249,13 @@ export class IntakeService {
     partition: number,
     x: { m: KafkaMessage; reason: RejectReason; detail: string; type?: string },
   ): DeadLetterRecord {
-    return { topic, partition, offset: x.m.offset, reason: x.reason, detail: { detail: x.detail, type: x.type ?? null } };
+    return {
+      topic,
+      partition,
+      offset: x.m.offset,
+      reason: x.reason,
+      detail: { detail: x.detail, type: x.type ?? null },
+    };
   }
 
   private count(
@@ -259,6 +268,10 @@ export class IntakeService {
       m.commands.inc({ type: x.type ?? 'unknown', result: 'dead_lettered' });
     }
     for (const o of outcomes) m.commands.inc({ type: o.type, result: o.result });
-    if (dead.length) this.d.logger.warn({ count: dead.length, reasons: [...new Set(dead.map((x) => x.reason))] }, 'commands dead-lettered');
+    if (dead.length)
+      this.d.logger.warn(
+        { count: dead.length, reasons: [...new Set(dead.map((x) => x.reason))] },
+        'commands dead-lettered',
+      );
   }
 }

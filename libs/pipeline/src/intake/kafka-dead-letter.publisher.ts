@@ -14,7 +14,11 @@ export class KafkaDeadLetterPublisher implements DeadLetterPublisher {
 
   async publish(messages: readonly DeadLetterMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    this.producer ??= this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    this.producer ??= this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+    });
     this.connected ??= this.producer.connect();
     await this.connected;
     await this.producer.send({
