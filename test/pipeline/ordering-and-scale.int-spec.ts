@@ -1,7 +1,27 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
+import { type KafkaMessage } from 'kafkajs';
+import { Registry } from 'prom-client';
 import { type PayoutEvent } from '#contracts';
-import { eventually, startStack, testKafka, type Stack } from '#test-support';
+import {
+  BatchRepository,
+  DeadLetterRepository,
+  PayoutRepository,
+  payoutStateEvent,
+  SecretsCipher,
+  WithdrawalQuotaRepository,
+} from '#ledger';
+import { OutboxRepository } from '#outbox';
+import { inTransaction, IntakeService, type OutboxWriter, PipelineMetrics } from '#pipeline';
+import {
+  capturingLogger,
+  createTestDatabase,
+  eventually,
+  startStack,
+  testKafka,
+  type Stack,
+} from '#test-support';
 
 const INTERNAL = 140;
 const PENDING_THEN_SUCCESS = 60;
@@ -124,6 +144,100 @@ describe('ordering and scale: two instances, 200 transfers', () => {
         expected,
         subject,
       );
+    }
+  });
+});
+
+// A repeated command re-emits the payout's current state. If the intake reads that state while
+// another transaction changes it, the older state must not be published after the newer one.
+// The intake is paused between reading the row and writing its events, deterministically.
+describe('ordering: a repeat racing a state change', () => {
+  it('never re-emits an older state after a newer one', async () => {
+    const db = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    try {
+      const payouts = new PayoutRepository();
+      const outbox = new OutboxRepository();
+      let pauseNext = false;
+      let reached!: () => void;
+      let open!: () => void;
+      const atGate = new Promise<void>((r) => (reached = r));
+      const opened = new Promise<void>((r) => (open = r));
+      const pausing: OutboxWriter = {
+        async enqueue(c, rows) {
+          if (pauseNext) {
+            pauseNext = false;
+            reached();
+            await opened;
+          }
+          return outbox.enqueue(c, rows);
+        },
+      };
+      const intake = new IntakeService({
+        pool,
+        payouts,
+        batches: new BatchRepository(),
+        quota: new WithdrawalQuotaRepository(),
+        deadLetters: new DeadLetterRepository(),
+        outbox: pausing,
+        dlq: { publish: () => Promise.resolve() },
+        cipher: new SecretsCipher('k1', Buffer.alloc(32, 7)),
+        metrics: new PipelineMetrics(new Registry()),
+        logger: capturingLogger('warn').logger,
+        defaultAccountId: 'acc',
+      });
+      const command = {
+        type: 'payout.internal_transfer',
+        data: { transferId: 'race_1', amount: '10.00', rechargeAccount: 'RA0001' },
+      };
+      const message = (offset: number): KafkaMessage => ({
+        key: Buffer.from('race_1'),
+        value: Buffer.from(JSON.stringify(command)),
+        offset: String(offset),
+        timestamp: '0',
+        attributes: 0,
+        headers: {},
+      });
+      await intake.ingest('commands', 0, [message(0)]);
+      // The RECEIVED event has gone out (else a repeat of it would be a pending duplicate).
+      await pool.query(`UPDATE outbox SET state = 'published', published_at = now()`);
+
+      pauseNext = true;
+      const repeat = intake.ingest('commands', 0, [message(1)]);
+      await atGate;
+      // Meanwhile the executor moves the payout on and writes its event, in its own transaction.
+      const executor = inTransaction(pool, async (c) => {
+        const row = await payouts.findOne(c, 'acc', 'race_1');
+        assert.ok(row);
+        const next = await payouts.transition(c, row.id, row.version, 'SUBMITTING', {}, false);
+        assert.ok(next);
+        await outbox.enqueue(c, [payoutStateEvent(next)]);
+      });
+      // Either the executor gets through, or it waits for the intake's transaction.
+      const lockWaiter = async () => {
+        const { rows } = await pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return (rows[0]?.n ?? 0) > 0 ? true : undefined;
+      };
+      await Promise.race([executor, eventually(lockWaiter, { what: 'executor done or waiting' })]);
+      open();
+      await repeat;
+      await executor;
+
+      const { rows } = await pool.query<{ event_id: string }>(
+        `SELECT event_id FROM outbox WHERE message_key = 'race_1' ORDER BY id`,
+      );
+      const versions = rows.map((r) => Number(r.event_id.split(':')[1]));
+      assert.deepEqual(
+        versions,
+        [...versions].sort((a, b) => a - b),
+        `outbox order: ${rows.map((r) => r.event_id).join(', ')}`,
+      );
+      assert.equal(versions.at(-1), 2);
+    } finally {
+      await pool.end();
+      await db.drop();
     }
   });
 });

@@ -53,7 +53,15 @@ export class BatchRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [b.accountId, b.batchTransferId, b.batchFormat, b.requestHash, b.entries.length, b.totalAmount, b.requestId],
+      [
+        b.accountId,
+        b.batchTransferId,
+        b.batchFormat,
+        b.requestHash,
+        b.entries.length,
+        b.totalAmount,
+        b.requestId,
+      ],
     );
     const parent = rows[0];
     if (!parent) return undefined;
@@ -72,11 +80,17 @@ export class BatchRepository {
     return toRow(parent);
   }
 
-  async findByIdentities(db: Db, ids: ReadonlyArray<{ accountId: string; batchTransferId: string }>): Promise<BatchRow[]> {
+  /** findByIdentities: current rows, locked FOR SHARE (see PayoutRepository.findByIdentities). */
+  async findByIdentities(
+    db: Db,
+    ids: ReadonlyArray<{ accountId: string; batchTransferId: string }>,
+  ): Promise<BatchRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawBatch>(
       `SELECT ${COLUMNS} FROM batch
-        WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+        ORDER BY id
+          FOR SHARE`,
       [ids.map((i) => i.accountId), ids.map((i) => i.batchTransferId)],
     );
     return rows.map(toRow);
@@ -102,7 +116,12 @@ export class BatchRepository {
     id: string,
     fromVersion: number,
     to: BatchStatus,
-    f: { referenceId?: string | null; statusCode?: string | null; reason?: string | null; nextCheckAt?: Date | null },
+    f: {
+      referenceId?: string | null;
+      statusCode?: string | null;
+      reason?: string | null;
+      nextCheckAt?: Date | null;
+    },
   ): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
       `UPDATE batch
@@ -111,7 +130,15 @@ export class BatchRepository {
               reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL
         WHERE id = $1 AND version = $2
         RETURNING ${COLUMNS}`,
-      [id, fromVersion, to, f.referenceId ?? null, f.statusCode ?? null, f.reason ?? null, f.nextCheckAt ?? null],
+      [
+        id,
+        fromVersion,
+        to,
+        f.referenceId ?? null,
+        f.statusCode ?? null,
+        f.reason ?? null,
+        f.nextCheckAt ?? null,
+      ],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }
@@ -131,7 +158,10 @@ export class BatchRepository {
           .join(', ')}, b.check_count`,
       [owner, leaseMs, limit],
     );
-    return rows.map((r) => ({ ...toRow(r), checkCount: (r as RawBatch & { check_count: number }).check_count }));
+    return rows.map((r) => ({
+      ...toRow(r),
+      checkCount: (r as RawBatch & { check_count: number }).check_count,
+    }));
   }
 
   async reschedule(db: Db, id: string, version: number, nextCheckAt: Date): Promise<void> {
@@ -148,7 +178,13 @@ export class BatchRepository {
   async updateItems(
     db: pg.PoolClient,
     batchId: string,
-    updates: ReadonlyArray<{ transferId: string; status: string; referenceId: string | null; utr: string | null; reason: string | null }>,
+    updates: ReadonlyArray<{
+      transferId: string;
+      status: string;
+      referenceId: string | null;
+      utr: string | null;
+      reason: string | null;
+    }>,
   ): Promise<BatchItemRow[]> {
     if (updates.length === 0) return [];
     const { rows } = await db.query<{

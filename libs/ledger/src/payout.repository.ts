@@ -82,12 +82,22 @@ export class PayoutRepository {
     return out.map(toRow);
   }
 
-  /** findByIdentities: the current rows of many (account, transferId) pairs in one query. */
-  async findByIdentities(db: Db, ids: ReadonlyArray<{ accountId: string; transferId: string }>): Promise<PayoutRow[]> {
+  /**
+   * findByIdentities: the current rows of many (account, transferId) pairs in one query, locked
+   * FOR SHARE until the caller's transaction ends. Intake re-emits these states: without the lock
+   * a transition could commit its newer event in between, and the older state would be published
+   * after it.
+   */
+  async findByIdentities(
+    db: Db,
+    ids: ReadonlyArray<{ accountId: string; transferId: string }>,
+  ): Promise<PayoutRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawPayout>(
       `SELECT ${COLUMNS} FROM payout
-        WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+        ORDER BY id
+          FOR SHARE`,
       [ids.map((i) => i.accountId), ids.map((i) => i.transferId)],
     );
     return rows.map(toRow);
@@ -184,7 +194,13 @@ export class PayoutRepository {
   }
 
   /** reschedule: same state, look again later. Not a state change: no version bump, no event. */
-  async reschedule(db: Db, id: string, version: number, nextCheckAt: Date, lastError: Record<string, unknown> | null): Promise<boolean> {
+  async reschedule(
+    db: Db,
+    id: string,
+    version: number,
+    nextCheckAt: Date,
+    lastError: Record<string, unknown> | null,
+  ): Promise<boolean> {
     const { rowCount } = await db.query(
       `UPDATE payout SET next_check_at = $3, last_error = COALESCE($4::jsonb, last_error),
               lease_owner = NULL, lease_until = NULL, updated_at = now()
