@@ -7,7 +7,7 @@ import {
   type CommandType,
 } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
-import { querySchemas, queryReplySchema, type QueryType } from './schemas/queries.schema.js';
+import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
 import { type Command, type PayoutEvent, type Query, type QueryReply } from './types.js';
 
 // ajv-formats is CommonJS with a default export; under nodenext it arrives wrapped.
@@ -148,7 +148,7 @@ export function decodeQuery(value: Buffer | null | undefined, maxBytes = 64 * 10
   const json = parseJson(value, maxBytes);
   if (!json.ok) return json;
   const type = json.value['type'];
-  const validate = typeof type === 'string' ? queryValidators.get(type as QueryType) : undefined;
+  const validate = typeof type === 'string' ? queryValidators.get(type) : undefined;
   if (!validate) return { ok: false, reason: 'unknown_type', detail: 'unknown query type' };
   if (!validate(json.value)) {
     return {

@@ -1,4 +1,3 @@
-import { type BatchStatus, type PayoutStatus } from './schemas/events.schema.js';
 import { type CommandType } from './schemas/commands.schema.js';
 import { type QueryType } from './schemas/queries.schema.js';
 
@@ -153,7 +152,8 @@ export type EventData = {
   accountId: string;
   id: string;
   kind: string;
-  status: PayoutStatus | BatchStatus | string;
+  /** A PayoutStatus or a BatchStatus (one event shape for payouts, batches and batch items). */
+  status: string;
   version: number;
   amount?: Amount;
   statusCode?: string;
