@@ -38,7 +38,12 @@ describe('every command kind and query, end to end', () => {
       data: {
         transferId: 'dir_1',
         amount: '150',
-        beneDetails: { name: 'A Person', bankAccount: '026291800001191', ifsc: 'YESB0000262', phone: '9876543210' },
+        beneDetails: {
+          name: 'A Person',
+          bankAccount: '026291800001191',
+          ifsc: 'YESB0000262',
+          phone: '9876543210',
+        },
       },
     });
     const done = await stack.waitForStatus('dir_1', 'SUCCESS');
@@ -62,7 +67,13 @@ describe('every command kind and query, end to end', () => {
   it('card payout', async () => {
     await stack.send({
       type: 'payout.card_payout',
-      data: { transferId: 'card_1', amount: '10.00', cardToken: '4718610000000001', cardType: 'CREDIT', networkType: 'VISA' },
+      data: {
+        transferId: 'card_1',
+        amount: '10.00',
+        cardToken: '4718610000000001',
+        cardType: 'CREDIT',
+        networkType: 'VISA',
+      },
     });
     await stack.waitForStatus('card_1', 'SUCCESS');
   });
@@ -84,7 +95,9 @@ describe('every command kind and query, end to end', () => {
     for (const n of [1, 2, 3]) await stack.waitForStatus(`wd_${n}`, 'SUCCESS');
     const rejected = await stack.waitForStatus('wd_4', 'REJECTED');
     assert.equal(rejected.data.reason, 'daily_withdrawal_limit_exceeded');
-    const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=wd_4')) as { accepted: number };
+    const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=wd_4')) as {
+      accepted: number;
+    };
     assert.equal(received.accepted, 0, 'the provider never saw the fourth');
   });
 
@@ -112,22 +125,32 @@ describe('every command kind and query, end to end', () => {
     const completed = await stack.waitForStatus('batch_1', 'COMPLETED', 30_000);
     assert.deepEqual(completed.data.totals, { entries: 3, succeeded: 2, failed: 1, pending: 0 });
     const items = stack.events.filter((e) => e.type.startsWith('payouts.batch_item.'));
-    assert.deepEqual(
-      items.map((e) => `${e.subject}=${e.data.status}`).sort(),
-      ['b1_bad=FAILED', 'b1_ok_1=SUCCESS', 'b1_ok_2=SUCCESS'],
-    );
+    assert.deepEqual(items.map((e) => `${e.subject}=${e.data.status}`).sort(), [
+      'b1_bad=FAILED',
+      'b1_ok_1=SUCCESS',
+      'b1_ok_2=SUCCESS',
+    ]);
     for (const e of items) assert.equal(e.data.beneficiary?.bankAccount?.startsWith('XXXX'), true);
   });
 
   it('queries: beneficiary id lookup, beneficiary history, SDK token (request/reply)', async () => {
-    await stack.query({ type: 'query.bene_id', queryId: 'q1', data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' } });
+    await stack.query({
+      type: 'query.bene_id',
+      queryId: 'q1',
+      data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+    });
     await stack.query({ type: 'query.bene_history', queryId: 'q2', data: { beneId: 'BENE1' } });
     await stack.query({
       type: 'query.sdk_token',
       queryId: 'q3',
-      data: { appId: 'app-1', metadata: { vkycRequestId: 42 }, authenticatedUser: { identifierType: 'userId', identifierValue: 7 } },
+      data: {
+        appId: 'app-1',
+        metadata: { vkycRequestId: 42 },
+        authenticatedUser: { identifierType: 'userId', identifierValue: 7 },
+      },
     });
-    const reply = (id: string) => eventually(() => stack.replies.find((r) => r.queryId === id), { what: `reply ${id}` });
+    const reply = (id: string) =>
+      eventually(() => stack.replies.find((r) => r.queryId === id), { what: `reply ${id}` });
     const [q1, q2, q3] = await Promise.all([reply('q1'), reply('q2'), reply('q3')]);
     assert.equal(q1.ok, true, JSON.stringify(q1.error));
     assert.equal(q1.data?.['beneId'], 'BENE1');

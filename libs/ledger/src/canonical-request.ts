@@ -42,7 +42,10 @@ export function canonicalRequest(accountId: string, c: Command): string {
 }
 
 /** Splits a command's data into what may be stored as is and the secrets to encrypt. */
-export function splitSecrets(c: Command): { plain: Record<string, unknown>; secrets: Record<string, string> | null } {
+export function splitSecrets(c: Command): {
+  plain: Record<string, unknown>;
+  secrets: Record<string, string> | null;
+} {
   const plain: Record<string, unknown> = { ...(c.data as unknown as Record<string, unknown>) };
   const secrets: Record<string, string> = {};
   for (const f of SECRET_FIELDS[c.type]) {

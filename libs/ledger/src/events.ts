@@ -49,7 +49,7 @@ function message(e: PayoutEvent): OutboxMessage {
     eventType: e.type,
     topic: TOPICS.events,
     payload: e,
-    headers: { 'ce_id': e.id, 'ce_type': e.type, 'content-type': 'application/cloudevents+json' },
+    headers: { ce_id: e.id, ce_type: e.type, 'content-type': 'application/cloudevents+json' },
   };
 }
 
@@ -71,10 +71,16 @@ export function payoutStateEvent(row: PayoutRow, at: Date = row.updatedAt): Outb
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),
   });
-  return message(envelope(row.transferId, row.version, `payouts.payout.${PAYOUT_EVENT_NAME[row.status]}`, data, at));
+  return message(
+    envelope(row.transferId, row.version, `payouts.payout.${PAYOUT_EVENT_NAME[row.status]}`, data, at),
+  );
 }
 
-export function batchStateEvent(row: BatchRow, totals?: EventData['totals'], at: Date = new Date()): OutboxMessage {
+export function batchStateEvent(
+  row: BatchRow,
+  totals?: EventData['totals'],
+  at: Date = new Date(),
+): OutboxMessage {
   const data = strip<EventData>({
     accountId: row.accountId,
     id: row.batchTransferId,
@@ -89,7 +95,9 @@ export function batchStateEvent(row: BatchRow, totals?: EventData['totals'], at:
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),
   });
-  return message(envelope(row.batchTransferId, row.version, `payouts.batch.${BATCH_EVENT_NAME[row.status]}`, data, at));
+  return message(
+    envelope(row.batchTransferId, row.version, `payouts.batch.${BATCH_EVENT_NAME[row.status]}`, data, at),
+  );
 }
 
 /**
@@ -137,6 +145,15 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow, at: Date = n
     beneficiary: beneficiaryOf(entry),
     occurredAt: at.toISOString(),
   });
-  const e = envelope(item.transferId, item.version, `payouts.batch_item.${item.status.toLowerCase()}`, data, at);
-  return { ...message({ ...e, id: `${batch.batchTransferId}/${item.transferId}:${item.version}` }), messageKey: batch.batchTransferId };
+  const e = envelope(
+    item.transferId,
+    item.version,
+    `payouts.batch_item.${item.status.toLowerCase()}`,
+    data,
+    at,
+  );
+  return {
+    ...message({ ...e, id: `${batch.batchTransferId}/${item.transferId}:${item.version}` }),
+    messageKey: batch.batchTransferId,
+  };
 }

@@ -12,7 +12,8 @@ export const ledgerConfig = defineSection('ledger', {
   LEDGER_ENCRYPTION_KEY: envVar({
     schema: key32,
     default: DEVELOPMENT_ENCRYPTION_KEY,
-    description: 'AES-256-GCM key (base64, 32 bytes) for transfer tokens, card tokens and cryptograms at rest',
+    description:
+      'AES-256-GCM key (base64, 32 bytes) for transfer tokens, card tokens and cryptograms at rest',
     sensitive: true,
   }),
   LEDGER_ENCRYPTION_KEY_ID: envVar({

@@ -30,7 +30,10 @@ export class SecretsCipher {
 
   static fromConfig(kid: string, keyB64: string, previousSpec: string): SecretsCipher {
     const previous = new Map<string, Buffer>();
-    for (const part of previousSpec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of previousSpec
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const i = part.indexOf(':');
       if (i <= 0) throw new Error('LEDGER_PREVIOUS_KEYS entries must be <keyId>:<base64 key>');
       previous.set(part.slice(0, i), Buffer.from(part.slice(i + 1), 'base64'));
@@ -43,7 +46,12 @@ export class SecretsCipher {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return { kid: this.currentKid, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ct: ct.toString('base64') };
+    return {
+      kid: this.currentKid,
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      ct: ct.toString('base64'),
+    };
   }
 
   open(s: SealedSecret): string {

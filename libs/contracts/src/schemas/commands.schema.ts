@@ -87,7 +87,12 @@ const validatedUpiPayout = {
   properties: {
     transferId: transferIdSchema,
     amount: amountSchema,
-    transferToken: { type: 'string', minLength: 1, maxLength: 4096, description: 'Secret: encrypted at rest' },
+    transferToken: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Secret: encrypted at rest',
+    },
     transferRemarks: { type: 'string', maxLength: 70 },
     fundsourceId: { type: 'string', minLength: 1, maxLength: 64 },
   },

@@ -38,5 +38,15 @@ export const transferModeSchema = {
 } as const;
 export const ifscSchema = { type: 'string', pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' } as const;
 export const bankAccountSchema = { type: 'string', pattern: '^[A-Za-z0-9]{6,40}$' } as const;
-export const vpaSchema = { type: 'string', minLength: 3, maxLength: 100, pattern: '^[^@\\s]+@[^@\\s]+$' } as const;
-export const beneIdSchema = { type: 'string', minLength: 1, maxLength: 60, pattern: '^[A-Za-z0-9]+$' } as const;
+export const vpaSchema = {
+  type: 'string',
+  minLength: 3,
+  maxLength: 100,
+  pattern: '^[^@\\s]+@[^@\\s]+$',
+} as const;
+export const beneIdSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 60,
+  pattern: '^[A-Za-z0-9]+$',
+} as const;

@@ -1,4 +1,10 @@
-import { accountIdSchema, bankAccountSchema, beneIdSchema, ifscSchema, requestIdSchema } from './common.schema.js';
+import {
+  accountIdSchema,
+  bankAccountSchema,
+  beneIdSchema,
+  ifscSchema,
+  requestIdSchema,
+} from './common.schema.js';
 
 export const QUERY_TYPES = ['query.bene_id', 'query.bene_history', 'query.sdk_token'] as const;
 export type QueryType = (typeof QUERY_TYPES)[number];
@@ -11,7 +17,12 @@ function query(type: QueryType, data: object) {
     properties: {
       type: { const: type },
       queryId: { type: 'string', minLength: 1, maxLength: 128 },
-      replyTo: { type: 'string', minLength: 1, maxLength: 249, description: 'Logical reply topic; default payouts.query-replies' },
+      replyTo: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 249,
+        description: 'Logical reply topic; default payouts.query-replies',
+      },
       accountId: accountIdSchema,
       requestId: requestIdSchema,
       data,

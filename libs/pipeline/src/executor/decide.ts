@@ -29,14 +29,22 @@ export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Deci
     case 'success':
       return { to: 'SUCCESS', statusCode: s.statusCode ?? r.diagnostics.subCode };
     case 'pending':
-      return { to: 'PENDING', statusCode: s.statusCode ?? r.diagnostics.subCode, recheckInMs: t.firstCheckMs };
+      return {
+        to: 'PENDING',
+        statusCode: s.statusCode ?? r.diagnostics.subCode,
+        recheckInMs: t.firstCheckMs,
+      };
     case 'failed':
       switch (r.kind) {
         case 'duplicate':
           // The provider holds this transferId already: it was sent before. Check, never re-pay.
           return { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 };
         case 'expired':
-          return { to: 'REJECTED', reason: r.reason, statusCode: r.diagnostics.code ?? r.diagnostics.subCode };
+          return {
+            to: 'REJECTED',
+            reason: r.reason,
+            statusCode: r.diagnostics.code ?? r.diagnostics.subCode,
+          };
         case 'invalid-request':
           return {
             to: r.diagnostics.sent ? 'FAILED' : 'REJECTED',

@@ -88,7 +88,10 @@ export class PayoutExecutor {
   private async claimAndDispatch(limit: number): Promise<number> {
     const rows = await inTransaction(this.d.pool, async (c) => {
       const claimed = await this.d.payouts.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
-      await this.d.outbox.enqueue(c, claimed.map((r) => payoutStateEvent(r)));
+      await this.d.outbox.enqueue(
+        c,
+        claimed.map((r) => payoutStateEvent(r)),
+      );
       return claimed;
     });
     for (const row of rows) {

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { type ProviderClient } from '#provider-client';
-import { isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow, type SecretsCipher } from '#ledger';
+import {
+  isTerminal,
+  payoutStateEvent,
+  type PayoutRepository,
+  type PayoutRow,
+  type SecretsCipher,
+} from '#ledger';
 import { type AppLogger } from '#observability';
 import { type OutboxWriter } from '../ports.js';
 import { type PipelineMetrics } from '../pipeline.metrics.js';
@@ -46,7 +52,8 @@ export class PayoutSubmission {
             svcTransferId: sub.svcTransferId ?? null,
             utr: sub.utr ?? null,
             lastError: sub.result.outcome === 'success' ? null : errorOf(sub.result.diagnostics),
-            nextCheckAt: decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
+            nextCheckAt:
+              decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
           },
           isTerminal(decision.to),
         );
@@ -55,7 +62,10 @@ export class PayoutSubmission {
       });
       if (!moved) {
         this.d.metrics.staleResults.inc({ source: 'executor' });
-        this.d.logger.warn({ transferId: row.transferId }, 'executor: row moved on during the call; result dropped');
+        this.d.logger.warn(
+          { transferId: row.transferId },
+          'executor: row moved on during the call; result dropped',
+        );
         return;
       }
       this.d.logger.info(
