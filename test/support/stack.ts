@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { type Consumer, type KafkaMessage, type Producer } from 'kafkajs';
 import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '#sandbox';
@@ -19,6 +20,13 @@ export interface Stack {
   env: Record<string, string>;
   send(command: object, key?: string): Promise<void>;
   sendRaw(value: Buffer | string | null, key?: string): Promise<void>;
+  /** Many messages in ONE produce request, all to `partition`: the intake sees them in this order, usually in one batch. */
+  sendToPartition(
+    partition: number,
+    messages: ReadonlyArray<{ value: Buffer | string | null; key?: string }>,
+  ): Promise<void>;
+  /** A query against this stack's own database. */
+  sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
   query(query: object): Promise<void>;
   eventsOf(id: string): PayoutEvent[];
   waitForStatus(id: string, status: string, timeoutMs?: number): Promise<PayoutEvent>;
@@ -92,6 +100,7 @@ export async function startStack(
       ...opts.env,
     },
   });
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   const sandboxCall = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${sandbox.url}${path}`, {
       method,
@@ -123,6 +132,16 @@ export async function startStack(
         topic: topicName(prefix, TOPICS.commands),
         messages: [{ key: key ?? null, value }],
       });
+    },
+    async sendToPartition(partition, messages) {
+      await producer.send({
+        topic: topicName(prefix, TOPICS.commands),
+        messages: messages.map((m) => ({ partition, key: m.key ?? null, value: m.value })),
+      });
+    },
+    async sql<R extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<R[]> {
+      const result = await pool.query<R>(text, params);
+      return result.rows;
     },
     async query(q) {
       await producer.send({
@@ -179,6 +198,7 @@ export async function startStack(
       await consumer.disconnect();
       await producer.disconnect();
       await sandbox.close();
+      await pool.end();
       await db.drop();
     },
   };

@@ -67,7 +67,10 @@ function parseJson(bytes: Buffer | null | undefined, max: number): Decoded<Recor
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    return { ok: false, reason: 'malformed_json', detail: e instanceof Error ? e.message : 'not JSON' };
+    // V8 quotes the text around the error ('..."cryptogram":AgAAA"...'): keep only the message.
+    const message = e instanceof Error ? e.message : 'not JSON';
+    const quote = message.search(/, (?:\.\.\.)?"/);
+    return { ok: false, reason: 'malformed_json', detail: quote < 0 ? message : message.slice(0, quote) };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, reason: 'not_an_object', detail: 'the message must be a JSON object' };

@@ -80,6 +80,7 @@ export class BatchRepository {
     return toRow(parent);
   }
 
+  /** findByIdentities: current rows, locked FOR SHARE (see PayoutRepository.findByIdentities). */
   async findByIdentities(
     db: Db,
     ids: ReadonlyArray<{ accountId: string; batchTransferId: string }>,
@@ -87,7 +88,9 @@ export class BatchRepository {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawBatch>(
       `SELECT ${COLUMNS} FROM batch
-        WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+        ORDER BY id
+          FOR SHARE`,
       [ids.map((i) => i.accountId), ids.map((i) => i.batchTransferId)],
     );
     return rows.map(toRow);

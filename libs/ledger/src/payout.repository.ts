@@ -90,7 +90,12 @@ export class PayoutRepository {
     return out.map(toRow);
   }
 
-  /** findByIdentities: the current rows of many (account, transferId) pairs in one query. */
+  /**
+   * findByIdentities: the current rows of many (account, transferId) pairs in one query, locked
+   * FOR SHARE until the caller's transaction ends. Intake re-emits these states: without the lock
+   * a transition could commit its newer event in between, and the older state would be published
+   * after it.
+   */
   async findByIdentities(
     db: Db,
     ids: ReadonlyArray<{ accountId: string; transferId: string }>,
@@ -98,7 +103,9 @@ export class PayoutRepository {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawPayout>(
       `SELECT ${COLUMNS} FROM payout
-        WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+        ORDER BY id
+          FOR SHARE`,
       [ids.map((i) => i.accountId), ids.map((i) => i.transferId)],
     );
     return rows.map(toRow);

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { type KafkaMessage } from 'kafkajs';
-import { type Command, commandIdentity, decodeCommand, type RejectReason } from '#contracts';
+import {
+  type Command,
+  commandIdentity,
+  decodeCommand,
+  MAX_COMMAND_BYTES,
+  type RejectReason,
+} from '#contracts';
 import {
   type BatchRepository,
   batchStateEvent,
@@ -228,11 +234,16 @@ export class IntakeService {
     x: { m: KafkaMessage; reason: RejectReason; detail: string },
   ): DeadLetterMessage {
     const original = x.m.value ?? Buffer.alloc(0);
-    const { bytes, scrubbed } = scrubForDeadLetter(original);
+    // A full copy of an oversized message, plus these headers, may not fit under the broker's
+    // size limit; a dead letter that cannot be sent would stall the partition. Keep its head.
+    const max = this.d.maxCommandBytes ?? MAX_COMMAND_BYTES;
+    const truncated = x.reason === 'oversized' && original.length > max;
+    const { bytes, scrubbed } = scrubForDeadLetter(truncated ? original.subarray(0, max) : original);
     return {
       key: x.m.key ?? null,
       value: x.m.value ? bytes : null,
       headers: {
+        ...(truncated ? { 'dlq-truncated': 'true', 'dlq-original-bytes': String(original.length) } : {}),
         'dlq-reason': x.reason,
         'dlq-detail': x.detail.slice(0, 1000),
         'dlq-original-topic': topic,

@@ -1,7 +1,8 @@
 import { maskAccountNumber, redactDeep } from '#observability';
 
+// The value may be a string (perhaps cut short) or, in text that is not JSON, a bare word.
 const SECRET_VALUE =
-  /("(?:[A-Za-z_]*[Tt]oken|cryptogram|[A-Za-z_]*[Ss]ecret|authorization|password)"\s*:\s*)"(?:[^"\\]|\\.)*("?)/g;
+  /("(?:[a-z_]*token|cryptogram|[a-z_]*secret|authorization|password)"\s*:\s*)(?:"(?:[^"\\]|\\.)*("?)|[^\s,}\]"]+)/gi;
 const LONG_DIGITS = /\d{9,}/g;
 const VPA = /([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g;
 
@@ -20,7 +21,10 @@ export function scrubForDeadLetter(value: Buffer): { bytes: Buffer; scrubbed: bo
     return same ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
   } catch {
     out = text
-      .replace(SECRET_VALUE, (_m, prefix: string, close: string) => `${prefix}"[REDACTED]${close}`)
+      .replace(
+        SECRET_VALUE,
+        (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
+      )
       .replace(LONG_DIGITS, (d) => maskAccountNumber(d))
       .replace(VPA, (_m, head: string, domain: string) => `${head}***@${domain}`);
     return out === text ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
