@@ -71,7 +71,12 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
 const OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 const providers: Provider[] = [
-  PayoutRepository,
+  {
+    provide: PayoutRepository,
+    inject: [SERVICE_CONFIG],
+    useFactory: (c: ServiceConfig) =>
+      new PayoutRepository({ reversalWatchFirstMs: c.pipeline.REVERSAL_WATCH_SCHEDULE[0] ?? null }),
+  },
   BatchRepository,
   WithdrawalQuotaRepository,
   DeadLetterRepository,
@@ -278,6 +283,7 @@ const providers: Provider[] = [
           concurrency: c.pipeline.RECONCILER_CONCURRENCY,
           pollMs: c.pipeline.RECONCILER_POLL_MS,
           schedule: c.pipeline.RECONCILE_SCHEDULE,
+          reversalWatch: c.pipeline.REVERSAL_WATCH_SCHEDULE,
         },
       ),
   },
