@@ -90,19 +90,27 @@ export class PayoutReconciler {
     }
   }
 
-  /** One round: claim due rows and check them, a few at a time. Returns how many were claimed. */
+  /**
+   * One round: claim due rows and check them, up to batchSize in all. Rows are claimed only as
+   * many as are checked at once: a claimed row waiting behind others here would outlive its
+   * lease, and another instance would check it at the same time. Returns how many were claimed.
+   */
   async tick(): Promise<number> {
-    const rows = await this.d.payouts.claimDueChecks(
-      this.d.pool,
-      this.s.owner,
-      this.s.leaseMs,
-      this.s.batchSize,
-    );
-    for (let i = 0; i < rows.length; i += this.s.concurrency) {
-      await Promise.all(rows.slice(i, i + this.s.concurrency).map((r) => this.check(r)));
+    const step = Math.min(this.s.concurrency, this.s.batchSize);
+    let claimed = 0;
+    while (claimed < this.s.batchSize) {
+      const rows = await this.d.payouts.claimDueChecks(
+        this.d.pool,
+        this.s.owner,
+        this.s.leaseMs,
+        Math.min(step, this.s.batchSize - claimed),
+      );
+      claimed += rows.length;
+      await Promise.all(rows.map((r) => this.check(r)));
+      if (rows.length < step) break;
     }
-    const batches = this.d.batches ? await this.d.batches.checkDue(this.s.batchSize) : 0;
-    return rows.length + batches;
+    const batches = this.d.batches ? await this.d.batches.checkDue(step) : 0;
+    return claimed + batches;
   }
 
   async check(row: PayoutRow): Promise<void> {
