@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, type Stack } from '#test-support';
-import { ACCOUNTS } from './helpers.js';
+import { eventually, startStack, type Stack } from '#test-support';
+import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
+import { ACCOUNTS, metric } from './helpers.js';
 
 const entry = (transferId: string, to: { bankAccount: string; ifsc: string }) => ({
   transferId,
@@ -15,12 +16,20 @@ const entry = (transferId: string, to: { bankAccount: string; ifsc: string }) =>
 // getBatchTransferStatus until every entry is final.
 describe('reconciliation of a batch with mixed outcomes', () => {
   let stack: Stack;
+  let service: ServiceApp;
+  const itemStatuses = (id: string): string[] => {
+    const seen = new Set<string>();
+    return stack.events
+      .filter((e) => e.subject === id && e.type.startsWith('payouts.batch_item.'))
+      .filter((e) => !seen.has(e.id) && Boolean(seen.add(e.id)))
+      .map((e) => e.data.status);
+  };
   before(async () => {
     stack = await startStack({
-      env: { RECONCILE_SCHEDULE: '200ms,200ms,300ms,300ms,500ms,500ms,1s,1s,2s' },
+      env: { RECONCILE_SCHEDULE: Array(30).fill('200ms').join(',') },
       sandbox: { pendingDelayMs: 1_500, batchDelayMs: 300 },
     });
-    await stack.startService();
+    service = await stack.startService();
   });
   after(async () => {
     await stack?.close();
@@ -74,5 +83,39 @@ describe('reconciliation of a batch with mixed outcomes', () => {
       ...stack.events.map((e, i) => (e.type.startsWith('payouts.batch_item.') ? i : -1)),
     );
     assert.ok(lastItem < stack.events.indexOf(completed));
+  });
+
+  it('an entry result that would undo a final state is ignored and counted', async () => {
+    await stack.send({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'rb_2',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [entry('rb2_ok', ACCOUNTS.success), entry('rb2_wait', ACCOUNTS.staysPending)],
+      },
+    });
+    await eventually(() => (itemStatuses('rb2_ok').includes('SUCCESS') ? true : undefined), {
+      what: 'rb2_ok SUCCESS',
+    });
+    const before = await metric(service.url, 'payouts_reconciler_backwards_results_total');
+    // The provider now reports the settled entry as PENDING again.
+    const world = stack.sandbox.world;
+    const ok = world.account.transfers.get('rb2_ok');
+    assert.ok(ok, 'the sandbox holds the entry as a transfer');
+    ok.steps.push({ at: world.clock.now(), status: 'PENDING', statusCode: '201', reason: '' });
+    await eventually(
+      async () =>
+        (await metric(service.url, 'payouts_reconciler_backwards_results_total')) >= before + 2
+          ? true
+          : undefined,
+      { timeoutMs: 10_000, what: 'backwards entry results counted' },
+    );
+    assert.deepEqual(itemStatuses('rb2_ok'), ['SUCCESS'], 'no event undoes the SUCCESS');
+    const waiting = world.account.transfers.get('rb2_wait');
+    assert.ok(waiting);
+    waiting.steps.push({ at: world.clock.now(), status: 'SUCCESS', statusCode: '200', reason: '' });
+    ok.steps.push({ at: world.clock.now(), status: 'SUCCESS', statusCode: '200', reason: '' });
+    const completed = await stack.waitForStatus('rb_2', 'COMPLETED', 10_000);
+    assert.deepEqual(completed.data.totals, { entries: 2, succeeded: 2, failed: 0, pending: 0 });
   });
 });

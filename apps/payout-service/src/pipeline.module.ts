@@ -191,17 +191,26 @@ const providers: Provider[] = [
   },
   {
     provide: BatchProcessor,
-    inject: [SERVICE_CONFIG, PG_POOL, BatchRepository, OutboxRepository, ProviderClient, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      PG_POOL,
+      BatchRepository,
+      OutboxRepository,
+      ProviderClient,
+      ReconcilerMetrics,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
       batches: BatchRepository,
       outbox: OutboxRepository,
       client: ProviderClient,
+      metrics: ReconcilerMetrics,
       logger: AppLogger,
     ) =>
       new BatchProcessor(
-        { pool, batches, outbox, client, logger: logger.child({ component: 'batches' }) },
+        { pool, batches, outbox, client, metrics, logger: logger.child({ component: 'batches' }) },
         {
           owner: OWNER,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
