@@ -233,7 +233,15 @@ export class PayoutReconciler {
       if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
       return next;
     });
-    if (!moved) return;
+    if (!moved) {
+      // The row moved on while we asked (another writer, a newer answer): this answer is older.
+      this.d.metrics.backwards.inc();
+      this.d.logger.warn(
+        { transferId: row.transferId, from: row.status, to },
+        'reconciler: payout changed during the status check; answer ignored',
+      );
+      return;
+    }
     this.d.metrics.transitions.inc({ from: row.status, to });
     this.d.logger.info(
       {
