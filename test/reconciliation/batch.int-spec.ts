@@ -12,6 +12,8 @@ const entry = (transferId: string, to: { bankAccount: string; ifsc: string }) =>
   ...to,
 });
 
+const CHECKS = 20;
+
 // A batch whose entries settle at different times and in different ways, followed with
 // getBatchTransferStatus until every entry is final.
 describe('reconciliation of a batch with mixed outcomes', () => {
@@ -26,7 +28,7 @@ describe('reconciliation of a batch with mixed outcomes', () => {
   };
   before(async () => {
     stack = await startStack({
-      env: { RECONCILE_SCHEDULE: Array(30).fill('200ms').join(',') },
+      env: { RECONCILE_SCHEDULE: Array(CHECKS).fill('200ms').join(',') },
       sandbox: { pendingDelayMs: 1_500, batchDelayMs: 300 },
     });
     service = await stack.startService();
@@ -117,5 +119,29 @@ describe('reconciliation of a batch with mixed outcomes', () => {
     ok.steps.push({ at: world.clock.now(), status: 'SUCCESS', statusCode: '200', reason: '' });
     const completed = await stack.waitForStatus('rb_2', 'COMPLETED', 10_000);
     assert.deepEqual(completed.data.totals, { entries: 2, succeeded: 2, failed: 0, pending: 0 });
+  });
+
+  it('a schedule exhausted: REQUIRES_ATTENTION with an event, a metric and a log line', async () => {
+    const before = await metric(service.url, 'payouts_requires_attention_total');
+    await stack.send({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'rb_3',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [entry('rb3_ok', ACCOUNTS.success), entry('rb3_stuck', ACCOUNTS.staysPending)],
+      },
+    });
+    const stuck = await stack.waitForStatus('rb_3', 'REQUIRES_ATTENTION', 15_000);
+    assert.equal(stuck.data.reason, 'reconciliation_schedule_exhausted');
+    assert.deepEqual(stuck.data.totals, { entries: 2, succeeded: 1, failed: 0, pending: 1 });
+    assert.equal(
+      await metric(service.url, 'payouts_requires_attention_total', {
+        reason: 'reconciliation_schedule_exhausted',
+      }),
+      before + 1,
+    );
+    const line = stack.logLines.find((l) => l.includes('batch requires attention') && l.includes('rb_3'));
+    assert.ok(line, 'an error line an alert can match');
+    assert.match(line, /"level":"error"/);
   });
 });

@@ -147,7 +147,7 @@ export class BatchProcessor {
       utr: t.utr || null,
       reason: t.reason ?? null,
     }));
-    await inTransaction(this.d.pool, async (c) => {
+    const outcome = await inTransaction(this.d.pool, async (c) => {
       const before = new Map((await this.d.batches.items(c, batch.id)).map((i) => [i.transferId, i.status]));
       const updates = results.filter((u) => itemMayMove(before.get(u.transferId) ?? 'RECEIVED', u.status));
       if (updates.length < results.length) {
@@ -179,16 +179,22 @@ export class BatchProcessor {
           const next = await this.d.batches.transition(c, batch.id, batch.version, 'REQUIRES_ATTENTION', {
             reason: 'reconciliation_schedule_exhausted',
           });
-          if (next) events.push(batchStateEvent(next, totals));
+          if (next) {
+            current = next;
+            events.push(batchStateEvent(next, totals));
+          }
         } else {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
         }
       }
       await this.d.outbox.enqueue(c, events);
-      if (current.status === 'COMPLETED') {
-        this.d.logger.info({ batchTransferId: batch.batchTransferId, ...totals }, 'batch completed');
-      }
+      return { status: current.status, totals };
     });
+    if (outcome.status === 'COMPLETED') {
+      this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
+    } else if (outcome.status === 'REQUIRES_ATTENTION' && outcome.status !== batch.status) {
+      this.attention(batch, outcome.totals);
+    }
   }
 
   private async resubmit(batch: BatchRow): Promise<void> {
@@ -220,10 +226,29 @@ export class BatchProcessor {
     },
   ): Promise<void> {
     if (batch.status !== to && !canMoveBatch(batch.status, to)) return;
-    await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.batches.transition(c, batch.id, batch.version, to, f);
-      if (next) await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+    const next = await inTransaction(this.d.pool, async (c) => {
+      const moved = await this.d.batches.transition(c, batch.id, batch.version, to, f);
+      if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+      return moved;
     });
+    if (next && to === 'REQUIRES_ATTENTION') this.attention(batch);
+  }
+
+  /** Same signals as a single payout: a metric an alert watches, and an error line. */
+  private attention(batch: BatchRow, totals?: ReturnType<typeof totalsOf>): void {
+    const reason = 'reconciliation_schedule_exhausted';
+    this.d.metrics?.requiresAttention.inc({ reason });
+    this.d.logger.error(
+      {
+        batchTransferId: batch.batchTransferId,
+        requestId: batch.requestId,
+        from: batch.status,
+        reason,
+        checks: batch.checkCount,
+        ...totals,
+      },
+      'batch requires attention: its true state could not be established automatically',
+    );
   }
 }
 
