@@ -72,7 +72,12 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
 const OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 const providers: Provider[] = [
-  PayoutRepository,
+  {
+    provide: PayoutRepository,
+    inject: [SERVICE_CONFIG],
+    useFactory: (c: ServiceConfig) =>
+      new PayoutRepository({ reversalWatchFirstMs: c.pipeline.REVERSAL_WATCH_SCHEDULE[0] ?? null }),
+  },
   BatchRepository,
   WithdrawalQuotaRepository,
   DeadLetterRepository,
@@ -191,17 +196,26 @@ const providers: Provider[] = [
   },
   {
     provide: BatchProcessor,
-    inject: [SERVICE_CONFIG, PG_POOL, BatchRepository, OutboxRepository, ProviderClient, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      PG_POOL,
+      BatchRepository,
+      OutboxRepository,
+      ProviderClient,
+      ReconcilerMetrics,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       pool: pg.Pool,
       batches: BatchRepository,
       outbox: OutboxRepository,
       client: ProviderClient,
+      metrics: ReconcilerMetrics,
       logger: AppLogger,
     ) =>
       new BatchProcessor(
-        { pool, batches, outbox, client, logger: logger.child({ component: 'batches' }) },
+        { pool, batches, outbox, client, metrics, logger: logger.child({ component: 'batches' }) },
         {
           owner: OWNER,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
@@ -283,6 +297,7 @@ const providers: Provider[] = [
           concurrency: c.pipeline.RECONCILER_CONCURRENCY,
           pollMs: c.pipeline.RECONCILER_POLL_MS,
           schedule: c.pipeline.RECONCILE_SCHEDULE,
+          reversalWatch: c.pipeline.REVERSAL_WATCH_SCHEDULE,
         },
       ),
   },

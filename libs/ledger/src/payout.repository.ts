@@ -66,8 +66,30 @@ function toRow(r: RawPayout): PayoutRow {
   };
 }
 
+/**
+ * Kinds whose SUCCESS may still be reversed by the bank and that have a status endpoint to say so
+ * (legacy getTransferStatus): their SUCCESS rows are watched for a while (the reversal watch).
+ */
+export const REVERSAL_WATCH_KINDS: readonly PayoutRow['kind'][] = [
+  'standard_transfer',
+  'direct_transfer',
+  'card_payout',
+  'internal_transfer',
+];
+
+export interface PayoutRepositorySettings {
+  /**
+   * Delay before the first reversal check of a row entering SUCCESS (REVERSAL_WATCH_KINDS only);
+   * null: no reversal watch. Applied here because every writer of SUCCESS (executor, reconciler)
+   * goes through `transition`, and the rule is a property of the ledger, not of one writer.
+   */
+  readonly reversalWatchFirstMs: number | null;
+}
+
 /** Every SQL statement on `payout`. One method per query; nothing else in the code base writes SQL for it. */
 export class PayoutRepository {
+  constructor(private readonly settings: PayoutRepositorySettings = { reversalWatchFirstMs: null }) {}
+
   /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
@@ -143,6 +165,8 @@ export class PayoutRepository {
   /**
    * transition: moves a row from the version the caller saw. Returns undefined when the row has
    * moved on meanwhile (another worker, a newer poll): the caller counts it and drops its result.
+   * A row entering SUCCESS of a watched kind gets its first reversal check scheduled and its
+   * check count restarted (the watch has its own schedule).
    */
   async transition(
     db: Db,
@@ -168,7 +192,13 @@ export class PayoutRepository {
               status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
               reference_id = COALESCE(m.reference_id, p.reference_id),
               svc_transfer_id = COALESCE(m.svc_transfer_id, p.svc_transfer_id),
-              utr = COALESCE(m.utr, p.utr), last_error = m.last_error, next_check_at = m.next_check_at,
+              utr = COALESCE(m.utr, p.utr), last_error = m.last_error,
+              next_check_at = CASE
+                WHEN m.status = 'SUCCESS' AND p.status <> 'SUCCESS' AND m.next_check_at IS NULL
+                     AND $12::double precision IS NOT NULL AND p.kind = ANY($13::text[])
+                THEN now() + make_interval(secs => $12::double precision / 1000)
+                ELSE m.next_check_at END,
+              check_count = CASE WHEN m.status = 'SUCCESS' AND p.status <> 'SUCCESS' THEN 0 ELSE p.check_count END,
               request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
               lease_owner = NULL, lease_until = NULL
          FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
@@ -191,15 +221,17 @@ export class PayoutRepository {
         moves.map((m) => (m.fields.lastError ? JSON.stringify(m.fields.lastError) : null)),
         moves.map((m) => m.fields.nextCheckAt ?? null),
         moves.map((m) => m.eraseSecrets),
+        this.settings.reversalWatchFirstMs,
+        REVERSAL_WATCH_KINDS,
       ],
     );
     return rows.map(toRow);
   }
 
   /**
-   * claimDueChecks: rows the reconciler should look at now (unclear, or SUBMITTING past its
-   * lease). The claim pushes next_check_at out by the lease, so no other instance takes the row
-   * meanwhile; it is not a state change (no version bump, no event).
+   * claimDueChecks: rows the reconciler should look at now (unclear, SUBMITTING past its lease,
+   * or SUCCESS under reversal watch). The claim pushes next_check_at out by the lease, so no
+   * other instance takes the row meanwhile; it is not a state change (no version bump, no event).
    */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     const { rows } = await db.query<RawPayout>(
@@ -208,7 +240,7 @@ export class PayoutRepository {
               check_count = p.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE p.id IN (SELECT id FROM payout
-                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN') AND next_check_at <= now()
+                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS') AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING ${COLUMNS.split(',')
           .map((c) => `p.${c.trim()}`)
@@ -218,12 +250,15 @@ export class PayoutRepository {
     return rows.map(toRow);
   }
 
-  /** reschedule: same state, look again later. Not a state change: no version bump, no event. */
+  /**
+   * reschedule: same state, look again later (null: stop looking, the end of a reversal watch).
+   * Not a state change: no version bump, no event.
+   */
   async reschedule(
     db: Db,
     id: string,
     version: number,
-    nextCheckAt: Date,
+    nextCheckAt: Date | null,
     lastError: Record<string, unknown> | null,
   ): Promise<boolean> {
     const { rowCount } = await db.query(

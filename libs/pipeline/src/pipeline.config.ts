@@ -60,6 +60,20 @@ export const pipelineConfig = defineSection('pipeline', {
     description:
       'Delays between status checks of an unclear payout; past the last one it becomes REQUIRES_ATTENTION',
   }),
+  REVERSAL_WATCH_SCHEDULE: envVar({
+    schema: z.string().transform((s, ctx) => {
+      if (s.trim() === 'off') return [];
+      try {
+        return parseSchedule(s);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'bad schedule' });
+        return z.NEVER;
+      }
+    }),
+    default: '1h,6h,24h',
+    description:
+      'Reversal watch: delays between status checks of a SUCCESS payout (legacy transfer kinds), in case the bank reverses it; past the last one the watch stops. "off" disables it',
+  }),
   RECONCILER_POLL_MS: envVar({
     schema: env.positiveInt(),
     default: '1000',

@@ -13,6 +13,7 @@ import { type BatchEntry, type ProviderClient, type ProviderResult } from '#prov
 import { type OutboxWriter } from '../ports.js';
 import { inTransaction } from '../transaction.js';
 import { mapProviderStatus, nextCheckDelay } from '../reconciler/status-mapping.js';
+import { type ReconcilerMetrics } from '../reconciler/reconciler.metrics.js';
 
 export interface BatchProcessorDeps {
   pool: pg.Pool;
@@ -20,6 +21,8 @@ export interface BatchProcessorDeps {
   outbox: OutboxWriter;
   client: ProviderClient;
   logger: AppLogger;
+  /** Counts entry results that would move an entry backwards (shared with the reconciler). */
+  metrics?: ReconcilerMetrics;
 }
 
 export interface BatchProcessorSettings {
@@ -30,6 +33,12 @@ export interface BatchProcessorSettings {
 }
 
 const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
+
+/** An entry's result is applied unless it would undo a final state (SUCCESS may still be REVERSED). */
+function itemMayMove(from: string, to: string): boolean {
+  if (from === to || !TERMINAL_ITEM.has(from)) return true;
+  return from === 'SUCCESS' && to === 'REVERSED';
+}
 
 /**
  * Batches: submitted once as a whole (requestBatchTransfer), then followed with
@@ -107,11 +116,18 @@ export class BatchProcessor {
     }
   }
 
-  /** Claims batches due for a status check and checks them. */
+  /**
+   * Claims batches due for a status check and checks them together. Claim no more than can be
+   * checked at once: a claimed row waiting its turn here would outlive its lease and be checked
+   * by another instance at the same time.
+   */
   async checkDue(limit: number): Promise<number> {
     const rows = await this.d.batches.claimDueChecks(this.d.pool, this.s.owner, this.s.leaseMs, limit);
-    for (const b of rows)
-      await this.check(b).catch((e: unknown) => this.d.logger.error({ err: e }, 'batch check failed'));
+    await Promise.all(
+      rows.map((b) =>
+        this.check(b).catch((e: unknown) => this.d.logger.error({ err: e }, 'batch check failed')),
+      ),
+    );
     return rows.length;
   }
 
@@ -124,14 +140,23 @@ export class BatchProcessor {
     if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status === 'UNKNOWN')
       return this.resubmit(batch);
     if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
-    const updates = r.data.transfers.map((t) => ({
+    const results = r.data.transfers.map((t) => ({
       transferId: t.transferId,
       status: mapProviderStatus(t.status) ?? t.status.toUpperCase(),
       referenceId: t.referenceId === undefined ? null : String(t.referenceId),
       utr: t.utr || null,
       reason: t.reason ?? null,
     }));
-    await inTransaction(this.d.pool, async (c) => {
+    const outcome = await inTransaction(this.d.pool, async (c) => {
+      const before = new Map((await this.d.batches.items(c, batch.id)).map((i) => [i.transferId, i.status]));
+      const updates = results.filter((u) => itemMayMove(before.get(u.transferId) ?? 'RECEIVED', u.status));
+      if (updates.length < results.length) {
+        this.d.metrics?.backwards.inc(results.length - updates.length);
+        this.d.logger.warn(
+          { batchTransferId: batch.batchTransferId, ignored: results.length - updates.length },
+          'batch status answer would move entries backwards; ignored',
+        );
+      }
       const changed = await this.d.batches.updateItems(c, batch.id, updates);
       const events = changed.map((i) => batchItemEvent(batch, i));
       const all = await this.d.batches.items(c, batch.id);
@@ -154,16 +179,22 @@ export class BatchProcessor {
           const next = await this.d.batches.transition(c, batch.id, batch.version, 'REQUIRES_ATTENTION', {
             reason: 'reconciliation_schedule_exhausted',
           });
-          if (next) events.push(batchStateEvent(next, totals));
+          if (next) {
+            current = next;
+            events.push(batchStateEvent(next, totals));
+          }
         } else {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
         }
       }
       await this.d.outbox.enqueue(c, events);
-      if (current.status === 'COMPLETED') {
-        this.d.logger.info({ batchTransferId: batch.batchTransferId, ...totals }, 'batch completed');
-      }
+      return { status: current.status, totals };
     });
+    if (outcome.status === 'COMPLETED') {
+      this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
+    } else if (outcome.status === 'REQUIRES_ATTENTION' && outcome.status !== batch.status) {
+      this.attention(batch, outcome.totals);
+    }
   }
 
   private async resubmit(batch: BatchRow): Promise<void> {
@@ -195,10 +226,29 @@ export class BatchProcessor {
     },
   ): Promise<void> {
     if (batch.status !== to && !canMoveBatch(batch.status, to)) return;
-    await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.batches.transition(c, batch.id, batch.version, to, f);
-      if (next) await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+    const next = await inTransaction(this.d.pool, async (c) => {
+      const moved = await this.d.batches.transition(c, batch.id, batch.version, to, f);
+      if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+      return moved;
     });
+    if (next && to === 'REQUIRES_ATTENTION') this.attention(batch);
+  }
+
+  /** Same signals as a single payout: a metric an alert watches, and an error line. */
+  private attention(batch: BatchRow, totals?: ReturnType<typeof totalsOf>): void {
+    const reason = 'reconciliation_schedule_exhausted';
+    this.d.metrics?.requiresAttention.inc({ reason });
+    this.d.logger.error(
+      {
+        batchTransferId: batch.batchTransferId,
+        requestId: batch.requestId,
+        from: batch.status,
+        reason,
+        checks: batch.checkCount,
+        ...totals,
+      },
+      'batch requires attention: its true state could not be established automatically',
+    );
   }
 }
 

@@ -20,6 +20,11 @@ export interface ReconcilerSettings {
   readonly pollMs: number;
   /** Delays between checks: schedule[n] follows the n-th check. Past its end: REQUIRES_ATTENTION. */
   readonly schedule: readonly number[];
+  /**
+   * Reversal watch of SUCCESS rows: watch[0] is applied by the ledger on entering SUCCESS,
+   * watch[n] follows the n-th watch check. Past its end the watch stops; SUCCESS stays SUCCESS.
+   */
+  readonly reversalWatch: readonly number[];
 }
 
 export interface ReconcilerDeps {
@@ -49,8 +54,9 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /**
  * Brings unclear payouts to their true state: PENDING and UNKNOWN rows are asked about with the
  * status endpoint of the API that made them; SUBMITTING rows whose lease ran out (a crash, or a
- * request that was never processed) are re-sent with the SAME transferId. Claims are row locks
- * with a lease, so any number of instances can run.
+ * request that was never processed) are re-sent with the SAME transferId; SUCCESS rows under
+ * reversal watch are asked whether the bank reversed them. Claims are row locks with a lease, so
+ * any number of instances can run.
  */
 export class PayoutReconciler {
   private running = false;
@@ -84,19 +90,27 @@ export class PayoutReconciler {
     }
   }
 
-  /** One round: claim due rows and check them, a few at a time. Returns how many were claimed. */
+  /**
+   * One round: claim due rows and check them, up to batchSize in all. Rows are claimed only as
+   * many as are checked at once: a claimed row waiting behind others here would outlive its
+   * lease, and another instance would check it at the same time. Returns how many were claimed.
+   */
   async tick(): Promise<number> {
-    const rows = await this.d.payouts.claimDueChecks(
-      this.d.pool,
-      this.s.owner,
-      this.s.leaseMs,
-      this.s.batchSize,
-    );
-    for (let i = 0; i < rows.length; i += this.s.concurrency) {
-      await Promise.all(rows.slice(i, i + this.s.concurrency).map((r) => this.check(r)));
+    const step = Math.min(this.s.concurrency, this.s.batchSize);
+    let claimed = 0;
+    while (claimed < this.s.batchSize) {
+      const rows = await this.d.payouts.claimDueChecks(
+        this.d.pool,
+        this.s.owner,
+        this.s.leaseMs,
+        Math.min(step, this.s.batchSize - claimed),
+      );
+      claimed += rows.length;
+      await Promise.all(rows.map((r) => this.check(r)));
+      if (rows.length < step) break;
     }
-    const batches = this.d.batches ? await this.d.batches.checkDue(this.s.batchSize) : 0;
-    return rows.length + batches;
+    const batches = this.d.batches ? await this.d.batches.checkDue(step) : 0;
+    return claimed + batches;
   }
 
   async check(row: PayoutRow): Promise<void> {
@@ -106,7 +120,11 @@ export class PayoutReconciler {
       const check = await this.askStatus(row);
       if (!check.found) {
         const r = check.result;
-        if (r === 'no-status-endpoint') return await this.requireAttention(row, 'no_status_endpoint');
+        if (r === 'no-status-endpoint') {
+          return row.status === 'SUCCESS'
+            ? await this.endWatch(row)
+            : await this.requireAttention(row, 'no_status_endpoint');
+        }
         if (r.outcome === 'failed' && r.kind === 'not-found' && row.status === 'UNKNOWN') {
           // The provider never recorded it: sending the same transferId again is safe.
           return await this.resend(row);
@@ -126,6 +144,10 @@ export class PayoutReconciler {
       if (to === row.status) return await this.later(row, null);
       if (!canMove(row.status, to)) {
         this.d.metrics.backwards.inc();
+        this.d.logger.warn(
+          { transferId: row.transferId, from: row.status, providerStatus: raw },
+          'reconciler: status answer would move the payout backwards; ignored',
+        );
         return await this.later(row, null);
       }
       await this.move(row, to, check.answer, raw);
@@ -211,7 +233,15 @@ export class PayoutReconciler {
       if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
       return next;
     });
-    if (!moved) return;
+    if (!moved) {
+      // The row moved on while we asked (another writer, a newer answer): this answer is older.
+      this.d.metrics.backwards.inc();
+      this.d.logger.warn(
+        { transferId: row.transferId, from: row.status, to },
+        'reconciler: payout changed during the status check; answer ignored',
+      );
+      return;
+    }
     this.d.metrics.transitions.inc({ from: row.status, to });
     this.d.logger.info(
       {
@@ -228,6 +258,19 @@ export class PayoutReconciler {
 
   /** Same state: look again per the schedule, or hand it to a person when the schedule is spent. */
   private async later(row: PayoutRow, lastError: Record<string, unknown> | null): Promise<void> {
+    if (row.status === 'SUCCESS') {
+      // The reversal watch: a settled payout is never handed to a person, the watch just ends.
+      const next = nextCheckDelay(this.s.reversalWatch, row.checkCount);
+      if (next === undefined) return this.endWatch(row);
+      await this.d.payouts.reschedule(
+        this.d.pool,
+        row.id,
+        row.version,
+        new Date(Date.now() + next),
+        lastError,
+      );
+      return;
+    }
     const delay = nextCheckDelay(this.s.schedule, row.checkCount);
     if (delay === undefined) return this.requireAttention(row, 'reconciliation_schedule_exhausted');
     await this.d.payouts.reschedule(
@@ -237,6 +280,16 @@ export class PayoutReconciler {
       new Date(Date.now() + delay),
       lastError,
     );
+  }
+
+  private async endWatch(row: PayoutRow): Promise<void> {
+    const ended = await this.d.payouts.reschedule(this.d.pool, row.id, row.version, null, null);
+    if (ended) {
+      this.d.logger.info(
+        { transferId: row.transferId, checks: row.checkCount },
+        'reconciler: reversal watch ended; the payout stays SUCCESS',
+      );
+    }
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {

@@ -34,7 +34,7 @@ export class ReconcilerMetrics {
     });
     this.backwards = new Counter({
       name: 'payouts_reconciler_backwards_results_total',
-      help: 'Status answers that would have moved a row backwards (ignored)',
+      help: 'Status answers that would have moved a row backwards, or came after it moved on (ignored)',
       registers: [registry],
     });
     this.resends = new Counter({

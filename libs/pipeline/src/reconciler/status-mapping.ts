@@ -2,7 +2,8 @@ import { type PayoutStatus } from '#contracts';
 
 /**
  * Provider transfer statuses (legacy getTransferStatus and v2) to ledger statuses. A status not
- * listed here is kept in status_code, reported, and the row is polled again: never dropped.
+ * listed here is kept in last_error (providerStatus), counted, logged, and the row is polled
+ * again: never dropped, never guessed.
  */
 export const PROVIDER_STATUS: Readonly<Record<string, PayoutStatus>> = {
   SUCCESS: 'SUCCESS',

@@ -1,0 +1,123 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventually, startStack, type Stack } from '#test-support';
+import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
+import { ACCOUNTS, directTransfer, LedgerProbe, metric, statusesOf } from './helpers.js';
+
+// Single transfers the executor could not settle, brought to their true state by the reconciler:
+// Kafka command -> ledger -> sandbox over HTTP -> status checks -> outbox -> Kafka events.
+describe('reconciliation of single transfers', () => {
+  let stack: Stack;
+  let service: ServiceApp;
+  let ledger: LedgerProbe;
+  before(async () => {
+    stack = await startStack({
+      env: {
+        // 7 checks, about 3 s in all, then REQUIRES_ATTENTION.
+        RECONCILE_SCHEDULE: '200ms,200ms,300ms,300ms,500ms,500ms,1s',
+        REVERSAL_WATCH_SCHEDULE: '300ms,300ms,500ms,500ms',
+        // The "25 s, no answer" account is given up on after 1.5 s: UNKNOWN, never re-sent.
+        PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: '1500',
+      },
+      sandbox: { pendingDelayMs: 1_000 },
+    });
+    service = await stack.startService();
+    ledger = new LedgerProbe(stack);
+  });
+  after(async () => {
+    await ledger?.close();
+    await stack?.close();
+  });
+
+  it('pending, then success', async () => {
+    await stack.send(directTransfer('rc_pok', ACCOUNTS.pendingThenSuccess));
+    const done = await stack.waitForStatus('rc_pok', 'SUCCESS');
+    assert.deepEqual(statusesOf(stack, 'rc_pok'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'SUCCESS']);
+    assert.ok(done.data.utr, 'the UTR from the status answer is carried');
+  });
+
+  it('pending, then failure: FAILED with the provider reason', async () => {
+    await stack.send(directTransfer('rc_pfail', ACCOUNTS.pendingThenFailure));
+    const failed = await stack.waitForStatus('rc_pfail', 'FAILED');
+    assert.deepEqual(statusesOf(stack, 'rc_pfail'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'FAILED']);
+    assert.match(failed.data.reason ?? '', /BENEFICIARY_BANK_OFFLINE/);
+  });
+
+  it('success, then reversed: the reversal watch publishes REVERSED after SUCCESS', async () => {
+    await stack.send(directTransfer('rc_rev', ACCOUNTS.successThenReversed));
+    await stack.waitForStatus('rc_rev', 'SUCCESS');
+    const reversed = await stack.waitForStatus('rc_rev', 'REVERSED');
+    assert.deepEqual(statusesOf(stack, 'rc_rev'), ['RECEIVED', 'SUBMITTING', 'SUCCESS', 'REVERSED']);
+    assert.match(reversed.data.reason ?? '', /INVALID_ACCOUNT_FAIL/);
+    const row = await ledger.row(reversed.data.accountId, 'rc_rev');
+    assert.equal(row.nextCheckAt, null, 'a reversed payout is not checked again');
+  });
+
+  it('a SUCCESS that stays SUCCESS: the watch ends, never REQUIRES_ATTENTION', async () => {
+    await stack.send(directTransfer('rc_ok', ACCOUNTS.success));
+    const ok = await stack.waitForStatus('rc_ok', 'SUCCESS');
+    const watched = await ledger.row(ok.data.accountId, 'rc_ok');
+    assert.ok(watched.nextCheckAt, 'a SUCCESS of a legacy kind is under reversal watch');
+    const ended = await eventually(
+      async () => {
+        const r = await ledger.row(ok.data.accountId, 'rc_ok');
+        return r.nextCheckAt === null ? r : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the end of the reversal watch' },
+    );
+    assert.equal(ended.status, 'SUCCESS');
+    assert.equal(ended.version, ok.data.version, 'watch checks are not state changes');
+    assert.equal(ended.checkCount, 4, 'one check per entry of REVERSAL_WATCH_SCHEDULE');
+    assert.ok(stack.logLines.some((l) => l.includes('reversal watch ended') && l.includes('rc_ok')));
+    assert.deepEqual(statusesOf(stack, 'rc_ok'), ['RECEIVED', 'SUBMITTING', 'SUCCESS']);
+  });
+
+  it('25 s with no answer: UNKNOWN, then PENDING by status check, then SUCCESS; sent once', async () => {
+    const started = Date.now();
+    await stack.send(directTransfer('rc_hang', ACCOUNTS.hangThenSuccess));
+    await stack.waitForStatus('rc_hang', 'UNKNOWN', 10_000);
+    await stack.waitForStatus('rc_hang', 'PENDING', 10_000);
+    // The bank answers after 25 s of sandbox time: move its clock instead of waiting.
+    await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 26 });
+    await stack.waitForStatus('rc_hang', 'SUCCESS', 10_000);
+    assert.ok(Date.now() - started < 15_000, 'seconds, not the 25 s of the bank');
+    assert.deepEqual(statusesOf(stack, 'rc_hang'), [
+      'RECEIVED',
+      'SUBMITTING',
+      'UNKNOWN',
+      'PENDING',
+      'SUCCESS',
+    ]);
+    const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=rc_hang')) as {
+      accepted: number;
+    };
+    assert.equal(received.accepted, 1, 'an unknown outcome is checked, never re-initiated');
+  });
+
+  it('a schedule exhausted: REQUIRES_ATTENTION with an event, a metric and a log line', async () => {
+    const before = await metric(service.url, 'payouts_requires_attention_total');
+    await stack.send(directTransfer('rc_stuck', ACCOUNTS.staysPending));
+    const stuck = await stack.waitForStatus('rc_stuck', 'REQUIRES_ATTENTION', 15_000);
+    assert.equal(stuck.data.reason, 'reconciliation_schedule_exhausted');
+    assert.deepEqual(statusesOf(stack, 'rc_stuck'), [
+      'RECEIVED',
+      'SUBMITTING',
+      'PENDING',
+      'REQUIRES_ATTENTION',
+    ]);
+    assert.equal(
+      await metric(service.url, 'payouts_requires_attention_total', {
+        reason: 'reconciliation_schedule_exhausted',
+      }),
+      before + 1,
+    );
+    const line = stack.logLines.find(
+      (l) => l.includes('payout requires attention') && l.includes('rc_stuck'),
+    );
+    assert.ok(line, 'an error line an alert can match');
+    assert.match(line, /"level":"error"/);
+    const row = await ledger.row(stuck.data.accountId, 'rc_stuck');
+    assert.equal(row.checkCount, 7, 'one check per entry of RECONCILE_SCHEDULE');
+    assert.equal(row.nextCheckAt, null, 'no longer polled');
+  });
+});
