@@ -28,7 +28,8 @@ ensure_kafka
 
 step "format (prettier --check)" prettier --check --log-level warn .
 step "lint (eslint, warnings fail)" eslint --max-warnings 0 .
-step "typecheck + build (tsc)" tsc -p tsconfig.build.json
+clean_build() { rm -rf dist && tsc -p tsconfig.build.json; }
+step "typecheck + clean build (tsc)" clean_build
 step "architecture (dependency-cruiser)" depcruise --config .dependency-cruiser.cjs --output-type err apps libs test migrations
 step "test template database" node dist/test/support/prepare-template.js
 

@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { PromOutboxMetrics } from '#outbox';
 import { event, OutboxHarness } from './harness.js';

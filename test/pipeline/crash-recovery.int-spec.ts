@@ -115,10 +115,8 @@ describe('crash between the provider call and recording its answer', () => {
 
 // The provider does not deduplicate self withdrawals by withdrawalId (the sandbox models the
 // interface document: no "already exists" row), and there is no status endpoint for them. A
-// re-send after a crash is therefore a second withdrawal; the truth can only be established by a
-// person. KNOWN BUG, left open here: the reconciler re-sends every SUBMITTING row whose lease ran
-// out (libs/pipeline/src/reconciler/payout-reconciler.ts, check(): `if (row.status ===
-// 'SUBMITTING') return await this.resend(row)`), whatever its kind.
+// re-send after a crash would be a second withdrawal: the reconciler hands it to a person instead
+// (RESEND_IS_SAFE in libs/ledger/src/state-machine.ts).
 describe('crash in the middle of a self withdrawal (no provider-side idempotency)', () => {
   let stack: Stack;
   let child: ChildProcess | undefined;
@@ -131,23 +129,21 @@ describe('crash in the middle of a self withdrawal (no provider-side idempotency
     await stack?.close();
   });
 
-  it(
-    'is never sent twice: it waits for a person (REQUIRES_ATTENTION)',
-    { todo: 'the reconciler re-sends crashed SUBMITTING self withdrawals: see the comment above' },
-    async () => {
-      child = await crashMidCall(stack, childLog, 'selfWithdrawal', {
-        type: 'payout.self_withdrawal',
-        data: { withdrawalId: 'crash_wd_1', amount: '5.00' },
-      });
-      await stack.startService({ SERVICE_ROLES: 'executor,reconciler,relay' });
-      await eventually(
-        async () => ((await ledger(stack, 'crash_wd_1'))?.status !== 'SUBMITTING' ? true : undefined),
-        {
-          what: 'crash_wd_1 leaves SUBMITTING',
-        },
-      );
-      assert.equal((await received(stack, 'crash_wd_1')).accepted, 1, 'withdrawn once');
-      assert.equal((await ledger(stack, 'crash_wd_1'))?.status, 'REQUIRES_ATTENTION');
-    },
-  );
+  it('is never sent twice: it waits for a person (REQUIRES_ATTENTION)', async () => {
+    child = await crashMidCall(stack, childLog, 'selfWithdrawal', {
+      type: 'payout.self_withdrawal',
+      data: { withdrawalId: 'crash_wd_1', amount: '5.00' },
+    });
+    await stack.startService({ SERVICE_ROLES: 'executor,reconciler,relay' });
+    await eventually(
+      async () => ((await ledger(stack, 'crash_wd_1'))?.status !== 'SUBMITTING' ? true : undefined),
+      {
+        what: 'crash_wd_1 leaves SUBMITTING',
+      },
+    );
+    assert.equal((await received(stack, 'crash_wd_1')).accepted, 1, 'withdrawn once');
+    assert.equal((await ledger(stack, 'crash_wd_1'))?.status, 'REQUIRES_ATTENTION');
+    const last = stack.eventsOf('crash_wd_1').at(-1);
+    assert.equal(last?.data.reason, 'in_doubt_resend_unsafe');
+  });
 });

@@ -147,40 +147,37 @@ describe('idempotency of commands', () => {
     );
   });
 
-  // KNOWN BUG, left open here: the provider neither deduplicates internal transfers by
-  // transferId nor finds them by getTransferStatus. The lost answer makes the payout UNKNOWN, the
-  // reconciler's status check answers "not found", and the reconciler re-sends it
-  // (libs/pipeline/src/reconciler/payout-reconciler.ts, check(): not-found + UNKNOWN -> resend):
-  // measured 2 accepted initiations, RECEIVED, SUBMITTING, UNKNOWN, SUBMITTING, SUCCESS.
-  it(
-    'an internal transfer whose answer was lost is applied once',
-    { todo: 'the reconciler re-sends an UNKNOWN internal transfer that getTransferStatus does not know' },
-    async () => {
-      // The provider applies it and resets the connection: the executor cannot know it was paid.
-      await stack.sandboxCall('POST', '/__sandbox/faults', {
-        endpoint: 'internalTransfer',
-        loseAnswer: 'reset',
-        times: 1,
-      });
-      await stack.send({
-        type: 'payout.internal_transfer',
-        data: { transferId: 'lost_int_1', amount: '10.00', rechargeAccount: 'RA0001' },
-      });
-      const settled = await eventually(
-        () =>
-          stack
-            .eventsOf('lost_int_1')
-            .find((e) => ['SUCCESS', 'FAILED', 'REQUIRES_ATTENTION'].includes(e.data.status)),
-        { timeoutMs: 20_000, what: 'lost_int_1 settled' },
-      );
-      assert.equal(
-        await acceptedAtProvider('lost_int_1'),
-        1,
-        `applied once (${stack
+  // The provider neither deduplicates internal transfers by transferId nor finds them by
+  // getTransferStatus. The lost answer makes the payout UNKNOWN and the status check answers
+  // "not found", which proves nothing for this kind: a person decides (before the fix, the
+  // reconciler re-sent it and the provider accepted it twice).
+  it('an internal transfer whose answer was lost is applied once', async () => {
+    // The provider applies it and resets the connection: the executor cannot know it was paid.
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'internalTransfer',
+      loseAnswer: 'reset',
+      times: 1,
+    });
+    await stack.send({
+      type: 'payout.internal_transfer',
+      data: { transferId: 'lost_int_1', amount: '10.00', rechargeAccount: 'RA0001' },
+    });
+    const settled = await eventually(
+      () =>
+        stack
           .eventsOf('lost_int_1')
-          .map((e) => e.data.status + ':' + String(e.data.reason))
-          .join(', ')}; ${settled.data.status})`,
-      );
-    },
-  );
+          .find((e) => ['SUCCESS', 'FAILED', 'REQUIRES_ATTENTION'].includes(e.data.status)),
+      { timeoutMs: 20_000, what: 'lost_int_1 settled' },
+    );
+    assert.equal(
+      await acceptedAtProvider('lost_int_1'),
+      1,
+      `applied once (${stack
+        .eventsOf('lost_int_1')
+        .map((e) => e.data.status + ':' + String(e.data.reason))
+        .join(', ')}; ${settled.data.status})`,
+    );
+    assert.equal(settled.data.status, 'REQUIRES_ATTENTION');
+    assert.equal(settled.data.reason, 'in_doubt_resend_unsafe');
+  });
 });

@@ -18,6 +18,8 @@ export interface PayoutRow {
   requestHash: string;
   request: Record<string, unknown>;
   requestSecrets: Record<string, SealedSecret> | null;
+  /** What the last attempt or check recorded; `processed: false` marks an attempt the provider did not process. */
+  lastError: Record<string, unknown> | null;
   amount: string;
   status: PayoutStatus;
   version: number;

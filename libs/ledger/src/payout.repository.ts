@@ -12,7 +12,7 @@ export interface TransitionMove {
 
 type Db = pg.Pool | pg.PoolClient;
 
-const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status,
+const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at`;
 
@@ -24,6 +24,7 @@ interface RawPayout {
   request_hash: string;
   request: Record<string, unknown>;
   request_secrets: PayoutRow['requestSecrets'];
+  last_error: Record<string, unknown> | null;
   amount: string;
   status: PayoutStatus;
   version: number;
@@ -49,6 +50,7 @@ function toRow(r: RawPayout): PayoutRow {
     requestHash: r.request_hash,
     request: r.request,
     requestSecrets: r.request_secrets,
+    lastError: r.last_error,
     amount: r.amount,
     status: r.status,
     version: r.version,
@@ -149,7 +151,7 @@ export class PayoutRepository {
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     const { rows } = await db.query<RawPayout>(
       `UPDATE payout p
-          SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1,
+          SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
               lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
               next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
         WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
@@ -273,7 +275,8 @@ export class PayoutRepository {
   /** markResent: a re-send of the same transferId is a new attempt of the same payout. */
   async markResent(db: Db, id: string, version: number): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, updated_at = now()
+      `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
+              updated_at = now()
         WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
         RETURNING ${COLUMNS}`,
       [id, version],

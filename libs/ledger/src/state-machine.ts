@@ -1,4 +1,5 @@
 import { type BatchStatus, type PayoutStatus } from '#contracts';
+import { type PayoutKind } from './ledger.types.js';
 
 /**
  * Allowed moves of a single payout. Anything else (a late poll answer, a webhook replayed after
@@ -6,7 +7,7 @@ import { type BatchStatus, type PayoutStatus } from '#contracts';
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
   RECEIVED: ['SUBMITTING', 'REJECTED'],
-  SUBMITTING: ['SUCCESS', 'PENDING', 'FAILED', 'UNKNOWN', 'REJECTED', 'SUBMITTING'],
+  SUBMITTING: ['SUCCESS', 'PENDING', 'FAILED', 'UNKNOWN', 'REJECTED', 'SUBMITTING', 'REQUIRES_ATTENTION'],
   PENDING: ['SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'REQUIRES_ATTENTION', 'PENDING'],
   UNKNOWN: ['SUCCESS', 'PENDING', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'SUBMITTING'],
   SUCCESS: ['REVERSED'],
@@ -14,6 +15,21 @@ const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>
   REJECTED: [],
   REVERSED: [],
   REQUIRES_ATTENTION: ['SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'PENDING', 'UNKNOWN'],
+};
+
+/**
+ * Whether the provider recognises a repeat of this kind's id ("already exists", a used token), so
+ * that re-sending the same id after an unclear answer can never pay twice. Internal transfers and
+ * self withdrawals have no documented duplicate answer (and no status a withdrawal can be checked
+ * with): when one of them is in doubt, a person decides.
+ */
+export const RESEND_IS_SAFE: Readonly<Record<PayoutKind, boolean>> = {
+  standard_transfer: true,
+  direct_transfer: true,
+  card_payout: true,
+  validated_upi_payout: true,
+  internal_transfer: false,
+  self_withdrawal: false,
 };
 
 export function canMove(from: PayoutStatus, to: PayoutStatus): boolean {

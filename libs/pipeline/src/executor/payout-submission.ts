@@ -40,7 +40,11 @@ export class PayoutSubmission {
           referenceId: sub.referenceId ?? null,
           svcTransferId: sub.svcTransferId ?? null,
           utr: sub.utr ?? null,
-          lastError: sub.result.outcome === 'success' ? null : errorOf(sub.result.diagnostics),
+          lastError:
+            sub.result.outcome === 'success'
+              ? null
+              : // Staying SUBMITTING means the provider did not process it: safe to send again, any kind.
+                { ...errorOf(sub.result.diagnostics), processed: decision.to !== 'SUBMITTING' },
           nextCheckAt:
             decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
         },

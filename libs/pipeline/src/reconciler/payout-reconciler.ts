@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
-import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
+import {
+  RESEND_IS_SAFE,
+  canMove,
+  isTerminal,
+  payoutStateEvent,
+  type PayoutRepository,
+  type PayoutRow,
+} from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { errorOf } from '../executor/submit-payout.js';
@@ -116,7 +123,13 @@ export class PayoutReconciler {
   async check(row: PayoutRow): Promise<void> {
     this.d.metrics.checks.inc({ status: row.status });
     try {
-      if (row.status === 'SUBMITTING') return await this.resend(row);
+      if (row.status === 'SUBMITTING') {
+        // A SUBMITTING row past its lease: a crash mid-call (outcome unknown) or an attempt the
+        // provider did not process. Re-sending the same id is safe only when the provider would
+        // refuse a repeat, or when the last attempt is known not to have been processed.
+        if (RESEND_IS_SAFE[row.kind] || row.lastError?.['processed'] === false) return await this.resend(row);
+        return await this.requireAttention(row, 'in_doubt_resend_unsafe');
+      }
       const check = await this.askStatus(row);
       if (!check.found) {
         const r = check.result;
@@ -126,6 +139,9 @@ export class PayoutReconciler {
             : await this.requireAttention(row, 'no_status_endpoint');
         }
         if (r.outcome === 'failed' && r.kind === 'not-found' && row.status === 'UNKNOWN') {
+          // "Not found" proves nothing for a kind the status endpoint may not know and the provider
+          // does not deduplicate: a re-send could pay twice.
+          if (!RESEND_IS_SAFE[row.kind]) return await this.requireAttention(row, 'in_doubt_resend_unsafe');
           // The provider never recorded it: sending the same transferId again is safe.
           return await this.resend(row);
         }
