@@ -7,3 +7,4 @@ ensure_postgres
 ensure_kafka
 build
 node dist/bench/pipeline.bench.js
+prettier --write --log-level warn docs/BENCHMARKS.md
