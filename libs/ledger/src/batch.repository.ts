@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { qualify } from './sql.js';
 import { type BatchStatus } from '#contracts';
 import { type BatchItemRow, type BatchRow, type NewBatch } from './ledger.types.js';
 
@@ -23,6 +24,37 @@ interface RawBatch {
   reason: string | null;
   request_id: string | null;
   created_at: Date;
+}
+
+const ITEM_COLUMNS =
+  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason';
+
+interface RawItem {
+  batch_id: string;
+  transfer_id: string;
+  position: number;
+  amount: string;
+  entry: Record<string, unknown>;
+  status: string;
+  version: number;
+  reference_id: string | null;
+  utr: string | null;
+  reason: string | null;
+}
+
+function toItem(r: RawItem): BatchItemRow {
+  return {
+    batchId: r.batch_id,
+    transferId: r.transfer_id,
+    position: r.position,
+    amount: r.amount,
+    entry: r.entry,
+    status: r.status,
+    version: r.version,
+    referenceId: r.reference_id,
+    utr: r.utr,
+    reason: r.reason,
+  };
 }
 
 function toRow(r: RawBatch): BatchRow {
@@ -103,9 +135,7 @@ export class BatchRepository {
               lease_until = now() + make_interval(secs => $2::double precision / 1000),
               next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
         WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS.split(',')
-          .map((c) => `b.${c.trim()}`)
-          .join(', ')}`,
+        RETURNING ${qualify(COLUMNS, 'b')}`,
       [owner, leaseMs, limit],
     );
     return rows.map(toRow);
@@ -153,9 +183,7 @@ export class BatchRepository {
         WHERE b.id IN (SELECT id FROM batch
                         WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS.split(',')
-          .map((c) => `b.${c.trim()}`)
-          .join(', ')}, b.check_count`,
+        RETURNING ${qualify(COLUMNS, 'b')}, b.check_count`,
       [owner, leaseMs, limit],
     );
     return rows.map((r) => ({
@@ -187,18 +215,7 @@ export class BatchRepository {
     }>,
   ): Promise<BatchItemRow[]> {
     if (updates.length === 0) return [];
-    const { rows } = await db.query<{
-      batch_id: string;
-      transfer_id: string;
-      position: number;
-      amount: string;
-      entry: Record<string, unknown>;
-      status: string;
-      version: number;
-      reference_id: string | null;
-      utr: string | null;
-      reason: string | null;
-    }>(
+    const { rows } = await db.query<RawItem>(
       `UPDATE batch_item i
           SET status = u.status, version = i.version + 1, updated_at = now(),
               reference_id = COALESCE(u.reference_id, i.reference_id), utr = COALESCE(u.utr, i.utr),
@@ -207,7 +224,7 @@ export class BatchRepository {
               AS u(transfer_id, status, reference_id, utr, reason)
         WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
           AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr))
-        RETURNING i.batch_id, i.transfer_id, i.position, i.amount, i.entry, i.status, i.version, i.reference_id, i.utr, i.reason`,
+        RETURNING ${qualify(ITEM_COLUMNS, 'i')}`,
       [
         batchId,
         updates.map((u) => u.transferId),
@@ -217,48 +234,14 @@ export class BatchRepository {
         updates.map((u) => u.reason),
       ],
     );
-    return rows.map((r) => ({
-      batchId: r.batch_id,
-      transferId: r.transfer_id,
-      position: r.position,
-      amount: r.amount,
-      entry: r.entry,
-      status: r.status,
-      version: r.version,
-      referenceId: r.reference_id,
-      utr: r.utr,
-      reason: r.reason,
-    }));
+    return rows.map(toItem);
   }
 
   async items(db: Db, batchId: string): Promise<BatchItemRow[]> {
-    const { rows } = await db.query<{
-      batch_id: string;
-      transfer_id: string;
-      position: number;
-      amount: string;
-      entry: Record<string, unknown>;
-      status: string;
-      version: number;
-      reference_id: string | null;
-      utr: string | null;
-      reason: string | null;
-    }>(
-      `SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason
-         FROM batch_item WHERE batch_id = $1 ORDER BY position`,
+    const { rows } = await db.query<RawItem>(
+      `SELECT ${ITEM_COLUMNS} FROM batch_item WHERE batch_id = $1 ORDER BY position`,
       [batchId],
     );
-    return rows.map((r) => ({
-      batchId: r.batch_id,
-      transferId: r.transfer_id,
-      position: r.position,
-      amount: r.amount,
-      entry: r.entry,
-      status: r.status,
-      version: r.version,
-      referenceId: r.reference_id,
-      utr: r.utr,
-      reason: r.reason,
-    }));
+    return rows.map(toItem);
   }
 }

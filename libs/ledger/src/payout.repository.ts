@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { qualify } from './sql.js';
 import { type PayoutStatus } from '#contracts';
 import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
 
@@ -156,9 +157,7 @@ export class PayoutRepository {
               next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
         WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                         ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS.split(',')
-          .map((c) => `p.${c.trim()}`)
-          .join(', ')}`,
+        RETURNING ${qualify(COLUMNS, 'p')}`,
       [owner, leaseMs, limit],
     );
     return rows.map(toRow);
@@ -208,9 +207,7 @@ export class PayoutRepository {
               AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
                    last_error, next_check_at, erase)
         WHERE p.id = m.id AND p.version = m.from_version
-        RETURNING ${COLUMNS.split(',')
-          .map((c) => `p.${c.trim()}`)
-          .join(', ')}`,
+        RETURNING ${qualify(COLUMNS, 'p')}`,
       [
         moves.map((m) => m.id),
         moves.map((m) => m.fromVersion),
@@ -244,9 +241,7 @@ export class PayoutRepository {
         WHERE p.id IN (SELECT id FROM payout
                         WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS') AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS.split(',')
-          .map((c) => `p.${c.trim()}`)
-          .join(', ')}`,
+        RETURNING ${qualify(COLUMNS, 'p')}`,
       [owner, leaseMs, limit],
     );
     return rows.map(toRow);
