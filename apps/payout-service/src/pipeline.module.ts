@@ -297,6 +297,7 @@ const providers: Provider[] = [
           concurrency: c.pipeline.RECONCILER_CONCURRENCY,
           pollMs: c.pipeline.RECONCILER_POLL_MS,
           schedule: c.pipeline.RECONCILE_SCHEDULE,
+          maxSendAttempts: c.pipeline.MAX_SEND_ATTEMPTS,
           reversalWatch: c.pipeline.REVERSAL_WATCH_SCHEDULE,
         },
       ),

@@ -18,7 +18,7 @@ export const pipelineConfig = defineSection('pipeline', {
   }),
   EXECUTOR_LEASE_MS: envVar({
     schema: env.positiveInt(),
-    default: '60000',
+    default: '120000',
     description:
       'How long a claimed row is held before another instance may recover it (> the longest HTTP timeout)',
   }),
@@ -36,6 +36,12 @@ export const pipelineConfig = defineSection('pipeline', {
     schema: env.positiveInt(),
     default: '200',
     description: 'Most outcomes recorded in one transaction',
+  }),
+  MAX_SEND_ATTEMPTS: envVar({
+    schema: env.positiveInt(),
+    default: '10',
+    description:
+      'Sends of one payout (the same transferId) before it is handed to a person (REQUIRES_ATTENTION)',
   }),
   RESEND_DELAY_MS: envVar({
     schema: env.nonNegativeInt(),

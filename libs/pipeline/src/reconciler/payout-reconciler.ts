@@ -27,6 +27,8 @@ export interface ReconcilerSettings {
   readonly pollMs: number;
   /** Delays between checks: schedule[n] follows the n-th check. Past its end: REQUIRES_ATTENTION. */
   readonly schedule: readonly number[];
+  /** Sends of one transferId, in all, before a person decides. */
+  readonly maxSendAttempts: number;
   /**
    * Reversal watch of SUCCESS rows: watch[0] is applied by the ledger on entering SUCCESS,
    * watch[n] follows the n-th watch check. Past its end the watch stops; SUCCESS stays SUCCESS.
@@ -127,8 +129,14 @@ export class PayoutReconciler {
         // A SUBMITTING row past its lease: a crash mid-call (outcome unknown) or an attempt the
         // provider did not process. Re-sending the same id is safe only when the provider would
         // refuse a repeat, or when the last attempt is known not to have been processed.
-        if (RESEND_IS_SAFE[row.kind] || row.lastError?.['processed'] === false) return await this.resend(row);
-        return await this.requireAttention(row, 'in_doubt_resend_unsafe');
+        if (!RESEND_IS_SAFE[row.kind] && row.lastError?.['processed'] !== false) {
+          return await this.requireAttention(row, 'in_doubt_resend_unsafe');
+        }
+        // Rate limits, a token refresh or refused credentials that never clear: bounded like checks.
+        if (nextCheckDelay(this.s.schedule, row.checkCount) === undefined) {
+          return await this.requireAttention(row, 'not_processed_after_retries');
+        }
+        return await this.resend(row);
       }
       const check = await this.askStatus(row);
       if (!check.found) {
@@ -211,6 +219,9 @@ export class PayoutReconciler {
   }
 
   private async resend(row: PayoutRow): Promise<void> {
+    // A provider that answers "already exists" to a send and "not found" to a status call would
+    // otherwise be asked forever.
+    if (row.attempt >= this.s.maxSendAttempts) return this.requireAttention(row, 'too_many_send_attempts');
     const resent = await inTransaction(this.d.pool, async (c) => {
       const r = await this.d.payouts.markResent(c, row.id, row.version);
       if (r) await this.d.outbox.enqueue(c, [payoutStateEvent(r)]);

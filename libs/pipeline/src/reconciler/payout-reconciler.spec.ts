@@ -1,0 +1,144 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Registry } from 'prom-client';
+import type pg from 'pg';
+import { type PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
+import { createLogger } from '#observability';
+import { type ProviderClient } from '#provider-client';
+import { type PayoutSubmission } from '../executor/payout-submission.js';
+import { type OutboxWriter } from '../ports.js';
+import { ReconcilerMetrics } from './reconciler.metrics.js';
+import { PayoutReconciler } from './payout-reconciler.js';
+
+/** A strict fake: any method a test did not set up fails the test when called. */
+function strict<T extends object>(name: string, impl: Partial<T>): T {
+  return new Proxy(impl as T, {
+    get(target, prop) {
+      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
+      if (prop === 'then') return undefined;
+      throw new Error(`${name}.${String(prop)} was called but not set up`);
+    },
+  });
+}
+
+const row = (over: Partial<PayoutRow>): PayoutRow => ({
+  id: '1',
+  accountId: 'default',
+  transferId: 't1',
+  kind: 'direct_transfer',
+  requestHash: 'h',
+  request: {},
+  requestSecrets: null,
+  lastError: null,
+  amount: '10.00',
+  status: 'UNKNOWN',
+  version: 5,
+  attempt: 1,
+  statusCode: null,
+  reason: null,
+  referenceId: null,
+  svcTransferId: null,
+  utr: null,
+  requestId: null,
+  nextCheckAt: null,
+  checkCount: 1,
+  createdAt: new Date(),
+  updatedAt: new Date(),
+  ...over,
+});
+
+function harness(notFound = true) {
+  const moves: TransitionMove[] = [];
+  const pool = strict<pg.Pool>('pool', {
+    connect: async () =>
+      strict<pg.PoolClient>('client', {
+        query: (async () => ({ rows: [] })) as unknown as pg.PoolClient['query'],
+        release: () => undefined,
+      }),
+  });
+  const payouts = strict<PayoutRepository>('payouts', {
+    transition: async (_db, id, fromVersion, to, fields, eraseSecrets) => {
+      moves.push({ id, fromVersion, to, fields, eraseSecrets });
+      return row({ status: to, version: fromVersion + 1, reason: fields.reason ?? null });
+    },
+  });
+  const client = strict<ProviderClient>('client', {
+    getTransferStatus: async () =>
+      notFound
+        ? {
+            outcome: 'failed',
+            kind: 'not-found',
+            reason: 'TransferId is invalid or does not exist',
+            diagnostics: {
+              endpoint: 'getTransferStatus',
+              requestId: 'r',
+              sent: true,
+              attempts: 1,
+              durationMs: 1,
+            },
+          }
+        : {
+            outcome: 'unknown',
+            reason: 'x',
+            diagnostics: {
+              endpoint: 'getTransferStatus',
+              requestId: 'r',
+              sent: true,
+              attempts: 1,
+              durationMs: 1,
+            },
+          },
+  });
+  const reconciler = new PayoutReconciler(
+    {
+      pool,
+      payouts,
+      outbox: strict<OutboxWriter>('outbox', { enqueue: async () => undefined }),
+      client,
+      // Re-sending is exactly what these tests forbid: calling it fails the test.
+      submission: strict<PayoutSubmission>('submission', {}),
+      metrics: new ReconcilerMetrics(new Registry()),
+      logger: createLogger({ level: 'silent', name: 'test' }),
+    },
+    {
+      owner: 'o',
+      leaseMs: 1000,
+      batchSize: 10,
+      concurrency: 1,
+      pollMs: 10,
+      schedule: [10, 10, 10],
+      maxSendAttempts: 3,
+      reversalWatch: [],
+    },
+  );
+  return { reconciler, moves };
+}
+
+describe('PayoutReconciler bounds', () => {
+  it('hands an UNKNOWN payout to a person once it has been sent MAX_SEND_ATTEMPTS times, instead of sending again', async () => {
+    const { reconciler, moves } = harness();
+    await reconciler.check(row({ status: 'UNKNOWN', attempt: 3 }));
+    assert.deepEqual(
+      moves.map((m) => [m.to, m.fields.reason]),
+      [['REQUIRES_ATTENTION', 'too_many_send_attempts']],
+    );
+  });
+
+  it('never re-sends an in-doubt internal transfer, whatever the status endpoint says', async () => {
+    const { reconciler, moves } = harness();
+    await reconciler.check(row({ status: 'UNKNOWN', kind: 'internal_transfer', attempt: 1 }));
+    assert.deepEqual(
+      moves.map((m) => [m.to, m.fields.reason]),
+      [['REQUIRES_ATTENTION', 'in_doubt_resend_unsafe']],
+    );
+  });
+
+  it('never re-sends a crashed (SUBMITTING, outcome unknown) self withdrawal', async () => {
+    const { reconciler, moves } = harness();
+    await reconciler.check(row({ status: 'SUBMITTING', kind: 'self_withdrawal', lastError: null }));
+    assert.deepEqual(
+      moves.map((m) => m.fields.reason),
+      ['in_doubt_resend_unsafe'],
+    );
+  });
+});
