@@ -1,4 +1,5 @@
 import { ConfigError } from '#config';
+import { DEVELOPMENT_ENCRYPTION_KEY } from '#ledger';
 import { createLogger, routeProcessWarnings } from '#observability';
 import { startService } from './bootstrap.js';
 import { loadServiceConfig } from './service.config.js';
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
   routeProcessWarnings(logger);
+  if (config.ledger.LEDGER_ENCRYPTION_KEY === DEVELOPMENT_ENCRYPTION_KEY) {
+    logger.warn('LEDGER_ENCRYPTION_KEY is the built-in development key: set your own outside development');
+  }
   const service = await startService(config, logger);
   logger.info({ url: service.url }, 'payout service started');
 
