@@ -25,6 +25,7 @@ step() {
 ensure_deps
 ensure_postgres
 ensure_kafka
+ensure_promtool
 
 step "format (prettier --check)" prettier --check --log-level warn .
 step "lint (eslint, warnings fail)" eslint --max-warnings 0 .

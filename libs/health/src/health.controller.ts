@@ -2,11 +2,13 @@ import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { KafkaHealthIndicator } from './kafka.health.js';
 import { PostgresHealthIndicator } from './postgres.health.js';
+import { ProviderHealthIndicator } from './provider.health.js';
 
 /**
  * `/health/live` says only whether this process can serve; it never depends on other systems,
  * so an outage of Postgres or Kafka does not get every pod restarted. `/health/ready` checks the
- * dependencies and goes 503, naming the one that failed.
+ * dependencies and goes 503, naming the one that failed; `provider` is down while the provider
+ * rejects our credentials or source address (fatal-config), which no restart would fix either.
  */
 @Controller('health')
 export class HealthController {
@@ -14,6 +16,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly postgres: PostgresHealthIndicator,
     private readonly kafka: KafkaHealthIndicator,
+    private readonly provider: ProviderHealthIndicator,
   ) {}
 
   @Get('live')
@@ -25,6 +28,10 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.postgres.check(), () => this.kafka.check()]);
+    return this.health.check([
+      () => this.postgres.check(),
+      () => this.kafka.check(),
+      () => this.provider.check(),
+    ]);
   }
 }

@@ -9,3 +9,4 @@ export * from './payout.repository.js';
 export * from './batch.repository.js';
 export * from './withdrawal-quota.repository.js';
 export * from './dead-letter.repository.js';
+export * from './ledger-stats.repository.js';

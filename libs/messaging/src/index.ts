@@ -2,3 +2,4 @@ export * from './kafka.factory.js';
 export * from './topic-admin.js';
 export * from './kafka-batch.transport.js';
 export * from './tokens.js';
+export * from './consumer-lag.js';

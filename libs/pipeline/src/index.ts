@@ -15,3 +15,4 @@ export * from './reconciler/reconciler.metrics.js';
 export * from './reconciler/payout-reconciler.js';
 export * from './queries/query.service.js';
 export * from './batches/batch-processor.js';
+export * from './pipeline.gauges.js';

@@ -53,7 +53,7 @@ import {
 } from './adapters/self-withdrawal.adapter.js';
 import { type V2Transfer } from './adapters/v2-transfer.js';
 import { type ProviderResult } from './core/outcome.js';
-import { type ExecutorDeps, RequestExecutor } from './request-executor.js';
+import { type ExecutorDeps, RequestExecutor, type ResultListener } from './request-executor.js';
 import { type ProviderClientOptions } from './provider-client.options.js';
 
 /** Per call: which account (default: the configured primary) and the caller's X-Request-Id. */
@@ -148,6 +148,14 @@ export class ProviderClient {
     const r = await this.exec.authorize(o.accountId);
     if (r.outcome !== 'success') return r.outcome === 'pending' ? { ...r, data: undefined } : r;
     return { outcome: 'success', data: { expiresAt: r.data.expiresAt }, diagnostics: r.diagnostics };
+  }
+
+  /**
+   * Observes every result of a configured account (each call, and each authorize behind a bearer
+   * call), e.g. to follow whether the provider still accepts our credentials and address.
+   */
+  onResult(listener: ResultListener): void {
+    this.exec.onResult(listener);
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,9 @@ export interface ExecutorDeps {
   readonly random?: () => number;
 }
 
+/** Told of every result of a configured account, after it is recorded. Must not throw or block. */
+export type ResultListener = (accountId: string, result: ProviderResult<unknown>) => void;
+
 type Headers =
   { ok: true; headers: Record<string, string>; token?: string } | { ok: false; c: Classified<never> };
 
@@ -32,6 +35,7 @@ export class RequestExecutor {
   private readonly tokens = new Map<string, TokenStore>();
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
+  private readonly listeners: ResultListener[] = [];
 
   constructor(
     private readonly opts: ProviderClientOptions,
@@ -45,11 +49,35 @@ export class RequestExecutor {
     );
   }
 
+  onResult(listener: ResultListener): void {
+    this.listeners.push(listener);
+  }
+
   async execute<Req, D>(
     adapter: EndpointAdapter<Req, D>,
     accountId: string | undefined,
     req: Req,
     requestId: string = randomUUID(),
+  ): Promise<ProviderResult<D>> {
+    const result = await this.run(adapter, accountId, req, requestId);
+    const id = accountId ?? this.opts.defaultAccountId;
+    if (this.accounts.has(id)) {
+      for (const l of this.listeners) {
+        try {
+          l(id, result);
+        } catch {
+          // A listener is an observer: it never changes the caller's result.
+        }
+      }
+    }
+    return result;
+  }
+
+  private async run<Req, D>(
+    adapter: EndpointAdapter<Req, D>,
+    accountId: string | undefined,
+    req: Req,
+    requestId: string,
   ): Promise<ProviderResult<D>> {
     const st: CallState = { requestId, startedAt: this.now(), attempts: 0, sent: false, secrets: [] };
     const account = this.accounts.get(accountId ?? this.opts.defaultAccountId);

@@ -1,0 +1,136 @@
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { type Kafka } from 'kafkajs';
+import type pg from 'pg';
+import { Gauge, type Registry } from 'prom-client';
+import { TOPICS, topicName } from '#contracts';
+import { PG_POOL } from '#database';
+import {
+  KafkaHealthIndicator,
+  PostgresHealthIndicator,
+  PROVIDER_ACCESS,
+  ProviderHealthIndicator,
+} from '#health';
+import { LedgerStatsRepository } from '#ledger';
+import { ConsumerLagReader, KAFKA } from '#messaging';
+import { METRICS_REGISTRY } from '#observability';
+import { cachedSource, PipelineGauges } from '#pipeline';
+import { ProviderAccessState, ProviderClient } from '#provider-client';
+import { SERVICE_CONFIG } from './infrastructure.module.js';
+import { type ServiceConfig } from './service.config.js';
+
+/**
+ * Registers the gauges computed on scrape (ledger rows, oldest unclear row, consumer lag) and
+ * feeds readiness with the provider's answers: every result of the pipeline's ProviderClient goes
+ * to ProviderAccessState, which the `provider` health check reads. `payouts_readiness{check}`
+ * repeats the /health/ready checks on scrape, so Prometheus sees readiness without probing it.
+ */
+@Injectable()
+class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
+  private readonly lag: ConsumerLagReader | undefined;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+    @Inject(PG_POOL) pool: pg.Pool,
+    @Inject(KAFKA) kafka: Kafka,
+    @Inject(ProviderAccessState) private readonly access: ProviderAccessState,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    this.readinessGauge(registry);
+    const state = this.access;
+    new Gauge({
+      name: 'payouts_provider_fatal_config_accounts',
+      help: 'Provider accounts whose latest telling answer was a configuration fault (bad credentials, IP not whitelisted, APIs not enabled)',
+      registers: [registry],
+      collect() {
+        this.set(state.problems().length);
+      },
+    });
+    const roles = new Set(config.pipeline.SERVICE_ROLES);
+    const prefix = config.core.KAFKA_TOPIC_PREFIX;
+    const consumed = [
+      ...(roles.has('intake') ? [TOPICS.commands] : []),
+      ...(roles.has('queries') ? [TOPICS.queries] : []),
+    ];
+    // The group bootstrap.ts gives the Kafka transport.
+    this.lag =
+      consumed.length > 0
+        ? new ConsumerLagReader(
+            kafka,
+            `${config.core.KAFKA_CLIENT_ID}.intake`,
+            new Map(consumed.map((t) => [topicName(prefix, t), t])),
+          )
+        : undefined;
+    const ledger = new LedgerStatsRepository();
+    const lag = this.lag;
+    new PipelineGauges(registry, {
+      ledger: () => ledger.snapshot(pool),
+      consumerLag: lag ? () => lag.read() : undefined,
+    });
+  }
+
+  private readinessGauge(registry: Registry): void {
+    const checks = async (): Promise<Record<string, number>> => {
+      const get = <T>(t: new (...a: never[]) => T): T => this.moduleRef.get(t, { strict: false });
+      const up = async (key: string, check: () => PromiseLike<object> | object): Promise<void> => {
+        try {
+          const r = ((await check()) as Record<string, { status?: string } | undefined>)[key];
+          out[key] = r?.status === 'up' ? 1 : 0;
+        } catch {
+          out[key] = 0;
+        }
+      };
+      const out: Record<string, number> = {};
+      await Promise.all([
+        up('postgres', () => get(PostgresHealthIndicator).check()),
+        up('kafka', () => get(KafkaHealthIndicator).check()),
+        up('provider', () => get(ProviderHealthIndicator).check()),
+      ]);
+      return out;
+    };
+    const read = cachedSource(checks, { postgres: 0, kafka: 0, provider: 0 }, 5_000);
+    new Gauge({
+      name: 'payouts_readiness',
+      help: 'The /health/ready checks as seen on scrape: 1 up, 0 down, per check (postgres, kafka, provider)',
+      labelNames: ['check'],
+      registers: [registry],
+      async collect() {
+        for (const [check, v] of Object.entries(await read())) this.set({ check }, v);
+      },
+    });
+  }
+
+  onModuleInit(): void {
+    const client = this.moduleRef.get(ProviderClient, { strict: false });
+    client.onResult((accountId, result) => this.access.record(accountId, result));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.lag?.close();
+  }
+}
+
+@Global()
+@Module({})
+export class ObservabilityModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: ObservabilityModule,
+      providers: [
+        { provide: ProviderAccessState, useValue: new ProviderAccessState() },
+        { provide: PROVIDER_ACCESS, useExisting: ProviderAccessState },
+        ObservabilityWiring,
+      ],
+      exports: [ProviderAccessState, PROVIDER_ACCESS],
+    };
+  }
+}
