@@ -84,7 +84,7 @@ export class OutboxHarness {
       max: 8,
       applicationName: 'outbox-test',
       // pool.end() resolves before idle connections close; dropping the database then kills them.
-      onIdleError: () => undefined,
+      onConnectionError: () => undefined,
     });
     const h = new OutboxHarness(db, pool);
     await ensureTopics(testKafka(), [{ topic: h.topic(EVENTS), numPartitions: 3 }]);

@@ -29,7 +29,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
               url: core.DATABASE_URL,
               max: core.DATABASE_POOL_SIZE,
               applicationName: core.KAFKA_CLIENT_ID,
-              onIdleError: (e) =>
+              onConnectionError: (e) =>
                 logger.warn({ err: e }, 'an idle Postgres connection failed; the pool replaces it'),
             }),
         },

@@ -12,11 +12,13 @@ export interface PoolSettings {
   /** Server-side cap on any one statement, so a stuck query cannot hold a claim forever. */
   readonly statementTimeoutMs?: number;
   /**
-   * Called when an idle pooled connection dies (database restart, network cut). pg emits this as
-   * an 'error' event on the pool; unhandled, it would crash the process. The pool replaces the
-   * connection by itself; readiness reports the outage.
+   * Called when a pooled connection dies (database restart, network cut), idle or checked out.
+   * pg emits that as an 'error' event, on the pool for an idle client and on the client itself
+   * while it is checked out (e.g. a transaction waiting on Kafka); unhandled, either crashes the
+   * process. The query in flight still fails, the pool replaces the connection, and readiness
+   * reports the outage.
    */
-  readonly onIdleError: (e: Error) => void;
+  readonly onConnectionError: (e: Error) => void;
 }
 
 export function createPool(s: PoolSettings): pg.Pool {
@@ -28,7 +30,8 @@ export function createPool(s: PoolSettings): pg.Pool {
     idleTimeoutMillis: 30_000,
     statement_timeout: s.statementTimeoutMs ?? 30_000,
   });
-  pool.on('error', s.onIdleError);
+  pool.on('error', s.onConnectionError);
+  pool.on('connect', (client) => client.on('error', s.onConnectionError));
   return pool;
 }
 

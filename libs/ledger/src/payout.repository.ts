@@ -201,7 +201,8 @@ export class PayoutRepository {
                 ELSE m.next_check_at END,
               -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
               -- "not processed") keeps counting, so re-sends are bounded too.
-              check_count = CASE WHEN m.status <> p.status THEN 0 ELSE p.check_count END,
+              check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
+                                 ELSE p.check_count END,
               request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
               lease_owner = NULL, lease_until = NULL
          FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
