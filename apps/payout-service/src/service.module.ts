@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { HealthModule } from '#health';
 import { MetricsController, type AppLogger } from '#observability';
 import { InfrastructureModule } from './infrastructure.module.js';
+import { OpsModule } from './ops.module.js';
 import { PipelineModule } from './pipeline.module.js';
 import { type ServiceConfig } from './service.config.js';
 
@@ -10,7 +11,12 @@ export class ServiceModule {
   static forRoot(config: ServiceConfig, logger: AppLogger): DynamicModule {
     return {
       module: ServiceModule,
-      imports: [InfrastructureModule.forRoot(config, logger), HealthModule, PipelineModule.forRoot(config)],
+      imports: [
+        InfrastructureModule.forRoot(config, logger),
+        HealthModule,
+        PipelineModule.forRoot(config),
+        OpsModule.forRoot(config),
+      ],
       controllers: [MetricsController],
     };
   }
