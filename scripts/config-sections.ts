@@ -1,5 +1,6 @@
 import { coreConfig, providerHostsConfig, renderConfigDoc } from '#config';
 import { ledgerConfig } from '#ledger';
+import { operationsConfig } from '#operations';
 import { outboxConfig } from '#outbox';
 import { pipelineConfig } from '#pipeline';
 import { providerClientConfig } from '#provider-client';
@@ -35,6 +36,11 @@ export function renderConfiguration(): string {
         section: pipelineConfig,
       },
       { title: 'Outbox relay', source: 'libs/outbox/src/outbox.config.ts', section: outboxConfig },
+      {
+        title: 'Operations API',
+        source: 'libs/operations/src/operations.config.ts',
+        section: operationsConfig,
+      },
       {
         title: 'Provider sandbox (apps/provider-sandbox)',
         source: 'libs/sandbox/src/core/sandbox.config.ts',

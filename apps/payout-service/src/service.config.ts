@@ -7,6 +7,7 @@ import {
   type ProviderHosts,
 } from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
+import { operationsConfig, type OperationsConfig } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig } from '#pipeline';
 import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
@@ -18,6 +19,7 @@ export const serviceConfigSections = [
   ledgerConfig,
   pipelineConfig,
   outboxConfig,
+  operationsConfig,
 ] as const;
 
 export interface ServiceConfig {
@@ -27,12 +29,24 @@ export interface ServiceConfig {
   readonly ledger: LedgerConfig;
   readonly pipeline: PipelineConfig;
   readonly outbox: OutboxConfig;
+  readonly operations: OperationsConfig;
 }
 
 /** Reads and validates the whole environment once; throws ConfigError listing every problem. */
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox] = loadConfig(serviceConfigSections, source);
-  return { core, providerHosts: resolveProviderHosts(hosts), providerClient, ledger, pipeline, outbox };
+  const [core, hosts, providerClient, ledger, pipeline, outbox, operations] = loadConfig(
+    serviceConfigSections,
+    source,
+  );
+  return {
+    core,
+    providerHosts: resolveProviderHosts(hosts),
+    providerClient,
+    ledger,
+    pipeline,
+    outbox,
+    operations,
+  };
 }

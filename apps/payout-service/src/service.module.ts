@@ -3,6 +3,7 @@ import { HealthModule } from '#health';
 import { MetricsController, type AppLogger } from '#observability';
 import { InfrastructureModule } from './infrastructure.module.js';
 import { ObservabilityModule } from './observability.module.js';
+import { OpsModule } from './ops.module.js';
 import { PipelineModule } from './pipeline.module.js';
 import { type ServiceConfig } from './service.config.js';
 
@@ -16,6 +17,7 @@ export class ServiceModule {
         ObservabilityModule.forRoot(),
         HealthModule,
         PipelineModule.forRoot(config),
+        OpsModule.forRoot(config),
       ],
       controllers: [MetricsController],
     };

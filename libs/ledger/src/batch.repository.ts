@@ -6,7 +6,7 @@ import { type BatchItemRow, type BatchRow, type NewBatch } from './ledger.types.
 type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, created_at`;
+  status, version, attempt, reference_id, status_code, reason, request_id, created_at, updated_at`;
 
 interface RawBatch {
   id: string;
@@ -24,6 +24,7 @@ interface RawBatch {
   reason: string | null;
   request_id: string | null;
   created_at: Date;
+  updated_at: Date;
 }
 
 const ITEM_COLUMNS =
@@ -74,6 +75,7 @@ function toRow(r: RawBatch): BatchRow {
     reason: r.reason,
     requestId: r.request_id,
     createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -235,6 +237,23 @@ export class BatchRepository {
       ],
     );
     return rows.map(toItem);
+  }
+
+  async findOne(db: Db, accountId: string, batchTransferId: string): Promise<BatchRow | undefined> {
+    const { rows } = await db.query<RawBatch>(
+      `SELECT ${COLUMNS} FROM batch WHERE account_id = $1 AND batch_transfer_id = $2`,
+      [accountId, batchTransferId],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /** requiringAttention: batches a person must look at, oldest first. */
+  async requiringAttention(db: Db, limit: number): Promise<BatchRow[]> {
+    const { rows } = await db.query<RawBatch>(
+      `SELECT ${COLUMNS} FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1`,
+      [limit],
+    );
+    return rows.map(toRow);
   }
 
   async items(db: Db, batchId: string): Promise<BatchItemRow[]> {

@@ -15,7 +15,8 @@ export interface OutboxMessage {
 
 export const EVENT_SOURCE = 'urn:payouts:payout-service';
 
-function beneficiaryOf(request: Record<string, unknown>): EventData['beneficiary'] {
+/** The beneficiary of a request or batch entry, masked: the only part of a request shown outside. */
+export function beneficiaryOf(request: Record<string, unknown>): EventData['beneficiary'] {
   const bene = (request['beneDetails'] ?? request) as Record<string, unknown>;
   const out: NonNullable<EventData['beneficiary']> = {};
   if (typeof request['beneId'] === 'string') out.beneId = request['beneId'];

@@ -63,6 +63,7 @@ export interface BatchRow {
   reason: string | null;
   requestId: string | null;
   createdAt: Date;
+  updatedAt?: Date;
   /** Set on rows claimed for a status check. */
   checkCount?: number;
 }

@@ -291,6 +291,53 @@ export class PayoutRepository {
     return rows[0]?.age ?? 0;
   }
 
+  /**
+   * checkNow: an operator asks for a check now. Only rows the reconciler would look at anyway
+   * (PENDING, UNKNOWN, SUBMITTING) and only when no worker holds them: pulling a row whose call or
+   * check is in flight forward would let a second instance act on it at the same time.
+   * Not a state change: no version bump, no event.
+   */
+  async checkNow(db: Db, id: string): Promise<PayoutRow | undefined> {
+    const { rows } = await db.query<RawPayout>(
+      `UPDATE payout SET next_check_at = now()
+        WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING')
+          AND (lease_until IS NULL OR lease_until < now())
+        RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * reopenForRecheck: REQUIRES_ATTENTION back to UNKNOWN (a real transition: version bump, the
+   * caller writes its event), due now, with a fresh reconciliation schedule. UNKNOWN is the state
+   * in which the reconciler only asks for the status; whether it may re-send stays its decision.
+   */
+  async reopenForRecheck(
+    db: Db,
+    id: string,
+    fromVersion: number,
+    reason: string,
+  ): Promise<PayoutRow | undefined> {
+    const { rows } = await db.query<RawPayout>(
+      `UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
+              check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now()
+        WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
+        RETURNING ${COLUMNS}`,
+      [id, fromVersion, reason],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /** requiringAttention: the rows a person must look at, oldest first. */
+  async requiringAttention(db: Db, limit: number): Promise<PayoutRow[]> {
+    const { rows } = await db.query<RawPayout>(
+      `SELECT ${COLUMNS} FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1`,
+      [limit],
+    );
+    return rows.map(toRow);
+  }
+
   /** countByStatus: for the ledger gauge. */
   async countByStatus(db: Db): Promise<Array<{ status: PayoutStatus; count: number }>> {
     const { rows } = await db.query<{ status: PayoutStatus; count: string }>(

@@ -61,6 +61,7 @@ export class BatchProcessor {
       );
       return rows;
     });
+    for (const b of claimed) this.logChange('RECEIVED', b);
     await Promise.all(claimed.map((b) => this.submit(b)));
     return claimed.length;
   }
@@ -188,12 +189,27 @@ export class BatchProcessor {
         }
       }
       await this.d.outbox.enqueue(c, events);
-      return { status: current.status, totals };
+      return { status: current.status, totals, moved: current === batch ? undefined : current, changed };
     });
+    if (outcome.moved && outcome.moved.status !== 'REQUIRES_ATTENTION')
+      this.logChange(batch.status, outcome.moved);
+    for (const item of outcome.changed) {
+      this.d.logger.info(
+        {
+          transferId: item.transferId,
+          batchTransferId: batch.batchTransferId,
+          requestId: batch.requestId,
+          to: item.status,
+          version: item.version,
+          reason: item.reason,
+        },
+        'batch entry state changed',
+      );
+    }
     if (outcome.status === 'COMPLETED') {
       this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
     } else if (outcome.status === 'REQUIRES_ATTENTION' && outcome.status !== batch.status) {
-      this.attention(batch, outcome.totals);
+      this.attention(batch, outcome.totals, outcome.moved);
     }
   }
 
@@ -203,7 +219,10 @@ export class BatchProcessor {
       if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
       return moved;
     });
-    if (next) await this.submit(next);
+    if (next) {
+      this.logChange(batch.status, next);
+      await this.submit(next);
+    }
   }
 
   private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
@@ -231,18 +250,39 @@ export class BatchProcessor {
       if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
       return moved;
     });
-    if (next && to === 'REQUIRES_ATTENTION') this.attention(batch);
+    if (next && to !== 'REQUIRES_ATTENTION') this.logChange(batch.status, next);
+    if (next && to === 'REQUIRES_ATTENTION') this.attention(batch, undefined, next);
+  }
+
+  /** One line per batch state change (REQUIRES_ATTENTION has its own error line). */
+  private logChange(from: BatchStatus, b: BatchRow): void {
+    this.d.logger.info(
+      {
+        transferId: b.batchTransferId,
+        batchTransferId: b.batchTransferId,
+        requestId: b.requestId,
+        kind: 'batch_transfer',
+        from,
+        to: b.status,
+        version: b.version,
+        reason: b.reason,
+      },
+      'batch state changed',
+    );
   }
 
   /** Same signals as a single payout: a metric an alert watches, and an error line. */
-  private attention(batch: BatchRow, totals?: ReturnType<typeof totalsOf>): void {
+  private attention(batch: BatchRow, totals?: ReturnType<typeof totalsOf>, next?: BatchRow): void {
     const reason = 'reconciliation_schedule_exhausted';
     this.d.metrics?.requiresAttention.inc({ reason });
     this.d.logger.error(
       {
+        transferId: batch.batchTransferId,
         batchTransferId: batch.batchTransferId,
         requestId: batch.requestId,
         from: batch.status,
+        to: 'REQUIRES_ATTENTION',
+        version: next?.version,
         reason,
         checks: batch.checkCount,
         ...totals,

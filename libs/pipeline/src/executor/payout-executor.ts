@@ -95,6 +95,18 @@ export class PayoutExecutor {
       return claimed;
     });
     for (const row of rows) {
+      this.d.logger.info(
+        {
+          transferId: row.transferId,
+          requestId: row.requestId,
+          kind: row.kind,
+          from: 'RECEIVED',
+          to: row.status,
+          version: row.version,
+          attempt: row.attempt,
+        },
+        'payout state changed',
+      );
       this.inFlight++;
       void this.submission.run(row).finally(() => {
         this.inFlight--;

@@ -53,6 +53,17 @@ interface Valid {
   isBatch: boolean;
 }
 
+/** A state change made by intake, logged once its transaction has committed. */
+interface StateLine {
+  transferId: string;
+  batchTransferId?: string;
+  requestId: string | null;
+  kind: string;
+  to: string;
+  version: number;
+  reason?: string | null;
+}
+
 export interface IntakeResult {
   accepted: number;
   duplicates: number;
@@ -96,10 +107,11 @@ export class IntakeService {
     if (dead.length) await this.d.dlq.publish(dead.map((x) => this.deadLetter(topic, partition, x)));
 
     const outcomes: Array<{ type: string; result: CommandResult }> = [];
+    const changes: StateLine[] = [];
     const client = await this.d.pool.connect();
     try {
       await client.query('BEGIN');
-      const events = await this.record(client, valid, outcomes);
+      const events = await this.record(client, valid, outcomes, changes);
       await this.d.deadLetters.record(
         client,
         dead.map((x) => this.deadLetterRecord(topic, partition, x)),
@@ -114,6 +126,9 @@ export class IntakeService {
       client.release();
     }
     this.count(dead, outcomes);
+    // One line per state change, after the commit (a rolled-back batch changed nothing). No
+    // request content: ids, kind and state only.
+    for (const c of changes) this.d.logger.info(c, 'payout state changed');
     const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
     return {
       accepted: n('accepted'),
@@ -128,6 +143,7 @@ export class IntakeService {
     client: pg.PoolClient,
     valid: readonly Valid[],
     outcomes: Array<{ type: string; result: CommandResult }>,
+    changes: StateLine[],
   ): Promise<OutboxMessage[]> {
     const events: OutboxMessage[] = [];
     const keyOf = (v: Valid) => `${v.isBatch ? 'b' : 'p'}|${v.accountId}|${v.identity}`;
@@ -145,6 +161,8 @@ export class IntakeService {
       const v = firstOf.get(`p|${row.accountId}|${row.transferId}`);
       if (v) inserting.add(v);
       events.push(payoutStateEvent(row));
+      const line = { transferId: row.transferId, requestId: row.requestId, kind: row.kind };
+      changes.push({ ...line, to: row.status, version: row.version });
       let result: CommandResult = 'accepted';
       if (row.kind === 'self_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
         const rejected = await this.d.payouts.transition(
@@ -155,7 +173,10 @@ export class IntakeService {
           { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
           true,
         );
-        if (rejected) events.push(payoutStateEvent(rejected));
+        if (rejected) {
+          events.push(payoutStateEvent(rejected));
+          changes.push({ ...line, to: rejected.status, version: rejected.version, reason: rejected.reason });
+        }
         result = 'rejected';
       }
       outcomes.push({ type: `payout.${row.kind}`, result });
@@ -175,6 +196,14 @@ export class IntakeService {
       if (!row) continue;
       inserting.add(v);
       events.push(batchStateEvent(row));
+      changes.push({
+        transferId: row.batchTransferId,
+        batchTransferId: row.batchTransferId,
+        requestId: row.requestId,
+        kind: 'batch_transfer',
+        to: row.status,
+        version: row.version,
+      });
       outcomes.push({ type: v.command.type, result: 'accepted' });
     }
 
@@ -203,7 +232,7 @@ export class IntakeService {
         events.push(conflictEvent(v.accountId, v.identity, kind, v.hash, current));
         outcomes.push({ type: v.command.type, result: 'conflict' });
         this.d.logger.warn(
-          { transferId: v.identity, accountId: v.accountId, kind },
+          { transferId: v.identity, requestId: v.command.requestId ?? null, accountId: v.accountId, kind },
           'idempotency conflict: a different request reused an id; the first request stands',
         );
       }

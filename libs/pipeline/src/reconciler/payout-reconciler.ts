@@ -229,6 +229,18 @@ export class PayoutReconciler {
     });
     if (!resent) return;
     this.d.metrics.resends.inc();
+    this.d.logger.info(
+      {
+        transferId: row.transferId,
+        requestId: row.requestId,
+        kind: row.kind,
+        from: row.status,
+        to: resent.status,
+        version: resent.version,
+        attempt: resent.attempt,
+      },
+      'payout state changed',
+    );
     await this.d.submission.run(resent);
   }
 
@@ -339,6 +351,8 @@ export class PayoutReconciler {
         transferId: row.transferId,
         requestId: row.requestId,
         from: row.status,
+        to: moved.status,
+        version: moved.version,
         reason,
         checks: row.checkCount,
       },
