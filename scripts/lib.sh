@@ -58,8 +58,12 @@ ensure_promtool() {
     return 0
   fi
   say "installing promtool (apt-get install prometheus, no recommends)"
+  # A fresh machine may have no package lists yet: try as is, then once more after an update.
   if ! DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -qq --no-install-recommends prometheus >/dev/null 2>&1; then
-    say "could not install prometheus; the promtool check is skipped"
+    if ! { timeout 120 apt-get update -qq >/dev/null 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -qq --no-install-recommends prometheus >/dev/null 2>&1; }; then
+      say "could not install prometheus; the promtool check is skipped"
+    fi
   fi
   return 0
 }
