@@ -47,12 +47,3 @@ export async function revertLastMigration(url: string): Promise<void> {
     await ds.destroy();
   }
 }
-
-export async function pendingMigrations(url: string): Promise<boolean> {
-  const ds = await createMigrationDataSource(url).initialize();
-  try {
-    return await ds.showMigrations();
-  } finally {
-    await ds.destroy();
-  }
-}

@@ -26,9 +26,4 @@ export class DeadLetterRepository {
       ],
     );
   }
-
-  async count(db: pg.Pool | pg.PoolClient): Promise<number> {
-    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM dead_letter`);
-    return Number(rows[0]?.n ?? 0);
-  }
 }

@@ -282,15 +282,6 @@ export class PayoutRepository {
     return rows[0] ? toRow(rows[0]) : undefined;
   }
 
-  /** oldestAge: seconds since the oldest row in a status was last updated (a gauge). */
-  async oldestAgeSeconds(db: Db, statuses: readonly PayoutStatus[]): Promise<number> {
-    const { rows } = await db.query<{ age: number | null }>(
-      `SELECT EXTRACT(EPOCH FROM now() - min(updated_at))::float8 AS age FROM payout WHERE status = ANY($1::text[])`,
-      [statuses],
-    );
-    return rows[0]?.age ?? 0;
-  }
-
   /**
    * checkNow: an operator asks for a check now. Only rows the reconciler would look at anyway
    * (PENDING, UNKNOWN, SUBMITTING) and only when no worker holds them: pulling a row whose call or
@@ -336,13 +327,5 @@ export class PayoutRepository {
       [limit],
     );
     return rows.map(toRow);
-  }
-
-  /** countByStatus: for the ledger gauge. */
-  async countByStatus(db: Db): Promise<Array<{ status: PayoutStatus; count: number }>> {
-    const { rows } = await db.query<{ status: PayoutStatus; count: string }>(
-      `SELECT status, count(*) AS count FROM payout GROUP BY status`,
-    );
-    return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
   }
 }

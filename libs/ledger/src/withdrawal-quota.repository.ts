@@ -18,12 +18,4 @@ export class WithdrawalQuotaRepository {
     );
     return rowCount === 1;
   }
-
-  async usedToday(db: pg.Pool | pg.PoolClient, accountId: string): Promise<number> {
-    const { rows } = await db.query<{ used: number }>(
-      `SELECT used FROM withdrawal_quota WHERE account_id = $1 AND day = (now() AT TIME ZONE 'Asia/Kolkata')::date`,
-      [accountId],
-    );
-    return rows[0]?.used ?? 0;
-  }
 }

@@ -49,6 +49,14 @@ export function maskAccountNumber(v: string): string {
   return 'X'.repeat(v.length - 4) + v.slice(-4);
 }
 
+/**
+ * Free text (a provider's message, a truncated payload) may carry an account number: every run of
+ * 9 or more digits keeps only its last 4.
+ */
+export function maskDigitRuns(text: string): string {
+  return text.replace(/\d{9,}/g, (d) => maskAccountNumber(d));
+}
+
 /** `success@upi` -> `su***@upi`. */
 export function maskVpa(v: string): string {
   const at = v.indexOf('@');

@@ -1,4 +1,5 @@
 import { type PayoutStatus } from '#contracts';
+import { maskDigitRuns } from '#observability';
 import { type SubmissionResult } from './submit-payout.js';
 
 export interface Decision {
@@ -25,8 +26,9 @@ export interface DecisionTimings {
  */
 export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Decision {
   const r = s.result;
-  // The provider's own words (scrubbed by the client) say more than the table's summary.
-  const why = (fallback: string) => r.diagnostics.message ?? fallback;
+  // The provider's own words say more than the table's summary. The client has cut secrets out;
+  // an account number the provider may echo is masked here, before it reaches an event.
+  const why = (fallback: string) => maskDigitRuns(r.diagnostics.message ?? fallback);
   switch (r.outcome) {
     case 'success':
       return { to: 'SUCCESS', statusCode: s.statusCode ?? r.diagnostics.subCode };

@@ -1,9 +1,8 @@
-import { maskAccountNumber, redactDeep } from '#observability';
+import { maskDigitRuns, redactDeep } from '#observability';
 
 // The value may be a string (perhaps cut short) or, in text that is not JSON, a bare word.
 const SECRET_VALUE =
   /("(?:[a-z_]*token|cryptogram|[a-z_]*secret|authorization|password)"\s*:\s*)(?:"(?:[^"\\]|\\.)*("?)|[^\s,}\]"]+)/gi;
-const LONG_DIGITS = /\d{9,}/g;
 const VPA = /([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g;
 
 /**
@@ -20,13 +19,12 @@ export function scrubForDeadLetter(value: Buffer): { bytes: Buffer; scrubbed: bo
     const same = JSON.stringify(JSON.parse(text)) === out;
     return same ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
   } catch {
-    out = text
-      .replace(
+    out = maskDigitRuns(
+      text.replace(
         SECRET_VALUE,
         (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
-      )
-      .replace(LONG_DIGITS, (d) => maskAccountNumber(d))
-      .replace(VPA, (_m, head: string, domain: string) => `${head}***@${domain}`);
+      ),
+    ).replace(VPA, (_m, head: string, domain: string) => `${head}***@${domain}`);
     return out === text ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
   }
 }
