@@ -358,13 +358,20 @@ describe('operations API', () => {
       assert.equal(again.body['code'], 'not_found');
     });
 
-    it('409 while another copy of the event is pending', async () => {
+    it('a dead head with a pending copy of its event behind it: the replay unblocks the key, the event is published once', async () => {
+      // The copy was re-emitted by a duplicate command while the head was dead; a later event follows.
       await insertOutbox('ops_dead_2:9', 'ops_dead_2', 'dead');
-      // A pending copy that is not due yet, so the relay leaves it alone during the test.
-      await insertOutbox('ops_dead_2:9', 'ops_dead_2', 'pending', "now() + interval '1 hour'");
+      await insertOutbox('ops_dead_2:9', 'ops_dead_2', 'pending');
+      await insertOutbox('ops_dead_2:10', 'ops_dead_2', 'pending');
       const r = await call('POST', '/ops/outbox/ops_dead_2:9/replay');
-      assert.equal(r.status, 409, r.text);
-      assert.equal(r.body['code'], 'pending_duplicate');
+      assert.equal(r.status, 202, r.text);
+      await eventually(() => stack.events.find((e) => e.id === 'ops_dead_2:10'), {
+        what: 'the event after the replayed one',
+      });
+      assert.deepEqual(
+        stack.events.filter((e) => e.id.startsWith('ops_dead_2:')).map((e) => e.id),
+        ['ops_dead_2:9', 'ops_dead_2:10'],
+      );
     });
 
     it('404 for an unknown event id', async () => {

@@ -41,6 +41,8 @@ export interface Received {
   readonly version: number;
   readonly partition: number;
   readonly headers: Record<string, string>;
+  /** The message's value as sent. */
+  readonly value: string;
 }
 
 /** An event envelope shaped like the service's (CloudEvents-style), with a version to check order by. */
@@ -159,7 +161,8 @@ export class OutboxHarness {
 }
 
 function decode(message: KafkaMessage, partition: number): Received {
-  const body = JSON.parse(message.value?.toString() ?? 'null') as { data?: { version?: number } };
+  const value = message.value?.toString() ?? 'null';
+  const body = JSON.parse(value) as { data?: { version?: number } };
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = v?.toString() ?? '';
   return {
@@ -168,6 +171,7 @@ function decode(message: KafkaMessage, partition: number): Received {
     version: body.data?.version ?? -1,
     partition,
     headers,
+    value,
   };
 }
 

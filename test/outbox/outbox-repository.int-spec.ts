@@ -105,16 +105,16 @@ describe('OutboxRepository (real Postgres)', () => {
     assert.deepEqual(rows[0], { state: 'dead', attempts: 2, last_error: 'boom again' });
 
     assert.equal(await h.repo.replayDead(h.pool, 'no-such-event'), 'not-found');
-    // A re-emitted copy is pending: replaying the dead one is refused rather than duplicated.
-    await h.repo.enqueue(h.pool, [event('f', 1)]);
-    assert.equal(await h.repo.replayDead(h.pool, 'f:1'), 'pending-duplicate');
-    await h.pool.query(`DELETE FROM outbox WHERE event_id = 'f:1' AND state = 'pending'`);
-    assert.equal(await h.repo.replayDead(h.pool, id), 'replayed');
-    const after = await h.pool.query<{ state: string; attempts: number; last_error: string | null }>(
-      'SELECT state, attempts, last_error FROM outbox WHERE id = $1',
-      [id],
+    // A re-emitted copy is pending behind it: the replay keeps the dead row's place in the key's
+    // order and drops the copy, so the event is published once and the key is unblocked.
+    const copy = (await h.repo.enqueue(h.pool, [event('f', 1)])).inserted[0]!;
+    assert.equal(await h.repo.replayDead(h.pool, 'f:1'), 'replayed');
+    const after = await h.pool.query<{ id: string; state: string; attempts: number; last_error: string | null }>(
+      `SELECT id, state, attempts, last_error FROM outbox WHERE event_id = 'f:1'`,
     );
-    assert.deepEqual(after.rows[0], { state: 'pending', attempts: 0, last_error: null });
+    assert.deepEqual(after.rows, [{ id, state: 'pending', attempts: 0, last_error: null }]);
+    assert.notEqual(copy, id);
+    assert.equal(await h.repo.replayDead(h.pool, id), 'not-found', 'nothing dead left');
   });
 
   it('purges only published rows older than the retention, in bounded batches', async () => {

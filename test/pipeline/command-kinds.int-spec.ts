@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventProblems, replyProblems } from '#contracts';
+import { batchKey, payoutKey, stateEventId } from '#ledger';
 import { eventually, startStack, type Stack } from '#test-support';
 
 // Each command kind and each query, end to end: Kafka command -> ledger -> provider sandbox over
@@ -163,13 +164,16 @@ describe('every command kind and query, end to end', () => {
     assert.ok(!stack.logLines.join('\n').includes(String(token)), 'the SDK token is never logged');
   });
 
-  it('every event published matches the published schema; ids are <id>:<version>', () => {
+  it('every event published matches the published schema; ids are <key>:<version>', () => {
     assert.ok(stack.events.length > 20);
     for (const e of stack.events) {
       assert.equal(eventProblems(e), undefined, `${e.id}: ${eventProblems(e)}`);
     }
     for (const e of stack.events.filter((x) => x.type.startsWith('payouts.payout.'))) {
-      assert.equal(e.id, `${e.subject}:${e.data.version}`);
+      assert.equal(e.id, stateEventId(payoutKey(e.data.accountId, e.subject), e.data.version));
+    }
+    for (const e of stack.events.filter((x) => x.type.startsWith('payouts.batch.'))) {
+      assert.equal(e.id, stateEventId(batchKey(e.data.accountId, e.subject), e.data.version));
     }
   });
 });

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { payoutKey, stateEventId } from '#ledger';
 import { eventually, startStack, type Stack } from '#test-support';
 
 // Invariant 2 and intake rule 1: a command delivered again, in any way Kafka can deliver it,
@@ -30,11 +31,11 @@ describe('idempotency of commands', () => {
     );
   const statusesOf = (id: string) => [...new Set(stack.eventsOf(id).map((e) => e.data.status))];
 
-  /** Every event of a payout carries the id <transferId>:<version>, and one id always means one content. */
+  /** Every event of a payout carries the id payout/<accountId>/<transferId>:<version>, and one id always means one content. */
   function assertStableIds(id: string): void {
     const byId = new Map<string, string>();
     for (const e of stack.eventsOf(id).filter((x) => x.type.startsWith('payouts.payout.'))) {
-      assert.equal(e.id, `${id}:${e.data.version}`);
+      assert.equal(e.id, stateEventId(payoutKey(e.data.accountId, id), e.data.version));
       const seen = byId.get(e.id);
       if (seen) assert.equal(seen, e.data.status, `${e.id} means one state`);
       byId.set(e.id, e.data.status);

@@ -8,8 +8,10 @@ import {
   BatchRepository,
   DeadLetterRepository,
   PayoutRepository,
+  payoutKey,
   payoutStateEvent,
   SecretsCipher,
+  stateEventId,
   WithdrawalQuotaRepository,
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
@@ -121,11 +123,11 @@ describe('ordering and scale: two instances, 200 transfers', () => {
     assert.deepEqual(twice, [], 'no transferId accepted twice');
   });
 
-  it('the events of each transfer arrive in version order, under ids <transferId>:<version>', () => {
+  it('the events of each transfer arrive in version order, under ids payout/<accountId>/<transferId>:<version>', () => {
     const bySubject = new Map<string, PayoutEvent[]>();
     for (const e of stack.events) {
       if (!e.type.startsWith('payouts.payout.')) continue;
-      assert.equal(e.id, `${e.subject}:${e.data.version}`);
+      assert.equal(e.id, stateEventId(payoutKey(e.data.accountId, e.subject), e.data.version));
       bySubject.set(e.subject, [...(bySubject.get(e.subject) ?? []), e]);
     }
     assert.equal(bySubject.size, ids.length);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +35,24 @@ export class PrivateBroker {
     await run('bash', [SCRIPT, 'stop'], { env: this.env(), timeout: 60_000 });
   }
 
+  /**
+   * Freezes the broker process (SIGSTOP): connections stay open but nothing is answered, so
+   * requests time out, as with a hung or partitioned broker. `resume()` thaws it.
+   */
+  async pause(): Promise<void> {
+    process.kill(await this.pid(), 'SIGSTOP');
+  }
+
+  async resume(): Promise<void> {
+    process.kill(await this.pid(), 'SIGCONT');
+  }
+
+  private async pid(): Promise<number> {
+    return Number((await readFile(join(this.dataDir, 'broker.pid'), 'utf8')).trim());
+  }
+
   async destroy(): Promise<void> {
+    await this.resume().catch(() => undefined);
     await this.stop().catch(() => undefined);
     if (this.dataDir) await rm(this.dataDir, { recursive: true, force: true });
   }

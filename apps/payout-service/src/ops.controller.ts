@@ -59,7 +59,6 @@ function httpStatusOf(code: OperationsErrorCode): HttpStatus {
     case OperationsErrorCode.InFlight:
     case OperationsErrorCode.NoStatusEndpoint:
     case OperationsErrorCode.ConcurrentChange:
-    case OperationsErrorCode.PendingDuplicate:
       return HttpStatus.CONFLICT;
   }
 }

@@ -221,6 +221,7 @@ const providers: Provider[] = [
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
           schedule: c.pipeline.RECONCILE_SCHEDULE,
           resendMs: c.pipeline.RESEND_DELAY_MS,
+          maxSendAttempts: c.pipeline.MAX_SEND_ATTEMPTS,
         },
       ),
   },

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { qualify } from './sql.js';
 import { type BatchStatus } from '#contracts';
-import { type BatchItemRow, type BatchRow, type NewBatch } from './ledger.types.js';
+import { type BatchItemRow, type BatchRow, type BatchTotals, type NewBatch } from './ledger.types.js';
 
 type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, created_at, updated_at`;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at`;
 
 interface RawBatch {
   id: string;
@@ -23,12 +23,13 @@ interface RawBatch {
   status_code: string | null;
   reason: string | null;
   request_id: string | null;
+  totals: BatchTotals | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const ITEM_COLUMNS =
-  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason';
+  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, updated_at';
 
 interface RawItem {
   batch_id: string;
@@ -41,6 +42,7 @@ interface RawItem {
   reference_id: string | null;
   utr: string | null;
   reason: string | null;
+  updated_at: Date;
 }
 
 function toItem(r: RawItem): BatchItemRow {
@@ -55,6 +57,7 @@ function toItem(r: RawItem): BatchItemRow {
     referenceId: r.reference_id,
     utr: r.utr,
     reason: r.reason,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -74,11 +77,17 @@ function toRow(r: RawBatch): BatchRow {
     statusCode: r.status_code,
     reason: r.reason,
     requestId: r.request_id,
+    totals: r.totals,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
 }
 
+/**
+ * Every statement on `batch` and `batch_item`. `updated_at` of both moves only with `version`:
+ * it is the time of the current version's event (see batchStateEvent), so a reschedule or a
+ * claim for a check must not touch it.
+ */
 export class BatchRepository {
   /** insertNew: the parent and all its items, or nothing when the batch id exists. */
   async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
@@ -133,7 +142,7 @@ export class BatchRepository {
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
     const { rows } = await db.query<RawBatch>(
       `UPDATE batch b
-          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, lease_owner = $1,
+          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000),
               next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
         WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -153,13 +162,17 @@ export class BatchRepository {
       statusCode?: string | null;
       reason?: string | null;
       nextCheckAt?: Date | null;
+      /** The totals the new version's event carries (none: the entry count only). */
+      totals?: BatchTotals | null;
     },
   ): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
-      `UPDATE batch
+      /* sql: batch.transition */ `
+      UPDATE batch
           SET status = $3, version = version + 1, updated_at = now(),
               reference_id = COALESCE($4, reference_id), status_code = COALESCE($5, status_code),
-              reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL
+              reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL,
+              totals = $8::jsonb
         WHERE id = $1 AND version = $2
         RETURNING ${COLUMNS}`,
       [
@@ -170,7 +183,35 @@ export class BatchRepository {
         f.statusCode ?? null,
         f.reason ?? null,
         f.nextCheckAt ?? null,
+        f.totals ? JSON.stringify(f.totals) : null,
       ],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * markResent: a SUBMITTING or UNKNOWN batch is sent again with the same batchTransferId (a state
+   * change: version and attempt bump, the caller writes its event). It stays due after the lease,
+   * so a crash during the call brings it back to a status check; the check count carries on, so
+   * the reconciliation schedule bounds re-sends as it bounds checks.
+   */
+  async markResent(
+    db: Db,
+    id: string,
+    fromVersion: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<BatchRow | undefined> {
+    const { rows } = await db.query<RawBatch>(
+      /* sql: batch.markResent */ `
+      UPDATE batch
+          SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, updated_at = now(),
+              totals = NULL, lease_owner = $3,
+              lease_until = now() + make_interval(secs => $4::double precision / 1000),
+              next_check_at = now() + make_interval(secs => $4::double precision / 1000)
+        WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
+        RETURNING ${COLUMNS}`,
+      [id, fromVersion, owner, leaseMs],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }
@@ -204,6 +245,9 @@ export class BatchRepository {
   /**
    * updateItems: applies the provider's per-entry results in one statement; only entries whose
    * status (or utr) actually changed are touched and returned, each with its version bumped.
+   * Entries only move forwards: a final state is kept (SUCCESS may still become REVERSED). The
+   * rule is checked here, on the row as it is when locked, because two checks of one batch may
+   * overlap: the one with the older answer may write last.
    */
   async updateItems(
     db: pg.PoolClient,
@@ -226,6 +270,9 @@ export class BatchRepository {
               AS u(transfer_id, status, reference_id, utr, reason)
         WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
           AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr))
+          AND (i.status = u.status
+               OR i.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
+               OR (i.status = 'SUCCESS' AND u.status = 'REVERSED'))
         RETURNING ${qualify(ITEM_COLUMNS, 'i')}`,
       [
         batchId,

@@ -3,7 +3,7 @@ import { maskAccountNumber, maskVpa } from '#observability';
 import { BATCH_EVENT_NAME, PAYOUT_EVENT_NAME } from './state-machine.js';
 import { type BatchItemRow, type BatchRow, type PayoutRow } from './ledger.types.js';
 
-/** One row for the outbox: the event and where it goes. Kafka key = the payout's identity. */
+/** One row for the outbox: the event and where it goes. Kafka key = the entity's stream key. */
 export interface OutboxMessage {
   messageKey: string;
   eventId: string;
@@ -14,6 +14,32 @@ export interface OutboxMessage {
 }
 
 export const EVENT_SOURCE = 'urn:payouts:payout-service';
+
+/*
+ * A payout is identified by (account, transferId) and a batch by (account, batchTransferId); the
+ * two are separate namespaces. Keys and ids name all three parts. Account ids, transferIds and
+ * batchTransferIds cannot contain '/' or ':' (see the command schemas), so the forms are unambiguous.
+ */
+
+/** Kafka key of a payout's events: `payout/<accountId>/<transferId>`. */
+export function payoutKey(accountId: string, transferId: string): string {
+  return `payout/${accountId}/${transferId}`;
+}
+
+/** Kafka key of a batch's events and its entries' events: `batch/<accountId>/<batchTransferId>`. */
+export function batchKey(accountId: string, batchTransferId: string): string {
+  return `batch/${accountId}/${batchTransferId}`;
+}
+
+/** Id of the event of a payout's or batch's version: `<key>:<version>`. */
+export function stateEventId(key: string, version: number): string {
+  return `${key}:${version}`;
+}
+
+/** Id of the event of a batch entry's version: `<batch key>/<transferId>:<version>`. */
+export function batchItemEventId(accountId: string, batchTransferId: string, transferId: string, version: number): string {
+  return `${batchKey(accountId, batchTransferId)}/${transferId}:${version}`;
+}
 
 /** The beneficiary of a request or batch entry, masked: the only part of a request shown outside. */
 export function beneficiaryOf(request: Record<string, unknown>): EventData['beneficiary'] {
@@ -26,10 +52,10 @@ export function beneficiaryOf(request: Record<string, unknown>): EventData['bene
   return Object.keys(out).length ? out : undefined;
 }
 
-function envelope(subject: string, version: number, type: string, data: EventData, at: Date): PayoutEvent {
+function envelope(id: string, subject: string, type: string, data: EventData, at: Date): PayoutEvent {
   return {
     specversion: '1.0',
-    id: `${subject}:${version}`,
+    id,
     type,
     source: EVENT_SOURCE,
     time: at.toISOString(),
@@ -43,9 +69,9 @@ function strip<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
-function message(e: PayoutEvent): OutboxMessage {
+function message(key: string, e: PayoutEvent): OutboxMessage {
   return {
-    messageKey: e.subject,
+    messageKey: key,
     eventId: e.id,
     eventType: e.type,
     topic: TOPICS.events,
@@ -54,8 +80,13 @@ function message(e: PayoutEvent): OutboxMessage {
   };
 }
 
-/** The event announcing a payout's current state. Personal data is masked; secrets are never in `request`. */
-export function payoutStateEvent(row: PayoutRow, at: Date = row.updatedAt): OutboxMessage {
+/**
+ * The event announcing a payout's current state. Personal data is masked; secrets are never in
+ * `request`. A function of the row's current version only (its time is when that version began),
+ * so re-emitting it for a duplicate command repeats the original event exactly.
+ */
+export function payoutStateEvent(row: PayoutRow): OutboxMessage {
+  const at = row.stateChangedAt;
   const data = strip<EventData>({
     accountId: row.accountId,
     id: row.transferId,
@@ -72,16 +103,26 @@ export function payoutStateEvent(row: PayoutRow, at: Date = row.updatedAt): Outb
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),
   });
+  const key = payoutKey(row.accountId, row.transferId);
   return message(
-    envelope(row.transferId, row.version, `payouts.payout.${PAYOUT_EVENT_NAME[row.status]}`, data, at),
+    key,
+    envelope(
+      stateEventId(key, row.version),
+      row.transferId,
+      `payouts.payout.${PAYOUT_EVENT_NAME[row.status]}`,
+      data,
+      at,
+    ),
   );
 }
 
-export function batchStateEvent(
-  row: BatchRow,
-  totals?: EventData['totals'],
-  at: Date = new Date(),
-): OutboxMessage {
+/**
+ * The event announcing a batch's current state, with the totals stored with that version. Like
+ * a payout's, a function of the row's current version only: batch rows change `updated_at` only
+ * with `version` (BatchRepository).
+ */
+export function batchStateEvent(row: BatchRow): OutboxMessage {
+  const at = row.updatedAt;
   const data = strip<EventData>({
     accountId: row.accountId,
     id: row.batchTransferId,
@@ -92,45 +133,63 @@ export function batchStateEvent(
     statusCode: row.statusCode ?? undefined,
     reason: row.reason ?? undefined,
     referenceId: row.referenceId ?? undefined,
-    totals: totals ?? { entries: row.entryCount },
+    totals: row.totals ?? { entries: row.entryCount },
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),
   });
+  const key = batchKey(row.accountId, row.batchTransferId);
   return message(
-    envelope(row.batchTransferId, row.version, `payouts.batch.${BATCH_EVENT_NAME[row.status]}`, data, at),
+    key,
+    envelope(
+      stateEventId(key, row.version),
+      row.batchTransferId,
+      `payouts.batch.${BATCH_EVENT_NAME[row.status]}`,
+      data,
+      at,
+    ),
   );
 }
 
 /**
- * A repeat of an identity with a different request: the first request stands. The id is stable
- * per (identity, conflicting request), so a redelivered conflict is the same event.
+ * A repeat of an identity with a different request: the first request stands. Keyed like the
+ * entity's own events (so it is ordered with them); the id names the entity's version and the
+ * conflicting request, and the content is a function of both: a redelivered conflict is the same
+ * event.
  */
 export function conflictEvent(
-  accountId: string,
-  identity: string,
-  kind: string,
+  current: PayoutRow | BatchRow,
+  conflictingKind: string,
   conflictingHash: string,
-  current: { status: string; version: number },
-  at: Date = new Date(),
 ): OutboxMessage {
+  const isBatch = 'batchTransferId' in current;
+  const identity = isBatch ? current.batchTransferId : current.transferId;
+  const key = isBatch ? batchKey(current.accountId, identity) : payoutKey(current.accountId, identity);
+  const at = isBatch ? current.updatedAt : current.stateChangedAt;
   const data: EventData = {
-    accountId,
+    accountId: current.accountId,
     id: identity,
-    kind,
+    kind: conflictingKind,
     status: current.status,
     version: current.version,
     reason: 'idempotency_conflict',
     occurredAt: at.toISOString(),
   };
-  const e = envelope(identity, current.version, 'payouts.command.conflict', data, at);
-  return message({ ...e, id: `${identity}:conflict:${conflictingHash.slice(0, 16)}` });
+  const id = `${stateEventId(key, current.version)}:conflict:${hashTag(conflictingHash)}`;
+  return message(key, envelope(id, identity, 'payouts.command.conflict', data, at));
+}
+
+/** 16 hex digits of a request hash (a stored hash may carry its key id before a ':'). */
+function hashTag(hash: string): string {
+  return hash.slice(hash.lastIndexOf(':') + 1).slice(0, 16);
 }
 
 /**
- * An entry of a batch changed state. Keyed by the batch id, so entry events and the batch's own
- * events stay in one ordered stream; the subject is the entry's transferId.
+ * An entry of a batch changed state. Keyed by the batch's key, so entry events and the batch's own
+ * events stay in one ordered stream; the subject is the entry's transferId. Its time is when the
+ * entry's version began (items change `updated_at` only with `version`).
  */
-export function batchItemEvent(batch: BatchRow, item: BatchItemRow, at: Date = new Date()): OutboxMessage {
+export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessage {
+  const at = item.updatedAt;
   const entry = item.entry;
   const data = strip<EventData>({
     accountId: batch.accountId,
@@ -146,15 +205,14 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow, at: Date = n
     beneficiary: beneficiaryOf(entry),
     occurredAt: at.toISOString(),
   });
-  const e = envelope(
-    item.transferId,
-    item.version,
-    `payouts.batch_item.${item.status.toLowerCase()}`,
-    data,
-    at,
+  return message(
+    batchKey(batch.accountId, batch.batchTransferId),
+    envelope(
+      batchItemEventId(batch.accountId, batch.batchTransferId, item.transferId, item.version),
+      item.transferId,
+      `payouts.batch_item.${item.status.toLowerCase()}`,
+      data,
+      at,
+    ),
   );
-  return {
-    ...message({ ...e, id: `${batch.batchTransferId}/${item.transferId}:${item.version}` }),
-    messageKey: batch.batchTransferId,
-  };
 }

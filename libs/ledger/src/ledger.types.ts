@@ -33,7 +33,10 @@ export interface PayoutRow {
   nextCheckAt: Date | null;
   checkCount: number;
   createdAt: Date;
+  /** Moves on any write, also a reschedule. */
   updatedAt: Date;
+  /** When the current version began: the time of its event (moves only with `version`). */
+  stateChangedAt: Date;
 }
 
 export interface NewPayout {
@@ -62,10 +65,20 @@ export interface BatchRow {
   statusCode: string | null;
   reason: string | null;
   requestId: string | null;
+  /** The entry totals the current version's event carries; null: the entry count only. */
+  totals: BatchTotals | null;
   createdAt: Date;
-  updatedAt?: Date;
+  /** Moves only with `version`: the time of the current version's event. */
+  updatedAt: Date;
   /** Set on rows claimed for a status check. */
   checkCount?: number;
+}
+
+export interface BatchTotals {
+  entries: number;
+  succeeded: number;
+  failed: number;
+  pending: number;
 }
 
 export interface NewBatch {
@@ -89,6 +102,8 @@ export interface BatchItemRow {
   referenceId: string | null;
   utr: string | null;
   reason: string | null;
+  /** Moves only with `version`: the time of the entry's current event. */
+  updatedAt: Date;
 }
 
 /** What an outcome writes onto a payout, besides its status. */

@@ -15,7 +15,7 @@ type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at`;
+  check_count, created_at, updated_at, state_changed_at`;
 
 interface RawPayout {
   id: string;
@@ -40,6 +40,7 @@ interface RawPayout {
   check_count: number;
   created_at: Date;
   updated_at: Date;
+  state_changed_at: Date;
 }
 
 function toRow(r: RawPayout): PayoutRow {
@@ -66,6 +67,7 @@ function toRow(r: RawPayout): PayoutRow {
     checkCount: r.check_count,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    stateChangedAt: r.state_changed_at,
   };
 }
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** An encrypted value as stored in JSONB: key id, IV, auth tag and ciphertext (base64). */
 export interface SealedSecret {
@@ -8,14 +8,23 @@ export interface SealedSecret {
   ct: string;
 }
 
+/** The request-hash key of an encryption key: derived, so the cipher key itself is never used twice. */
+function hashKeyOf(key: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'payouts request hash', 32));
+}
+
 /**
  * AES-256-GCM for the secrets a payout needs until it is terminal (transfer token, card token,
  * cryptogram). Each value has its own random IV; the key id is stored with it, so old rows stay
  * readable after the key rotates (previous keys are kept for decryption only).
+ *
+ * Request hashes carry their key id too (`<kid>:<hex>`) and are checked with that key, so a
+ * command retried after a rotation is still the same request, as long as the old key is kept in
+ * LEDGER_PREVIOUS_KEYS.
  */
 export class SecretsCipher {
   private readonly keys: ReadonlyMap<string, Buffer>;
-  private readonly hashKey: Buffer;
+  private readonly hashKeys: ReadonlyMap<string, Buffer>;
 
   constructor(
     private readonly currentKid: string,
@@ -24,8 +33,7 @@ export class SecretsCipher {
   ) {
     if (currentKey.length !== 32) throw new Error('encryption key must be 32 bytes');
     this.keys = new Map([...previous, [currentKid, currentKey]]);
-    // A separate key for request hashes, derived so the cipher key itself is never used twice.
-    this.hashKey = Buffer.from(hkdfSync('sha256', currentKey, Buffer.alloc(0), 'payouts request hash', 32));
+    this.hashKeys = new Map([...this.keys].map(([kid, key]) => [kid, hashKeyOf(key)]));
   }
 
   static fromConfig(kid: string, keyB64: string, previousSpec: string): SecretsCipher {
@@ -62,8 +70,32 @@ export class SecretsCipher {
     return Buffer.concat([decipher.update(Buffer.from(s.ct, 'base64')), decipher.final()]).toString('utf8');
   }
 
-  /** Keyed hash, so a stored request hash reveals nothing about low-entropy secrets in it. */
+  /**
+   * Keyed hash, so a stored request hash reveals nothing about low-entropy secrets in it:
+   * `<current key id>:<hex>`.
+   */
   hash(canonical: string): string {
-    return createHmac('sha256', this.hashKey).update(canonical).digest('hex');
+    return `${this.currentKid}:${hmac(this.hashKeys.get(this.currentKid) as Buffer, canonical)}`;
   }
+
+  /**
+   * Whether a stored hash is of this canonical request, checked with the key it was made with. A
+   * hash without a key id (written before ids were stored) is tried with every key. A hash whose
+   * key is gone cannot be checked: false, and the first request stands (a conflict, never a second
+   * payout).
+   */
+  sameRequest(stored: string, canonical: string): boolean {
+    const i = stored.indexOf(':');
+    const candidates =
+      i < 0 ? [...this.hashKeys.values()] : [this.hashKeys.get(stored.slice(0, i))].filter((k) => k !== undefined);
+    const digest = Buffer.from(i < 0 ? stored : stored.slice(i + 1), 'hex');
+    return candidates.some((k) => {
+      const mine = Buffer.from(hmac(k, canonical), 'hex');
+      return mine.length === digest.length && timingSafeEqual(mine, digest);
+    });
+  }
+}
+
+function hmac(key: Buffer, text: string): string {
+  return createHmac('sha256', key).update(text).digest('hex');
 }

@@ -12,8 +12,6 @@ export enum OperationsErrorCode {
   NoStatusEndpoint = 'no_status_endpoint',
   /** The row changed while the operation ran. */
   ConcurrentChange = 'concurrent_change',
-  /** Another copy of the dead event is already pending publication. */
-  PendingDuplicate = 'pending_duplicate',
 }
 
 export class OperationsError extends Error {

@@ -53,6 +53,7 @@ function row(p: Partial<PayoutRow>): PayoutRow {
     checkCount: 2,
     createdAt: new Date(0),
     updatedAt: new Date(0),
+    stateChangedAt: new Date(0),
     ...p,
   };
 }

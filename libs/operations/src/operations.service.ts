@@ -15,8 +15,11 @@ export interface OperationsOutbox {
   enqueue(db: pg.PoolClient, rows: readonly OutboxMessage[]): Promise<unknown>;
 }
 
-/** Puts a dead outbox row back to pending (the relay's replay). */
-export type ReplayDead = (idOrEventId: string) => Promise<'replayed' | 'not-found' | 'pending-duplicate'>;
+/**
+ * Puts a dead outbox row back to pending (the relay's replay), which unblocks its key: the row is
+ * its key's head, and a pending copy of its event behind it is dropped in favour of the replayed row.
+ */
+export type ReplayDead = (idOrEventId: string) => Promise<'replayed' | 'not-found'>;
 
 export interface OperationsDeps {
   pool: pg.Pool;
@@ -123,11 +126,6 @@ export class OperationsService {
         return;
       case 'not-found':
         throw notFound(`no dead outbox row for ${eventId}`);
-      case 'pending-duplicate':
-        throw new OperationsError(
-          OperationsErrorCode.PendingDuplicate,
-          `another copy of ${eventId} is already pending publication; it will publish the event`,
-        );
     }
   }
 

@@ -29,20 +29,49 @@ const UNREACHABLE = new Set([
   'KafkaJSConnectionClosedError',
   'KafkaJSBrokerNotFound',
   'KafkaJSNoBrokerAvailableError',
+  'KafkaJSRequestTimeoutError',
 ]);
 
-/** Thrown instead of per-row failures when the broker cannot be reached: the round is rolled back. */
+/**
+ * Broker answers that say the cluster, not the message, is in trouble: too few in-sync replicas,
+ * timeouts, leadership moving, storage, the producer's own sequence state. Retried by kafkajs;
+ * once its retries are spent the broker is treated as away, so a long outage kills no row.
+ * (Message errors, e.g. MESSAGE_TOO_LARGE, and topic errors count against the row.)
+ */
+const BROKER_TROUBLE = new Set([
+  'NOT_ENOUGH_REPLICAS',
+  'NOT_ENOUGH_REPLICAS_AFTER_APPEND',
+  'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_FOR_PARTITION',
+  'NOT_LEADER_OR_FOLLOWER',
+  'PREFERRED_LEADER_NOT_AVAILABLE',
+  'REPLICA_NOT_AVAILABLE',
+  'BROKER_NOT_AVAILABLE',
+  'KAFKA_STORAGE_ERROR',
+  'THROTTLING_QUOTA_EXCEEDED',
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+]);
+
+/** Thrown instead of per-row failures when the broker is away: the round is rolled back. */
 export class BrokerUnavailableError extends Error {
   constructor(cause: unknown) {
-    super(`Kafka is unreachable: ${describe(cause)}`, { cause });
+    super(`Kafka is unavailable: ${describe(cause)}`, { cause });
     this.name = 'BrokerUnavailableError';
   }
 }
 
-function unreachable(e: unknown): boolean {
+/** Whether an error is the broker being away (every error of an aggregate, for a multi-broker send). */
+function brokerAway(e: unknown): boolean {
+  const errors = (e as { errors?: unknown } | undefined)?.errors;
+  if (Array.isArray(errors) && errors.length > 0) return errors.every(brokerAway);
   for (let c: unknown = e, depth = 0; c && depth < 5; depth++) {
-    const { name, cause } = c as { name?: unknown; cause?: unknown };
+    const { name, type, cause } = c as { name?: unknown; type?: unknown; cause?: unknown };
     if (typeof name === 'string' && UNREACHABLE.has(name)) return true;
+    if (typeof type === 'string' && BROKER_TROUBLE.has(type)) return true;
     c = cause;
   }
   return false;
@@ -132,7 +161,7 @@ export class OutboxPublisher {
       await this.send(sendable);
       return { sent: sendable.map((s) => s.row), failed };
     } catch (e) {
-      if (e instanceof BrokerUnavailableError || unreachable(e)) throw new BrokerUnavailableError(e);
+      if (e instanceof BrokerUnavailableError || brokerAway(e)) throw new BrokerUnavailableError(e);
       if (sendable.length === 1) {
         failed.push({ id: sendable[0]!.row.id, error: describe(e) });
         return { sent: [], failed };
@@ -156,7 +185,7 @@ export class OutboxPublisher {
         sent.push(s.row);
       } catch (e) {
         // Rows this loop already sent are sent again by a later round: at-least-once.
-        if (e instanceof BrokerUnavailableError || unreachable(e)) throw new BrokerUnavailableError(e);
+        if (e instanceof BrokerUnavailableError || brokerAway(e)) throw new BrokerUnavailableError(e);
         const error = describe(e);
         if (TOPIC_ERRORS.has(errorType(e) ?? '')) badTopics.set(s.row.topic, error);
         failed.push({ id: s.row.id, error });

@@ -70,23 +70,23 @@ export class OutboxRepository {
    * first, skipping heads another relay holds. Call inside a transaction and keep it open until the
    * rows are marked: the row locks are what keep two relays off the same key. A key whose head is
    * dead or backing off yields nothing, so its later rows wait.
+   *
+   * Walks pending rows in id order (outbox_pending_id_idx) and keeps those with no unpublished row
+   * of their key before them (outbox_unpublished_idx), stopping at `limit`: a round reads about as
+   * many rows as it claims, also with millions pending after an outage. (Collecting every key's
+   * head first would read the whole backlog each round.) A row becomes a head only when the rows
+   * before it are published, never the other way round, and a key's rows commit in id order (see
+   * enqueue), so a head seen in this statement's snapshot is a head.
    */
   async claimHeads(client: pg.PoolClient, limit: number): Promise<OutboxRow[]> {
     const { rows } = await client.query<RawRow>(
       /* sql: outbox.claimHeads */ `
       SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload, o.headers, o.attempts
         FROM outbox o
-       WHERE o.id IN (
-               SELECT h.id
-                 FROM (SELECT DISTINCT ON (message_key) id, state, available_at
-                         FROM outbox
-                        WHERE state <> 'published'
-                        ORDER BY message_key, id) h
-                WHERE h.state = 'pending' AND h.available_at <= now())
-         -- Re-checked on the newest row version once locked: a head another relay just published,
-         -- killed or pushed back is not taken again.
-         AND o.state = 'pending'
+       WHERE o.state = 'pending'
          AND o.available_at <= now()
+         AND NOT EXISTS (SELECT 1 FROM outbox e
+                          WHERE e.message_key = o.message_key AND e.id < o.id AND e.state <> 'published')
        ORDER BY o.id
        LIMIT $1
          FOR UPDATE OF o SKIP LOCKED`,
@@ -151,45 +151,39 @@ export class OutboxRepository {
 
   /**
    * Puts a dead row (by id, or the oldest dead row of an event id) back to pending with its
-   * attempts reset. Refused while another row of the same event id is pending: the partial unique
-   * index allows one, and that copy will publish the event anyway.
+   * attempts reset. A dead row is its key's head, so this always unblocks the key. A pending copy
+   * of the same event id (a duplicate command re-emitted the state while the row was dead) sits
+   * behind it and could never publish first: it is deleted in the same statement, and the replayed
+   * row publishes the event, at its original place in the key's order. Retried if a copy is
+   * enqueued concurrently (the partial unique index then refuses the replay).
    */
   async replayDead(q: Queryable, idOrEventId: string): Promise<ReplayResult> {
-    try {
-      const { rowCount } = await q.query(
-        /* sql: outbox.replayDead */ `
-        WITH target AS (
-          SELECT id, event_id FROM outbox
-           WHERE state = 'dead'
-             AND (id = CASE WHEN $1 ~ '^[0-9]{1,18}$' THEN $1::bigint END OR event_id = $1)
-           ORDER BY id LIMIT 1
-             FOR UPDATE)
-        UPDATE outbox o
-           SET state = 'pending', attempts = 0, last_error = NULL, available_at = now()
-          FROM target t
-         WHERE o.id = t.id
-           AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.event_id = t.event_id AND p.state = 'pending')`,
-        [idOrEventId],
-      );
-      if (rowCount) return 'replayed';
-    } catch (e) {
-      // A copy of the event was enqueued concurrently: same answer as the NOT EXISTS guard.
-      if ((e as { code?: string }).code === '23505') return 'pending-duplicate';
-      throw e;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { rowCount } = await q.query(
+          /* sql: outbox.replayDead */ `
+          WITH target AS (
+            SELECT id, event_id FROM outbox
+             WHERE state = 'dead'
+               AND (id = CASE WHEN $1 ~ '^[0-9]{1,18}$' THEN $1::bigint END OR event_id = $1)
+             ORDER BY id LIMIT 1
+               FOR UPDATE),
+          copies AS (
+            DELETE FROM outbox p USING target t
+             WHERE p.event_id = t.event_id AND p.state = 'pending' AND p.id > t.id
+            RETURNING p.id)
+          UPDATE outbox o
+             SET state = 'pending', attempts = 0, last_error = NULL, available_at = now()
+            FROM target t
+           -- Reading the copies first makes the DELETE run before the row turns pending.
+           WHERE o.id = t.id AND (SELECT count(*) FROM copies) >= 0`,
+          [idOrEventId],
+        );
+        return rowCount ? 'replayed' : 'not-found';
+      } catch (e) {
+        if ((e as { code?: string }).code !== '23505' || attempt >= 3) throw e;
+      }
     }
-    return (await this.deadExists(q, idOrEventId)) ? 'pending-duplicate' : 'not-found';
-  }
-
-  async deadExists(q: Queryable, idOrEventId: string): Promise<boolean> {
-    const { rowCount } = await q.query(
-      /* sql: outbox.deadExists */ `
-      SELECT 1 FROM outbox
-       WHERE state = 'dead'
-         AND (id = CASE WHEN $1 ~ '^[0-9]{1,18}$' THEN $1::bigint END OR event_id = $1)
-       LIMIT 1`,
-      [idOrEventId],
-    );
-    return (rowCount ?? 0) > 0;
   }
 
   /** Deletes at most `limit` published rows older than the retention; returns how many. */

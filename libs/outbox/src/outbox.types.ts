@@ -46,4 +46,4 @@ export interface OutboxStats {
   readonly oldestPendingAgeSeconds: number;
 }
 
-export type ReplayResult = 'replayed' | 'not-found' | 'pending-duplicate';
+export type ReplayResult = 'replayed' | 'not-found';

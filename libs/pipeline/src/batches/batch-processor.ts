@@ -28,8 +28,11 @@ export interface BatchProcessorDeps {
 export interface BatchProcessorSettings {
   readonly owner: string;
   readonly leaseMs: number;
+  /** Delays between checks (RECONCILE_SCHEDULE): past its end, REQUIRES_ATTENTION. */
   readonly schedule: readonly number[];
   readonly resendMs: number;
+  /** Sends of one batch, in all, before a person decides (MAX_SEND_ATTEMPTS). */
+  readonly maxSendAttempts: number;
 }
 
 const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
@@ -41,9 +44,14 @@ function itemMayMove(from: string, to: string): boolean {
 }
 
 /**
- * Batches: submitted once as a whole (requestBatchTransfer), then followed with
- * getBatchTransferStatus. Each entry's change is an event; once every entry is final the batch
- * is COMPLETED with totals. The batch's status is derived from its entries.
+ * Batches: submitted as a whole (requestBatchTransfer), then followed with getBatchTransferStatus.
+ * Each entry's change is an event; once every entry is final the batch is COMPLETED with totals.
+ * The batch's status is derived from its entries.
+ *
+ * A batch left SUBMITTING (a crash mid-call, or an attempt the provider did not process) is
+ * asked about before it is sent again: the provider may have it. Like single payouts, checks
+ * follow RECONCILE_SCHEDULE and sends are bounded by MAX_SEND_ATTEMPTS; past either, the batch
+ * is REQUIRES_ATTENTION.
  */
 export class BatchProcessor {
   constructor(
@@ -133,12 +141,11 @@ export class BatchProcessor {
   }
 
   private async check(batch: BatchRow): Promise<void> {
-    if (batch.status === 'SUBMITTING') return this.resubmit(batch);
     const r = await this.d.client.getBatchTransferStatus(
       { batchTransferId: batch.batchTransferId },
       { accountId: batch.accountId, requestId: batch.requestId ?? undefined },
     );
-    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status === 'UNKNOWN')
+    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING')
       return this.resubmit(batch);
     if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
     const results = r.data.transfers.map((t) => ({
@@ -164,25 +171,28 @@ export class BatchProcessor {
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
       let current = batch;
-      if (batch.status === 'UNKNOWN' || (done && batch.status === 'PROCESSING')) {
+      // SUBMITTING or UNKNOWN: the provider has the batch after all.
+      if (batch.status !== 'PROCESSING' || done) {
         const to: BatchStatus = done ? 'COMPLETED' : 'PROCESSING';
         const next = await this.d.batches.transition(c, batch.id, batch.version, to, {
           referenceId: r.data?.referenceId === undefined ? null : String(r.data.referenceId),
           nextCheckAt: done ? null : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),
+          totals,
         });
         if (next) {
           current = next;
-          events.push(batchStateEvent(next, totals));
+          events.push(batchStateEvent(next));
         }
       } else if (!done) {
         const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
         if (delay === undefined) {
           const next = await this.d.batches.transition(c, batch.id, batch.version, 'REQUIRES_ATTENTION', {
             reason: 'reconciliation_schedule_exhausted',
+            totals,
           });
           if (next) {
             current = next;
-            events.push(batchStateEvent(next, totals));
+            events.push(batchStateEvent(next));
           }
         } else {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
@@ -209,13 +219,20 @@ export class BatchProcessor {
     if (outcome.status === 'COMPLETED') {
       this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
     } else if (outcome.status === 'REQUIRES_ATTENTION' && outcome.status !== batch.status) {
-      this.attention(batch, outcome.totals, outcome.moved);
+      this.attention(batch, 'reconciliation_schedule_exhausted', outcome.totals, outcome.moved);
     }
   }
 
+  /** The provider does not have the batch: send it again (same batchTransferId), within bounds. */
   private async resubmit(batch: BatchRow): Promise<void> {
+    if (nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) === undefined)
+      return this.move(batch, 'REQUIRES_ATTENTION', { reason: 'not_processed_after_retries' });
+    // A provider that answers "already exists" to a send and "not found" to a status call would
+    // otherwise be sent the batch forever.
+    if (batch.attempt >= this.s.maxSendAttempts)
+      return this.move(batch, 'REQUIRES_ATTENTION', { reason: 'too_many_send_attempts' });
     const next = await inTransaction(this.d.pool, async (c) => {
-      const moved = await this.d.batches.transition(c, batch.id, batch.version, 'SUBMITTING', {});
+      const moved = await this.d.batches.markResent(c, batch.id, batch.version, this.s.owner, this.s.leaseMs);
       if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
       return moved;
     });
@@ -251,7 +268,9 @@ export class BatchProcessor {
       return moved;
     });
     if (next && to !== 'REQUIRES_ATTENTION') this.logChange(batch.status, next);
-    if (next && to === 'REQUIRES_ATTENTION') this.attention(batch, undefined, next);
+    if (next && to === 'REQUIRES_ATTENTION')
+      // The metric's label is the reason's fixed part, not its detail.
+      this.attention(batch, (f.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!, undefined, next);
   }
 
   /** One line per batch state change (REQUIRES_ATTENTION has its own error line). */
@@ -272,8 +291,12 @@ export class BatchProcessor {
   }
 
   /** Same signals as a single payout: a metric an alert watches, and an error line. */
-  private attention(batch: BatchRow, totals?: ReturnType<typeof totalsOf>, next?: BatchRow): void {
-    const reason = 'reconciliation_schedule_exhausted';
+  private attention(
+    batch: BatchRow,
+    reason: string,
+    totals?: ReturnType<typeof totalsOf>,
+    next?: BatchRow,
+  ): void {
     this.d.metrics?.requiresAttention.inc({ reason });
     this.d.logger.error(
       {

@@ -49,6 +49,7 @@ interface Valid {
   command: Command;
   accountId: string;
   identity: string;
+  canonical: string;
   hash: string;
   isBatch: boolean;
 }
@@ -92,11 +93,13 @@ export class IntakeService {
         continue;
       }
       const accountId = r.value.accountId ?? this.d.defaultAccountId;
+      const canonical = canonicalRequest(accountId, r.value);
       valid.push({
         command: r.value,
         accountId,
         identity: commandIdentity(r.value),
-        hash: this.d.cipher.hash(canonicalRequest(accountId, r.value)),
+        canonical,
+        hash: this.d.cipher.hash(canonical),
         isBatch: r.value.type === 'payout.batch_transfer',
       });
     }
@@ -224,12 +227,13 @@ export class IntakeService {
     for (const v of repeats) {
       const current = v.isBatch ? batchByKey.get(keyOf(v)) : payoutByKey.get(keyOf(v));
       if (!current) throw new Error('a repeated command has no ledger row: refusing to commit the batch');
-      if (current.requestHash === v.hash) {
+      // Checked with the key the stored hash was made with: a retry after a key rotation is a duplicate.
+      if (this.d.cipher.sameRequest(current.requestHash, v.canonical)) {
         events.push('batchTransferId' in current ? batchStateEvent(current) : payoutStateEvent(current));
         outcomes.push({ type: v.command.type, result: 'duplicate' });
       } else {
         const kind = v.isBatch ? 'batch_transfer' : kindOf(v.command);
-        events.push(conflictEvent(v.accountId, v.identity, kind, v.hash, current));
+        events.push(conflictEvent(current, kind, v.hash));
         outcomes.push({ type: v.command.type, result: 'conflict' });
         this.d.logger.warn(
           { transferId: v.identity, requestId: v.command.requestId ?? null, accountId: v.accountId, kind },

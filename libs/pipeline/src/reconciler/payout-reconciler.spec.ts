@@ -44,6 +44,7 @@ const row = (over: Partial<PayoutRow>): PayoutRow => ({
   checkCount: 1,
   createdAt: new Date(),
   updatedAt: new Date(),
+  stateChangedAt: new Date(),
   ...over,
 });
 
