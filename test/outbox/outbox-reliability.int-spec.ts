@@ -106,9 +106,15 @@ describe('OutboxRelay reliability', () => {
         });
         if (r.claimed === 0) break;
       }
-      await eventually(() => (new Set(got.filter((m) => keys.includes(m.key)).map((m) => m.eventId)).size === 36 ? true : undefined), {
-        what: 'every event of the keys',
-      });
+      await eventually(
+        () =>
+          new Set(got.filter((m) => keys.includes(m.key)).map((m) => m.eventId)).size === 36
+            ? true
+            : undefined,
+        {
+          what: 'every event of the keys',
+        },
+      );
     } finally {
       await relay.stop();
       await h.pool.query(`DROP TRIGGER commit_fault ON outbox`);
@@ -118,7 +124,7 @@ describe('OutboxRelay reliability', () => {
     assert.ok(mine.length > 36, 'rows of failed commits were published again');
     const valueOf = new Map<string, string>();
     for (const m of mine) {
-      assert.equal(m.eventId, JSON.parse(m.value).id, 'the header id is the payload id');
+      assert.equal(m.eventId, (JSON.parse(m.value) as { id: string }).id, 'the header id is the payload id');
       const first = valueOf.get(m.eventId);
       if (first !== undefined) assert.equal(m.value, first, `${m.eventId} is re-published unchanged`);
       valueOf.set(m.eventId, m.value);
@@ -131,7 +137,11 @@ describe('OutboxRelay reliability', () => {
       );
       assert.deepEqual(deduped(mine).get(k), range(1, 6), `${k} after dedupe by id`);
     }
-    for (const k of keys) assert.ok((await rowsOf(k)).every((r) => r.state === 'published'), k);
+    for (const k of keys)
+      assert.ok(
+        (await rowsOf(k)).every((r) => r.state === 'published'),
+        k,
+      );
   });
 
   it('a hung broker (requests time out) kills no row, however long it lasts; the rows flow once it answers', async () => {
@@ -226,11 +236,17 @@ describe('OutboxRelay reliability', () => {
       );
       const plan = JSON.stringify(rows[0]?.['QUERY PLAN']);
       const nodes = flatten((rows[0]?.['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
-      assert.ok(!nodes.some((n) => n['Node Type'] === 'Seq Scan'), `no sequential scan: ${plan.slice(0, 2000)}`);
+      assert.ok(
+        !nodes.some((n) => n['Node Type'] === 'Seq Scan'),
+        `no sequential scan: ${plan.slice(0, 2000)}`,
+      );
       const read = nodes
         .filter((n) => /Scan/.test(n['Node Type']))
         .reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0);
-      assert.ok(read < 20_000, `rows read by the claim: ${read} (3 000 blocked + 500 heads, not 1.5 million)`);
+      assert.ok(
+        read < 20_000,
+        `rows read by the claim: ${read} (3 000 blocked + 500 heads, not 1.5 million)`,
+      );
       const claimed = await h.repo.claimHeads(c, 500);
       assert.equal(claimed.length, 500);
       assert.ok(claimed.every((r) => r.messageKey.startsWith('k-') && r.eventId.endsWith(':1')));

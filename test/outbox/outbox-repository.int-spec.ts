@@ -109,9 +109,12 @@ describe('OutboxRepository (real Postgres)', () => {
     // order and drops the copy, so the event is published once and the key is unblocked.
     const copy = (await h.repo.enqueue(h.pool, [event('f', 1)])).inserted[0]!;
     assert.equal(await h.repo.replayDead(h.pool, 'f:1'), 'replayed');
-    const after = await h.pool.query<{ id: string; state: string; attempts: number; last_error: string | null }>(
-      `SELECT id, state, attempts, last_error FROM outbox WHERE event_id = 'f:1'`,
-    );
+    const after = await h.pool.query<{
+      id: string;
+      state: string;
+      attempts: number;
+      last_error: string | null;
+    }>(`SELECT id, state, attempts, last_error FROM outbox WHERE event_id = 'f:1'`);
     assert.deepEqual(after.rows, [{ id, state: 'pending', attempts: 0, last_error: null }]);
     assert.notEqual(copy, id);
     assert.equal(await h.repo.replayDead(h.pool, id), 'not-found', 'nothing dead left');

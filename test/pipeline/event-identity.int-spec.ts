@@ -47,7 +47,10 @@ describe('event identity', () => {
     );
     assert.deepEqual(received.map((e) => e.data.accountId).sort(), ['acct_a', 'acct_b']);
     assert.notEqual(received[0]!.id, received[1]!.id, 'distinct event ids');
-    assert.deepEqual(received.map((e) => e.id).sort(), ['payout/acct_a/same_id:1', 'payout/acct_b/same_id:1']);
+    assert.deepEqual(received.map((e) => e.id).sort(), [
+      'payout/acct_a/same_id:1',
+      'payout/acct_b/same_id:1',
+    ]);
     const keys = await stack.sql<{ message_key: string }>(
       `SELECT DISTINCT message_key FROM outbox WHERE payload->'data'->>'id' = 'same_id' ORDER BY 1`,
     );
@@ -88,16 +91,19 @@ describe('event identity', () => {
     });
     const command = {
       type: 'payout.batch_transfer',
-      data: { batchTransferId: 'stable_b', batchFormat: 'BANK_ACCOUNT', entries: [entry('sb_1'), entry('sb_2')] },
+      data: {
+        batchTransferId: 'stable_b',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [entry('sb_1'), entry('sb_2')],
+      },
     };
     await stack.send(command);
     const completed = await stack.waitForStatus('stable_b', 'COMPLETED');
     assert.deepEqual(completed.data.totals, { entries: 2, succeeded: 2, failed: 0, pending: 0 });
     await stack.send(command);
-    const both = await eventually(
-      () => (byId(completed.id).length >= 2 ? byId(completed.id) : undefined),
-      { what: 'the re-emitted batch event' },
-    );
+    const both = await eventually(() => (byId(completed.id).length >= 2 ? byId(completed.id) : undefined), {
+      what: 'the re-emitted batch event',
+    });
     assert.deepEqual(both[1], both[0], 'one event id, one content');
     assert.ok(completed.id.startsWith('batch/'), completed.id);
   });

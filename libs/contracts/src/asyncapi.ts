@@ -40,7 +40,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       title: 'Payout service',
       version: '1.0.0',
       description:
-        'Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, id = <id>:<version>), queries as request/reply. Amounts are decimal strings.',
+        'Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings.',
     },
     defaultContentType: 'application/json',
     channels: {
@@ -76,7 +76,7 @@ export function buildAsyncApi(): Record<string, unknown> {
           name: 'event',
           contentType: 'application/cloudevents+json',
           summary:
-            'A payout, batch or batch entry changed state (Kafka key = transferId, batchTransferId or withdrawalId)',
+            'A payout, batch or batch entry changed state (Kafka key = payout/<accountId>/<transferId or withdrawalId>, or batch/<accountId>/<batchTransferId> for a batch and its entries; id = <key>:<version>, unique, one id one content)',
           payload: eventSchema,
           examples: EVENT_EXAMPLES.map((e) => ({ name: e.type, payload: e })),
         },

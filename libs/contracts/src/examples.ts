@@ -131,7 +131,7 @@ const base = {
 export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   {
     ...base,
-    id: 'tr_1002:1',
+    id: 'payout/default/tr_1002:1',
     type: 'payouts.payout.accepted',
     subject: 'tr_1002',
     data: {
@@ -147,7 +147,7 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   },
   {
     ...base,
-    id: 'tr_1002:3',
+    id: 'payout/default/tr_1002:3',
     type: 'payouts.payout.succeeded',
     subject: 'tr_1002',
     data: {
@@ -166,7 +166,7 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   },
   {
     ...base,
-    id: 'tr_1001:3',
+    id: 'payout/default/tr_1001:3',
     type: 'payouts.payout.failed',
     subject: 'tr_1001',
     data: {
@@ -183,7 +183,7 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   },
   {
     ...base,
-    id: 'tr_1001:conflict:9b1c2d3e4f5a6b7c',
+    id: 'payout/default/tr_1001:3:conflict:9b1c2d3e4f5a6b7c',
     type: 'payouts.command.conflict',
     subject: 'tr_1001',
     data: {
@@ -198,7 +198,7 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   },
   {
     ...base,
-    id: 'batch_2001/b2001_1:2',
+    id: 'batch/default/batch_2001/b2001_1:2',
     type: 'payouts.batch_item.success',
     subject: 'b2001_1',
     data: {
@@ -215,7 +215,7 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   },
   {
     ...base,
-    id: 'batch_2001:4',
+    id: 'batch/default/batch_2001:4',
     type: 'payouts.batch.completed',
     subject: 'batch_2001',
     data: {
@@ -231,7 +231,7 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
   },
   {
     ...base,
-    id: 'wd_4001:2',
+    id: 'payout/default/wd_4001:2',
     type: 'payouts.payout.rejected',
     subject: 'wd_4001',
     data: {

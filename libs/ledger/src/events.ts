@@ -37,7 +37,12 @@ export function stateEventId(key: string, version: number): string {
 }
 
 /** Id of the event of a batch entry's version: `<batch key>/<transferId>:<version>`. */
-export function batchItemEventId(accountId: string, batchTransferId: string, transferId: string, version: number): string {
+export function batchItemEventId(
+  accountId: string,
+  batchTransferId: string,
+  transferId: string,
+  version: number,
+): string {
   return `${batchKey(accountId, batchTransferId)}/${transferId}:${version}`;
 }
 

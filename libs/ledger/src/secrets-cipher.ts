@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** An encrypted value as stored in JSONB: key id, IV, auth tag and ciphertext (base64). */
 export interface SealedSecret {
@@ -87,7 +94,9 @@ export class SecretsCipher {
   sameRequest(stored: string, canonical: string): boolean {
     const i = stored.indexOf(':');
     const candidates =
-      i < 0 ? [...this.hashKeys.values()] : [this.hashKeys.get(stored.slice(0, i))].filter((k) => k !== undefined);
+      i < 0
+        ? [...this.hashKeys.values()]
+        : [this.hashKeys.get(stored.slice(0, i))].filter((k) => k !== undefined);
     const digest = Buffer.from(i < 0 ? stored : stored.slice(i + 1), 'hex');
     return candidates.some((k) => {
       const mine = Buffer.from(hmac(k, canonical), 'hex');

@@ -18,7 +18,9 @@ function answering(type: string, code: number, retriable: boolean): Kafka {
   // The shape kafkajs passes (protocol/error.js); its typings only admit an Error.
   const answer = { type, code, retriable, message: `broker says ${type}` } as unknown as Error;
   const error = new KafkaJSProtocolError(answer);
-  const thrown = retriable ? new KafkaJSNumberOfRetriesExceeded(error, { retryCount: 5, retryTime: 100 }) : error;
+  const thrown = retriable
+    ? new KafkaJSNumberOfRetriesExceeded(error, { retryCount: 5, retryTime: 100 })
+    : error;
   return {
     producer: () => ({
       connect: () => Promise.resolve(),

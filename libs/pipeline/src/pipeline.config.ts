@@ -41,7 +41,7 @@ export const pipelineConfig = defineSection('pipeline', {
     schema: env.positiveInt(),
     default: '10',
     description:
-      'Sends of one payout (the same transferId) before it is handed to a person (REQUIRES_ATTENTION)',
+      'Sends of one payout or batch (the same transferId or batchTransferId) before it is handed to a person (REQUIRES_ATTENTION)',
   }),
   RESEND_DELAY_MS: envVar({
     schema: env.nonNegativeInt(),

@@ -26,9 +26,14 @@ export const BATCH_STATUSES = [
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /**
- * Every event on payouts.events: a CloudEvents 1.0 envelope (structured mode). `id` is
- * `<identity>:<version>` (stable: consumers dedupe on it), `subject` is the identity
- * (transferId, batchTransferId or withdrawalId) and also the Kafka key.
+ * Every event on payouts.events: a CloudEvents 1.0 envelope (structured mode). A payout is
+ * identified by (accountId, transferId), a batch by (accountId, batchTransferId): two namespaces.
+ * The Kafka key names the entity in full: `payout/<accountId>/<transferId>` or
+ * `batch/<accountId>/<batchTransferId>` (a batch's entries share their batch's key, so one
+ * batch's events are one ordered stream). `id` is `<key>:<version>`, for an entry
+ * `<batch key>/<transferId>:<version>`, for a conflict `<key>:<version>:conflict:<request hash
+ * prefix>`. Consumers dedupe on `id`: an id always stands for the same content, also when a
+ * duplicate command re-emits it. `subject` is the bare transferId, batchTransferId or withdrawalId.
  */
 export const eventSchema = {
   type: 'object',
@@ -36,14 +41,19 @@ export const eventSchema = {
   required: ['specversion', 'id', 'type', 'source', 'time', 'subject', 'datacontenttype', 'data'],
   properties: {
     specversion: { const: '1.0' },
-    id: { type: 'string', minLength: 3 },
+    id: {
+      type: 'string',
+      minLength: 3,
+      description:
+        '<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix>. Unique; one id, one content.',
+    },
     type: {
       type: 'string',
       pattern: '^payouts\\.(payout|batch|batch_item)\\.[a-z_]+$|^payouts\\.command\\.(rejected|conflict)$',
     },
     source: { type: 'string', minLength: 1 },
     time: { type: 'string', format: 'date-time' },
-    subject: { type: 'string', minLength: 1 },
+    subject: { type: 'string', minLength: 1, description: 'transferId, batchTransferId or withdrawalId' },
     datacontenttype: { const: 'application/json' },
     data: {
       type: 'object',

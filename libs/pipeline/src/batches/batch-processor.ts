@@ -270,7 +270,12 @@ export class BatchProcessor {
     if (next && to !== 'REQUIRES_ATTENTION') this.logChange(batch.status, next);
     if (next && to === 'REQUIRES_ATTENTION')
       // The metric's label is the reason's fixed part, not its detail.
-      this.attention(batch, (f.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!, undefined, next);
+      this.attention(
+        batch,
+        (f.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!,
+        undefined,
+        next,
+      );
   }
 
   /** One line per batch state change (REQUIRES_ATTENTION has its own error line). */
