@@ -95,15 +95,15 @@ async function main(): Promise<void> {
   );
   await q(
     'RECEIVED -> SUCCESS (ledger)',
-    `SELECT EXTRACT(EPOCH FROM (SELECT o.created_at FROM outbox o WHERE o.event_id = p.transfer_id || ':3') - p.created_at)*1000 d FROM payout p`,
+    `SELECT EXTRACT(EPOCH FROM (SELECT o.created_at FROM outbox o WHERE o.event_id = 'payout/' || p.account_id || '/' || p.transfer_id || ':3') - p.created_at)*1000 d FROM payout p`,
   );
   await q(
     'RECEIVED -> SUBMITTING (claim)',
-    `SELECT EXTRACT(EPOCH FROM (SELECT o.created_at FROM outbox o WHERE o.event_id = p.transfer_id || ':2') - p.created_at)*1000 d FROM payout p`,
+    `SELECT EXTRACT(EPOCH FROM (SELECT o.created_at FROM outbox o WHERE o.event_id = 'payout/' || p.account_id || '/' || p.transfer_id || ':2') - p.created_at)*1000 d FROM payout p`,
   );
   await q(
     'sent -> SUCCESS published',
-    `SELECT EXTRACT(EPOCH FROM (SELECT o.published_at FROM outbox o WHERE o.event_id = p.transfer_id || ':3') - p.request_id::timestamptz)*1000 d FROM payout p`,
+    `SELECT EXTRACT(EPOCH FROM (SELECT o.published_at FROM outbox o WHERE o.event_id = 'payout/' || p.account_id || '/' || p.transfer_id || ':3') - p.request_id::timestamptz)*1000 d FROM payout p`,
   );
   const { rows } = await pool.query(`SELECT status, count(*) FROM payout GROUP BY 1`);
   console.log(rows);

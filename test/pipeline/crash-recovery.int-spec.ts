@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { payoutKey, stateEventId } from '#ledger';
 import { eventually, startStack, type Stack } from '#test-support';
 
 const MAIN = 'dist/apps/payout-service/src/main.js';
@@ -101,7 +102,7 @@ describe('crash between the provider call and recording its answer', () => {
 
     // Events: stable ids, versions only go up, the path ends in SUCCESS with nothing after it.
     const events = stack.eventsOf('crash_1');
-    for (const e of events) assert.equal(e.id, `crash_1:${e.data.version}`);
+    for (const e of events) assert.equal(e.id, stateEventId(payoutKey('default', 'crash_1'), e.data.version));
     const versions = [...new Set(events.map((e) => e.data.version))];
     assert.deepEqual(
       versions,

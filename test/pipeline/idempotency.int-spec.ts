@@ -98,8 +98,8 @@ describe('idempotency of commands', () => {
       { what: 'the re-emitted SUCCESS' },
     );
     assert.equal(again.id, done.id);
-    assert.equal(again.id, `dup_terminal:${done.data.version}`);
-    assert.deepEqual(again.data, done.data);
+    assert.equal(again.id, stateEventId(payoutKey('default', 'dup_terminal'), done.data.version));
+    assert.deepEqual(again, done, 'the same event: one id, one content');
     assert.equal(await acceptedAtProvider('dup_terminal'), 1);
     assert.equal(
       stack.eventsOf('dup_terminal').filter((e) => e.type === 'payouts.command.conflict').length,

@@ -228,7 +228,8 @@ describe('ordering: a repeat racing a state change', () => {
       await executor;
 
       const { rows } = await pool.query<{ event_id: string }>(
-        `SELECT event_id FROM outbox WHERE message_key = 'race_1' ORDER BY id`,
+        `SELECT event_id FROM outbox WHERE message_key = $1 ORDER BY id`,
+        [payoutKey('acc', 'race_1')],
       );
       const versions = rows.map((r) => Number(r.event_id.split(':')[1]));
       assert.deepEqual(
