@@ -5,9 +5,9 @@ export type Queryable = pg.Pool | pg.PoolClient | pg.Client;
 
 /** One event to publish, written by the code that changed the state, in its own transaction. */
 export interface OutboxInsert {
-  /** Kafka key: every row of one key is published in insertion order (e.g. the transferId). */
+  /** Kafka key: every row of one key is published in insertion order (e.g. `payout/<accountId>/<transferId>`). */
   readonly messageKey: string;
-  /** Stable id consumers dedupe on (e.g. `<transferId>:<version>`). */
+  /** Stable id consumers dedupe on (e.g. `payout/<accountId>/<transferId>:<version>`). */
   readonly eventId: string;
   readonly eventType: string;
   /** LOGICAL topic (e.g. 'payouts.events'); the relay adds the deployment's prefix. */
