@@ -19,12 +19,13 @@ export const ledgerConfig = defineSection('ledger', {
   LEDGER_ENCRYPTION_KEY_ID: envVar({
     schema: env.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, 'letters, digits, _ . - (at most 32)'),
     default: 'dev-1',
-    description: 'Id stored with each ciphertext, so keys can rotate',
+    description: 'Id stored with each ciphertext and request hash, so keys can rotate',
   }),
   LEDGER_PREVIOUS_KEYS: envVar({
     schema: z.string(),
     default: ' ',
-    description: 'Older keys still needed to decrypt: comma-separated <keyId>:<base64 key>',
+    description:
+      'Older keys, comma-separated <keyId>:<base64 key>: still needed to decrypt, and to recognise a retried command whose request hash was made with them (drop a key only when neither can happen)',
     sensitive: true,
   }),
 });
