@@ -3,3 +3,4 @@ export * from './topic-admin.js';
 export * from './kafka-batch.transport.js';
 export * from './tokens.js';
 export * from './consumer-lag.js';
+export * from './consumer-failures.js';

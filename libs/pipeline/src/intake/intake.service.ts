@@ -28,6 +28,7 @@ import {
 import { type AppLogger } from '#observability';
 import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../ports.js';
 import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
+import { refusalOf } from './database-refusal.js';
 import { scrubForDeadLetter } from './scrub.js';
 
 export interface IntakeDeps {
@@ -46,11 +47,20 @@ export interface IntakeDeps {
 }
 
 interface Valid {
+  message: KafkaMessage;
   command: Command;
   accountId: string;
   identity: string;
   hash: string;
   isBatch: boolean;
+}
+
+/** A message that goes to the DLQ, and why. */
+interface Dead {
+  m: KafkaMessage;
+  reason: RejectReason;
+  detail: string;
+  type?: string;
 }
 
 /** A state change made by intake, logged once its transaction has committed. */
@@ -84,7 +94,7 @@ export class IntakeService {
 
   async ingest(topic: string, partition: number, messages: readonly KafkaMessage[]): Promise<IntakeResult> {
     const valid: Valid[] = [];
-    const dead: Array<{ m: KafkaMessage; reason: RejectReason; detail: string; type?: string }> = [];
+    const dead: Dead[] = [];
     for (const m of messages) {
       const r = decodeCommand(m.value, m.key, this.d.maxCommandBytes);
       if (!r.ok) {
@@ -93,6 +103,7 @@ export class IntakeService {
       }
       const accountId = r.value.accountId ?? this.d.defaultAccountId;
       valid.push({
+        message: m,
         command: r.value,
         accountId,
         identity: commandIdentity(r.value),
@@ -106,8 +117,46 @@ export class IntakeService {
     // the other order could lose a dead letter.
     if (dead.length) await this.d.dlq.publish(dead.map((x) => this.deadLetter(topic, partition, x)));
 
-    const outcomes: Array<{ type: string; result: CommandResult }> = [];
-    const changes: StateLine[] = [];
+    let outcomes: Array<{ type: string; result: CommandResult }> = [];
+    let changes: StateLine[] = [];
+    try {
+      await this.commit(topic, partition, valid, dead, outcomes, changes);
+    } catch (e) {
+      // The database refused something in the batch: find it, one transaction per message, so
+      // one bad row cannot hold back the partition. An outage is not a refusal: redeliver.
+      const refusal = refusalOf(e);
+      if (!refusal) throw e;
+      this.d.logger.warn(
+        { topic, partition, code: refusal.code, messages: messages.length },
+        'the database refused a batch; taking its commands one by one',
+      );
+      outcomes = [];
+      changes = [];
+      await this.oneByOne(topic, partition, valid, dead, outcomes, changes);
+    }
+    this.count(dead, outcomes);
+    // One line per state change, after the commit (a rolled-back batch changed nothing). No
+    // request content: ids, kind and state only.
+    for (const c of changes) this.d.logger.info(c, 'payout state changed');
+    const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
+    return {
+      accepted: n('accepted'),
+      duplicates: n('duplicate'),
+      conflicts: n('conflict'),
+      rejected: n('rejected'),
+      deadLettered: dead.length,
+    };
+  }
+
+  /** Records valid commands, their events and the dead letters' mirror rows in ONE transaction. */
+  private async commit(
+    topic: string,
+    partition: number,
+    valid: readonly Valid[],
+    dead: readonly Dead[],
+    outcomes: Array<{ type: string; result: CommandResult }>,
+    changes: StateLine[],
+  ): Promise<void> {
     const client = await this.d.pool.connect();
     try {
       await client.query('BEGIN');
@@ -125,18 +174,49 @@ export class IntakeService {
     } finally {
       client.release();
     }
-    this.count(dead, outcomes);
-    // One line per state change, after the commit (a rolled-back batch changed nothing). No
-    // request content: ids, kind and state only.
-    for (const c of changes) this.d.logger.info(c, 'payout state changed');
-    const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
-    return {
-      accepted: n('accepted'),
-      duplicates: n('duplicate'),
-      conflicts: n('conflict'),
-      rejected: n('rejected'),
-      deadLettered: dead.length,
-    };
+  }
+
+  /**
+   * The fallback after a refused batch: each command in its own transaction, in offset order; one
+   * the database refuses is dead-lettered (reason database_refused) and the rest go on. A repeat
+   * of an identity finds the row its first message committed, as in one transaction.
+   */
+  private async oneByOne(
+    topic: string,
+    partition: number,
+    valid: readonly Valid[],
+    dead: Dead[],
+    outcomes: Array<{ type: string; result: CommandResult }>,
+    changes: StateLine[],
+  ): Promise<void> {
+    await this.commit(topic, partition, [], dead, outcomes, changes);
+    for (const v of valid) {
+      const own: Array<{ type: string; result: CommandResult }> = [];
+      const ownChanges: StateLine[] = [];
+      try {
+        await this.commit(topic, partition, [v], [], own, ownChanges);
+      } catch (e) {
+        const refusal = refusalOf(e);
+        if (!refusal) throw e;
+        const x: Dead = {
+          m: v.message,
+          reason: 'database_refused',
+          detail: `${refusal.code}: ${refusal.message}`,
+          type: v.command.type,
+        };
+        // As for the batch: the DLQ first, then its mirror row.
+        await this.d.dlq.publish([this.deadLetter(topic, partition, x)]);
+        await this.commit(topic, partition, [], [x], [], []);
+        dead.push(x);
+        this.d.logger.warn(
+          { topic, partition, offset: v.message.offset, type: v.command.type, code: refusal.code },
+          'the database refused a command; dead-lettered',
+        );
+        continue;
+      }
+      outcomes.push(...own);
+      changes.push(...ownChanges);
+    }
   }
 
   private async record(
@@ -257,11 +337,7 @@ export class IntakeService {
     };
   }
 
-  private deadLetter(
-    topic: string,
-    partition: number,
-    x: { m: KafkaMessage; reason: RejectReason; detail: string },
-  ): DeadLetterMessage {
+  private deadLetter(topic: string, partition: number, x: Dead): DeadLetterMessage {
     const original = x.m.value ?? Buffer.alloc(0);
     // A full copy of an oversized message, plus these headers, may not fit under the broker's
     // size limit; a dead letter that cannot be sent would stall the partition. Keep its head.
@@ -284,11 +360,7 @@ export class IntakeService {
     };
   }
 
-  private deadLetterRecord(
-    topic: string,
-    partition: number,
-    x: { m: KafkaMessage; reason: RejectReason; detail: string; type?: string },
-  ): DeadLetterRecord {
+  private deadLetterRecord(topic: string, partition: number, x: Dead): DeadLetterRecord {
     return {
       topic,
       partition,
