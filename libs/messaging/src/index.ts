@@ -4,3 +4,4 @@ export * from './kafka-batch.transport.js';
 export * from './tokens.js';
 export * from './consumer-lag.js';
 export * from './consumer-failures.js';
+export * from './reconnecting-producer.js';

@@ -82,6 +82,10 @@ export interface IntakeResult {
   deadLettered: number;
 }
 
+/** A dead letter's value and key are cut to these, so one always fits a produce request. */
+const DEAD_LETTER_MAX_VALUE_BYTES = 900_000;
+const MAX_DEAD_LETTER_KEY_BYTES = 1_024;
+
 const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as PayoutKind;
 
 /**
@@ -341,14 +345,22 @@ export class IntakeService {
     const original = x.m.value ?? Buffer.alloc(0);
     // A full copy of an oversized message, plus these headers, may not fit under the broker's
     // size limit; a dead letter that cannot be sent would stall the partition. Keep its head.
-    const max = this.d.maxCommandBytes ?? MAX_COMMAND_BYTES;
-    const truncated = x.reason === 'oversized' && original.length > max;
-    const { bytes, scrubbed } = scrubForDeadLetter(truncated ? original.subarray(0, max) : original);
+    const max = Math.min(this.d.maxCommandBytes ?? MAX_COMMAND_BYTES, DEAD_LETTER_MAX_VALUE_BYTES);
+    const cut = original.length > max;
+    const { bytes, scrubbed } = scrubForDeadLetter(cut ? original.subarray(0, max) : original);
+    // Scrubbing re-encodes text (an invalid UTF-8 byte becomes 3 bytes): the size that counts is
+    // the one sent. What is cut from scrubbed bytes was already scrubbed.
+    const truncated = cut || bytes.length > max;
+    const key =
+      x.m.key && x.m.key.length > MAX_DEAD_LETTER_KEY_BYTES
+        ? x.m.key.subarray(0, MAX_DEAD_LETTER_KEY_BYTES)
+        : x.m.key;
     return {
-      key: x.m.key ?? null,
-      value: x.m.value ? bytes : null,
+      key: key ?? null,
+      value: x.m.value ? bytes.subarray(0, max) : null,
       headers: {
         ...(truncated ? { 'dlq-truncated': 'true', 'dlq-original-bytes': String(original.length) } : {}),
+        ...(key !== x.m.key ? { 'dlq-key-truncated': 'true' } : {}),
         'dlq-reason': x.reason,
         'dlq-detail': x.detail.slice(0, 1000),
         'dlq-original-topic': topic,
