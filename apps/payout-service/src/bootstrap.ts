@@ -3,7 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Kafka } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
-import { ensureTopics, KAFKA, KafkaBatchTransport } from '#messaging';
+import {
+  CONSUMER_FAILURES,
+  type ConsumerFailures,
+  ensureTopics,
+  KAFKA,
+  KafkaBatchTransport,
+} from '#messaging';
 import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
@@ -44,6 +50,7 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
         topicFor: (pattern) => topicName(config.core.KAFKA_TOPIC_PREFIX, pattern),
         partitionsConsumedConcurrently: config.core.KAFKA_PARTITIONS_CONCURRENCY,
         logger: log,
+        failures: app.get<ConsumerFailures>(CONSUMER_FAILURES),
       }),
     },
     { inheritAppConfig: true },

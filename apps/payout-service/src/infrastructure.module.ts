@@ -2,7 +2,7 @@ import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown 
 import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { createPool, PG_POOL } from '#database';
-import { createKafka, KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
+import { CONSUMER_FAILURES, ConsumerFailures, createKafka, KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { createMetricsRegistry, LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
 import { type ServiceConfig } from './service.config.js';
 
@@ -39,8 +39,24 @@ export class InfrastructureModule implements OnApplicationShutdown {
             createKafka({ brokers: core.KAFKA_BROKERS, clientId: core.KAFKA_CLIENT_ID }, logger),
         },
         { provide: KAFKA_TOPIC_PREFIX, useValue: core.KAFKA_TOPIC_PREFIX },
+        {
+          provide: CONSUMER_FAILURES,
+          // Reported under the logical topic name, a bounded label.
+          useFactory: () => {
+            const prefix = core.KAFKA_TOPIC_PREFIX ? `${core.KAFKA_TOPIC_PREFIX}.` : '';
+            return new ConsumerFailures((t) => (prefix && t.startsWith(prefix) ? t.slice(prefix.length) : t));
+          },
+        },
       ],
-      exports: [SERVICE_CONFIG, LOGGER, METRICS_REGISTRY, PG_POOL, KAFKA, KAFKA_TOPIC_PREFIX],
+      exports: [
+        SERVICE_CONFIG,
+        LOGGER,
+        METRICS_REGISTRY,
+        PG_POOL,
+        KAFKA,
+        KAFKA_TOPIC_PREFIX,
+        CONSUMER_FAILURES,
+      ],
     };
   }
 

@@ -10,17 +10,18 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { TOPICS, topicName } from '#contracts';
 import { PG_POOL } from '#database';
 import {
+  ConsumerHealthIndicator,
   KafkaHealthIndicator,
   PostgresHealthIndicator,
   PROVIDER_ACCESS,
   ProviderHealthIndicator,
 } from '#health';
 import { LedgerStatsRepository } from '#ledger';
-import { ConsumerLagReader, KAFKA } from '#messaging';
+import { CONSUMER_FAILURES, type ConsumerFailures, ConsumerLagReader, KAFKA } from '#messaging';
 import { METRICS_REGISTRY } from '#observability';
 import { cachedSource, PipelineGauges } from '#pipeline';
 import { ProviderAccessState, ProviderClient } from '#provider-client';
@@ -43,9 +44,11 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
     @Inject(PG_POOL) pool: pg.Pool,
     @Inject(KAFKA) kafka: Kafka,
     @Inject(ProviderAccessState) private readonly access: ProviderAccessState,
+    @Inject(CONSUMER_FAILURES) failures: ConsumerFailures,
     private readonly moduleRef: ModuleRef,
   ) {
     this.readinessGauge(registry);
+    this.consumerGauges(registry, failures);
     const state = this.access;
     new Gauge({
       name: 'payouts_provider_fatal_config_accounts',
@@ -78,6 +81,37 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
+  /** A partition whose batch keeps failing is stalled: these show it without reading logs. */
+  private consumerGauges(registry: Registry, failures: ConsumerFailures): void {
+    new Gauge({
+      name: 'payouts_consumer_failing_partitions',
+      help: 'Partitions of a consumed topic whose latest batch failed and has not been committed since (the partition is stalled behind it), by topic',
+      labelNames: ['topic'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        // 0 for every topic that ever failed, so an alert sees the partition recover.
+        const byTopic = new Map<string, number>([...failures.totalFailures().keys()].map((t) => [t, 0]));
+        for (const f of failures.stalled()) byTopic.set(f.topic, (byTopic.get(f.topic) ?? 0) + 1);
+        for (const [topic, n] of byTopic) this.set({ topic }, n);
+      },
+    });
+    const reported = new Map<string, number>();
+    new Counter({
+      name: 'payouts_consumer_batch_failures_total',
+      help: 'Batch deliveries whose handler or offset commit failed (the batch is delivered again), by topic',
+      labelNames: ['topic'],
+      registers: [registry],
+      collect() {
+        for (const [topic, n] of failures.totalFailures()) {
+          const delta = n - (reported.get(topic) ?? 0);
+          if (delta > 0) this.inc({ topic }, delta);
+          reported.set(topic, n);
+        }
+      },
+    });
+  }
+
   private readinessGauge(registry: Registry): void {
     const checks = async (): Promise<Record<string, number>> => {
       const get = <T>(t: new (...a: never[]) => T): T => this.moduleRef.get(t, { strict: false });
@@ -94,13 +128,14 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
         up('postgres', () => get(PostgresHealthIndicator).check()),
         up('kafka', () => get(KafkaHealthIndicator).check()),
         up('provider', () => get(ProviderHealthIndicator).check()),
+        up('consumer', () => get(ConsumerHealthIndicator).check()),
       ]);
       return out;
     };
-    const read = cachedSource(checks, { postgres: 0, kafka: 0, provider: 0 }, 5_000);
+    const read = cachedSource(checks, { postgres: 0, kafka: 0, provider: 0, consumer: 0 }, 5_000);
     new Gauge({
       name: 'payouts_readiness',
-      help: 'The /health/ready checks as seen on scrape: 1 up, 0 down, per check (postgres, kafka, provider)',
+      help: 'The /health/ready checks as seen on scrape: 1 up, 0 down, per check (postgres, kafka, provider, consumer)',
       labelNames: ['check'],
       registers: [registry],
       async collect() {

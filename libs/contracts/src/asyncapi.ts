@@ -48,7 +48,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       commandsDlq: {
         address: TOPICS.commandsDlq,
         description:
-          'Commands that could not be decoded or validated: the original bytes (secrets redacted, account numbers masked) with headers dlq-reason, dlq-detail, dlq-original-topic/partition/offset, dlq-original-sha256, dlq-scrubbed.',
+          'Commands that could not be decoded or validated, or that the ledger database refused to store: the original bytes (secrets redacted, account numbers masked; cut short when too large, with dlq-truncated and dlq-original-bytes) with headers dlq-reason (empty, oversized, malformed_json, not_an_object, unknown_type, schema_violation, key_mismatch, database_refused), dlq-detail, dlq-original-topic/partition/offset, dlq-original-sha256, dlq-scrubbed.',
         messages: { deadLetter: { $ref: '#/components/messages/deadLetter' } },
       },
       events: { address: TOPICS.events, messages: { event: { $ref: '#/components/messages/event' } } },

@@ -60,4 +60,61 @@ describe('contracts', () => {
     assert.match(r.ok ? '' : r.detail, /amount must be string/);
     assert.match(r.ok ? '' : r.detail, /beneDetails/);
   });
+
+  // What Postgres would refuse must be refused here: a refused row used to stall its partition.
+  it('refuses what the ledger cannot store: amount 0, NUL and lone surrogates in any string, an overflowing batch total', () => {
+    const refused = (c: unknown) => {
+      const r = decodeCommand(Buffer.from(JSON.stringify(c)));
+      return !r.ok && r.reason === 'schema_violation';
+    };
+    const strings = (v: unknown, path: string[] = []): string[][] =>
+      typeof v === 'string'
+        ? [path]
+        : v && typeof v === 'object'
+          ? Object.entries(v).flatMap(([k, x]) => strings(x, [...path, k]))
+          : [];
+    const withValue = (c: unknown, path: readonly string[], f: (s: string) => string): unknown => {
+      const copy = structuredClone(c) as Record<string, unknown>;
+      let o = copy;
+      for (const k of path.slice(0, -1)) o = o[k] as Record<string, unknown>;
+      const last = path[path.length - 1] as string;
+      o[last] = f(o[last] as string);
+      return copy;
+    };
+    for (const c of COMMAND_EXAMPLES) {
+      for (const path of strings(c).filter((p) => p[0] !== 'type')) {
+        for (const bad of ['\u0000', '\ud800', '\udfff']) {
+          const mid = (s: string) => `${s.slice(0, 1)}${bad}${s.slice(1)}`;
+          assert.ok(
+            refused(withValue(c, path, mid)),
+            `${c.type} /${path.join('/')} with ${JSON.stringify(bad)}`,
+          );
+        }
+      }
+      assert.ok(!refused(c), `${c.type} stays valid`);
+    }
+    const internal = (amount: string) => ({
+      type: 'payout.internal_transfer',
+      data: { transferId: 't1', amount, rechargeAccount: 'RA1' },
+    });
+    for (const a of ['0', '0.0', '0.00', '00.10', '1.234', '1000000000000'])
+      assert.ok(refused(internal(a)), `amount ${a}`);
+    for (const a of ['0.01', '0.1', '0.10', '0.5', '1', '10.5', '999999999999.99'])
+      assert.ok(!refused(internal(a)), `amount ${a}`);
+    const batch = (n: number) => ({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'b1',
+        batchFormat: 'BENEFICIARY_ID',
+        entries: Array.from({ length: n }, (_, i) => ({
+          transferId: `t${i}`,
+          amount: '999999999999.99',
+          beneId: 'B1',
+          transferMode: 'banktransfer',
+        })),
+      },
+    });
+    assert.ok(!refused(batch(100)), '100 entries of the largest amount fit NUMERIC(16,2)');
+    assert.ok(refused(batch(101)), '101 do not');
+  });
 });

@@ -33,12 +33,23 @@ export type RejectReason =
   | 'not_an_object'
   | 'unknown_type'
   | 'schema_violation'
-  | 'key_mismatch';
+  | 'key_mismatch'
+  /** Valid by the schema, yet the ledger's database refused to store it. */
+  | 'database_refused';
 
 export type Decoded<T> =
   { ok: true; value: T } | { ok: false; reason: RejectReason; detail: string; type?: string };
 
 export const MAX_COMMAND_BYTES = 512 * 1024;
+
+/** The largest batch total the ledger can hold (NUMERIC(16,2)), in paise. */
+export const MAX_BATCH_TOTAL_PAISE = 9_999_999_999_999_999n;
+
+/** "12.5" -> 1250n. Only for amounts the schema has already accepted. */
+function paise(amount: string): bigint {
+  const [whole = '0', frac = ''] = amount.split('.');
+  return BigInt(whole) * 100n + BigInt(frac.padEnd(2, '0'));
+}
 
 /**
  * Error text for a DLQ header or a log line: JSON pointers and rule names only, never the
@@ -106,6 +117,10 @@ function batchViolations(c: Extract<Command, { type: 'payout.batch_transfer' }>)
     if (seen.has(e.transferId)) problems.push(`/data/entries/${i} duplicate transferId in the batch`);
     seen.add(e.transferId);
   });
+  const total = c.data.entries.reduce((sum, e) => sum + paise(e.amount), 0n);
+  if (total > MAX_BATCH_TOTAL_PAISE) {
+    problems.push('/data/entries the total of the amounts must not exceed 99999999999999.99');
+  }
   return problems.length ? problems.slice(0, 10).join('; ') : undefined;
 }
 

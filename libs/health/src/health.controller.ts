@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { ConsumerHealthIndicator } from './consumer.health.js';
 import { KafkaHealthIndicator } from './kafka.health.js';
 import { PostgresHealthIndicator } from './postgres.health.js';
 import { ProviderHealthIndicator } from './provider.health.js';
@@ -8,7 +9,8 @@ import { ProviderHealthIndicator } from './provider.health.js';
  * `/health/live` says only whether this process can serve; it never depends on other systems,
  * so an outage of Postgres or Kafka does not get every pod restarted. `/health/ready` checks the
  * dependencies and goes 503, naming the one that failed; `provider` is down while the provider
- * rejects our credentials or source address (fatal-config), which no restart would fix either.
+ * rejects our credentials or source address (fatal-config), which no restart would fix either;
+ * `consumer` is down while a partition's batch keeps failing (the partition is stalled).
  */
 @Controller('health')
 export class HealthController {
@@ -17,6 +19,7 @@ export class HealthController {
     private readonly postgres: PostgresHealthIndicator,
     private readonly kafka: KafkaHealthIndicator,
     private readonly provider: ProviderHealthIndicator,
+    private readonly consumer: ConsumerHealthIndicator,
   ) {}
 
   @Get('live')
@@ -32,6 +35,7 @@ export class HealthController {
       () => this.postgres.check(),
       () => this.kafka.check(),
       () => this.provider.check(),
+      () => this.consumer.check(),
     ]);
   }
 }

@@ -1,15 +1,24 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller.js';
+import { ConsumerHealthIndicator } from './consumer.health.js';
 import { KafkaHealthIndicator } from './kafka.health.js';
 import { PostgresHealthIndicator } from './postgres.health.js';
 import { ProviderHealthIndicator } from './provider.health.js';
 
-/** Needs PG_POOL and KAFKA from the importing app; PROVIDER_ACCESS if it calls the provider. */
+/**
+ * Needs PG_POOL and KAFKA from the importing app; PROVIDER_ACCESS if it calls the provider,
+ * CONSUMER_FAILURES if it consumes Kafka.
+ */
 @Module({
   imports: [TerminusModule.forRoot({ logger: false, errorLogStyle: 'json' })],
   controllers: [HealthController],
-  providers: [PostgresHealthIndicator, KafkaHealthIndicator, ProviderHealthIndicator],
-  exports: [PostgresHealthIndicator, KafkaHealthIndicator, ProviderHealthIndicator],
+  providers: [
+    PostgresHealthIndicator,
+    KafkaHealthIndicator,
+    ProviderHealthIndicator,
+    ConsumerHealthIndicator,
+  ],
+  exports: [PostgresHealthIndicator, KafkaHealthIndicator, ProviderHealthIndicator, ConsumerHealthIndicator],
 })
 export class HealthModule {}

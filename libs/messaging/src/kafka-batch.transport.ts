@@ -2,6 +2,8 @@ import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
 import { type Consumer, type EachBatchPayload, type Kafka, type KafkaMessage } from 'kafkajs';
 import { type AppLogger } from '#observability';
+import { type ConsumerFailures } from './consumer-failures.js';
+import { whileBeating } from './heartbeat.js';
 
 /** What a handler registered with `@EventPattern(<logical topic>)` receives. */
 export interface KafkaBatch {
@@ -22,6 +24,10 @@ export interface KafkaBatchTransportOptions {
   readonly sessionTimeoutMs?: number;
   /** Partitions whose batches are handled at the same time (each in its own transaction). */
   readonly partitionsConsumedConcurrently?: number;
+  /** Told of every batch's end, so readiness and metrics can show a partition that keeps failing. */
+  readonly failures?: ConsumerFailures;
+  /** How often to heartbeat while a handler runs (kafkajs sends at most one per heartbeat interval). */
+  readonly heartbeatEveryMs?: number;
 }
 
 /**
@@ -65,6 +71,10 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       allowAutoTopicCreation: false,
     });
     this.consumer = consumer;
+    const failures = this.options.failures;
+    if (failures) {
+      consumer.on(consumer.events.GROUP_JOIN, (e) => failures.assigned(e.payload.memberAssignment));
+    }
     await consumer.connect();
     await consumer.subscribe({
       topics: [...topics.keys()],
@@ -90,16 +100,29 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       messages: batch.messages,
       heartbeat: () => payload.heartbeat(),
     };
-    const result: unknown = await handler(data);
-    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
-    const last = batch.messages[batch.messages.length - 1];
-    if (!last) return;
-    payload.resolveOffset(last.offset);
-    // autoCommit is off, so commitOffsetsIfNecessary would do nothing: commit explicitly, and
-    // only now that the handler (and its database transaction) has finished.
-    await this.consumer?.commitOffsets([
-      { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
-    ]);
+    try {
+      await whileBeating(
+        () => payload.heartbeat(),
+        this.options.heartbeatEveryMs ?? 1_000,
+        async () => {
+          const result: unknown = await handler(data);
+          await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+        },
+        (e) => this.log.warn({ err: e, topic: batch.topic, partition: batch.partition }, 'heartbeat failed'),
+      );
+      const last = batch.messages[batch.messages.length - 1];
+      if (!last) return;
+      payload.resolveOffset(last.offset);
+      // autoCommit is off, so commitOffsetsIfNecessary would do nothing: commit explicitly, and
+      // only now that the handler (and its database transaction) has finished.
+      await this.consumer?.commitOffsets([
+        { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
+      ]);
+      this.options.failures?.succeeded(batch.topic, batch.partition);
+    } catch (e) {
+      this.options.failures?.failed(batch.topic, batch.partition, e);
+      throw e;
+    }
   }
 
   async close(): Promise<void> {

@@ -49,12 +49,23 @@ export function maskAccountNumber(v: string): string {
   return 'X'.repeat(v.length - 4) + v.slice(-4);
 }
 
+/** Bank account numbers have 6 digits or more (the command schema's bankAccount). */
+export const ACCOUNT_MIN_DIGITS = 6;
+const ALWAYS_MASKED_DIGITS = 9;
+const CURRENCY_BEFORE = /(?:Rs\.?|INR|₹)\s?$/i;
+
 /**
  * Free text (a provider's message, a truncated payload) may carry an account number: every run of
- * 9 or more digits keeps only its last 4.
+ * `minDigits` or more digits keeps only its last 4. A shorter run than 9 digits that reads as an
+ * amount ("Rs. 100000", "100000.00") is kept: provider messages quote limits.
  */
-export function maskDigitRuns(text: string): string {
-  return text.replace(/\d{9,}/g, (d) => maskAccountNumber(d));
+export function maskDigitRuns(text: string, minDigits = ALWAYS_MASKED_DIGITS): string {
+  return text.replace(new RegExp(`\\d{${minDigits},}`, 'g'), (d: string, at: number) => {
+    const amount =
+      d.length < ALWAYS_MASKED_DIGITS &&
+      (CURRENCY_BEFORE.test(text.slice(Math.max(0, at - 5), at)) || /^\.\d/.test(text.slice(at + d.length)));
+    return amount ? d : maskAccountNumber(d);
+  });
 }
 
 /** `success@upi` -> `su***@upi`. */

@@ -1,11 +1,13 @@
 import {
   accountIdSchema,
-  amountSchema,
+  emailSchema,
+  positiveAmountSchema,
   bankAccountSchema,
   beneIdSchema,
   ifscSchema,
   remarksSchema,
   requestIdSchema,
+  text,
   transferIdSchema,
   transferModeSchema,
   vpaSchema,
@@ -45,9 +47,9 @@ const standardTransfer = {
   properties: {
     transferId: transferIdSchema,
     beneId: beneIdSchema,
-    amount: amountSchema,
+    amount: positiveAmountSchema,
     transferMode: transferModeSchema,
-    paymentInstrumentId: { type: 'string', minLength: 1, maxLength: 64 },
+    paymentInstrumentId: text(64, 1),
     remarks: remarksSchema,
   },
 } as const;
@@ -58,19 +60,19 @@ const directTransfer = {
   required: ['transferId', 'amount', 'beneDetails'],
   properties: {
     transferId: transferIdSchema,
-    amount: amountSchema,
+    amount: positiveAmountSchema,
     transferMode: transferModeSchema,
-    paymentInstrumentId: { type: 'string', minLength: 1, maxLength: 64 },
+    paymentInstrumentId: text(64, 1),
     remarks: remarksSchema,
     beneDetails: {
       type: 'object',
       additionalProperties: false,
       required: ['name'],
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 100 },
+        name: text(100, 1),
         phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
-        email: { type: 'string', maxLength: 200, pattern: '^[^@\\s]+@[^@\\s]+$' },
-        address1: { type: 'string', maxLength: 150 },
+        email: emailSchema,
+        address1: text(150),
         bankAccount: bankAccountSchema,
         ifsc: ifscSchema,
         vpa: vpaSchema,
@@ -86,15 +88,10 @@ const validatedUpiPayout = {
   required: ['transferId', 'amount', 'transferToken'],
   properties: {
     transferId: transferIdSchema,
-    amount: amountSchema,
-    transferToken: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Secret: encrypted at rest',
-    },
-    transferRemarks: { type: 'string', maxLength: 70 },
-    fundsourceId: { type: 'string', minLength: 1, maxLength: 64 },
+    amount: positiveAmountSchema,
+    transferToken: { ...text(4096, 1), description: 'Secret: encrypted at rest' },
+    transferRemarks: text(70),
+    fundsourceId: text(64, 1),
   },
 } as const;
 
@@ -104,14 +101,14 @@ const cardPayout = {
   required: ['transferId', 'amount', 'cardToken', 'cardType'],
   properties: {
     transferId: transferIdSchema,
-    amount: amountSchema,
-    cardToken: { type: 'string', minLength: 1, maxLength: 256, description: 'Secret: encrypted at rest' },
+    amount: positiveAmountSchema,
+    cardToken: { ...text(256, 1), description: 'Secret: encrypted at rest' },
     cardType: { enum: ['DEBIT', 'CREDIT'] },
     networkType: { enum: ['VISA', 'MASTERCARD'] },
-    cryptogram: { type: 'string', minLength: 1, maxLength: 600, description: 'Secret: encrypted at rest' },
+    cryptogram: { ...text(600, 1), description: 'Secret: encrypted at rest' },
     tokenExpiry: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' },
     tokenPANSequenceNumber: { type: 'string', pattern: '^[A-Za-z0-9]{1,3}$' },
-    name: { type: 'string', minLength: 1, maxLength: 100 },
+    name: text(100, 1),
     remarks: remarksSchema,
   },
 } as const;
@@ -122,16 +119,16 @@ const batchEntry = {
   required: ['transferId', 'amount'],
   properties: {
     transferId: transferIdSchema,
-    amount: amountSchema,
+    amount: positiveAmountSchema,
     beneId: beneIdSchema,
     transferMode: { enum: ['banktransfer', 'upi', 'wallet_a', 'wallet_b'] },
     bankAccount: bankAccountSchema,
     ifsc: ifscSchema,
     vpa: vpaSchema,
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    email: { type: 'string', maxLength: 200, pattern: '^[^@\\s]+@[^@\\s]+$' },
+    name: text(100, 1),
+    email: emailSchema,
     phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
-    remarks: { type: 'string', maxLength: 70 },
+    remarks: text(70),
   },
 } as const;
 
@@ -153,7 +150,7 @@ const internalTransfer = {
   required: ['transferId', 'amount', 'rechargeAccount'],
   properties: {
     transferId: transferIdSchema,
-    amount: amountSchema,
+    amount: positiveAmountSchema,
     rechargeAccount: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$' },
   },
 } as const;
@@ -164,8 +161,8 @@ const selfWithdrawal = {
   required: ['withdrawalId', 'amount'],
   properties: {
     withdrawalId: transferIdSchema,
-    amount: amountSchema,
-    remarks: { type: 'string', maxLength: 70 },
+    amount: positiveAmountSchema,
+    remarks: text(70),
   },
 } as const;
 

@@ -28,6 +28,7 @@ import {
 import { type AppLogger } from '#observability';
 import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../ports.js';
 import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
+import { refusalOf } from './database-refusal.js';
 import { scrubForDeadLetter } from './scrub.js';
 
 export interface IntakeDeps {
@@ -46,12 +47,21 @@ export interface IntakeDeps {
 }
 
 interface Valid {
+  message: KafkaMessage;
   command: Command;
   accountId: string;
   identity: string;
   canonical: string;
   hash: string;
   isBatch: boolean;
+}
+
+/** A message that goes to the DLQ, and why. */
+interface Dead {
+  m: KafkaMessage;
+  reason: RejectReason;
+  detail: string;
+  type?: string;
 }
 
 /** A state change made by intake, logged once its transaction has committed. */
@@ -73,6 +83,10 @@ export interface IntakeResult {
   deadLettered: number;
 }
 
+/** A dead letter's value and key are cut to these, so one always fits a produce request. */
+const DEAD_LETTER_MAX_VALUE_BYTES = 900_000;
+const MAX_DEAD_LETTER_KEY_BYTES = 1_024;
+
 const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as PayoutKind;
 
 /**
@@ -85,7 +99,7 @@ export class IntakeService {
 
   async ingest(topic: string, partition: number, messages: readonly KafkaMessage[]): Promise<IntakeResult> {
     const valid: Valid[] = [];
-    const dead: Array<{ m: KafkaMessage; reason: RejectReason; detail: string; type?: string }> = [];
+    const dead: Dead[] = [];
     for (const m of messages) {
       const r = decodeCommand(m.value, m.key, this.d.maxCommandBytes);
       if (!r.ok) {
@@ -95,6 +109,7 @@ export class IntakeService {
       const accountId = r.value.accountId ?? this.d.defaultAccountId;
       const canonical = canonicalRequest(accountId, r.value);
       valid.push({
+        message: m,
         command: r.value,
         accountId,
         identity: commandIdentity(r.value),
@@ -109,8 +124,46 @@ export class IntakeService {
     // the other order could lose a dead letter.
     if (dead.length) await this.d.dlq.publish(dead.map((x) => this.deadLetter(topic, partition, x)));
 
-    const outcomes: Array<{ type: string; result: CommandResult }> = [];
-    const changes: StateLine[] = [];
+    let outcomes: Array<{ type: string; result: CommandResult }> = [];
+    let changes: StateLine[] = [];
+    try {
+      await this.commit(topic, partition, valid, dead, outcomes, changes);
+    } catch (e) {
+      // The database refused something in the batch: find it, one transaction per message, so
+      // one bad row cannot hold back the partition. An outage is not a refusal: redeliver.
+      const refusal = refusalOf(e);
+      if (!refusal) throw e;
+      this.d.logger.warn(
+        { topic, partition, code: refusal.code, messages: messages.length },
+        'the database refused a batch; taking its commands one by one',
+      );
+      outcomes = [];
+      changes = [];
+      await this.oneByOne(topic, partition, valid, dead, outcomes, changes);
+    }
+    this.count(dead, outcomes);
+    // One line per state change, after the commit (a rolled-back batch changed nothing). No
+    // request content: ids, kind and state only.
+    for (const c of changes) this.d.logger.info(c, 'payout state changed');
+    const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
+    return {
+      accepted: n('accepted'),
+      duplicates: n('duplicate'),
+      conflicts: n('conflict'),
+      rejected: n('rejected'),
+      deadLettered: dead.length,
+    };
+  }
+
+  /** Records valid commands, their events and the dead letters' mirror rows in ONE transaction. */
+  private async commit(
+    topic: string,
+    partition: number,
+    valid: readonly Valid[],
+    dead: readonly Dead[],
+    outcomes: Array<{ type: string; result: CommandResult }>,
+    changes: StateLine[],
+  ): Promise<void> {
     const client = await this.d.pool.connect();
     try {
       await client.query('BEGIN');
@@ -128,18 +181,49 @@ export class IntakeService {
     } finally {
       client.release();
     }
-    this.count(dead, outcomes);
-    // One line per state change, after the commit (a rolled-back batch changed nothing). No
-    // request content: ids, kind and state only.
-    for (const c of changes) this.d.logger.info(c, 'payout state changed');
-    const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
-    return {
-      accepted: n('accepted'),
-      duplicates: n('duplicate'),
-      conflicts: n('conflict'),
-      rejected: n('rejected'),
-      deadLettered: dead.length,
-    };
+  }
+
+  /**
+   * The fallback after a refused batch: each command in its own transaction, in offset order; one
+   * the database refuses is dead-lettered (reason database_refused) and the rest go on. A repeat
+   * of an identity finds the row its first message committed, as in one transaction.
+   */
+  private async oneByOne(
+    topic: string,
+    partition: number,
+    valid: readonly Valid[],
+    dead: Dead[],
+    outcomes: Array<{ type: string; result: CommandResult }>,
+    changes: StateLine[],
+  ): Promise<void> {
+    await this.commit(topic, partition, [], dead, outcomes, changes);
+    for (const v of valid) {
+      const own: Array<{ type: string; result: CommandResult }> = [];
+      const ownChanges: StateLine[] = [];
+      try {
+        await this.commit(topic, partition, [v], [], own, ownChanges);
+      } catch (e) {
+        const refusal = refusalOf(e);
+        if (!refusal) throw e;
+        const x: Dead = {
+          m: v.message,
+          reason: 'database_refused',
+          detail: `${refusal.code}: ${refusal.message}`,
+          type: v.command.type,
+        };
+        // As for the batch: the DLQ first, then its mirror row.
+        await this.d.dlq.publish([this.deadLetter(topic, partition, x)]);
+        await this.commit(topic, partition, [], [x], [], []);
+        dead.push(x);
+        this.d.logger.warn(
+          { topic, partition, offset: v.message.offset, type: v.command.type, code: refusal.code },
+          'the database refused a command; dead-lettered',
+        );
+        continue;
+      }
+      outcomes.push(...own);
+      changes.push(...ownChanges);
+    }
   }
 
   private async record(
@@ -261,22 +345,26 @@ export class IntakeService {
     };
   }
 
-  private deadLetter(
-    topic: string,
-    partition: number,
-    x: { m: KafkaMessage; reason: RejectReason; detail: string },
-  ): DeadLetterMessage {
+  private deadLetter(topic: string, partition: number, x: Dead): DeadLetterMessage {
     const original = x.m.value ?? Buffer.alloc(0);
     // A full copy of an oversized message, plus these headers, may not fit under the broker's
     // size limit; a dead letter that cannot be sent would stall the partition. Keep its head.
-    const max = this.d.maxCommandBytes ?? MAX_COMMAND_BYTES;
-    const truncated = x.reason === 'oversized' && original.length > max;
-    const { bytes, scrubbed } = scrubForDeadLetter(truncated ? original.subarray(0, max) : original);
+    const max = Math.min(this.d.maxCommandBytes ?? MAX_COMMAND_BYTES, DEAD_LETTER_MAX_VALUE_BYTES);
+    const cut = original.length > max;
+    const { bytes, scrubbed } = scrubForDeadLetter(cut ? original.subarray(0, max) : original);
+    // Scrubbing re-encodes text (an invalid UTF-8 byte becomes 3 bytes): the size that counts is
+    // the one sent. What is cut from scrubbed bytes was already scrubbed.
+    const truncated = cut || bytes.length > max;
+    const key =
+      x.m.key && x.m.key.length > MAX_DEAD_LETTER_KEY_BYTES
+        ? x.m.key.subarray(0, MAX_DEAD_LETTER_KEY_BYTES)
+        : x.m.key;
     return {
-      key: x.m.key ?? null,
-      value: x.m.value ? bytes : null,
+      key: key ?? null,
+      value: x.m.value ? bytes.subarray(0, max) : null,
       headers: {
         ...(truncated ? { 'dlq-truncated': 'true', 'dlq-original-bytes': String(original.length) } : {}),
+        ...(key !== x.m.key ? { 'dlq-key-truncated': 'true' } : {}),
         'dlq-reason': x.reason,
         'dlq-detail': x.detail.slice(0, 1000),
         'dlq-original-topic': topic,
@@ -288,11 +376,7 @@ export class IntakeService {
     };
   }
 
-  private deadLetterRecord(
-    topic: string,
-    partition: number,
-    x: { m: KafkaMessage; reason: RejectReason; detail: string; type?: string },
-  ): DeadLetterRecord {
+  private deadLetterRecord(topic: string, partition: number, x: Dead): DeadLetterRecord {
     return {
       topic,
       partition,

@@ -28,6 +28,42 @@ describe('scrubForDeadLetter', () => {
   });
 });
 
+describe('scrubForDeadLetter: account numbers under any key, of any type or length', () => {
+  it('masks a numeric bankAccount, numbers in arrays, unknown account-like keys and 6-8 digit runs', () => {
+    const out = scrub(
+      JSON.stringify({
+        type: 'payout.direct_transfer',
+        data: {
+          transferId: 'tr_20261123123456',
+          bankAccount: 26291800001191,
+          accounts: [26291800001191, '1234567'],
+          numbers: [12345678, 42],
+          rechargeAccount: 'RA0001',
+          acctNo: 'AB12',
+          note: 'pay to a/c 1234567 or 12345678, Rs. 100000, 150000.50',
+          '987654321': 'key',
+          amount: 10,
+        },
+      }),
+    );
+    for (const leak of ['26291800001191', '1234567', '12345678', 'RA0001', '987654321', 'AB12'])
+      assert.ok(!out.includes(leak), `${leak} in ${out}`);
+    const data = (JSON.parse(out) as { data: Record<string, unknown> }).data;
+    assert.equal(data['transferId'], 'tr_20261123123456', 'ids are kept whole');
+    assert.equal(data['bankAccount'], 'XXXXXXXXXX1191');
+    assert.deepEqual(data['accounts'], ['XXXXXXXXXX1191', 'XXX4567']);
+    assert.deepEqual(data['numbers'], ['XXXX5678', 42]);
+    assert.equal(data['rechargeAccount'], 'XX0001');
+    assert.equal(data['note'], 'pay to a/c XXX4567 or XXXX5678, Rs. 100000, 150000.50');
+    assert.equal(data['XXXXX4321'], 'key');
+    assert.equal(data['amount'], 10);
+  });
+
+  it('masks 6-8 digit runs in text that is not JSON', () => {
+    assert.equal(scrub('{"rechargeAccount":"1234567","x":"12'), '{"rechargeAccount":"XXX4567","x":"12');
+  });
+});
+
 describe('decodeCommand detail of malformed JSON', () => {
   it('does not quote the message text', () => {
     const r = decodeCommand(

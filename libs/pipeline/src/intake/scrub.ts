@@ -1,30 +1,74 @@
-import { maskDigitRuns, redactDeep } from '#observability';
+import { ACCOUNT_MIN_DIGITS, maskAccountNumber, maskDigitRuns, redactDeep } from '#observability';
 
 // The value may be a string (perhaps cut short) or, in text that is not JSON, a bare word.
 const SECRET_VALUE =
   /("(?:[a-z_]*token|cryptogram|[a-z_]*secret|authorization|password)"\s*:\s*)(?:"(?:[^"\\]|\\.)*("?)|[^\s,}\]"]+)/gi;
 const VPA = /([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g;
 
+/** Ids of a command, kept whole so support can find it (our own ids, never a person's). */
+const ID_KEYS = new Set(
+  ['type', 'transferId', 'batchTransferId', 'withdrawalId', 'requestId', 'accountId', 'queryId'].map(norm),
+);
+/** Keys that hold an account or instrument under any name (bankAccount, rechargeAccount, acctNo, iban, upiId). */
+const ACCOUNT_KEY = /account|acct|iban|vpa|upi/;
+
+function norm(k: string): string {
+  return k.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+const digits = (s: string) => maskDigitRuns(s, ACCOUNT_MIN_DIGITS);
+const vpas = (s: string) => s.replace(VPA, (_m, head: string, domain: string) => `${head}***@${domain}`);
+
+/**
+ * After the logger's redaction (secrets by key, known personal fields): whatever may still be an
+ * account number is masked, whatever its key or type. A number of 6 digits or more becomes a
+ * masked string; any value under an account-like key is masked whole; every other string (and
+ * key) has its runs of 6 digits or more and its VPAs masked. A dead letter is for reading, not replaying.
+ */
+function maskAccounts(v: unknown, key = ''): unknown {
+  const k = norm(key);
+  if (typeof v === 'number' || typeof v === 'bigint') {
+    const text = String(v);
+    if (ACCOUNT_KEY.test(k) && k !== 'accountid') return maskAccountNumber(text);
+    return digits(text) === text ? v : digits(text);
+  }
+  if (typeof v === 'string') {
+    if (ID_KEYS.has(k)) return v;
+    if (ACCOUNT_KEY.test(k)) return maskAccountNumber(v);
+    return vpas(digits(v));
+  }
+  if (Array.isArray(v)) return v.map((x) => maskAccounts(x, key));
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([ck, cv]) => [digits(ck), maskAccounts(cv, ck)]));
+  }
+  return v;
+}
+
 /**
  * What of a rejected message may be kept: the original bytes when they hold nothing sensitive,
  * otherwise the same message with secret values redacted and account numbers and VPAs masked.
- * Parsed JSON goes through the logger's redaction; text that does not parse (truncated JSON)
- * is scrubbed by pattern.
+ * Parsed JSON goes through the logger's redaction and then account masking; text that does not
+ * parse (truncated JSON) is scrubbed by pattern. The result may be larger than the input (bytes
+ * that are not UTF-8 come back as U+FFFD): the caller limits the size of what it sends.
  */
 export function scrubForDeadLetter(value: Buffer): { bytes: Buffer; scrubbed: boolean } {
   const text = value.toString('utf8');
   let out: string;
+  let parsed: unknown;
   try {
-    out = JSON.stringify(redactDeep(JSON.parse(text)));
-    const same = JSON.stringify(JSON.parse(text)) === out;
-    return same ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
+    parsed = JSON.parse(text);
   } catch {
-    out = maskDigitRuns(
-      text.replace(
-        SECRET_VALUE,
-        (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
+    out = vpas(
+      digits(
+        text.replace(
+          SECRET_VALUE,
+          (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
+        ),
       ),
-    ).replace(VPA, (_m, head: string, domain: string) => `${head}***@${domain}`);
+    );
     return out === text ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
   }
+  out = JSON.stringify(maskAccounts(redactDeep(parsed)));
+  const same = JSON.stringify(parsed) === out;
+  return same ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
 }

@@ -1,5 +1,6 @@
-import { type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
+import { type Kafka, type KafkaMessage } from 'kafkajs';
 import { decodeQuery, type Query, type QueryReply, TOPICS, topicName } from '#contracts';
+import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { Counter, type Registry } from 'prom-client';
@@ -20,11 +21,11 @@ export interface QueryDeps {
  * in the reply's data: never in a log line or a metric.
  */
 export class QueryService {
-  private producer: Producer | undefined;
-  private connected: Promise<void> | undefined;
+  private readonly producer: ReconnectingProducer;
   private readonly answered: Counter<'type' | 'result'>;
 
   constructor(private readonly d: QueryDeps) {
+    this.producer = new ReconnectingProducer(d.kafka);
     this.answered = new Counter({
       name: 'payouts_queries_total',
       help: 'Queries answered, by type and result',
@@ -37,13 +38,6 @@ export class QueryService {
     const replies = await Promise.all(messages.map((m) => this.answer(m)));
     const out = replies.filter((r): r is { topic: string; reply: QueryReply } => r !== undefined);
     if (out.length === 0) return;
-    this.producer ??= this.d.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-    });
-    this.connected ??= this.producer.connect();
-    await this.connected;
     const byTopic = new Map<string, QueryReply[]>();
     for (const r of out) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r.reply]);
     await this.producer.sendBatch({
@@ -112,7 +106,7 @@ export class QueryService {
   }
 
   async close(): Promise<void> {
-    await this.producer?.disconnect();
+    await this.producer.close();
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
 import { firstRefusal, ID_PATTERN, matches, required } from '../core/field-rules.js';
 import { classifyLegacy } from '../core/legacy-classify.js';
-import { dataDecoder, idString } from './legacy-decoders.js';
+import { dataDecoder, idString, providerText } from './legacy-decoders.js';
 import { getBatchTransferStatusOutcomes } from './get-batch-transfer-status.outcomes.js';
 
 export interface GetBatchTransferStatusRequest {
@@ -17,9 +17,9 @@ const itemSchema = z.object({
   ifsc: z.string().nullish(),
   // Kept as the provider's decimal text; never parsed into a float.
   amount: z.union([z.string(), z.number()]).transform((v) => String(v)),
-  remarks: z.string().nullish(),
+  remarks: providerText,
   status: z.string(),
-  reason: z.string().nullish(),
+  reason: providerText,
   utr: z.string().nullish(),
   addedOn: z.string().nullish(),
   processedOn: z.string().nullish(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
 import { check, firstRefusal, ID_WITH_HYPHEN_PATTERN, matches, type FieldRule } from '../core/field-rules.js';
 import { classifyLegacy } from '../core/legacy-classify.js';
-import { idString, outcomeOfStatus } from './legacy-decoders.js';
+import { idString, outcomeOfStatus, providerText } from './legacy-decoders.js';
 import { getTransferStatusOutcomes, legacyTransferStatusOutcomes } from './get-transfer-status.outcomes.js';
 
 /** Exactly one of the two. */
@@ -27,7 +27,7 @@ const transferSchema = z.object({
   addedOn: str,
   // `0000-00-00 00:00:00` means unset; kept as sent.
   processedOn: str,
-  reason: str,
+  reason: providerText,
   transferMode: str,
   acknowledged: z.union([z.number(), z.string()]).nullish(),
   paymentInstrumentId: str,

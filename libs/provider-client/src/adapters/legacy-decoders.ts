@@ -1,8 +1,19 @@
 import { z } from 'zod';
+import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
 import { type LegacyDecoder } from '../core/legacy-classify.js';
 import { type FailureKind, type OutcomeClass } from '../core/outcome.js';
 
 const idString = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+/**
+ * The provider's free text about a transfer (a status description, a failure reason): it may
+ * quote an account number, so digit runs are masked here, where it enters our code, before any
+ * event, log line or row sees it.
+ */
+const providerText = z
+  .string()
+  .nullish()
+  .transform((v) => (typeof v === 'string' ? maskDigitRuns(v, ACCOUNT_MIN_DIGITS) : v));
 
 /** `data` of requestTransfer, directTransfer and cardpay. */
 export interface LegacyTransferResult {
@@ -54,4 +65,4 @@ export function outcomeOfStatus(
     : { outcome: 'unknown', reason: 'Undocumented transfer status' };
 }
 
-export { idString };
+export { idString, providerText };

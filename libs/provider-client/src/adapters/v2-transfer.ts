@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type V2Decoder } from '../core/v2-classify.js';
-import { outcomeOfStatus, type StatusOutcome } from './legacy-decoders.js';
+import { outcomeOfStatus, providerText, type StatusOutcome } from './legacy-decoders.js';
 
 /** v2 transfer statuses (provider-facts.md). Unlisted ones classify `unknown`, kept raw. */
 export const v2TransferStatusOutcomes: Readonly<Record<string, StatusOutcome>> = {
@@ -27,7 +27,7 @@ const transferSchema = z.object({
   svc_transfer_id: str,
   status: z.string(),
   status_code: str,
-  status_description: str,
+  status_description: providerText,
   beneficiary_details: z
     .object({
       beneficiary_id: str,

@@ -1,9 +1,12 @@
+import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
+
 const JWT_LIKE = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const MAX_MESSAGE = 300;
 
 /**
  * Provider messages go into diagnostics and logs. They can echo what was sent, so every secret
- * of the call (client secret, bearer token, card token, cryptogram, transfer token) is cut out.
+ * of the call (client secret, bearer token, card token, cryptogram, transfer token) is cut out,
+ * and digit runs that may be account numbers are masked.
  */
 export function scrub(
   text: string | undefined,
@@ -15,6 +18,8 @@ export function scrub(
     if (s && s.length >= 4) out = out.split(s).join('[REDACTED]');
   }
   out = out.replace(JWT_LIKE, '[REDACTED]');
+  // It may quote an account number too.
+  out = maskDigitRuns(out, ACCOUNT_MIN_DIGITS);
   // Cut after scrubbing, so a secret is never left half-visible at the edge.
   return out.length > MAX_MESSAGE ? `${out.slice(0, MAX_MESSAGE)}…` : out;
 }

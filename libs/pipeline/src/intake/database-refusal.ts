@@ -1,0 +1,26 @@
+import pg from 'pg';
+import { maskDigitRuns } from '#observability';
+
+/**
+ * SQLSTATE classes that say the database cannot work right now, whatever the message: connection,
+ * transaction state, authorisation, serialisation or deadlock, missing objects or privileges,
+ * resources, locks, operator intervention, system and configuration errors. A batch that fails
+ * this way is delivered again; dead-lettering its messages would lose good commands.
+ */
+const SYSTEMIC = new Set(['08', '25', '28', '3D', '40', '42', '53', '55', '57', '58', 'F0', 'XX']);
+
+export interface Refusal {
+  readonly code: string;
+  /** Postgres's message (never its `detail`, which quotes the row), digit runs masked. */
+  readonly message: string;
+}
+
+/**
+ * Whether the database refused this data (a value out of range, a character it cannot store, a
+ * constraint, a trigger), as opposed to being unable to work: only the former is the message's fault.
+ */
+export function refusalOf(e: unknown): Refusal | undefined {
+  if (!(e instanceof pg.DatabaseError) || typeof e.code !== 'string') return undefined;
+  if (SYSTEMIC.has(e.code.slice(0, 2))) return undefined;
+  return { code: e.code, message: maskDigitRuns(e.message).slice(0, 300) };
+}
