@@ -98,8 +98,19 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     }
     this.leases.stop();
     this.logger.info({ drained }, 'workers stopped');
+    if (this.config.pipeline.SERVICE_ROLES.includes('relay')) await this.flushEvents();
     await this.relay.stop();
     await Promise.all([this.dlq.close(), this.queries.close(), this.client.close()]);
+  }
+
+  /** Publishes the events of the outcomes just recorded, until none is left or the grace ends. */
+  private async flushEvents(): Promise<void> {
+    const until = Date.now() + Math.min(5_000, Math.floor(this.config.core.SHUTDOWN_GRACE_MS / 3)) / 2;
+    try {
+      while (Date.now() < until && (await this.relay.round()).claimed > 0);
+    } catch (e) {
+      this.logger.warn({ err: e }, 'shutdown: publishing the last events failed; the next relay sends them');
+    }
   }
 }
 
