@@ -27,6 +27,7 @@ import {
   BatchProcessor,
   IntakeService,
   KafkaDeadLetterPublisher,
+  LeaseKeeper,
   OutcomeRecorder,
   PayoutExecutor,
   PayoutReconciler,
@@ -41,6 +42,17 @@ import { QueriesController } from './queries.controller.js';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
 import { type ServiceConfig } from './service.config.js';
 
+/** The lease_owner of this service instance's claims (one per instance, even in one process). */
+const WORKER_OWNER = Symbol('WORKER_OWNER');
+
+/**
+ * The part of the shutdown grace kept for what follows the drain: marking calls still in flight
+ * UNKNOWN, publishing the last events, closing connections.
+ */
+export function drainBudgetMs(graceMs: number): number {
+  return Math.max(0, graceMs - Math.min(5_000, Math.floor(graceMs / 3)));
+}
+
 /** Starts the background workers this instance's roles ask for, and stops them first on shutdown. */
 @Injectable()
 class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -48,10 +60,13 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(PayoutExecutor) private readonly executor: PayoutExecutor,
     @Inject(PayoutReconciler) private readonly reconciler: PayoutReconciler,
+    @Inject(PayoutSubmission) private readonly submission: PayoutSubmission,
+    @Inject(LeaseKeeper) private readonly leases: LeaseKeeper,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
     @Inject(KafkaDeadLetterPublisher) private readonly dlq: KafkaDeadLetterPublisher,
     @Inject(QueryService) private readonly queries: QueryService,
     @Inject(ProviderClient) private readonly client: ProviderClient,
+    @Inject(LOGGER) private readonly logger: AppLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -61,17 +76,72 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     if (roles.has('reconciler')) this.reconciler.start();
   }
 
+  /**
+   * New work stops first. Provider calls in flight keep their leases and may finish within the
+   * grace period: their outcomes are recorded (a deploy must not leave them to a status check,
+   * or worse, to a person). Calls still running near its end are marked UNKNOWN, so the next
+   * instance asks the provider about them at once. The relay goes last so every event leaves.
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    // New work stops first; the relay goes last so the events of finished work still leave.
-    await Promise.all([this.executor.stop(), this.reconciler.stop()]);
+    const deadline = Date.now() + drainBudgetMs(this.config.core.SHUTDOWN_GRACE_MS);
+    const claimsEnded = Promise.all([this.executor.stop(true), this.reconciler.stop()]);
+    const drained = await this.submission.drain(deadline);
+    if (!drained) await this.submission.abandonInFlight();
+    else {
+      // Status checks (no initiation in them) are only waited for until the deadline.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        claimsEnded,
+        new Promise((r) => (timer = setTimeout(r, Math.max(0, deadline - Date.now())))),
+      ]);
+      clearTimeout(timer);
+    }
+    this.leases.stop();
+    this.logger.info({ drained }, 'workers stopped');
+    if (this.config.pipeline.SERVICE_ROLES.includes('relay')) await this.flushEvents();
     await this.relay.stop();
     await Promise.all([this.dlq.close(), this.queries.close(), this.client.close()]);
   }
+
+  /** Publishes the events of the outcomes just recorded, until none is left or the grace ends. */
+  private async flushEvents(): Promise<void> {
+    const until = Date.now() + Math.min(5_000, Math.floor(this.config.core.SHUTDOWN_GRACE_MS / 3)) / 2;
+    try {
+      while (Date.now() < until && (await this.relay.round()).claimed > 0);
+    } catch (e) {
+      this.logger.warn({ err: e }, 'shutdown: publishing the last events failed; the next relay sends them');
+    }
+  }
 }
 
-const OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-
 const providers: Provider[] = [
+  {
+    provide: WORKER_OWNER,
+    useFactory: () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+  },
+  {
+    provide: LeaseKeeper,
+    inject: [SERVICE_CONFIG, WORKER_OWNER, PG_POOL, PayoutRepository, PipelineMetrics, LOGGER],
+    useFactory: (
+      c: ServiceConfig,
+      owner: string,
+      pool: pg.Pool,
+      payouts: PayoutRepository,
+      metrics: PipelineMetrics,
+      logger: AppLogger,
+    ) =>
+      new LeaseKeeper(
+        pool,
+        payouts,
+        logger.child({ component: 'executor' }),
+        {
+          owner,
+          leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
+          intervalMs: Math.max(50, Math.floor(c.pipeline.EXECUTOR_LEASE_MS / 4)),
+        },
+        () => metrics.leasesLost.inc(),
+      ),
+  },
   {
     provide: PayoutRepository,
     inject: [SERVICE_CONFIG],
@@ -176,17 +246,26 @@ const providers: Provider[] = [
   },
   {
     provide: PayoutSubmission,
-    inject: [SERVICE_CONFIG, OutcomeRecorder, ProviderClient, SecretsCipher, PipelineMetrics, LOGGER],
+    inject: [
+      SERVICE_CONFIG,
+      OutcomeRecorder,
+      ProviderClient,
+      SecretsCipher,
+      PipelineMetrics,
+      LeaseKeeper,
+      LOGGER,
+    ],
     useFactory: (
       c: ServiceConfig,
       recorder: OutcomeRecorder,
       client: ProviderClient,
       cipher: SecretsCipher,
       metrics: PipelineMetrics,
+      leases: LeaseKeeper,
       logger: AppLogger,
     ) =>
       new PayoutSubmission(
-        { recorder, client, cipher, metrics, logger: logger.child({ component: 'executor' }) },
+        { recorder, client, cipher, metrics, leases, logger: logger.child({ component: 'executor' }) },
         {
           firstCheckMs: c.pipeline.RECONCILE_SCHEDULE[0] ?? 30_000,
           resendMs: c.pipeline.RESEND_DELAY_MS,
@@ -203,6 +282,7 @@ const providers: Provider[] = [
       OutboxRepository,
       ProviderClient,
       ReconcilerMetrics,
+      WORKER_OWNER,
       LOGGER,
     ],
     useFactory: (
@@ -212,12 +292,13 @@ const providers: Provider[] = [
       outbox: OutboxRepository,
       client: ProviderClient,
       metrics: ReconcilerMetrics,
+      owner: string,
       logger: AppLogger,
     ) =>
       new BatchProcessor(
         { pool, batches, outbox, client, metrics, logger: logger.child({ component: 'batches' }) },
         {
-          owner: OWNER,
+          owner,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
           schedule: c.pipeline.RECONCILE_SCHEDULE,
           resendMs: c.pipeline.RESEND_DELAY_MS,
@@ -234,6 +315,7 @@ const providers: Provider[] = [
       OutboxRepository,
       PayoutSubmission,
       BatchProcessor,
+      WORKER_OWNER,
       LOGGER,
     ],
     useFactory: (
@@ -243,12 +325,13 @@ const providers: Provider[] = [
       outbox: OutboxRepository,
       submission: PayoutSubmission,
       batches: BatchProcessor,
+      owner: string,
       logger: AppLogger,
     ) =>
       new PayoutExecutor(
         { pool, payouts, outbox, batches, logger: logger.child({ component: 'executor' }) },
         {
-          owner: OWNER,
+          owner,
           concurrency: c.pipeline.EXECUTOR_CONCURRENCY,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
           idlePollMs: c.pipeline.EXECUTOR_IDLE_POLL_MS,
@@ -267,6 +350,7 @@ const providers: Provider[] = [
       PayoutSubmission,
       ReconcilerMetrics,
       BatchProcessor,
+      WORKER_OWNER,
       LOGGER,
     ],
     useFactory: (
@@ -278,6 +362,7 @@ const providers: Provider[] = [
       submission: PayoutSubmission,
       metrics: ReconcilerMetrics,
       batches: BatchProcessor,
+      owner: string,
       logger: AppLogger,
     ) =>
       new PayoutReconciler(
@@ -292,7 +377,7 @@ const providers: Provider[] = [
           logger: logger.child({ component: 'reconciler' }),
         },
         {
-          owner: OWNER,
+          owner,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
           batchSize: c.pipeline.RECONCILER_BATCH_SIZE,
           concurrency: c.pipeline.RECONCILER_CONCURRENCY,

@@ -46,8 +46,9 @@ export const coreConfig = defineSection('core', {
   }),
   SHUTDOWN_GRACE_MS: envVar({
     schema: env.positiveInt(),
-    default: '15000',
-    description: 'How long SIGTERM waits for in-flight work before exiting',
+    default: '60000',
+    description:
+      'How long SIGTERM lets in-flight provider calls finish and record their outcome (keep it above PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS plus an authorize, and below the orchestrator\'s grace period); calls still running near its end are marked UNKNOWN for a status check',
   }),
 });
 

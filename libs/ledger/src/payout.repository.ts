@@ -253,6 +253,30 @@ export class PayoutRepository {
   }
 
   /**
+   * renewLeases: the heartbeat of in-flight work. Extends the lease (and pushes next_check_at, which
+   * the reconciler claims by) of every row this owner still holds at the version it saw, in one
+   * statement. Returns the ids renewed: a missing id is a lease this worker lost.
+   */
+  async renewLeases(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    held: ReadonlyArray<{ id: string; version: number }>,
+  ): Promise<string[]> {
+    if (held.length === 0) return [];
+    const { rows } = await db.query<{ id: string }>(
+      `UPDATE payout p
+          SET lease_until = now() + make_interval(secs => $2::double precision / 1000),
+              next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+         FROM unnest($3::bigint[], $4::int[]) AS h(id, version)
+        WHERE p.id = h.id AND p.version = h.version AND p.lease_owner = $1
+        RETURNING p.id`,
+      [owner, leaseMs, held.map((h) => h.id), held.map((h) => h.version)],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  /**
    * reschedule: same state, look again later (null: stop looking, the end of a reversal watch).
    * Not a state change: no version bump, no event.
    */

@@ -7,6 +7,7 @@ export class PipelineMetrics {
   readonly commands: Counter<'type' | 'result'>;
   readonly deadLettered: Counter<'reason'>;
   readonly staleResults: Counter<'source'>;
+  readonly leasesLost: Counter;
 
   constructor(registry: Registry) {
     this.commands = new Counter({
@@ -25,6 +26,11 @@ export class PipelineMetrics {
       name: 'payouts_stale_results_total',
       help: 'Results dropped because they would move a row backwards or it had moved on',
       labelNames: ['source'],
+      registers: [registry],
+    });
+    this.leasesLost = new Counter({
+      name: 'payouts_leases_lost_total',
+      help: 'Leases of in-flight provider calls that could not be renewed (the row moved on or another worker took it)',
       registers: [registry],
     });
   }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { payoutStateEvent, type PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
 import { type AppLogger } from '#observability';
@@ -8,7 +9,11 @@ export interface OutcomeRecorderSettings {
   /** How long the first outcome of a group waits for others to share its transaction. */
   readonly lingerMs: number;
   readonly maxBatch: number;
+  /** Pauses before writing a group again after a transient error; their count bounds the tries. */
+  readonly retryDelaysMs?: readonly number[];
 }
+
+const DEFAULT_RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1_600, 3_200, 5_000, 5_000, 5_000];
 
 interface Pending {
   move: TransitionMove;
@@ -16,7 +21,19 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-const RETRYABLE = new Set(['40P01', '40001']); // deadlock, serialization failure
+/**
+ * Errors that say nothing about the rows: a lost or refused connection, a server shutting down,
+ * a conflict with another transaction. The same group is written again after a pause.
+ * SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention, e.g. a restart),
+ * 40 (deadlock, serialization); node's socket errors carry no SQLSTATE.
+ */
+export function isTransient(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(08|53|57|40)/.test(code)) return true;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true; // ECONNRESET, ECONNREFUSED...
+  const message = e instanceof Error ? e.message : '';
+  return /connection|terminat|timeout|closed|ECONN/i.test(message) && code === undefined;
+}
 
 /**
  * Records provider outcomes in groups: every outcome that finishes within `lingerMs` of the first
@@ -52,6 +69,12 @@ export class OutcomeRecorder {
     if (batch.length > 0) void this.write(batch, 1);
   }
 
+  /**
+   * Writes one group. A transient error (connection, restart, deadlock) writes it again after a
+   * pause, a bounded number of times; any other error is a bad value in some row: the group is
+   * split in halves until the bad row stands alone, so it fails without taking the others with
+   * it. Moves are fenced by version, so writing a group whose commit was lost again is harmless.
+   */
   private async write(batch: Pending[], attempt: number): Promise<void> {
     try {
       const moved = await inTransaction(this.pool, async (c) => {
@@ -68,11 +91,27 @@ export class OutcomeRecorder {
       const byId = new Map(moved.map((r) => [r.id, r]));
       for (const p of batch) p.resolve(byId.get(p.move.id));
     } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (attempt < 3 && code !== undefined && RETRYABLE.has(code)) {
-        this.logger.warn({ code, attempt, size: batch.length }, 'outcome group conflicted; retrying');
-        return this.write(batch, attempt + 1);
+      const delays = this.s.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+      if (isTransient(e)) {
+        const delay = delays[attempt - 1];
+        if (delay !== undefined) {
+          this.logger.warn(
+            { err: e, attempt, size: batch.length, delayMs: delay },
+            'recording outcomes failed on a transient error; retrying',
+          );
+          await sleep(delay);
+          return this.write(batch, attempt + 1);
+        }
+      } else if (batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        this.logger.warn(
+          { err: e, size: batch.length },
+          'an outcome group was refused; splitting it to isolate the bad row',
+        );
+        await Promise.all([this.write(batch.slice(0, half), 1), this.write(batch.slice(half), 1)]);
+        return;
       }
+      this.logger.error({ err: e, size: batch.length }, 'recording outcomes failed; the rows stay as they were');
       for (const p of batch) p.reject(e);
     }
   }

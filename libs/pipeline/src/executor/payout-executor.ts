@@ -19,19 +19,21 @@ export interface ExecutorDeps {
   payouts: PayoutRepository;
   outbox: OutboxWriter;
   logger: AppLogger;
-  /** Batches are submitted from the same loop, a few at a time. */
+  /** Batches are submitted from a loop of their own, a few at a time. */
   batches?: BatchProcessor;
 }
 
 /**
  * Executes RECEIVED payouts. Claims rows under SKIP LOCKED with a lease and marks them SUBMITTING
  * (with its event) in a committed transaction BEFORE the provider call; then records the outcome
- * and its event in one transaction. A crash in between leaves a SUBMITTING row whose lease
- * expires; the reconciler re-sends it with the same transferId.
+ * and its event in one transaction. The lease is renewed while the call runs (LeaseKeeper); a
+ * crash in between leaves a SUBMITTING row whose lease expires, and the reconciler asks the
+ * provider about it before any re-send.
  */
 export class PayoutExecutor {
   private running = false;
   private loop: Promise<void> | undefined;
+  private batchLoop: Promise<void> | undefined;
   private inFlight = 0;
   private wakeUp: (() => void) | undefined;
 
@@ -45,17 +47,26 @@ export class PayoutExecutor {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+    // A batch call is slow (hundreds of entries) and must not hold up single payouts.
+    if (this.d.batches) this.batchLoop = this.runBatches(this.d.batches);
   }
 
   /** Intake calls this after a commit, so new work starts without waiting for the poll. */
   wake(): void {
     this.wakeUp?.();
+    this.wakeBatches?.();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming. Resolves once the claim loops have ended and, unless `untilClaimsEnd`, once
+   * the calls in flight have recorded their outcomes (the service's shutdown drains those itself,
+   * under a deadline, through PayoutSubmission).
+   */
+  async stop(untilClaimsEnd = false): Promise<void> {
     this.running = false;
     this.wake();
-    await this.loop;
+    await Promise.all([this.loop, this.batchLoop]);
+    if (untilClaimsEnd) return;
     while (this.inFlight > 0) await sleep(10);
   }
 
@@ -65,12 +76,34 @@ export class PayoutExecutor {
       try {
         const free = this.s.concurrency - this.inFlight;
         if (free > 0) claimed = await this.claimAndDispatch(free);
-        if (this.d.batches) claimed += await this.d.batches.submitDue(2);
       } catch (e) {
         this.d.logger.error({ err: e }, 'executor: claim failed; retrying');
         await sleep(this.s.idlePollMs);
       }
       if (claimed === 0 || this.inFlight >= this.s.concurrency) await this.idle();
+    }
+  }
+
+  private wakeBatches: (() => void) | undefined;
+
+  private async runBatches(batches: BatchProcessor): Promise<void> {
+    while (this.running) {
+      let n = 0;
+      try {
+        n = await batches.submitDue(2);
+      } catch (e) {
+        this.d.logger.error({ err: e }, 'executor: batch submission failed; retrying');
+      }
+      if (n === 0 && this.running) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(done, this.s.idlePollMs);
+          function done() {
+            clearTimeout(t);
+            resolve();
+          }
+          this.wakeBatches = done;
+        });
+      }
     }
   }
 
@@ -110,7 +143,7 @@ export class PayoutExecutor {
       this.inFlight++;
       void this.submission.run(row).finally(() => {
         this.inFlight--;
-        this.wake();
+        this.wakeUp?.();
       });
     }
     return rows.length;

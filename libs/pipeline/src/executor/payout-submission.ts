@@ -3,6 +3,7 @@ import { isTerminal, type PayoutRow, type SecretsCipher } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type PipelineMetrics } from '../pipeline.metrics.js';
 import { type OutcomeRecorder } from './outcome-recorder.js';
+import { type LeaseKeeper } from './lease-keeper.js';
 import { decideAfterSubmit, type DecisionTimings } from './decide.js';
 import { errorOf, submitPayout } from './submit-payout.js';
 
@@ -13,6 +14,8 @@ export interface SubmissionDeps {
   cipher: SecretsCipher;
   metrics: PipelineMetrics;
   logger: AppLogger;
+  /** Keeps the row's lease alive while its call runs. */
+  leases: LeaseKeeper;
 }
 
 /**
@@ -25,8 +28,74 @@ export class PayoutSubmission {
     private readonly t: DecisionTimings,
   ) {}
 
+  private readonly running = new Set<Promise<void>>();
+
   /** One SUBMITTING row: call the provider, then record what it said. Never throws. */
-  async run(row: PayoutRow): Promise<void> {
+  run(row: PayoutRow): Promise<void> {
+    this.d.leases.hold(row.id, row.version);
+    const p = this.submit(row).finally(() => {
+      this.d.leases.release(row.id);
+      this.running.delete(p);
+    });
+    this.running.add(p);
+    return p;
+  }
+
+  /** Resolves true once every call in flight has recorded its outcome, false at the deadline. */
+  async drain(deadline: number): Promise<boolean> {
+    while (this.running.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.running]),
+        new Promise((r) => (timer = setTimeout(r, left))),
+      ]);
+      clearTimeout(timer);
+    }
+    return true;
+  }
+
+  /**
+   * Shutdown past its grace: the calls still in flight will die with the process. Each such row
+   * becomes UNKNOWN (its call may have reached the provider) with a status check due at once,
+   * instead of waiting SUBMITTING for its lease to run out. A call that answers after this finds
+   * the row moved on, and its answer is dropped; the status check finds the truth.
+   */
+  async abandonInFlight(): Promise<number> {
+    const rows = this.d.leases.inFlight();
+    const moved = await Promise.all(
+      rows.map((r) =>
+        this.d.recorder
+          .record({
+            id: r.id,
+            fromVersion: r.version,
+            to: 'UNKNOWN',
+            fields: {
+              reason: 'interrupted_by_shutdown',
+              lastError: { interrupted: true },
+              nextCheckAt: new Date(),
+            },
+            eraseSecrets: false,
+          })
+          .catch((e: unknown) => {
+            this.d.logger.error({ err: e, payoutId: r.id }, 'could not mark an interrupted call UNKNOWN');
+            return undefined;
+          }),
+      ),
+    );
+    for (const r of rows) this.d.leases.release(r.id);
+    const n = moved.filter(Boolean).length;
+    if (rows.length > 0) {
+      this.d.logger.warn(
+        { interrupted: rows.length, markedUnknown: n },
+        'shutdown: provider calls still in flight are left to a status check',
+      );
+    }
+    return n;
+  }
+
+  private async submit(row: PayoutRow): Promise<void> {
     try {
       const sub = await submitPayout(this.d.client, this.d.cipher, row);
       const decision = decideAfterSubmit(sub, this.t);
@@ -73,7 +142,7 @@ export class PayoutSubmission {
         'payout state changed',
       );
     } catch (e) {
-      // The row stays SUBMITTING under its lease; the reconciler re-sends it with the same id.
+      // The row stays SUBMITTING; once its lease runs out the reconciler asks the provider about it.
       this.d.logger.error({ err: e, transferId: row.transferId }, 'executor: recording the outcome failed');
     }
   }

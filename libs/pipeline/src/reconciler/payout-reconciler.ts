@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import {
-  RESEND_IS_SAFE,
   canMove,
   isTerminal,
   payoutStateEvent,
@@ -18,6 +17,7 @@ import { inTransaction } from '../transaction.js';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
+import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -62,8 +62,9 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 /**
  * Brings unclear payouts to their true state: PENDING and UNKNOWN rows are asked about with the
- * status endpoint of the API that made them; SUBMITTING rows whose lease ran out (a crash, or a
- * request that was never processed) are re-sent with the SAME transferId; SUCCESS rows under
+ * status endpoint of the API that made them; SUBMITTING rows whose lease ran out are asked about
+ * too (a crash or a lost lease may hide an accepted initiation), and re-sent with the SAME
+ * transferId only when the provider never got it (or said it did not process it); SUCCESS rows under
  * reversal watch are asked whether the bank reversed them. Claims are row locks with a lease, so
  * any number of instances can run.
  */
@@ -126,17 +127,17 @@ export class PayoutReconciler {
     this.d.metrics.checks.inc({ status: row.status });
     try {
       if (row.status === 'SUBMITTING') {
-        // A SUBMITTING row past its lease: a crash mid-call (outcome unknown) or an attempt the
-        // provider did not process. Re-sending the same id is safe only when the provider would
-        // refuse a repeat, or when the last attempt is known not to have been processed.
-        if (!RESEND_IS_SAFE[row.kind] && row.lastError?.['processed'] !== false) {
-          return await this.requireAttention(row, 'in_doubt_resend_unsafe');
+        // A SUBMITTING row past its lease: a crash mid-call (outcome unknown), a lost lease, or an
+        // attempt the provider did not process. Only the last is sent again without asking first.
+        const step = onExpiredSubmission(row.kind, row.lastError);
+        if (step.do === 'attention') return await this.requireAttention(row, step.reason);
+        if (step.do === 'resend') {
+          // Rate limits, a token refresh or refused credentials that never clear: bounded like checks.
+          if (nextCheckDelay(this.s.schedule, row.checkCount) === undefined) {
+            return await this.requireAttention(row, 'not_processed_after_retries');
+          }
+          return await this.resend(row);
         }
-        // Rate limits, a token refresh or refused credentials that never clear: bounded like checks.
-        if (nextCheckDelay(this.s.schedule, row.checkCount) === undefined) {
-          return await this.requireAttention(row, 'not_processed_after_retries');
-        }
-        return await this.resend(row);
       }
       const check = await this.askStatus(row);
       if (!check.found) {
@@ -146,11 +147,15 @@ export class PayoutReconciler {
             ? await this.endWatch(row)
             : await this.requireAttention(row, 'no_status_endpoint');
         }
-        if (r.outcome === 'failed' && r.kind === 'not-found' && row.status === 'UNKNOWN') {
-          // "Not found" proves nothing for a kind the status endpoint may not know and the provider
-          // does not deduplicate: a re-send could pay twice.
-          if (!RESEND_IS_SAFE[row.kind]) return await this.requireAttention(row, 'in_doubt_resend_unsafe');
-          // The provider never recorded it: sending the same transferId again is safe.
+        if (
+          r.outcome === 'failed' &&
+          r.kind === 'not-found' &&
+          (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
+        ) {
+          // The provider has no record of it. Sending the same transferId again is safe only
+          // where the provider would refuse a repeat.
+          const step = onNotFound(row.kind);
+          if (step.do === 'attention') return await this.requireAttention(row, step.reason);
           return await this.resend(row);
         }
         return await this.later(row, errorOf(r.diagnostics));

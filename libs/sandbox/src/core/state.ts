@@ -111,6 +111,11 @@ export class AccountState {
   readonly transfers = new Map<string, TransferRecord>();
   readonly byReference = new Map<string, TransferRecord>();
   readonly bySvcId = new Map<string, TransferRecord>();
+  /**
+   * Internal transfers, known to the legacy getTransferStatus. Kept apart from `transfers`: the
+   * provider does not deduplicate them, and they are outside the transfer limits.
+   */
+  readonly internalTransfers = new Map<string, TransferRecord>();
   readonly beneficiaries = new Map<string, Beneficiary>();
   readonly batches = new Map<string, BatchRecord>();
   readonly withdrawals: { readonly withdrawalId: string; readonly at: number }[] = [];

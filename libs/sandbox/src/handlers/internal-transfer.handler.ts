@@ -35,6 +35,29 @@ export const internalTransfer: LegacyEndpoint = {
     if (account.balance < amount.paise) fail(R.insufficientBalance);
     account.balance -= amount.paise;
     const transferId = given || `INT_${randomBytes(8).toString('hex')}`;
+    const referenceId = String(account.newReferenceId());
+    const now = world.clock.now();
+    // The legacy status endpoint answers for internal transfers too (no dedupe: a repeat is a new one).
+    account.internalTransfers.set(transferId, {
+      transferId,
+      referenceId,
+      svcTransferId: referenceId,
+      endpoint: 'internalTransfer',
+      amount: amount.paise,
+      mode: 'internal',
+      beneId: '',
+      bankAccount: '',
+      ifsc: '',
+      vpa: '',
+      phone: '',
+      remarks: '',
+      paymentInstrumentId: '',
+      addedOn: now,
+      steps: [{ at: now, status: 'SUCCESS', statusCode: 'COMPLETED', reason: '' }],
+      utr: `SBX${referenceId}`,
+      refunded: false,
+      debited: true,
+    });
     account.receive('internalTransfer', transferId, true, R.success.subCode);
     return { row: R.success, data: { transferId } };
   },

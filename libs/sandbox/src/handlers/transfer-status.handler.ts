@@ -50,7 +50,9 @@ export const getTransferStatus: LegacyEndpoint = {
       fail(R.idMissing);
     const account = world.account;
     account.settle();
-    const t = transferId ? account.transfers.get(transferId) : account.byReference.get(referenceId);
+    const t = transferId
+      ? (account.transfers.get(transferId) ?? account.internalTransfers.get(transferId))
+      : account.byReference.get(referenceId);
     if (!t) fail(transferId ? R.transferIdNotFound : R.referenceIdNotFound);
     return { row: R.success, data: { transfer: legacyTransferView(world, t) } };
   },

@@ -1,0 +1,43 @@
+import { RESEND_IS_SAFE, type PayoutRow } from '#ledger';
+
+/**
+ * Kinds the provider can be asked about (legacy getTransferStatus, or v2 for validated UPI).
+ * Self withdrawals have no status endpoint.
+ */
+export const HAS_STATUS_ENDPOINT: Readonly<Record<PayoutRow['kind'], boolean>> = {
+  standard_transfer: true,
+  direct_transfer: true,
+  card_payout: true,
+  validated_upi_payout: true,
+  internal_transfer: true,
+  self_withdrawal: false,
+};
+
+export type InDoubtStep =
+  | { readonly do: 'ask-status' }
+  | { readonly do: 'resend' }
+  | { readonly do: 'attention'; readonly reason: string };
+
+/**
+ * A SUBMITTING row whose lease ran out: its worker died (or lost its lease) mid-call, or the
+ * provider said the last attempt was not processed. Only the latter may be sent again at once;
+ * any attempt that may have reached the provider is asked about first, because a re-send while
+ * the first is in flight or already accepted is a second initiation of the same transferId.
+ */
+export function onExpiredSubmission(
+  kind: PayoutRow['kind'],
+  lastError: Readonly<Record<string, unknown>> | null,
+): InDoubtStep {
+  if (lastError?.['processed'] === false) return { do: 'resend' };
+  if (HAS_STATUS_ENDPOINT[kind]) return { do: 'ask-status' };
+  return { do: 'attention', reason: 'in_doubt_resend_unsafe' };
+}
+
+/**
+ * The status endpoint does not know the transferId. Sending it again is safe only where the
+ * provider deduplicates the id ("already exists"): for the other kinds "not found" may be a
+ * status endpoint that lags behind, and a re-send could pay twice.
+ */
+export function onNotFound(kind: PayoutRow['kind']): InDoubtStep {
+  return RESEND_IS_SAFE[kind] ? { do: 'resend' } : { do: 'attention', reason: 'in_doubt_resend_unsafe' };
+}

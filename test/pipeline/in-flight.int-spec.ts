@@ -1,0 +1,106 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { eventually, startStack, type Stack } from '#test-support';
+
+const MAIN = 'dist/apps/payout-service/src/main.js';
+
+interface Received {
+  initiations: Array<{ endpoint: string; accepted: boolean; answer: string }>;
+  accepted: number;
+}
+
+const received = (stack: Stack, id: string) =>
+  stack.sandboxCall('GET', `/__sandbox/received?transferId=${id}`) as Promise<Received>;
+const ledger = async (stack: Stack, id: string) =>
+  (
+    await stack.sql<{ status: string; attempt: number }>(
+      'SELECT status, attempt FROM payout WHERE transfer_id = $1',
+      [id],
+    )
+  )[0];
+
+const direct = (transferId: string) => ({
+  type: 'payout.direct_transfer',
+  data: {
+    transferId,
+    amount: '10.00',
+    transferMode: 'banktransfer',
+    beneDetails: { name: 'A Person', phone: '9876543210', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+  },
+});
+
+// A provider call may take longer than the lease (rate-limit wait, authorize, a 40 s header
+// timeout, retries). The worker that made it keeps its lease meanwhile: no other instance takes
+// the row, nothing is sent twice, and the call's own answer is what the ledger records.
+describe('a provider call slower than the lease', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { EXECUTOR_LEASE_MS: '1500' } });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('is not re-sent by another instance’s reconciler, and its answer is recorded', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'directTransfer',
+      latencyMs: 5_000,
+      times: 1,
+    });
+    await stack.startService({ SERVICE_ROLES: 'intake,executor,relay' });
+    await stack.startService({ SERVICE_ROLES: 'reconciler' });
+    await stack.send(direct('slow_1'));
+    await stack.waitForStatus('slow_1', 'SUCCESS', 30_000);
+    const r = await received(stack, 'slow_1');
+    assert.equal(r.initiations.length, 1, 'the provider saw the transferId once');
+    const row = await ledger(stack, 'slow_1');
+    assert.equal(row?.attempt, 1);
+    const statuses = [...new Set(stack.eventsOf('slow_1').map((e) => e.data.status))];
+    assert.deepEqual(statuses, ['RECEIVED', 'SUBMITTING', 'SUCCESS'], 'the first call’s own answer');
+  });
+});
+
+// A deploy sends SIGTERM while calls are in flight. The service stops taking work, lets the calls
+// finish, records their answers (and publishes them), then exits.
+describe('SIGTERM with a slow provider call in flight', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('records the call’s outcome before the process exits', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'directTransfer',
+      latencyMs: 20_000,
+      times: 1,
+    });
+    const log: string[] = [];
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    try {
+      await stack.send(direct('term_1'));
+      await eventually(
+        async () => ((await ledger(stack, 'term_1'))?.status === 'SUBMITTING' ? true : undefined),
+        { timeoutMs: 30_000, what: 'term_1 SUBMITTING in the ledger' },
+      );
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 0, `clean exit; child log:\n${log.slice(-10).join('\n')}`);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    assert.equal((await ledger(stack, 'term_1'))?.status, 'SUCCESS', 'the answer was recorded before exit');
+    await stack.waitForStatus('term_1', 'SUCCESS', 10_000);
+    assert.equal((await received(stack, 'term_1')).initiations.length, 1);
+  });
+});
