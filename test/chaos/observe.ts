@@ -155,7 +155,8 @@ export function analyseEvents(
       e.data.kind === 'batch_entry' ? `${account}|${batchId ?? '?'}/${e.subject}` : `${account}|${e.subject}`;
     let s = state.get(entity);
     if (!s) {
-      s = { partition: m.partition, expected: 1, ids: new Set() };
+      // A batch entry's version 1 (RECEIVED) is announced by its batch's event, not its own.
+      s = { partition: m.partition, expected: e.data.kind === 'batch_entry' ? 2 : 1, ids: new Set() };
       state.set(entity, s);
     }
     const v = e.data.version;

@@ -367,6 +367,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await chaosLoop;
     await Promise.all(pendingReady);
     // Faults stop here, so what is still unclear can settle.
+    const faultView = (await (await fetch(`${sandboxUrl}/__sandbox/fault-mode`)).json()) as {
+      calls: number;
+      injected: Record<string, number>;
+    };
     await fetch(`${sandboxUrl}/__sandbox/fault-mode`, { method: 'DELETE' });
     const settleStart = Date.now();
     log('settling: waiting for no unfinished row, an empty outbox and no consumer lag');
@@ -393,10 +397,6 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       distinctAccepted: number;
       byEndpoint: Record<string, { total: number; accepted: number }>;
       acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
-    };
-    const faultView = (await (await fetch(`${sandboxUrl}/__sandbox/fault-mode`)).json()) as {
-      calls: number;
-      injected: Record<string, number>;
     };
     const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
     const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));

@@ -19,7 +19,13 @@ export interface KafkaBatchTransportOptions {
   readonly topicFor: (pattern: string) => string;
   readonly logger: AppLogger;
   readonly fromBeginning?: boolean;
+  /**
+   * A killed member holds its partitions this long, and a restarted one waits about as long to
+   * join: keep it short (kafkajs' default is 30 s). Heartbeats go out every `heartbeatIntervalMs`,
+   * also while a batch is being handled, so a slow batch does not cost the member its place.
+   */
   readonly sessionTimeoutMs?: number;
+  readonly heartbeatIntervalMs?: number;
   /** Partitions whose batches are handled at the same time (each in its own transaction). */
   readonly partitionsConsumedConcurrently?: number;
 }
@@ -62,6 +68,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     const consumer = this.options.kafka.consumer({
       groupId: this.options.groupId,
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
       allowAutoTopicCreation: false,
     });
     this.consumer = consumer;
@@ -90,8 +97,16 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       messages: batch.messages,
       heartbeat: () => payload.heartbeat(),
     };
-    const result: unknown = await handler(data);
-    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    // kafkajs heartbeats only between batches: keep the session alive while this one is handled.
+    const beat = setInterval(() => {
+      payload.heartbeat().catch(() => undefined);
+    }, this.options.heartbeatIntervalMs ?? 3_000);
+    try {
+      const result: unknown = await handler(data);
+      await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    } finally {
+      clearInterval(beat);
+    }
     const last = batch.messages[batch.messages.length - 1];
     if (!last) return;
     payload.resolveOffset(last.offset);
