@@ -80,6 +80,100 @@ describe('sandbox fault injection', () => {
     assert.equal(log.accepted, 1);
   });
 
+  it('apply, then answer 5xx: the transfer happened although the answer says error', async () => {
+    const transferId = h.id();
+    await h.fault({ endpoint: 'directTransfer', applyThenStatus: 503, times: 1 });
+    const first = await h.direct(SUCCESS_ACCOUNT, { transferId });
+    assert.equal(first.http, 503);
+    const status = await h.get('/payout/v1.2/getTransferStatus', { transferId });
+    assert.equal((status.body.data as { transfer: { status: string } }).transfer.status, 'SUCCESS');
+    assert.equal((await received(transferId)).accepted, 1);
+  });
+
+  it('apply, then answer late (sandbox clock): applied before the answer arrives', async () => {
+    const transferId = h.id();
+    await h.fault({ endpoint: 'directTransfer', applyThenLatencyMs: 60_000, times: 1 });
+    let answered = false;
+    const p = h.direct(SUCCESS_ACCOUNT, { transferId }).then((r) => ((answered = true), r));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(answered, false);
+    assert.equal((await received(transferId)).accepted, 1);
+    await h.advance(60_000);
+    assert.equal((await p).body.subCode, '200');
+  });
+
+  it('apply then 5xx on v2 too', async () => {
+    const transferId = h.id('V');
+    const token = await h.transferToken(transferId);
+    await h.fault({ endpoint: 'v2Transfer', applyThenStatus: 502, times: 1 });
+    const res = await h.v2('POST', '/payout/transfers', {
+      transfer_id: transferId,
+      transfer_token: token,
+      transfer_amount: '1.00',
+      transfer_mode: 'upi',
+    });
+    assert.equal(res.http, 502);
+    assert.equal((await received(transferId)).accepted, 1);
+  });
+
+  it('random mode: the seeded share of initiations get a fault, the same ones for the same seed', async () => {
+    const run = async (): Promise<{ http: string[]; injected: Record<string, number>; calls: number }> => {
+      await h.fresh();
+      await h.ctl('POST', '/__sandbox/fault-mode', {
+        rate: 0.3,
+        seed: 7,
+        kinds: ['http5xx', 'applyThen5xx', 'subCode520', 'loseAnswer'],
+      });
+      const http: string[] = [];
+      for (let i = 0; i < 200; i += 1) {
+        const r = await h.direct(SUCCESS_ACCOUNT).then(
+          (x) => String(x.http),
+          () => 'lost',
+        );
+        http.push(r);
+      }
+      // Status calls are not initiations: random mode leaves them alone.
+      assert.equal((await h.get('/payout/v1/getTransferStatus', { transferId: 'x' })).body.subCode, '404');
+      const view = (await h.ctl('GET', '/__sandbox/fault-mode')).body as {
+        injected: Record<string, number>;
+        calls: number;
+      };
+      return { http, injected: view.injected, calls: view.calls };
+    };
+    const a = await run();
+    const faulted = Object.values(a.injected).reduce((x, y) => x + y, 0);
+    assert.equal(a.calls, 200);
+    assert.ok(faulted >= 40 && faulted <= 80, `30 % of 200 expected, got ${faulted}`);
+    assert.equal(Object.keys(a.injected).length, 4, JSON.stringify(a.injected));
+    assert.equal(a.http.filter((x) => x === 'lost').length, a.injected['loseAnswer']);
+    assert.deepEqual((await run()).http, a.http);
+    const summary = (await h.ctl('GET', '/__sandbox/received/summary')).body as {
+      total: number;
+      accepted: number;
+      acceptedMoreThanOnce: unknown[];
+    };
+    // Everything but 'http5xx' and 'subCode520' was applied.
+    assert.equal(summary.total, 200 - (a.injected['http5xx'] ?? 0) - (a.injected['subCode520'] ?? 0));
+    assert.equal(summary.accepted, summary.total);
+    assert.deepEqual(summary.acceptedMoreThanOnce, []);
+    await h.ctl('DELETE', '/__sandbox/fault-mode');
+    assert.equal((await h.direct(SUCCESS_ACCOUNT)).body.subCode, '200');
+  });
+
+  it('received summary names every (account, id) accepted more than once', async () => {
+    const transferId = h.id();
+    assert.equal((await h.direct(SUCCESS_ACCOUNT, { transferId })).body.subCode, '200');
+    // The sandbox refuses a second initiation of the same id; force a second acceptance record
+    // the way a provider bug would show, to prove the summary sees it.
+    h.sb.world.account.receive('directTransfer', transferId, true, '200');
+    const summary = (await h.ctl('GET', '/__sandbox/received/summary')).body as {
+      acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
+    };
+    assert.deepEqual(summary.acceptedMoreThanOnce, [
+      { account: 'sandbox_client_id', transferId, accepted: 2 },
+    ]);
+  });
+
   it('lose the answer by hanging, on v2', async () => {
     const transferId = h.id('V');
     const token = await h.transferToken(transferId);

@@ -49,6 +49,8 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
         groupId: `${config.core.KAFKA_CLIENT_ID}.intake`,
         topicFor: (pattern) => topicName(config.core.KAFKA_TOPIC_PREFIX, pattern),
         partitionsConsumedConcurrently: config.core.KAFKA_PARTITIONS_CONCURRENCY,
+        sessionTimeoutMs: config.core.KAFKA_SESSION_TIMEOUT_MS,
+        heartbeatIntervalMs: config.core.KAFKA_HEARTBEAT_INTERVAL_MS,
         logger: log,
         failures: app.get<ConsumerFailures>(CONSUMER_FAILURES),
       }),

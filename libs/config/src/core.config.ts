@@ -29,6 +29,17 @@ export const coreConfig = defineSection('core', {
     default: '6',
     description: 'Partitions of a topic handled at once per instance (each batch is its own transaction)',
   }),
+  KAFKA_SESSION_TIMEOUT_MS: envVar({
+    schema: env.positiveInt(),
+    default: '6000',
+    description:
+      "How long the group waits for a silent (killed) instance before giving its partitions to others; a restarted instance waits this long to join. Within the broker's group.min/max.session.timeout.ms (6000 by default)",
+  }),
+  KAFKA_HEARTBEAT_INTERVAL_MS: envVar({
+    schema: env.positiveInt(),
+    default: '1000',
+    description: 'Consumer heartbeat interval (also while a batch is handled); well below KAFKA_SESSION_TIMEOUT_MS',
+  }),
   KAFKA_TOPIC_PREFIX: envVar({
     schema: env.enumOf(['']).or(envVarPrefix()),
     default: '',

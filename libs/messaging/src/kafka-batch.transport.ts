@@ -21,13 +21,17 @@ export interface KafkaBatchTransportOptions {
   readonly topicFor: (pattern: string) => string;
   readonly logger: AppLogger;
   readonly fromBeginning?: boolean;
+  /**
+   * A killed member holds its partitions this long, and a restarted one waits about as long to
+   * join: keep it short (kafkajs' default is 30 s). Heartbeats go out every `heartbeatIntervalMs`,
+   * also while a batch is being handled, so a slow batch does not cost the member its place.
+   */
   readonly sessionTimeoutMs?: number;
+  readonly heartbeatIntervalMs?: number;
   /** Partitions whose batches are handled at the same time (each in its own transaction). */
   readonly partitionsConsumedConcurrently?: number;
   /** Told of every batch's end, so readiness and metrics can show a partition that keeps failing. */
   readonly failures?: ConsumerFailures;
-  /** How often to heartbeat while a handler runs (kafkajs sends at most one per heartbeat interval). */
-  readonly heartbeatEveryMs?: number;
 }
 
 /**
@@ -68,6 +72,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     const consumer = this.options.kafka.consumer({
       groupId: this.options.groupId,
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
       allowAutoTopicCreation: false,
     });
     this.consumer = consumer;
@@ -103,7 +108,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     try {
       await whileBeating(
         () => payload.heartbeat(),
-        this.options.heartbeatEveryMs ?? 1_000,
+        this.options.heartbeatIntervalMs ?? 3_000,
         async () => {
           const result: unknown = await handler(data);
           await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });

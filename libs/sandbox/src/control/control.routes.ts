@@ -9,6 +9,7 @@ import {
   advanceSchema,
   allowedIpsSchema,
   balanceSchema,
+  faultModeSchema,
   faultSchema,
   flagsSchema,
   rateLimitSchema,
@@ -16,6 +17,7 @@ import {
   transferTokenSchema,
 } from './control.schemas.js';
 import { buildOpenApi } from './openapi.js';
+import { INITIATION_ENDPOINTS, RANDOM_FAULT_KINDS } from '../core/faults.js';
 
 function decode<T>(schema: z.ZodType<T>, body: unknown, reply: FastifyReply): T | undefined {
   const r = schema.safeParse(body ?? {});
@@ -83,6 +85,50 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     const q = req.query as Record<string, unknown>;
     world.faults.clear(typeof q.endpoint === 'string' ? q.endpoint : undefined);
     return { faults: world.faults.list() };
+  });
+  app.get(`${P}/fault-mode`, () => world.faults.randomView());
+  app.post(`${P}/fault-mode`, (req, reply) => {
+    const b = decode(faultModeSchema, req.body, reply);
+    if (!b) return;
+    world.faults.setRandom({
+      rate: b.rate,
+      seed: b.seed,
+      endpoints: b.endpoints ?? INITIATION_ENDPOINTS,
+      kinds: b.kinds ?? RANDOM_FAULT_KINDS,
+      lateMs: b.lateMs ?? 10_000,
+    });
+    return world.faults.randomView();
+  });
+  app.delete(`${P}/fault-mode`, () => {
+    world.faults.setRandom(undefined);
+    return world.faults.randomView();
+  });
+  // Totals and every (account, id) the provider accepted more than once: a whole run's check
+  // without shipping the whole log.
+  app.get(`${P}/received/summary`, () => {
+    const accepted = new Map<string, number>();
+    const byEndpoint: Record<string, { total: number; accepted: number }> = {};
+    for (const r of world.account.received) {
+      const e = (byEndpoint[r.endpoint] ??= { total: 0, accepted: 0 });
+      e.total += 1;
+      if (!r.accepted) continue;
+      e.accepted += 1;
+      const key = `${r.account}\u0000${r.transferId}`;
+      accepted.set(key, (accepted.get(key) ?? 0) + 1);
+    }
+    const acceptedMoreThanOnce = [...accepted]
+      .filter(([, n]) => n > 1)
+      .map(([key, n]) => {
+        const [account = '', transferId = ''] = key.split('\u0000');
+        return { account, transferId, accepted: n };
+      });
+    return {
+      total: world.account.received.length,
+      accepted: [...accepted.values()].reduce((a, b) => a + b, 0),
+      distinctAccepted: accepted.size,
+      byEndpoint,
+      acceptedMoreThanOnce,
+    };
   });
   app.get(`${P}/received`, (req) => {
     const q = req.query as Record<string, unknown>;

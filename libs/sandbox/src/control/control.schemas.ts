@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RANDOM_FAULT_KINDS } from '../core/faults.js';
 
 const endpointId = z.enum([
   'authorize',
@@ -47,6 +48,8 @@ export const faultSchema = z.strictObject({
   reset: z.boolean().optional(),
   burst429: z.number().int().min(1).optional(),
   loseAnswer: z.enum(['reset', 'hang']).optional(),
+  applyThenStatus: z.number().int().min(500).max(599).optional(),
+  applyThenLatencyMs: nonNeg.optional(),
   times: z.number().int().min(1).optional(),
 });
 
@@ -68,3 +71,11 @@ export const timingSchema = z.strictObject({
 });
 
 export const allowedIpsSchema = z.strictObject({ ips: z.array(z.string().min(1)) });
+
+export const faultModeSchema = z.strictObject({
+  rate: z.number().min(0).max(1),
+  seed: z.number().int(),
+  endpoints: z.array(endpointId).min(1).optional(),
+  kinds: z.array(z.enum(RANDOM_FAULT_KINDS)).min(1).optional(),
+  lateMs: nonNeg.optional(),
+});

@@ -66,6 +66,8 @@ export interface AccountFlags {
 }
 
 export interface ReceivedInitiation {
+  /** The merchant account (client id) that sent it. */
+  readonly account: string;
   readonly endpoint: EndpointId;
   readonly transferId: string;
   readonly accepted: boolean;
@@ -146,7 +148,14 @@ export class AccountState {
   }
 
   receive(endpoint: EndpointId, transferId: string, accepted: boolean, answer: string): void {
-    this.received.push({ endpoint, transferId, accepted, answer, at: this.clock.now() });
+    this.received.push({
+      account: this.clientId,
+      endpoint,
+      transferId,
+      accepted,
+      answer,
+      at: this.clock.now(),
+    });
   }
 
   /** Applies refunds for transfers that reached FAILED/REVERSED by now. */

@@ -48,10 +48,27 @@ export async function applyFaultBefore(
   return { kind: 'continue' };
 }
 
-/** After the handler changed state: lose the answer if the fault says so. */
-export function loseAnswer(fault: FaultSpec | undefined, req: FastifyRequest, reply: FastifyReply): boolean {
-  if (!fault?.loseAnswer) return false;
-  if (fault.loseAnswer === 'reset') resetConnection(req, reply);
-  else hangConnection(reply);
-  return true;
+/**
+ * After the handler changed state: lose the answer ('lost'), replace it with a 5xx, or hold it
+ * back for a while before it is sent ('send').
+ */
+export async function applyFaultAfter(
+  world: SandboxWorld,
+  fault: FaultSpec | undefined,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<
+  { readonly kind: 'lost' } | { readonly kind: 'send' } | { readonly kind: 'http'; status: number }
+> {
+  if (!fault) return { kind: 'send' };
+  if (fault.loseAnswer) {
+    if (fault.loseAnswer === 'reset') resetConnection(req, reply);
+    else hangConnection(reply);
+    return { kind: 'lost' };
+  }
+  if (fault.applyThenLatencyMs !== undefined && fault.applyThenLatencyMs > 0) {
+    await world.clock.sleep(fault.applyThenLatencyMs);
+  }
+  if (fault.applyThenStatus !== undefined) return { kind: 'http', status: fault.applyThenStatus };
+  return { kind: 'send' };
 }

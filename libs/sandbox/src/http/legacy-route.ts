@@ -4,7 +4,7 @@ import { type LegacyAnswer, type LegacyEndpoint } from '../handlers/endpoint.js'
 import { COMMON } from '../tables/common.table.js';
 import { legacyHttpStatus, RowAnswer, type LegacyRow } from '../tables/row.js';
 import { checkLegacyAccess } from './access.js';
-import { applyFaultBefore, loseAnswer } from './faults.apply.js';
+import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
 
 export function legacyBody(answer: LegacyAnswer): Record<string, unknown> {
   if (answer.raw) return answer.raw;
@@ -24,6 +24,13 @@ function initiationId(ep: LegacyEndpoint, body: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** A gateway-style 5xx with a generic error body (an injected fault). */
+function sendServerError(reply: FastifyReply, status: number): void {
+  void reply
+    .code(status)
+    .send({ status: 'ERROR', subCode: String(status), message: 'Internal server error' });
+}
+
 async function run(
   world: SandboxWorld,
   ep: LegacyEndpoint,
@@ -38,10 +45,7 @@ async function run(
     case 'rateLimited':
       return sendLegacy(reply, { row: COMMON.tooManyRequests });
     case 'http':
-      void reply
-        .code(pre.status)
-        .send({ status: 'ERROR', subCode: String(pre.status), message: 'Internal server error' });
-      return;
+      return sendServerError(reply, pre.status);
     case 'subCode520': {
       const table: Readonly<Record<string, LegacyRow | undefined>> = ep.table;
       return sendLegacy(reply, { row: (pre.rowKey && table[pre.rowKey]) || ep.row520 });
@@ -67,7 +71,9 @@ async function run(
     if (id !== undefined) world.account.receive(ep.id, id, false, err.row.subCode);
     answer = { row: err.row };
   }
-  if (loseAnswer(fault, req, reply)) return;
+  const post = await applyFaultAfter(world, fault, req, reply);
+  if (post.kind === 'lost') return;
+  if (post.kind === 'http') return sendServerError(reply, post.status);
   sendLegacy(reply, answer);
 }
 

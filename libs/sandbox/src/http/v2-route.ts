@@ -4,7 +4,7 @@ import { type V2Endpoint } from '../handlers/v2-endpoint.js';
 import { type V2Row } from '../tables/row.js';
 import { V2_COMMON, V2Answer, failV2 } from '../tables/v2.table.js';
 import { sameSecret } from './access.js';
-import { applyFaultBefore, loseAnswer } from './faults.apply.js';
+import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
 
 const API_VERSION_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
@@ -73,7 +73,9 @@ async function run(
     status = err.row.http;
     body = v2ErrorBody(err.row);
   }
-  if (loseAnswer(fault, req, reply)) return;
+  const post = await applyFaultAfter(world, fault, req, reply);
+  if (post.kind === 'lost') return;
+  if (post.kind === 'http') return sendV2Error(reply, { ...V2_COMMON.internalError, http: post.status });
   void reply.code(status).send(body);
 }
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `npm run chaos`: the chaos suite (test/chaos/) at full scale: its own PostgreSQL cluster and Kafka
+# broker, the provider sandbox with faults, two service instances killed and restarted, commands
+# and hostile messages. Figures go to docs/RELIABILITY.md; logs to .run/logs/chaos/.
+#
+#   npm run chaos                         the full run (10,000 commands, 50 kills, ...)
+#   npm run chaos -- --short              the short variant (as in npm test)
+#   npm run chaos -- --commands=2000 --kills=10 --broker-restarts=1 --postgres-restarts=1 \
+#                    --hostile=2000 --fault-rate=0.2 --seed=7 --duration=120000
+#   (or the same as CHAOS_COMMANDS=2000 CHAOS_KILLS=10 ...; see test/chaos/config.ts)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+ensure_deps
+build
+node dist/test/chaos/main.js "$@"

@@ -1,0 +1,124 @@
+/** The scale of a chaos run: from the environment (CHAOS_*) or the command line (--commands=...). */
+export interface ChaosConfig {
+  /** Distinct valid commands (duplicates and conflicting reuses come on top). */
+  readonly commands: number;
+  /** Share of commands sent again unchanged, and sent again with a different request. */
+  readonly duplicateRate: number;
+  readonly conflictRate: number;
+  readonly hostile: number;
+  readonly kills: number;
+  readonly brokerRestarts: number;
+  readonly postgresRestarts: number;
+  readonly rollingRestart: boolean;
+  /** Share of provider initiations that get a fault. */
+  readonly faultRate: number;
+  readonly seed: number;
+  /** How long commands keep coming: the chaos happens over this window. */
+  readonly durationMs: number;
+  /** How long the run may take to settle after the last command and fault. */
+  readonly settleTimeoutMs: number;
+  readonly leaseMs: number;
+  /** Ports: Postgres base+32, Kafka base+92 (+93 controller), sandbox base+80, services base+81/82. */
+  readonly basePort: number;
+  readonly logLevel: string;
+  /** Where the figures go (a markdown file), or '' for nowhere. */
+  readonly reportFile: string;
+  /** The command line shown with the figures. */
+  readonly commandLine: string;
+  readonly variant: 'full' | 'short';
+}
+
+export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
+  variant: 'full',
+  commands: 10_000,
+  duplicateRate: 0.02,
+  conflictRate: 0.01,
+  hostile: 10_000,
+  kills: 50,
+  brokerRestarts: 3,
+  postgresRestarts: 3,
+  rollingRestart: true,
+  faultRate: 0.2,
+  seed: 20261123,
+  durationMs: 420_000,
+  settleTimeoutMs: 240_000,
+  leaseMs: 5_000,
+  basePort: 19700,
+  logLevel: 'info',
+};
+
+export const SHORT: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
+  ...FULL,
+  variant: 'short',
+  commands: 1_000,
+  hostile: 1_000,
+  kills: 5,
+  brokerRestarts: 1,
+  postgresRestarts: 1,
+  rollingRestart: false,
+  durationMs: 60_000,
+  settleTimeoutMs: 90_000,
+};
+
+const KEYS: Record<string, keyof ChaosConfig> = {
+  commands: 'commands',
+  duplicates: 'duplicateRate',
+  conflicts: 'conflictRate',
+  hostile: 'hostile',
+  kills: 'kills',
+  'broker-restarts': 'brokerRestarts',
+  'postgres-restarts': 'postgresRestarts',
+  'rolling-restart': 'rollingRestart',
+  'fault-rate': 'faultRate',
+  seed: 'seed',
+  duration: 'durationMs',
+  'settle-timeout': 'settleTimeoutMs',
+  lease: 'leaseMs',
+  'base-port': 'basePort',
+  'log-level': 'logLevel',
+  report: 'reportFile',
+};
+
+/**
+ * `--short` (or CHAOS_VARIANT=short) starts from the short variant; every value can be set as
+ * `--commands=2000` or `CHAOS_COMMANDS=2000` (durations in ms, rates as 0.2).
+ */
+export function chaosConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  defaults: { reportFile: string } = { reportFile: 'docs/RELIABILITY.md' },
+): ChaosConfig {
+  const short = argv.includes('--short') || env['CHAOS_VARIANT'] === 'short';
+  const cfg: Record<string, unknown> = {
+    ...(short ? SHORT : FULL),
+    reportFile: defaults.reportFile,
+    commandLine: `npm run chaos${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
+  };
+  const given: Record<string, string> = {};
+  for (const [flag, key] of Object.entries(KEYS)) {
+    const e = env[`CHAOS_${flag.toUpperCase().replace(/-/g, '_')}`];
+    if (e !== undefined && e !== '') given[key] = e;
+  }
+  for (const a of argv) {
+    const m = /^--([a-z-]+)=(.*)$/.exec(a);
+    if (!m) continue;
+    const key = KEYS[m[1] ?? ''];
+    if (!key) throw new Error(`unknown chaos option --${m[1]}; known: ${Object.keys(KEYS).join(', ')}`);
+    given[key] = m[2] ?? '';
+  }
+  for (const [key, raw] of Object.entries(given)) {
+    const current = cfg[key];
+    if (typeof current === 'number') {
+      const n = Number(raw);
+      if (!Number.isFinite(n) || n < 0) throw new Error(`chaos option ${key}: not a number: ${raw}`);
+      cfg[key] = n;
+    } else if (typeof current === 'boolean') {
+      cfg[key] = raw === 'true' || raw === '1';
+    } else {
+      cfg[key] = raw;
+    }
+  }
+  const c = cfg as unknown as ChaosConfig;
+  if (c.faultRate > 1 || c.duplicateRate > 1 || c.conflictRate > 1) throw new Error('rates are 0..1');
+  return c;
+}

@@ -1,0 +1,197 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, readdirSync, type WriteStream } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const REPO = resolve(import.meta.dirname, '../../..');
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The newest PostgreSQL server binaries on this machine (/usr/lib/postgresql/<version>/bin). */
+function postgresBin(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const v = versions[0];
+  if (v === undefined) throw new Error(`no PostgreSQL server binaries under ${root}/*/bin`);
+  return join(root, v, 'bin');
+}
+
+/**
+ * A PostgreSQL cluster of the chaos run's own (initdb + pg_ctl on a private port), so the run can
+ * stop and restart it. initdb refuses root: as root, the cluster belongs to the `postgres` user.
+ */
+export class PrivatePostgres {
+  private dir = '';
+  private readonly bin = postgresBin();
+  private readonly asRoot = userInfo().uid === 0;
+
+  constructor(
+    readonly port: number,
+    private readonly logFile: string,
+  ) {}
+
+  url(database: string): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  private async pg(tool: string, args: string[], timeoutMs = 120_000): Promise<string> {
+    const cmd = join(this.bin, tool);
+    const { stdout } = this.asRoot
+      ? await run('runuser', ['-u', 'postgres', '--', cmd, ...args], { timeout: timeoutMs, cwd: '/' })
+      : await run(cmd, args, { timeout: timeoutMs });
+    return stdout;
+  }
+
+  async init(): Promise<void> {
+    this.dir = await mkdtemp(join(tmpdir(), `chaos-pg-${this.port}-`));
+    if (this.asRoot) {
+      await chown(this.dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), 0);
+      await chmod(this.dir, 0o700);
+      // The server writes its log here: it must be able to create the file.
+      await run('touch', [this.logFile]);
+      await run('chown', ['postgres', this.logFile]);
+    }
+    await this.pg('initdb', ['-D', this.dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    await this.start();
+  }
+
+  async start(): Promise<void> {
+    const opts = [
+      `-p ${this.port}`,
+      '-c listen_addresses=127.0.0.1',
+      `-c unix_socket_directories=${this.dir}`,
+      '-c max_connections=200',
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c shared_buffers=128MB',
+    ].join(' ');
+    await this.pg('pg_ctl', ['-D', this.dir, '-l', this.logFile, '-o', opts, '-w', '-t', '60', 'start']);
+  }
+
+  /** `immediate` is a crash (no checkpoint; recovery at the next start). */
+  async stop(mode: 'fast' | 'immediate' = 'immediate'): Promise<void> {
+    await this.pg('pg_ctl', ['-D', this.dir, '-m', mode, '-w', '-t', '60', 'stop']);
+  }
+
+  async destroy(): Promise<void> {
+    if (!this.dir) return;
+    await this.stop('immediate').catch(() => undefined);
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A node child process with its output appended to a log file, restartable under the same name. */
+export class NodeProcess {
+  private child: ChildProcess | undefined;
+  private readonly log: WriteStream;
+  /** Set when the process exits: its code or signal. */
+  lastExit: string | undefined;
+  starts = 0;
+  private watchers: { re: RegExp; resolve: (at: number | undefined) => void }[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly script: string,
+    private readonly env: Record<string, string>,
+    logFile: string,
+  ) {
+    this.log = createWriteStream(logFile, { flags: 'a' });
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  start(): void {
+    this.starts += 1;
+    this.log.write(`\n==== chaos: start #${this.starts} of ${this.name} at ${new Date().toISOString()}\n`);
+    const child = spawn(process.execPath, [join(REPO, this.script)], {
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.pipe(this.log, { end: false });
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (this.watchers.length === 0) return;
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        this.watchers = this.watchers.filter((w) => {
+          if (!w.re.test(line)) return true;
+          w.resolve(Date.now());
+          return false;
+        });
+      }
+    });
+    child.stderr?.pipe(this.log, { end: false });
+    child.on('exit', (code, signal) => {
+      this.lastExit = signal ?? String(code);
+      this.log.write(`==== chaos: ${this.name} exited (${this.lastExit}) at ${new Date().toISOString()}\n`);
+    });
+    this.child = child;
+  }
+
+  /** When the first stdout line matching `re` arrives (from now on); undefined after `timeoutMs`. */
+  nextLine(re: RegExp, timeoutMs = 300_000): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      const w = { re, resolve };
+      this.watchers.push(w);
+      setTimeout(() => {
+        this.watchers = this.watchers.filter((x) => x !== w);
+        resolve(undefined);
+      }, timeoutMs).unref();
+    });
+  }
+
+  /** Sends a signal; resolves when the process has exited (or after `timeoutMs`). */
+  async signal(sig: NodeJS.Signals, timeoutMs = 30_000): Promise<boolean> {
+    const child = this.child;
+    if (!child || !this.running) return true;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    this.log.write(`==== chaos: ${sig} to ${this.name} (pid ${child.pid}) at ${new Date().toISOString()}\n`);
+    child.kill(sig);
+    return Promise.race([exited.then(() => true), sleep(timeoutMs).then(() => false)]);
+  }
+
+  async stop(): Promise<void> {
+    if (!(await this.signal('SIGTERM', 20_000))) await this.signal('SIGKILL');
+  }
+
+  /** The run is over: no grace needed. */
+  async close(): Promise<void> {
+    await this.signal('SIGKILL');
+    await new Promise<void>((r) => this.log.end(() => r()));
+  }
+}
+
+/** Polls an HTTP URL until it answers 2xx; resolves with the time it took, or throws. */
+export async function waitForHttp(url: string, timeoutMs: number, alive?: () => boolean): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (alive && !alive()) throw new Error(`process behind ${url} exited while starting`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return Date.now() - started;
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer 2xx within ${timeoutMs} ms`);
+}
+
+export async function ensureDir(dir: string, clean = false): Promise<void> {
+  if (clean) await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+}

@@ -1,0 +1,271 @@
+import { type IHeaders, type Kafka } from 'kafkajs';
+import { type PayoutEvent } from '#contracts';
+import { type Hostile, type PlannedCommand } from './generate.js';
+
+export interface TopicMessage {
+  readonly partition: number;
+  readonly offset: string;
+  readonly key: string | null;
+  readonly value: Buffer | null;
+  readonly headers: Record<string, string>;
+}
+
+function headersOf(h: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h ?? {})) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.map((x) => x.toString()).join(',') : v.toString();
+  }
+  return out;
+}
+
+/** Every message of a topic, from the beginning to its end as of now, in partition order. */
+export async function readTopic(kafka: Kafka, topic: string, timeoutMs = 120_000): Promise<TopicMessage[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topic);
+  await admin.disconnect();
+  const want = new Map(ends.map((e) => [e.partition, BigInt(e.high)]));
+  const done = new Set([...want].filter(([, high]) => high === 0n).map(([p]) => p));
+  const out: TopicMessage[] = [];
+  if (done.size === want.size) return out;
+  const consumer = kafka.consumer({
+    groupId: `chaos-reader-${topic}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    maxBytes: 50 * 1024 * 1024,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((r) => (finish = r));
+  await consumer.run({
+    autoCommit: false,
+    eachBatch: async ({ batch }) => {
+      for (const m of batch.messages) {
+        out.push({
+          partition: batch.partition,
+          offset: m.offset,
+          key: m.key?.toString('utf8') ?? null,
+          value: m.value,
+          headers: headersOf(m.headers),
+        });
+        if (BigInt(m.offset) + 1n >= (want.get(batch.partition) ?? 0n)) done.add(batch.partition);
+      }
+      if (done.size === want.size) finish();
+    },
+  });
+  const timer = setTimeout(finish, timeoutMs);
+  await finished;
+  clearTimeout(timer);
+  await consumer.disconnect();
+  if (done.size !== want.size) throw new Error(`reading ${topic}: did not reach the end in ${timeoutMs} ms`);
+  out.sort((a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)));
+  return out;
+}
+
+/** Committed offsets of the service's group against the end of the commands topic. */
+export async function consumerLag(kafka: Kafka, groupId: string, topic: string): Promise<number> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    let lag = 0n;
+    for (const e of ends) {
+      const c = committed?.partitions.find((p) => p.partition === e.partition)?.offset ?? '-1';
+      const at = BigInt(c) < 0n ? 0n : BigInt(c);
+      lag += BigInt(e.high) - at;
+    }
+    return Number(lag);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export interface Check {
+  readonly name: string;
+  readonly passed: boolean;
+  /** What was checked, as a figure ("10000 commands"). */
+  readonly checked: string;
+  readonly violations: number;
+  /** A few examples with their causes. */
+  readonly examples: readonly string[];
+}
+
+export function check(name: string, checked: string, violations: readonly string[]): Check {
+  return {
+    name,
+    checked,
+    passed: violations.length === 0,
+    violations: violations.length,
+    examples: violations.slice(0, 5),
+  };
+}
+
+const PAYOUT_TERMINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION']);
+const BATCH_TERMINAL = new Set(['COMPLETED', 'FAILED', 'REJECTED', 'REQUIRES_ATTENTION']);
+
+export interface EventAnalysis {
+  readonly total: number;
+  readonly unparseable: number;
+  readonly redelivered: number;
+  readonly conflicts: Map<string, number>;
+  /** Last event per command identity (account|id). */
+  readonly last: Map<string, PayoutEvent>;
+  readonly orderViolations: string[];
+  readonly secretViolations: string[];
+  readonly finalStatus: Map<string, number>;
+  readonly requiresAttention: Map<string, number>;
+}
+
+/**
+ * Versions per entity must go 1, 2, 3... in the order the topic holds them: a repeat of the
+ * latest version is a redelivery (at-least-once), anything else is a gap or a reordering.
+ */
+export function analyseEvents(
+  messages: readonly TopicMessage[],
+  commands: ReadonlyMap<string, PlannedCommand>,
+): EventAnalysis {
+  const state = new Map<string, { partition: number; expected: number; ids: Set<string> }>();
+  const last = new Map<string, PayoutEvent>();
+  const conflicts = new Map<string, number>();
+  const orderViolations: string[] = [];
+  const secretViolations: string[] = [];
+  let unparseable = 0;
+  let redelivered = 0;
+  for (const m of messages) {
+    let e: PayoutEvent;
+    const text = m.value?.toString('utf8') ?? '';
+    try {
+      e = JSON.parse(text) as PayoutEvent;
+    } catch {
+      unparseable += 1;
+      continue;
+    }
+    const account = e.data.accountId;
+    const batchId = e.data.batchTransferId;
+    const own = commands.get(batchId ?? e.subject);
+    for (const s of own?.secrets ?? []) {
+      if (text.includes(s)) secretViolations.push(`${e.id}: carries a secret of ${own?.identity} (${mask(s)})`);
+    }
+    if (e.type === 'payouts.command.conflict') {
+      conflicts.set(`${account}|${e.subject}`, (conflicts.get(`${account}|${e.subject}`) ?? 0) + 1);
+      continue;
+    }
+    const entity =
+      e.data.kind === 'batch_entry' ? `${account}|${batchId ?? '?'}/${e.subject}` : `${account}|${e.subject}`;
+    let s = state.get(entity);
+    if (!s) {
+      // A batch entry's version 1 (RECEIVED) is announced by its batch's event, not its own.
+      s = { partition: m.partition, expected: e.data.kind === 'batch_entry' ? 2 : 1, ids: new Set() };
+      state.set(entity, s);
+    }
+    const v = e.data.version;
+    if (m.partition !== s.partition) {
+      orderViolations.push(`${entity}: v${v} on partition ${m.partition}, earlier ones on ${s.partition}`);
+    }
+    if (v === s.expected) {
+      s.expected += 1;
+      s.ids.add(e.id);
+    } else if (v === s.expected - 1 && s.ids.has(e.id)) {
+      redelivered += 1;
+    } else if (v > s.expected) {
+      orderViolations.push(`${entity}: gap, v${v} (${e.data.status}) after v${s.expected - 1}`);
+      s.expected = v + 1;
+      s.ids.add(e.id);
+    } else {
+      orderViolations.push(`${entity}: reordered, v${v} (${e.data.status}) after v${s.expected - 1}`);
+    }
+    if (e.data.kind !== 'batch_entry') {
+      const prev = last.get(`${account}|${e.subject}`);
+      if (!prev || prev.data.version <= v) last.set(`${account}|${e.subject}`, e);
+    }
+  }
+  const finalStatus = new Map<string, number>();
+  const requiresAttention = new Map<string, number>();
+  for (const e of last.values()) {
+    const k = `${e.data.kind === 'batch_transfer' ? 'batch ' : ''}${e.data.status}`;
+    finalStatus.set(k, (finalStatus.get(k) ?? 0) + 1);
+    if (e.data.status === 'REQUIRES_ATTENTION') {
+      const reason = e.data.reason ?? '(no reason)';
+      requiresAttention.set(reason, (requiresAttention.get(reason) ?? 0) + 1);
+    }
+  }
+  return {
+    total: messages.length,
+    unparseable,
+    redelivered,
+    conflicts,
+    last,
+    orderViolations,
+    secretViolations,
+    finalStatus,
+    requiresAttention,
+  };
+}
+
+export function isTerminal(e: PayoutEvent | undefined): boolean {
+  if (!e) return false;
+  return e.data.kind === 'batch_transfer'
+    ? BATCH_TERMINAL.has(e.data.status)
+    : PAYOUT_TERMINAL.has(e.data.status);
+}
+
+/** Shows a secret's length and last two characters only. */
+export function mask(s: string): string {
+  return `${s.length} chars ending ${s.slice(-2)}`;
+}
+
+export interface DeadLetterAnalysis {
+  readonly total: number;
+  readonly byReason: Map<string, number>;
+  readonly missing: string[];
+  readonly withoutReason: string[];
+  readonly secretLeaks: string[];
+  readonly settledByEvent: number;
+}
+
+/** Every hostile message is in the DLQ (found by the sha256 of its bytes) with a reason, and nothing secret. */
+export function analyseDeadLetters(
+  messages: readonly TopicMessage[],
+  hostile: readonly Hostile[],
+  last: ReadonlyMap<string, PayoutEvent>,
+): DeadLetterAnalysis {
+  const bySha = new Map<string, TopicMessage>();
+  const byReason = new Map<string, number>();
+  for (const m of messages) {
+    const sha = m.headers['dlq-original-sha256'];
+    if (sha) bySha.set(sha, m);
+    const reason = m.headers['dlq-reason'] ?? '(none)';
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  const missing: string[] = [];
+  const withoutReason: string[] = [];
+  const secretLeaks: string[] = [];
+  let settledByEvent = 0;
+  for (const h of hostile) {
+    const m = bySha.get(h.sha256);
+    if (!m) {
+      const e = h.identity ? last.get(`default|${h.identity}`) : undefined;
+      if (e && isTerminal(e) && e.data.status !== 'SUCCESS') {
+        settledByEvent += 1;
+        continue;
+      }
+      missing.push(
+        `hostile #${h.n} (${h.category}${h.identity ? `, ${h.identity}` : ''}) not dead-lettered` +
+          (e ? `; its last event is ${e.data.status}` : ''),
+      );
+      continue;
+    }
+    if (!m.headers['dlq-reason']) withoutReason.push(`hostile #${h.n} (${h.category}): no dlq-reason header`);
+    const text = `${m.value?.toString('latin1') ?? ''}\n${m.value?.toString('utf8') ?? ''}\n${Object.values(m.headers).join('\n')}`;
+    for (const s of h.secrets) {
+      if (text.includes(s)) {
+        secretLeaks.push(
+          `hostile #${h.n} (${h.category}, reason ${m.headers['dlq-reason'] ?? '?'}): a secret (${mask(s)}) is in the dead letter`,
+        );
+        break;
+      }
+    }
+  }
+  return { total: messages.length, byReason, missing, withoutReason, secretLeaks, settledByEvent };
+}

@@ -1,0 +1,621 @@
+import { copyFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { MAX_COMMAND_BYTES, TOPICS, topicName } from '#contracts';
+import { ensureDatabase, runMigrations } from '#database';
+import { ensureTopics } from '#messaging';
+import { TEST_ACCOUNTS } from '#sandbox';
+import { type ChaosConfig } from './config.js';
+import {
+  conflicting,
+  hostileMessage,
+  planCommands,
+  Random,
+  type Hostile,
+  type PlannedCommand,
+  type SandboxFixtures,
+  type Send,
+} from './generate.js';
+import { ensureDir, NodeProcess, PrivatePostgres, REPO, sleep, waitForHttp } from './infra.js';
+import {
+  analyseDeadLetters,
+  analyseEvents,
+  check,
+  consumerLag,
+  isTerminal,
+  readTopic,
+  type Check,
+} from './observe.js';
+import { renderReport, type Figures } from './report.js';
+
+const execute = promisify(execFile);
+const PREFIX = 'chaos';
+const CLIENT_ID = 'payouts-chaos';
+const GROUP = `${CLIENT_ID}.intake`;
+const LOG_DIR = join(REPO, '.run/logs/chaos');
+const DATA_DIR = join(REPO, '.run/chaos');
+
+/** Fast settings so unclear payouts resolve in run time (as test/support/stack.ts FAST_RECONCILE). */
+const FAST_RECONCILE = {
+  RECONCILE_SCHEDULE: '300ms,500ms,1s,1s,2s,2s,3s,5s',
+  REVERSAL_WATCH_SCHEDULE: '2s,5s',
+  RECONCILER_POLL_MS: '200',
+  RESEND_DELAY_MS: '300',
+  EXECUTOR_IDLE_POLL_MS: '50',
+  OUTBOX_POLL_INTERVAL_MS: '200',
+};
+
+export interface ChaosResult {
+  readonly checks: readonly Check[];
+  readonly figures: Figures;
+  readonly report: string;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+interface Restart {
+  readonly instance: string;
+  readonly cause: 'SIGKILL' | 'SIGTERM';
+  readonly at: number;
+  readyMs?: number;
+  firstWorkMs?: number;
+}
+
+class Broker {
+  constructor(
+    readonly port: number,
+    private readonly dataDir: string,
+  ) {}
+
+  private async kafka(action: string): Promise<void> {
+    await execute('bash', [join(REPO, 'tools/kafka/kafka.sh'), action], {
+      env: {
+        ...process.env,
+        KAFKA_PORT: String(this.port),
+        KAFKA_DATA_DIR: this.dataDir,
+        KAFKA_HEAP_OPTS: '-Xms256m -Xmx512m',
+      },
+      timeout: 180_000,
+    });
+  }
+
+  start = () => this.kafka('start');
+  stop = () => this.kafka('stop');
+}
+
+/** Runs one chaos run from start to end and checks what it left behind. */
+export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): Promise<ChaosResult> {
+  const started = Date.now();
+  const t = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
+  const log = (line: string) => say(`[chaos ${t()}] ${line}`);
+  await ensureDir(LOG_DIR, true);
+  await ensureDir(DATA_DIR, true);
+  const r = new Random(cfg.seed);
+  const ports = {
+    postgres: cfg.basePort + 32,
+    kafka: cfg.basePort + 92,
+    sandbox: cfg.basePort + 80,
+    services: [cfg.basePort + 81, cfg.basePort + 82],
+  };
+  const postgres = new PrivatePostgres(ports.postgres, join(LOG_DIR, 'postgres.log'));
+  const broker = new Broker(ports.kafka, join(DATA_DIR, `kafka-${ports.kafka}`));
+  const kafka = new Kafka({
+    clientId: 'chaos-harness',
+    brokers: [`127.0.0.1:${ports.kafka}`],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 30, initialRetryTime: 300, maxRetryTime: 3_000 },
+  });
+  const processes: NodeProcess[] = [];
+  let producer: Producer | undefined;
+  let pool: pg.Pool | undefined;
+  let tornDown: Promise<void> | undefined;
+  const teardown = () =>
+    (tornDown ??= (async () => {
+      await producer?.disconnect().catch(() => undefined);
+      await pool?.end().catch(() => undefined);
+      for (const p of processes) await p.close().catch(() => undefined);
+      await broker.stop().catch(() => undefined);
+      await copyFile(join(DATA_DIR, `kafka-${ports.kafka}`, 'broker.log'), join(LOG_DIR, 'broker.log')).catch(
+        () => undefined,
+      );
+      await postgres.destroy().catch(() => undefined);
+      await ensureDir(DATA_DIR, true).catch(() => undefined);
+    })());
+  // Interrupted: leave no cluster, broker or service behind.
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping everything the run started`);
+    void teardown().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    log(`seed ${cfg.seed}; logs in .run/logs/chaos/`);
+    log(`starting PostgreSQL on ${ports.postgres} and Kafka on ${ports.kafka}`);
+    await Promise.all([postgres.init(), broker.start()]);
+    const dbUrl = postgres.url('payouts_chaos');
+    await ensureDatabase(dbUrl);
+    await runMigrations(dbUrl);
+    pool = new pg.Pool({ connectionString: dbUrl, max: 3 });
+    pool.on('error', () => undefined);
+    await ensureTopics(
+      kafka,
+      Object.values(TOPICS).map((topic) => ({ topic: topicName(PREFIX, topic), numPartitions: 6 })),
+    );
+
+    const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
+    const sandbox = new NodeProcess(
+      'sandbox',
+      'dist/apps/provider-sandbox/src/main.js',
+      {
+        SANDBOX_PORT: String(ports.sandbox),
+        SANDBOX_HOST: '127.0.0.1',
+        SANDBOX_PENDING_DELAY_MS: '2000',
+        SANDBOX_HANG_MS: '2000',
+        SANDBOX_BATCH_DELAY_MS: '500',
+        SANDBOX_INITIAL_BALANCE: '9999999999.00',
+        SANDBOX_RATE_LIMIT_TRANSFER: '0',
+        SANDBOX_RATE_LIMIT_STATUS: '0',
+        SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
+        SANDBOX_RATE_LIMIT_OTHER: '0',
+        SANDBOX_LOG_LEVEL: 'warn',
+      },
+      join(LOG_DIR, 'sandbox.log'),
+    );
+    processes.push(sandbox);
+    sandbox.start();
+    await waitForHttp(`${sandboxUrl}/__sandbox/clock`, 30_000, () => sandbox.running);
+    const fixtures = await prepareSandbox(sandboxUrl);
+
+    const serviceEnv = (port: number): Record<string, string> => ({
+      DATABASE_URL: dbUrl,
+      DATABASE_POOL_SIZE: '10',
+      KAFKA_BROKERS: `127.0.0.1:${ports.kafka}`,
+      KAFKA_TOPIC_PREFIX: PREFIX,
+      KAFKA_CLIENT_ID: CLIENT_ID,
+      HTTP_PORT: String(port),
+      LOG_LEVEL: cfg.logLevel,
+      PROVIDER_BASE_URL: sandboxUrl,
+      PROVIDER_PAYOUT_URL: sandboxUrl,
+      EXECUTOR_LEASE_MS: String(cfg.leaseMs),
+      // Longer than the lease, so an answer slower than the lease still arrives.
+      PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
+      PROVIDER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
+      ...FAST_RECONCILE,
+    });
+    const services = ports.services.map(
+      (port, i) =>
+        new NodeProcess(
+          `service-${i + 1}`,
+          'dist/apps/payout-service/src/main.js',
+          serviceEnv(port),
+          join(LOG_DIR, `service-${i + 1}.log`),
+        ),
+    );
+    processes.push(...services);
+    const readyUrl = (i: number) => `http://127.0.0.1:${ports.services[i] ?? 0}/health/ready`;
+    for (const s of services) s.start();
+    await Promise.all(services.map((s, i) => waitForHttp(readyUrl(i), 120_000, () => s.running)));
+    log('sandbox and two service instances ready');
+
+    // The plan: valid commands, their exact repeats and conflicting reuses shortly after them,
+    // and hostile messages, all interleaved on the same partitions.
+    const runTag = `C${cfg.seed.toString(36).toUpperCase()}X`;
+    const commands = await planCommands(cfg.commands, r, runTag, fixtures);
+    const byIdentity = new Map(commands.map((c) => [c.identity, c]));
+    const stream: Send[] = commands.map((c) => ({
+      key: c.identity,
+      value: Buffer.from(JSON.stringify(c.value)),
+      identity: c.identity,
+      role: 'command',
+    }));
+    const insertAfter = (i: number, s: Send) =>
+      stream.splice(Math.min(stream.length, i + 1 + r.int(0, 150)), 0, s);
+    const duplicates = Math.round(cfg.commands * cfg.duplicateRate);
+    const conflicts = Math.round(cfg.commands * cfg.conflictRate);
+    const conflicted = new Set<string>();
+    for (let k = 0; k < duplicates + conflicts; k += 1) {
+      const c = r.pick(commands);
+      const i = stream.findIndex((s) => s.identity === c.identity);
+      if (k < duplicates) {
+        insertAfter(i, { key: c.identity, value: Buffer.from(JSON.stringify(c.value)), identity: c.identity, role: 'duplicate' });
+      } else {
+        conflicted.add(c.identity);
+        insertAfter(i, {
+          key: c.identity,
+          value: Buffer.from(JSON.stringify(conflicting(c))),
+          identity: c.identity,
+          role: 'conflict',
+        });
+      }
+    }
+    const hostile: Hostile[] = [];
+    for (let n = 0; n < cfg.hostile; n += 1) {
+      const h = hostileMessage(n, r, runTag, MAX_COMMAND_BYTES);
+      if (h.hostile) hostile.push(h.hostile);
+      stream.splice(r.int(0, stream.length), 0, h);
+    }
+    log(
+      `plan: ${commands.length} commands, ${duplicates} duplicates, ${conflicts} conflicting reuses, ${hostile.length} hostile messages`,
+    );
+
+    await fetch(`${sandboxUrl}/__sandbox/fault-mode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rate: cfg.faultRate, seed: cfg.seed, lateMs: cfg.leaseMs + 2_000 }),
+    });
+
+    producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const commandsTopic = topicName(PREFIX, TOPICS.commands);
+
+    // Chaos actions, at seeded times over the sending window, run one after another.
+    type Action = { at: number; what: 'kill' | 'broker' | 'postgres' | 'rolling' };
+    const actions: Action[] = [];
+    const window = (lo: number, hi: number) => cfg.durationMs * (lo + r.next() * (hi - lo));
+    for (let k = 0; k < cfg.kills; k += 1) actions.push({ at: window(0.05, 0.9), what: 'kill' });
+    for (let k = 0; k < cfg.brokerRestarts; k += 1) {
+      actions.push({ at: (cfg.durationMs * (k + 0.5)) / (cfg.brokerRestarts + 0.5), what: 'broker' });
+    }
+    for (let k = 0; k < cfg.postgresRestarts; k += 1) {
+      actions.push({ at: (cfg.durationMs * (k + 0.25)) / (cfg.postgresRestarts + 0.25), what: 'postgres' });
+    }
+    if (cfg.rollingRestart) actions.push({ at: cfg.durationMs * 0.6, what: 'rolling' });
+    actions.sort((a, b) => a.at - b.at);
+
+    const restarts: Restart[] = [];
+    const done = { kills: 0, broker: 0, postgres: 0, rolling: 0, rollingExit: '' };
+    const pendingReady: Promise<void>[] = [];
+    const restart = (i: number, cause: Restart['cause']) => {
+      const s = services[i];
+      if (!s) return;
+      const rec: Restart = { instance: s.name, cause, at: Date.now() };
+      restarts.push(rec);
+      const firstWork = s.nextLine(/"msg":"payout state changed"/);
+      s.start();
+      void firstWork.then((at) => {
+        if (at !== undefined) rec.firstWorkMs = at - rec.at;
+      });
+      pendingReady.push(
+        waitForHttp(readyUrl(i), 300_000, () => s.running).then(
+          (ms) => {
+            rec.readyMs = ms;
+          },
+          () => undefined,
+        ),
+      );
+    };
+    const chaosStart = Date.now();
+    const chaosLoop = (async () => {
+      for (const a of actions) {
+        const wait = chaosStart + a.at - Date.now();
+        if (wait > 0) await sleep(wait);
+        try {
+          if (a.what === 'kill') {
+            const alive = services.map((s, i) => (s.running ? i : -1)).filter((i) => i >= 0);
+            if (alive.length === 0) continue;
+            const i = r.pick(alive);
+            await services[i]?.signal('SIGKILL');
+            done.kills += 1;
+            restart(i, 'SIGKILL');
+          } else if (a.what === 'broker') {
+            log('chaos: restarting the Kafka broker');
+            await broker.stop();
+            await sleep(1_000);
+            await broker.start();
+            done.broker += 1;
+          } else if (a.what === 'postgres') {
+            log('chaos: restarting PostgreSQL (immediate stop: a crash)');
+            await postgres.stop('immediate');
+            await sleep(1_000);
+            await postgres.start();
+            done.postgres += 1;
+          } else {
+            log('chaos: SIGTERM rolling restart');
+            for (let i = 0; i < services.length; i += 1) {
+              const s = services[i];
+              if (!s?.running) continue;
+              await s.signal('SIGTERM', 60_000);
+              done.rollingExit += `${s.name} exited ${s.lastExit ?? '?'}; `;
+              restart(i, 'SIGTERM');
+              await waitForHttp(readyUrl(i), 300_000, () => s.running).catch(() => undefined);
+            }
+            done.rolling += 1;
+          }
+        } catch (e) {
+          log(`chaos action ${a.what} failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    })();
+
+    // Send the stream at an even pace over the window, in small produce requests.
+    const tickMs = 250;
+    const perTick = Math.max(1, Math.ceil(stream.length / (cfg.durationMs / tickMs)));
+    let sent = 0;
+    let lastProgress = 0;
+    const progress = async (phase: string) => {
+      if (Date.now() - lastProgress < 5_000) return;
+      lastProgress = Date.now();
+      const counts = await statusCounts(pool).catch(() => 'database unavailable');
+      const up = services.filter((s) => s.running).length;
+      log(`${phase}: sent ${sent}/${stream.length}; instances up ${up}/2; kills ${done.kills}; ${counts}`);
+    };
+    for (let i = 0; i < stream.length; i += perTick) {
+      const tickStart = Date.now();
+      const batch = stream.slice(i, i + perTick);
+      for (;;) {
+        try {
+          await producer.send({
+            topic: commandsTopic,
+            acks: -1,
+            messages: batch.map((s) => ({ key: s.key, value: s.value })),
+          });
+          break;
+        } catch (e) {
+          log(`produce failed (${e instanceof Error ? e.message : String(e)}); retrying`);
+          await sleep(1_000);
+        }
+      }
+      sent += batch.length;
+      await progress('sending');
+      const rest = tickMs - (Date.now() - tickStart);
+      if (rest > 0) await sleep(rest);
+    }
+    log(`all ${stream.length} messages sent; waiting for the chaos actions to finish`);
+    await chaosLoop;
+    await Promise.all(pendingReady);
+    // Faults stop here, so what is still unclear can settle.
+    const faultView = (await (await fetch(`${sandboxUrl}/__sandbox/fault-mode`)).json()) as {
+      calls: number;
+      injected: Record<string, number>;
+    };
+    await fetch(`${sandboxUrl}/__sandbox/fault-mode`, { method: 'DELETE' });
+    const settleStart = Date.now();
+    log('settling: waiting for no unfinished row, an empty outbox and no consumer lag');
+    let settled = false;
+    let lag = -1;
+    while (Date.now() - settleStart < cfg.settleTimeoutMs) {
+      lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);
+      const open = await unfinished(pool).catch(() => -1);
+      if (lag === 0 && open === 0) {
+        settled = true;
+        break;
+      }
+      lastProgress = 0;
+      await progress(`settling (lag ${lag}, unfinished ${open})`);
+      await sleep(2_000);
+    }
+    const settleMs = Date.now() - settleStart;
+    log(settled ? `settled in ${(settleMs / 1000).toFixed(0)} s` : 'did not settle in time; checking anyway');
+
+    // Ground truth.
+    const summary = (await (await fetch(`${sandboxUrl}/__sandbox/received/summary`)).json()) as {
+      total: number;
+      accepted: number;
+      distinctAccepted: number;
+      byEndpoint: Record<string, { total: number; accepted: number }>;
+      acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
+    };
+    const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
+    const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));
+    const ev = analyseEvents(eventMessages, byIdentity);
+    const dl = analyseDeadLetters(dlqMessages, hostile, ev.last);
+    const ledger = await ledgerState(pool);
+    lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);
+
+    const checks: Check[] = [];
+    checks.push(
+      check(
+        'provider: accepted initiations per (account, id) <= 1',
+        `${summary.total} initiations, ${summary.distinctAccepted} ids accepted`,
+        summary.acceptedMoreThanOnce.map(
+          (d) => `${d.account}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byIdentity, d.transferId)})`,
+        ),
+      ),
+    );
+    const noTerminal: string[] = [];
+    for (const c of commands) {
+      const e = ev.last.get(`default|${c.identity}`);
+      if (!isTerminal(e)) {
+        noTerminal.push(`${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`);
+      }
+    }
+    checks.push(
+      check(
+        'events: every command has a terminal event or REQUIRES_ATTENTION',
+        `${commands.length} commands`,
+        noTerminal,
+      ),
+    );
+    checks.push(check('events: versions per key without gaps or reordering', `${ev.total} events`, ev.orderViolations));
+    const firstStands: string[] = [];
+    for (const id of conflicted) {
+      const c = byIdentity.get(id);
+      const e = ev.last.get(`default|${id}`);
+      if (!ev.conflicts.has(`default|${id}`)) firstStands.push(`${id} (${c?.label ?? '?'}): no conflict event`);
+      const amount = (c?.value['data'] as { amount?: string } | undefined)?.amount;
+      if (e && amount !== undefined && e.data.amount !== amount) {
+        firstStands.push(`${id} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`);
+      }
+    }
+    checks.push(
+      check('events: a conflicting reuse gets a conflict event; the first request stands', `${conflicted.size} reused ids`, firstStands),
+    );
+    checks.push(check('events: no secret or account number of a command', `${ev.total} events`, ev.secretViolations));
+    checks.push(
+      check(
+        'DLQ: every hostile message, each with a reason',
+        `${hostile.length} hostile messages, ${dl.total} dead letters`,
+        [...dl.missing, ...dl.withoutReason],
+      ),
+    );
+    checks.push(check('DLQ: nothing secret', `${dl.total} dead letters`, dl.secretLeaks));
+    checks.push(check('ledger: no row stuck', `${ledger.payouts} payouts, ${ledger.batches} batches`, ledger.stuck));
+    checks.push(check('outbox: everything published, nothing dead', `${ledger.outbox} outbox rows`, ledger.outboxOpen));
+    checks.push(
+      check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
+    );
+    const unreadyRestarts = restarts.filter((x) => x.readyMs === undefined);
+    checks.push(
+      check(
+        'every restarted instance became ready',
+        `${restarts.length} restarts`,
+        unreadyRestarts.map((x) => `${x.instance} after ${x.cause}: never ready`),
+      ),
+    );
+
+    const figures: Figures = {
+      cfg,
+      durationMs: Date.now() - started,
+      settleMs,
+      settled,
+      sent: {
+        commands: commands.length,
+        duplicates,
+        conflicts,
+        hostile: hostile.length,
+        messages: stream.length,
+        byKind: countBy(commands, (c) => c.kind),
+      },
+      chaos: { ...done, restarts },
+      faults: faultView,
+      provider: summary,
+      events: {
+        total: ev.total,
+        redelivered: ev.redelivered,
+        conflictEvents: [...ev.conflicts.values()].reduce((a, b) => a + b, 0),
+        finalStatus: ev.finalStatus,
+        requiresAttention: ev.requiresAttention,
+      },
+      dlq: { total: dl.total, byReason: dl.byReason, settledByEvent: dl.settledByEvent },
+      ledger,
+      lag,
+    };
+    const report = renderReport(figures, checks);
+    const passed = checks.filter((c) => c.passed).length;
+    const failed = checks.length - passed;
+    if (cfg.reportFile) await writeFile(join(REPO, cfg.reportFile), report);
+    await writeFile(join(LOG_DIR, 'report.md'), report);
+    return { checks, figures, report, passed, failed };
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await teardown();
+  }
+}
+
+function countBy<T>(xs: readonly T[], f: (x: T) => string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(f(x), (m.get(f(x)) ?? 0) + 1);
+  return m;
+}
+
+function kindOf(byIdentity: ReadonlyMap<string, PlannedCommand>, id: string): string {
+  const c = byIdentity.get(id) ?? [...byIdentity.values()].find((x) => x.entries.includes(id));
+  return c ? c.label : 'not a command of this run';
+}
+
+async function statusCounts(pool: pg.Pool | undefined): Promise<string> {
+  if (!pool) return '';
+  const { rows } = await pool.query<{ status: string; n: string }>(
+    'SELECT status, count(*) AS n FROM payout GROUP BY status ORDER BY status',
+  );
+  return rows.map((x) => `${x.status} ${x.n}`).join(', ');
+}
+
+const OPEN_PAYOUT = `status IN ('RECEIVED', 'SUBMITTING', 'PENDING', 'UNKNOWN')`;
+const OPEN_BATCH = `status IN ('RECEIVED', 'SUBMITTING', 'PROCESSING', 'UNKNOWN')`;
+
+async function unfinished(pool: pg.Pool | undefined): Promise<number> {
+  if (!pool) return -1;
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT (SELECT count(*) FROM payout WHERE ${OPEN_PAYOUT})
+          + (SELECT count(*) FROM batch WHERE ${OPEN_BATCH})
+          + (SELECT count(*) FROM outbox WHERE state <> 'published') AS n`,
+  );
+  return Number(rows[0]?.n ?? -1);
+}
+
+export interface LedgerState {
+  payouts: number;
+  batches: number;
+  outbox: number;
+  stuck: string[];
+  outboxOpen: string[];
+}
+
+async function ledgerState(pool: pg.Pool | undefined): Promise<LedgerState> {
+  if (!pool) throw new Error('no database');
+  const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
+  const stuckPayouts = await pool.query<{ transfer_id: string; kind: string; status: string; attempt: number; last_error: unknown }>(
+    `SELECT transfer_id, kind, status, attempt, last_error FROM payout WHERE ${OPEN_PAYOUT} ORDER BY id`,
+  );
+  const stuckBatches = await pool.query<{ batch_transfer_id: string; status: string }>(
+    `SELECT batch_transfer_id, status FROM batch WHERE ${OPEN_BATCH} ORDER BY id`,
+  );
+  const open = await pool.query<{ message_key: string; state: string; attempts: number; last_error: string | null }>(
+    `SELECT message_key, state, attempts, last_error FROM outbox WHERE state <> 'published' ORDER BY id`,
+  );
+  return {
+    payouts: await count('SELECT count(*) AS n FROM payout'),
+    batches: await count('SELECT count(*) AS n FROM batch'),
+    outbox: await count('SELECT count(*) AS n FROM outbox'),
+    stuck: [
+      ...stuckPayouts.rows.map(
+        (x) =>
+          `payout ${x.transfer_id} (${x.kind}) stuck in ${x.status} after ${x.attempt} sends; last error ${JSON.stringify(x.last_error)?.slice(0, 160) ?? 'none'}`,
+      ),
+      ...stuckBatches.rows.map((x) => `batch ${x.batch_transfer_id} stuck in ${x.status}`),
+    ],
+    outboxOpen: open.rows.map(
+      (x) => `outbox row of ${x.message_key} ${x.state} after ${x.attempts} attempts: ${x.last_error?.slice(0, 160) ?? ''}`,
+    ),
+  };
+}
+
+/** A merchant's set-up in the provider's dashboard: beneficiaries (aged past the 30-minute rule). */
+async function prepareSandbox(url: string): Promise<SandboxFixtures> {
+  const auth = await fetch(`${url}/payout/v1/authorize`, {
+    method: 'POST',
+    headers: { 'x-client-id': 'sandbox_client_id', 'x-client-secret': 'sandbox_client_secret' },
+  });
+  const token = ((await auth.json()) as { data: { token: string } }).data.token;
+  const beneIds = { success: 'CHAOSOK', pendingThenSuccess: 'CHAOSPEND', invalidAccount: 'CHAOSBAD' } as const;
+  for (const [outcome, beneId] of Object.entries(beneIds)) {
+    const a = TEST_ACCOUNTS.find((x) => x.outcome === outcome);
+    if (!a) throw new Error(`no sandbox account for ${outcome}`);
+    const res = await fetch(`${url}/payout/v1/addBeneficiary`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        beneId,
+        name: 'Chaos Bene',
+        email: 'bene@example.com',
+        phone: '9876543210',
+        address1: 'Street 1',
+        bankAccount: a.bankAccount,
+        ifsc: a.ifsc,
+      }),
+    });
+    const body = (await res.json()) as { subCode?: string; message?: string };
+    if (String(body.subCode) !== '200') throw new Error(`addBeneficiary ${beneId}: ${body.message ?? '?'}`);
+  }
+  await fetch(`${url}/__sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ seconds: 31 * 60 }),
+  });
+  return {
+    beneIds,
+    async transferToken(transferId, vpa) {
+      const res = await fetch(`${url}/__sandbox/transfer-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ transfer_id: transferId, vpa }),
+      });
+      return ((await res.json()) as { transfer_token: string }).transfer_token;
+    },
+  };
+}
