@@ -6,6 +6,7 @@ import { eventually, startStack, type Stack } from '#test-support';
 const ACCOUNT = '026291800001191';
 // Default MAX_COMMAND_BYTES (512 KiB); the broker takes record batches up to 1048588 bytes.
 const INVALID_UTF8_BYTES = 300_000;
+const FIELD_ACCOUNT = '9876543210';
 
 /**
  * A JSON object holding an account number and 300 kB of bytes that are not UTF-8: under the
@@ -20,7 +21,7 @@ const inflating = (n: number) =>
 
 // Invariant: a dead letter always fits the broker, alone and with the others of its batch, so
 // dead letters never stall a partition.
-describe('dead letters larger after scrubbing, several in one batch', () => {
+describe('dead letters larger after scrubbing, several in one batch, and what their key and detail show', () => {
   let stack: Stack;
   const header = (m: KafkaMessage, name: string) => m.headers?.[name]?.toString();
 
@@ -29,6 +30,16 @@ describe('dead letters larger after scrubbing, several in one batch', () => {
     // Separate produce requests (each under the broker's limit), all read by intake in one fetch;
     // the same key sends their dead letters to one DLQ partition.
     for (const n of [1, 2]) await stack.sendToPartition(0, [{ key: 'ds_same', value: inflating(n) }]);
+    // Keyed by an account number, with an unexpected field named by another one.
+    await stack.sendToPartition(0, [
+      {
+        key: ACCOUNT,
+        value: JSON.stringify({
+          type: 'payout.internal_transfer',
+          data: { transferId: 'ds_k', amount: '1.00', rechargeAccount: 'RA1', [FIELD_ACCOUNT]: 1 },
+        }),
+      },
+    ]);
     await stack.sendToPartition(0, [
       {
         key: 'ds_ok',
@@ -49,9 +60,10 @@ describe('dead letters larger after scrubbing, several in one batch', () => {
   });
 
   it('both are dead-lettered, scrubbed, cut to the size limit, with no account number', async () => {
-    await eventually(() => (stack.dlq.length >= 2 ? true : undefined), { what: 'two dead letters' });
-    assert.equal(stack.dlq.length, 2);
-    for (const d of stack.dlq) {
+    await eventually(() => (stack.dlq.length >= 3 ? true : undefined), { what: 'three dead letters' });
+    assert.equal(stack.dlq.length, 3);
+    const big = stack.dlq.filter((d) => header(d, 'dlq-original-offset') !== '2');
+    for (const d of big) {
       assert.equal(header(d, 'dlq-reason'), 'unknown_type');
       assert.equal(header(d, 'dlq-scrubbed'), 'true');
       assert.equal(header(d, 'dlq-truncated'), 'true');
@@ -60,6 +72,24 @@ describe('dead letters larger after scrubbing, several in one batch', () => {
       assert.ok(!d.value?.toString().includes(ACCOUNT));
       assert.match(String(d.value), /"bankAccount":"XXXXXXXXXXX1191"/);
     }
-    assert.deepEqual(stack.dlq.map((d) => header(d, 'dlq-original-offset')).sort(), ['0', '1']);
+    assert.deepEqual(big.map((d) => header(d, 'dlq-original-offset')).sort(), ['0', '1']);
+  });
+
+  it('a dead letter keyed by an account number, or naming one in its detail, shows neither whole', async () => {
+    const d = await eventually(() => stack.dlq.find((m) => header(m, 'dlq-original-offset') === '2'), {
+      what: 'the dead letter at offset 2',
+    });
+    assert.equal(header(d, 'dlq-reason'), 'schema_violation');
+    assert.equal(d.key?.toString(), 'XXXXXXXXXXX1191');
+    assert.equal(header(d, 'dlq-scrubbed'), 'true');
+    assert.match(String(header(d, 'dlq-detail')), /additional properties \(XXXXXX3210\)/);
+    const table = JSON.stringify(await stack.sql('SELECT detail FROM dead_letter'));
+    const shown = [
+      d.key?.toString(),
+      String(d.value),
+      ...Object.values(d.headers ?? {}).map(String),
+      table,
+    ].join('\n');
+    for (const leak of [ACCOUNT, FIELD_ACCOUNT]) assert.ok(!shown.includes(leak), `${leak} in ${shown}`);
   });
 });

@@ -183,9 +183,9 @@ describe('commands the database refuses', () => {
       },
       { what: 'readiness to turn green again' },
     );
-    const after = parseExposition(await (await fetch(`${stack.services[0]?.url ?? ''}/metrics`)).text());
+    const recovered = parseExposition(await (await fetch(`${stack.services[0]?.url ?? ''}/metrics`)).text());
     assert.equal(
-      valueOf(after.samples, 'payouts_consumer_failing_partitions', { topic: 'payouts.commands' }),
+      valueOf(recovered.samples, 'payouts_consumer_failing_partitions', { topic: 'payouts.commands' }),
       0,
     );
   });

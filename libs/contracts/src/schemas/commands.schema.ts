@@ -140,7 +140,14 @@ const batchTransfer = {
     batchTransferId: { type: 'string', minLength: 1, maxLength: 60, pattern: '^[A-Za-z0-9_]+$' },
     batchFormat: { enum: ['BENEFICIARY_ID', 'BANK_ACCOUNT', 'UPI', 'WALLET_A', 'WALLET_B'] },
     deleteBene: { type: 'boolean' },
-    entries: { type: 'array', minItems: 1, maxItems: 500, items: batchEntry },
+    entries: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 500,
+      items: batchEntry,
+      description:
+        'Distinct transferIds; the total of the amounts must not exceed 99999999999999.99 (checked at run time)',
+    },
   },
 } as const;
 

@@ -1,13 +1,17 @@
 import pg from 'pg';
-import { maskDigitRuns } from '#observability';
+import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
 
 /**
- * SQLSTATE classes that say the database cannot work right now, whatever the message: connection,
- * transaction state, authorisation, serialisation or deadlock, missing objects or privileges,
- * resources, locks, operator intervention, system and configuration errors. A batch that fails
- * this way is delivered again; dead-lettering its messages would lose good commands.
+ * SQLSTATE classes that say the database (or our SQL) cannot work right now, whatever the
+ * message: connection, unsupported feature, transaction state, authorisation, cursors and
+ * savepoints, serialisation or deadlock, missing objects or privileges, resources, locks,
+ * operator intervention, system, snapshot, configuration, foreign-data and internal errors. A
+ * batch that fails this way is delivered again; dead-lettering its messages would lose good ones.
  */
-const SYSTEMIC = new Set(['08', '25', '28', '3D', '40', '42', '53', '55', '57', '58', 'F0', 'XX']);
+const SYSTEMIC = new Set([
+  ...['08', '0A', '25', '26', '28', '2D', '34', '3B', '3D', '3F', '40', '42'],
+  ...['53', '55', '57', '58', '72', 'F0', 'HV', 'XX'],
+]);
 
 export interface Refusal {
   readonly code: string;
@@ -22,5 +26,5 @@ export interface Refusal {
 export function refusalOf(e: unknown): Refusal | undefined {
   if (!(e instanceof pg.DatabaseError) || typeof e.code !== 'string') return undefined;
   if (SYSTEMIC.has(e.code.slice(0, 2))) return undefined;
-  return { code: e.code, message: maskDigitRuns(e.message).slice(0, 300) };
+  return { code: e.code, message: maskDigitRuns(e.message, ACCOUNT_MIN_DIGITS).slice(0, 300) };
 }

@@ -25,11 +25,11 @@ import {
   sumAmounts,
   type WithdrawalQuotaRepository,
 } from '#ledger';
-import { type AppLogger } from '#observability';
+import { ACCOUNT_MIN_DIGITS, type AppLogger, maskDigitRuns } from '#observability';
 import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../ports.js';
 import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
-import { scrubForDeadLetter } from './scrub.js';
+import { scrubForDeadLetter, scrubText } from './scrub.js';
 
 export interface IntakeDeps {
   pool: pg.Pool;
@@ -86,6 +86,9 @@ export interface IntakeResult {
 /** A dead letter's value and key are cut to these, so one always fits a produce request. */
 const DEAD_LETTER_MAX_VALUE_BYTES = 900_000;
 const MAX_DEAD_LETTER_KEY_BYTES = 1_024;
+
+/** A detail names fields, and an unexpected field's name may itself be an account number. */
+const safeDetail = (detail: string) => maskDigitRuns(detail, ACCOUNT_MIN_DIGITS);
 
 const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as PayoutKind;
 
@@ -355,23 +358,24 @@ export class IntakeService {
     // Scrubbing re-encodes text (an invalid UTF-8 byte becomes 3 bytes): the size that counts is
     // the one sent. What is cut from scrubbed bytes was already scrubbed.
     const truncated = cut || bytes.length > max;
-    const key =
-      x.m.key && x.m.key.length > MAX_DEAD_LETTER_KEY_BYTES
-        ? x.m.key.subarray(0, MAX_DEAD_LETTER_KEY_BYTES)
-        : x.m.key;
+    // The key is the producer's text too (an account number, for a key that is not the identity).
+    const cutKey = x.m.key !== null && x.m.key.length > MAX_DEAD_LETTER_KEY_BYTES;
+    const keyText = x.m.key?.subarray(0, MAX_DEAD_LETTER_KEY_BYTES).toString('utf8');
+    const key = keyText === undefined ? null : scrubText(keyText);
+    const keyScrubbed = key !== null && key !== keyText;
     return {
-      key: key ?? null,
+      key: key === null ? null : cutKey || keyScrubbed ? Buffer.from(key) : x.m.key,
       value: x.m.value ? bytes.subarray(0, max) : null,
       headers: {
         ...(truncated ? { 'dlq-truncated': 'true', 'dlq-original-bytes': String(original.length) } : {}),
-        ...(key !== x.m.key ? { 'dlq-key-truncated': 'true' } : {}),
+        ...(cutKey ? { 'dlq-key-truncated': 'true' } : {}),
         'dlq-reason': x.reason,
-        'dlq-detail': x.detail.slice(0, 1000),
+        'dlq-detail': safeDetail(x.detail).slice(0, 1000),
         'dlq-original-topic': topic,
         'dlq-original-partition': String(partition),
         'dlq-original-offset': x.m.offset,
         'dlq-original-sha256': createHash('sha256').update(original).digest('hex'),
-        'dlq-scrubbed': String(scrubbed),
+        'dlq-scrubbed': String(scrubbed || keyScrubbed),
       },
     };
   }
@@ -382,7 +386,7 @@ export class IntakeService {
       partition,
       offset: x.m.offset,
       reason: x.reason,
-      detail: { detail: x.detail, type: x.type ?? null },
+      detail: { detail: safeDetail(x.detail), type: x.type ?? null },
     };
   }
 

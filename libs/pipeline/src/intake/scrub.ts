@@ -44,6 +44,18 @@ function maskAccounts(v: unknown, key = ''): unknown {
   return v;
 }
 
+/** Text that is not JSON (cut short, malformed, a Kafka key): secrets, digit runs and VPAs by pattern. */
+export function scrubText(text: string): string {
+  return vpas(
+    digits(
+      text.replace(
+        SECRET_VALUE,
+        (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
+      ),
+    ),
+  );
+}
+
 /**
  * What of a rejected message may be kept: the original bytes when they hold nothing sensitive,
  * otherwise the same message with secret values redacted and account numbers and VPAs masked.
@@ -58,14 +70,7 @@ export function scrubForDeadLetter(value: Buffer): { bytes: Buffer; scrubbed: bo
   try {
     parsed = JSON.parse(text);
   } catch {
-    out = vpas(
-      digits(
-        text.replace(
-          SECRET_VALUE,
-          (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
-        ),
-      ),
-    );
+    out = scrubText(text);
     return out === text ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
   }
   out = JSON.stringify(maskAccounts(redactDeep(parsed)));
