@@ -68,6 +68,17 @@ describe('OutboxPublisher: whose fault a failed send is', () => {
     });
   }
 
+  it('a client-side timeout waiting for the cluster: no row is charged', async () => {
+    const kafka = {
+      producer: () => ({
+        connect: () => Promise.resolve(),
+        disconnect: () => Promise.resolve(),
+        sendBatch: () => Promise.reject(new kafkajs.KafkaJSLockTimeout()),
+      }),
+    } as unknown as Kafka;
+    await assert.rejects(publisher(kafka).publish(rows), BrokerUnavailableError);
+  });
+
   it('MESSAGE_TOO_LARGE: the message is at fault, each row is charged', async () => {
     const out = await publisher(answering('MESSAGE_TOO_LARGE', 10, false)).publish(rows);
     assert.deepEqual(out.sent, []);
