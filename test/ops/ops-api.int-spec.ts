@@ -374,6 +374,15 @@ describe('operations API', () => {
       );
     });
 
+    it('takes an event id of the service’s own form (key with slashes, URL-encoded)', async () => {
+      const id = 'payout/default/ops_dead_3:9';
+      await insertOutbox(id, 'payout/default/ops_dead_3', 'dead');
+      const r = await call('POST', `/ops/outbox/${encodeURIComponent(id)}/replay`);
+      assert.equal(r.status, 202, r.text);
+      assert.equal(r.body['replayed'], id);
+      await eventually(() => stack.events.find((e) => e.id === id), { what: 'the replayed event' });
+    });
+
     it('404 for an unknown event id', async () => {
       assert.equal((await call('POST', '/ops/outbox/nothing:1/replay')).status, 404);
     });

@@ -171,30 +171,34 @@ describe('OutboxRelay reliability', () => {
       await h.enqueueTx([event('hung', 1)]);
       assert.equal((await relay.round()).published, 1, 'the relay reaches the broker');
 
-      await h.enqueueTx([event('hung', 2), event('hung', 3), event('hung-2', 1)]);
+      // One key: each round sends one row, alone (a lone row's failed send used to be charged to it).
+      await h.enqueueTx([event('hung', 2), event('hung', 3)]);
       await broker.pause();
       try {
         for (let i = 0; i < 4; i++) {
-          await assert.rejects(relay.round(), (e: unknown) => {
-            assert.ok(e instanceof BrokerUnavailableError, String(e));
-            return true;
-          });
+          const outcome = await relay.round().then(
+            (r) => r,
+            (e: unknown) => e,
+          );
+          assert.ok(
+            outcome instanceof BrokerUnavailableError,
+            `round ${i}: ${outcome instanceof Error ? outcome.message : JSON.stringify(outcome)}; ${h.log.lines.slice(-2).join(' ')}`,
+          );
         }
-        for (const key of ['hung', 'hung-2'])
-          for (const r of await rowsOf(key))
-            if (r.event_id !== 'hung:1')
-              assert.deepEqual(
-                { state: r.state, attempts: r.attempts },
-                { state: 'pending', attempts: 0 },
-                `${r.event_id} after four rounds against a hung broker`,
-              );
+        for (const r of await rowsOf('hung'))
+          if (r.event_id !== 'hung:1')
+            assert.deepEqual(
+              { state: r.state, attempts: r.attempts },
+              { state: 'pending', attempts: 0 },
+              `${r.event_id} after four rounds against a hung broker`,
+            );
       } finally {
         await broker.resume();
       }
       await eventually(
         async () => {
           await relay.round().catch(() => undefined);
-          return seen.includes('hung:3') && seen.includes('hung-2:1') ? true : undefined;
+          return seen.includes('hung:3') ? true : undefined;
         },
         { timeoutMs: 30_000, what: 'the rows once the broker answers' },
       );

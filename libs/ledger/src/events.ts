@@ -159,7 +159,7 @@ export function batchStateEvent(row: BatchRow): OutboxMessage {
  * A repeat of an identity with a different request: the first request stands. Keyed like the
  * entity's own events (so it is ordered with them); the id names the entity's version and the
  * conflicting request, and the content is a function of both: a redelivered conflict is the same
- * event.
+ * event. Its time is therefore the time of that version (the conflict changes no state).
  */
 export function conflictEvent(
   current: PayoutRow | BatchRow,

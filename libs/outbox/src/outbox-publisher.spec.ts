@@ -68,6 +68,19 @@ describe('OutboxPublisher: whose fault a failed send is', () => {
     });
   }
 
+  it('a client-side timeout waiting for the cluster: no row is charged', async () => {
+    // kafkajs constructs it with a message (its typings omit the parameter).
+    const LockTimeout = kafkajs.KafkaJSLockTimeout as unknown as new (message: string) => Error;
+    const kafka = {
+      producer: () => ({
+        connect: () => Promise.resolve(),
+        disconnect: () => Promise.resolve(),
+        sendBatch: () => Promise.reject(new LockTimeout('Timeout while acquiring lock')),
+      }),
+    } as unknown as Kafka;
+    await assert.rejects(publisher(kafka).publish(rows), BrokerUnavailableError);
+  });
+
   it('MESSAGE_TOO_LARGE: the message is at fault, each row is charged', async () => {
     const out = await publisher(answering('MESSAGE_TOO_LARGE', 10, false)).publish(rows);
     assert.deepEqual(out.sent, []);

@@ -23,13 +23,18 @@ const TOPIC_ERRORS = new Set([
   'INVALID_TOPIC_EXCEPTION',
 ]);
 
-/** Failures of reaching the broker at all: no row is to blame, so none is charged an attempt. */
+/** Failures of reaching the broker in time: no row is to blame, so none is charged an attempt. */
 const UNREACHABLE = new Set([
   'KafkaJSConnectionError',
   'KafkaJSConnectionClosedError',
   'KafkaJSBrokerNotFound',
   'KafkaJSNoBrokerAvailableError',
   'KafkaJSRequestTimeoutError',
+  // The client waited for the cluster (a metadata refresh, a lock held by one) in vain.
+  'KafkaJSTimeout',
+  'KafkaJSLockTimeout',
+  'KafkaJSMetadataNotLoaded',
+  'KafkaJSTopicMetadataNotLoaded',
 ]);
 
 /**
