@@ -70,6 +70,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
  */
 export class PayoutReconciler {
   private running = false;
+  /** Set by stop(): a round in progress claims nothing more. */
+  private stopping = false;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -80,11 +82,13 @@ export class PayoutReconciler {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = false;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
     await this.loop;
   }
 
@@ -108,7 +112,7 @@ export class PayoutReconciler {
   async tick(): Promise<number> {
     const step = Math.min(this.s.concurrency, this.s.batchSize);
     let claimed = 0;
-    while (claimed < this.s.batchSize) {
+    while (claimed < this.s.batchSize && !this.stopping) {
       const rows = await this.d.payouts.claimDueChecks(
         this.d.pool,
         this.s.owner,
@@ -119,7 +123,7 @@ export class PayoutReconciler {
       await Promise.all(rows.map((r) => this.check(r)));
       if (rows.length < step) break;
     }
-    const batches = this.d.batches ? await this.d.batches.checkDue(step) : 0;
+    const batches = this.d.batches && !this.stopping ? await this.d.batches.checkDue(step) : 0;
     return claimed + batches;
   }
 
