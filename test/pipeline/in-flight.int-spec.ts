@@ -62,6 +62,65 @@ describe('a provider call slower than the lease', () => {
   });
 });
 
+// Batches are submitted by the executor too, but a batch call (hundreds of entries, a slow
+// provider) must not hold up the single payouts behind it.
+describe('a slow batch submission', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+    await stack.startService();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('does not keep single payouts from being claimed and sent', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'requestBatchTransfer',
+      latencyMs: 8_000,
+      times: 1,
+    });
+    await stack.send({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'slow_batch_1',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [
+          {
+            transferId: 'slow_batch_1_a',
+            amount: '25.00',
+            name: 'Batch Person',
+            phone: '9876543210',
+            bankAccount: '026291800001191',
+            ifsc: 'YESB0000262',
+          },
+        ],
+      },
+    });
+    await eventually(
+      async () =>
+        (
+          await stack.sql<{ status: string }>('SELECT status FROM batch WHERE batch_transfer_id = $1', [
+            'slow_batch_1',
+          ])
+        )[0]?.status === 'SUBMITTING'
+          ? true
+          : undefined,
+      { what: 'the batch call in flight' },
+    );
+    const sentAt = Date.now();
+    await stack.send(direct('beside_batch_1'));
+    await stack.waitForStatus('beside_batch_1', 'SUCCESS', 20_000);
+    const tookMs = Date.now() - sentAt;
+    assert.ok(tookMs < 5_000, `the single payout waited for the batch call: ${tookMs} ms`);
+    const batch = await stack.sql<{ status: string }>(
+      'SELECT status FROM batch WHERE batch_transfer_id = $1',
+      ['slow_batch_1'],
+    );
+    assert.equal(batch[0]?.status, 'SUBMITTING', 'the batch call was still in flight');
+  });
+});
+
 // A deploy sends SIGTERM while calls are in flight. The service stops taking work, lets the calls
 // finish, records their answers (and publishes them), then exits.
 describe('SIGTERM with a slow provider call in flight', () => {
