@@ -17,7 +17,7 @@ import { inTransaction } from '../transaction.js';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
-import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+import { HAS_STATUS_ENDPOINT, onExpiredSubmission, onNotFound } from './in-doubt.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -130,17 +130,21 @@ export class PayoutReconciler {
   async check(row: PayoutRow): Promise<void> {
     this.d.metrics.checks.inc({ status: row.status });
     try {
+      // Re-sends that the provider kept refusing unprocessed (rate limits, a token refresh, refused
+      // credentials): bounded like checks. An earlier attempt may still have reached it, so a
+      // person is called only once the status endpoint does not know the transfer either.
+      let resendsSpent = false;
       if (row.status === 'SUBMITTING') {
         // A SUBMITTING row past its lease: a crash mid-call (outcome unknown), a lost lease, or an
         // attempt the provider did not process. Only the last is sent again without asking first.
         const step = onExpiredSubmission(row.kind, row.lastError);
         if (step.do === 'attention') return await this.requireAttention(row, step.reason);
         if (step.do === 'resend') {
-          // Rate limits, a token refresh or refused credentials that never clear: bounded like checks.
-          if (nextCheckDelay(this.s.schedule, row.checkCount) === undefined) {
+          if (nextCheckDelay(this.s.schedule, row.checkCount) !== undefined) return await this.resend(row);
+          if (row.attempt <= 1 || !HAS_STATUS_ENDPOINT[row.kind]) {
             return await this.requireAttention(row, 'not_processed_after_retries');
           }
-          return await this.resend(row);
+          resendsSpent = true;
         }
       }
       const check = await this.askStatus(row);
@@ -156,6 +160,7 @@ export class PayoutReconciler {
           r.kind === 'not-found' &&
           (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
         ) {
+          if (resendsSpent) return await this.requireAttention(row, 'not_processed_after_retries');
           // The provider has no record of it. Sending the same transferId again is safe only
           // where the provider would refuse a repeat.
           const step = onNotFound(row.kind);
@@ -259,7 +264,9 @@ export class PayoutReconciler {
     a: StatusAnswer,
     raw: string | undefined,
   ): Promise<void> {
-    const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, row.checkCount);
+    // A new state starts its schedule afresh (the ledger resets check_count on a state change):
+    // the checks spent on the old state must not send a payout the provider has answered about to a person.
+    const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, 0);
     if (!isTerminal(to) && delay === undefined)
       return this.requireAttention(row, 'reconciliation_schedule_exhausted');
     const moved = await inTransaction(this.d.pool, async (c) => {
