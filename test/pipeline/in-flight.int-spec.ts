@@ -27,7 +27,12 @@ const direct = (transferId: string) => ({
     transferId,
     amount: '10.00',
     transferMode: 'banktransfer',
-    beneDetails: { name: 'A Person', phone: '9876543210', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+    beneDetails: {
+      name: 'A Person',
+      phone: '9876543210',
+      bankAccount: '026291800001191',
+      ifsc: 'YESB0000262',
+    },
   },
 });
 

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     logger.warn('LEDGER_ENCRYPTION_KEY is the built-in development key: set your own outside development');
   }
   const oneCallMs =
-    config.providerClient.PROVIDER_CONNECT_TIMEOUT_MS + config.providerClient.PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS;
+    config.providerClient.PROVIDER_CONNECT_TIMEOUT_MS +
+    config.providerClient.PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS;
   if (config.core.SHUTDOWN_GRACE_MS <= oneCallMs) {
     logger.warn(
       { graceMs: config.core.SHUTDOWN_GRACE_MS, oneCallMs },

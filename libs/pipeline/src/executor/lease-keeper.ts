@@ -69,7 +69,9 @@ export class LeaseKeeper {
     if (held.length === 0) return;
     this.renewing = (async () => {
       try {
-        const renewed = new Set(await this.payouts.renewLeases(this.pool, this.s.owner, this.s.leaseMs, held));
+        const renewed = new Set(
+          await this.payouts.renewLeases(this.pool, this.s.owner, this.s.leaseMs, held),
+        );
         for (const h of held) {
           // Released meanwhile (the call finished) is not a loss.
           if (renewed.has(h.id) || this.held.get(h.id) !== h.version || this.settling.has(h.id)) continue;

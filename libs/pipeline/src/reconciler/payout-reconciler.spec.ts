@@ -73,35 +73,35 @@ function harness(notFound: boolean | string = true) {
   const client = strict<ProviderClient>('client', {
     getTransferStatus: async () =>
       typeof notFound === 'string'
-        ? ({
+        ? {
             outcome: notFound === 'SUCCESS' ? 'success' : 'pending',
             data: { transferId: 't1', status: notFound },
             diagnostics,
-          } as Awaited<ReturnType<ProviderClient['getTransferStatus']>>)
-        : notFound
-        ? {
-            outcome: 'failed',
-            kind: 'not-found',
-            reason: 'TransferId is invalid or does not exist',
-            diagnostics: {
-              endpoint: 'getTransferStatus',
-              requestId: 'r',
-              sent: true,
-              attempts: 1,
-              durationMs: 1,
-            },
           }
-        : {
-            outcome: 'unknown',
-            reason: 'x',
-            diagnostics: {
-              endpoint: 'getTransferStatus',
-              requestId: 'r',
-              sent: true,
-              attempts: 1,
-              durationMs: 1,
+        : notFound
+          ? {
+              outcome: 'failed',
+              kind: 'not-found',
+              reason: 'TransferId is invalid or does not exist',
+              diagnostics: {
+                endpoint: 'getTransferStatus',
+                requestId: 'r',
+                sent: true,
+                attempts: 1,
+                durationMs: 1,
+              },
+            }
+          : {
+              outcome: 'unknown',
+              reason: 'x',
+              diagnostics: {
+                endpoint: 'getTransferStatus',
+                requestId: 'r',
+                sent: true,
+                attempts: 1,
+                durationMs: 1,
+              },
             },
-          },
   });
   const reconciler = new PayoutReconciler(
     {
@@ -176,7 +176,12 @@ describe('PayoutReconciler bounds', () => {
 
   it('asks for the status before handing over a payout whose re-sends were never processed', async () => {
     const found = harness('SUCCESS');
-    const spent = { status: 'SUBMITTING' as const, attempt: 3, checkCount: 3, lastError: { processed: false } };
+    const spent = {
+      status: 'SUBMITTING' as const,
+      attempt: 3,
+      checkCount: 3,
+      lastError: { processed: false },
+    };
     await found.reconciler.check(row(spent));
     assert.deepEqual(
       found.moves.map((m) => m.to),

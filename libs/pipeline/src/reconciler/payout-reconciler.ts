@@ -1,13 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
-import {
-  canMove,
-  isTerminal,
-  payoutStateEvent,
-  type PayoutRepository,
-  type PayoutRow,
-} from '#ledger';
+import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { errorOf } from '../executor/submit-payout.js';

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { type Classified, type FailureKind, type OutcomeClass, type WireFacts } from './outcome.js';
-import { type HttpAnswer, normaliseMessage, parseJson, retryAfterMs, saysAlreadyExists } from './http-answer.js';
+import {
+  type HttpAnswer,
+  normaliseMessage,
+  parseJson,
+  retryAfterMs,
+  saysAlreadyExists,
+} from './http-answer.js';
 
 /**
  * One documented row of a legacy error table. `message` is a case-insensitive fragment; a row

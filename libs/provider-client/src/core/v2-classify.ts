@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { type Classified, type FailureKind, type OutcomeClass, type WireFacts } from './outcome.js';
-import { type HttpAnswer, normaliseMessage, parseJson, retryAfterMs, saysAlreadyExists } from './http-answer.js';
+import {
+  type HttpAnswer,
+  normaliseMessage,
+  parseJson,
+  retryAfterMs,
+  saysAlreadyExists,
+} from './http-answer.js';
 import { fromDecoded } from './legacy-classify.js';
 
 /** One documented v2 error row: HTTP status plus the error object's `code` (and optionally message). */

@@ -209,7 +209,11 @@ export function refuseRepeat(
 ): void {
   const first = account.transfers.get(transferId);
   if (!first) return;
-  fail(first.endpoint !== endpoint && rows.transferIdUsedElsewhere ? rows.transferIdUsedElsewhere : rows.transferIdExists);
+  fail(
+    first.endpoint !== endpoint && rows.transferIdUsedElsewhere
+      ? rows.transferIdUsedElsewhere
+      : rows.transferIdExists,
+  );
 }
 
 /** The synchronous part of `commitTransfer` (batch entries use it directly: nobody waits). */
