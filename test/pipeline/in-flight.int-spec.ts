@@ -168,3 +168,48 @@ describe('SIGTERM with a slow provider call in flight', () => {
     assert.equal((await received(stack, 'term_1')).initiations.length, 1);
   });
 });
+
+// A call that outlasts the grace period is not waited for: the service marks it UNKNOWN before
+// exiting, and the next instance asks the provider about it at once (no lease to wait out).
+describe('SIGTERM with a call slower than the grace period', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('leaves the payout UNKNOWN for a status check, and it is paid once', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'directTransfer',
+      latencyMs: 30_000,
+      times: 1,
+    });
+    const log: string[] = [];
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '20000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    try {
+      await stack.send(direct('term_slow_1'));
+      await eventually(
+        async () => ((await ledger(stack, 'term_slow_1'))?.status === 'SUBMITTING' ? true : undefined),
+        { timeoutMs: 30_000, what: 'term_slow_1 SUBMITTING in the ledger' },
+      );
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 0, `clean exit; child log:\n${log.slice(-10).join('\n')}`);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    const interrupted = await stack.waitForStatus('term_slow_1', 'UNKNOWN', 5_000);
+    assert.equal(interrupted.data.reason, 'interrupted_by_shutdown');
+    await stack.startService({ SERVICE_ROLES: 'executor,reconciler,relay' });
+    await stack.waitForStatus('term_slow_1', 'SUCCESS', 20_000);
+    assert.equal((await received(stack, 'term_slow_1')).accepted, 1, 'paid once');
+  });
+});
