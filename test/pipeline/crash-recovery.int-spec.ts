@@ -173,3 +173,58 @@ describe('crash in the middle of a self withdrawal (no provider-side idempotency
     assert.equal(last?.data.reason, 'in_doubt_resend_unsafe');
   });
 });
+
+// The same crash with many transfers in flight at once: every one is settled by a status check,
+// and the provider sees each transferId exactly once.
+describe('crash with many accepted transfers in flight', () => {
+  let stack: Stack;
+  let child: ChildProcess | undefined;
+  before(async () => {
+    stack = await startStack({ env: { EXECUTOR_LEASE_MS: '1500' } });
+  });
+  after(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await stack?.close();
+  });
+
+  it('no transferId reaches the provider twice', async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `crash_many_${i}`);
+    await stack.sandboxCall('POST', '/__sandbox/faults', { endpoint: 'directTransfer', loseAnswer: 'hang' });
+    child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, ...stack.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    for (const id of ids) {
+      await stack.send({
+        type: 'payout.direct_transfer',
+        data: {
+          transferId: id,
+          amount: '10.00',
+          beneDetails: {
+            name: 'A Person',
+            phone: '9876543210',
+            bankAccount: '026291800001191',
+            ifsc: 'YESB0000262',
+          },
+        },
+      });
+    }
+    await eventually(
+      async () => {
+        const accepted = await Promise.all(ids.map(async (id) => (await received(stack, id)).accepted));
+        return accepted.every((n) => n === 1) ? true : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the provider applied every transfer' },
+    );
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    await stack.sandboxCall('DELETE', '/__sandbox/faults');
+    await stack.startService({ SERVICE_ROLES: 'executor,reconciler,relay' });
+    for (const id of ids) await stack.waitForStatus(id, 'SUCCESS', 30_000);
+    const seen = await Promise.all(ids.map(async (id) => (await received(stack, id)).initiations.length));
+    assert.deepEqual(
+      seen,
+      ids.map(() => 1),
+    );
+  });
+});

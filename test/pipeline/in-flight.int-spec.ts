@@ -27,7 +27,12 @@ const direct = (transferId: string) => ({
     transferId,
     amount: '10.00',
     transferMode: 'banktransfer',
-    beneDetails: { name: 'A Person', phone: '9876543210', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+    beneDetails: {
+      name: 'A Person',
+      phone: '9876543210',
+      bankAccount: '026291800001191',
+      ifsc: 'YESB0000262',
+    },
   },
 });
 
@@ -59,6 +64,65 @@ describe('a provider call slower than the lease', () => {
     assert.equal(row?.attempt, 1);
     const statuses = [...new Set(stack.eventsOf('slow_1').map((e) => e.data.status))];
     assert.deepEqual(statuses, ['RECEIVED', 'SUBMITTING', 'SUCCESS'], 'the first call’s own answer');
+  });
+});
+
+// Batches are submitted by the executor too, but a batch call (hundreds of entries, a slow
+// provider) must not hold up the single payouts behind it.
+describe('a slow batch submission', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+    await stack.startService();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('does not keep single payouts from being claimed and sent', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'requestBatchTransfer',
+      latencyMs: 8_000,
+      times: 1,
+    });
+    await stack.send({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'slow_batch_1',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [
+          {
+            transferId: 'slow_batch_1_a',
+            amount: '25.00',
+            name: 'Batch Person',
+            phone: '9876543210',
+            bankAccount: '026291800001191',
+            ifsc: 'YESB0000262',
+          },
+        ],
+      },
+    });
+    await eventually(
+      async () =>
+        (
+          await stack.sql<{ status: string }>('SELECT status FROM batch WHERE batch_transfer_id = $1', [
+            'slow_batch_1',
+          ])
+        )[0]?.status === 'SUBMITTING'
+          ? true
+          : undefined,
+      { what: 'the batch call in flight' },
+    );
+    const sentAt = Date.now();
+    await stack.send(direct('beside_batch_1'));
+    await stack.waitForStatus('beside_batch_1', 'SUCCESS', 20_000);
+    const tookMs = Date.now() - sentAt;
+    assert.ok(tookMs < 5_000, `the single payout waited for the batch call: ${tookMs} ms`);
+    const batch = await stack.sql<{ status: string }>(
+      'SELECT status FROM batch WHERE batch_transfer_id = $1',
+      ['slow_batch_1'],
+    );
+    assert.equal(batch[0]?.status, 'SUBMITTING', 'the batch call was still in flight');
   });
 });
 
@@ -102,5 +166,50 @@ describe('SIGTERM with a slow provider call in flight', () => {
     assert.equal((await ledger(stack, 'term_1'))?.status, 'SUCCESS', 'the answer was recorded before exit');
     await stack.waitForStatus('term_1', 'SUCCESS', 10_000);
     assert.equal((await received(stack, 'term_1')).initiations.length, 1);
+  });
+});
+
+// A call that outlasts the grace period is not waited for: the service marks it UNKNOWN before
+// exiting, and the next instance asks the provider about it at once (no lease to wait out).
+describe('SIGTERM with a call slower than the grace period', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('leaves the payout UNKNOWN for a status check, and it is paid once', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'directTransfer',
+      latencyMs: 30_000,
+      times: 1,
+    });
+    const log: string[] = [];
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '20000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    try {
+      await stack.send(direct('term_slow_1'));
+      await eventually(
+        async () => ((await ledger(stack, 'term_slow_1'))?.status === 'SUBMITTING' ? true : undefined),
+        { timeoutMs: 30_000, what: 'term_slow_1 SUBMITTING in the ledger' },
+      );
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 0, `clean exit; child log:\n${log.slice(-10).join('\n')}`);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    const interrupted = await stack.waitForStatus('term_slow_1', 'UNKNOWN', 5_000);
+    assert.equal(interrupted.data.reason, 'interrupted_by_shutdown');
+    await stack.startService({ SERVICE_ROLES: 'executor,reconciler,relay' });
+    await stack.waitForStatus('term_slow_1', 'SUCCESS', 20_000);
+    assert.equal((await received(stack, 'term_slow_1')).accepted, 1, 'paid once');
   });
 });

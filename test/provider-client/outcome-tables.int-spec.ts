@@ -76,6 +76,20 @@ describe('outcome tables over real HTTP', () => {
         assert.equal(r.diagnostics.subCode, '599');
         assert.equal(stub.count(c.path), 1);
       });
+      // A repeat reached the provider, which holds the id: whatever code it comes with, the
+      // answer means "check the status", never "failed".
+      for (const subCode of [400, 409, 412, 422, 520]) {
+        it(`"already exists" with subCode ${subCode} is a duplicate`, async () => {
+          stub.on(c.path, {
+            status: subCode,
+            body: { status: 'ERROR', subCode, message: 'Transfer Id already exists' },
+          });
+          const r = await c.call(client);
+          assert.equal(r.outcome, 'failed', JSON.stringify(r));
+          assert.equal(r.outcome === 'failed' ? r.kind : undefined, 'duplicate');
+          assert.equal(stub.count(c.path), 1);
+        });
+      }
       it('a body that does not parse is unknown', async () => {
         stub.on(c.path, { status: 502, body: '<html>bad gateway</html>' });
         const r = await c.call(client);
@@ -130,6 +144,14 @@ describe('outcome tables over real HTTP', () => {
           assert.equal(stub.count(c.path), 1);
         });
       }
+      it('an "already exists" error, whatever its code, is a duplicate', async () => {
+        stub.on(c.path, {
+          status: 400,
+          body: { type: 'invalid_request_error', code: 'some_code', message: 'transfer_id already exists' },
+        });
+        const r = await c.call(client);
+        assert.equal(r.outcome === 'failed' ? r.kind : r.outcome, 'duplicate', JSON.stringify(r));
+      });
       it('a 200 answer is decoded', async () => {
         stub.on(c.path, { body: c.okBody });
         const r = await c.call(client);

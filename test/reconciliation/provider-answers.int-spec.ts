@@ -85,4 +85,41 @@ describe('reconciler: odd status answers', () => {
     await stack.waitForStatus('ra_odd', 'SUCCESS', 10_000);
     assert.deepEqual(statusesOf(stack, 'ra_odd'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'SUCCESS']);
   });
+
+  it('"already exists" answered with subCode 400 is checked, not taken as a failure', async () => {
+    // The provider already holds the id (first used by a card payout made elsewhere): the
+    // directTransfer answers 400 "Transfer Id already exists", not its documented 409.
+    const auth = await fetch(`${stack.sandbox.url}/payout/v1/authorize`, {
+      method: 'POST',
+      headers: { 'x-client-id': stack.sandbox.clientId, 'x-client-secret': stack.sandbox.clientSecret },
+    });
+    const token = ((await auth.json()) as { data: { token: string } }).data.token;
+    const card = await fetch(`${stack.sandbox.url}/payout/v1/cardpay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        transferId: 'ra_dup400',
+        amount: '10.00',
+        token: '4718610000000001',
+        cardType: 'DEBIT',
+        networkType: 'VISA',
+      }),
+    });
+    assert.equal(((await card.json()) as { subCode: string }).subCode, '200');
+    await stack.send(directTransfer('ra_dup400', ACCOUNTS.success));
+    await stack.waitForStatus('ra_dup400', 'SUCCESS', 15_000);
+    const statuses = statusesOf(stack, 'ra_dup400');
+    assert.ok(!statuses.includes('FAILED'), statuses.join(', '));
+    assert.ok(statuses.includes('UNKNOWN'), `checked after "already exists": ${statuses.join(', ')}`);
+    const r = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=ra_dup400')) as {
+      initiations: Array<{ endpoint: string; answer: string }>;
+    };
+    assert.deepEqual(
+      r.initiations.map((i) => [i.endpoint, i.answer]),
+      [
+        ['cardpay', '200'],
+        ['directTransfer', '400'],
+      ],
+    );
+  });
 });

@@ -20,6 +20,15 @@ async function main(): Promise<void> {
   if (config.ledger.LEDGER_ENCRYPTION_KEY === DEVELOPMENT_ENCRYPTION_KEY) {
     logger.warn('LEDGER_ENCRYPTION_KEY is the built-in development key: set your own outside development');
   }
+  const oneCallMs =
+    config.providerClient.PROVIDER_CONNECT_TIMEOUT_MS +
+    config.providerClient.PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS;
+  if (config.core.SHUTDOWN_GRACE_MS <= oneCallMs) {
+    logger.warn(
+      { graceMs: config.core.SHUTDOWN_GRACE_MS, oneCallMs },
+      'SHUTDOWN_GRACE_MS is shorter than one transfer call: a deploy will leave calls to status checks',
+    );
+  }
   const service = await startService(config, logger);
   logger.info({ url: service.url }, 'payout service started');
 

@@ -47,10 +47,11 @@ const WORKER_OWNER = Symbol('WORKER_OWNER');
 
 /**
  * The part of the shutdown grace kept for what follows the drain: marking calls still in flight
- * UNKNOWN, publishing the last events, closing connections.
+ * UNKNOWN, publishing the last events, closing connections (leaving the Kafka group alone takes
+ * about 5 s).
  */
-export function drainBudgetMs(graceMs: number): number {
-  return Math.max(0, graceMs - Math.min(5_000, Math.floor(graceMs / 3)));
+export function shutdownReserveMs(graceMs: number): number {
+  return Math.min(10_000, Math.floor(graceMs / 3));
 }
 
 /** Starts the background workers this instance's roles ask for, and stops them first on shutdown. */
@@ -83,7 +84,8 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
    * instance asks the provider about them at once. The relay goes last so every event leaves.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    const deadline = Date.now() + drainBudgetMs(this.config.core.SHUTDOWN_GRACE_MS);
+    const grace = this.config.core.SHUTDOWN_GRACE_MS;
+    const deadline = Date.now() + grace - shutdownReserveMs(grace);
     const claimsEnded = Promise.all([this.executor.stop(true), this.reconciler.stop()]);
     const drained = await this.submission.drain(deadline);
     if (!drained) await this.submission.abandonInFlight();
@@ -100,12 +102,15 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     this.logger.info({ drained }, 'workers stopped');
     if (this.config.pipeline.SERVICE_ROLES.includes('relay')) await this.flushEvents();
     await this.relay.stop();
-    await Promise.all([this.dlq.close(), this.queries.close(), this.client.close()]);
+    // Closing the HTTP pool waits for the requests in it: after an abandoned call, the process
+    // exit ends that one.
+    const closing = this.client.close();
+    await Promise.all([this.dlq.close(), this.queries.close(), drained ? closing : undefined]);
   }
 
   /** Publishes the events of the outcomes just recorded, until none is left or the grace ends. */
   private async flushEvents(): Promise<void> {
-    const until = Date.now() + Math.min(5_000, Math.floor(this.config.core.SHUTDOWN_GRACE_MS / 3)) / 2;
+    const until = Date.now() + shutdownReserveMs(this.config.core.SHUTDOWN_GRACE_MS) / 4;
     try {
       while (Date.now() < until && (await this.relay.round()).claimed > 0);
     } catch (e) {

@@ -59,7 +59,7 @@ export const coreConfig = defineSection('core', {
     schema: env.positiveInt(),
     default: '60000',
     description:
-      'How long SIGTERM lets in-flight provider calls finish and record their outcome (keep it above PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS plus an authorize, and below the orchestrator\'s grace period); calls still running near its end are marked UNKNOWN for a status check',
+      "How long SIGTERM lets in-flight provider calls finish and record their outcome (keep it above PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS plus an authorize, and below the orchestrator's grace period); calls still running near its end are marked UNKNOWN for a status check",
   }),
 });
 

@@ -41,6 +41,11 @@ export const DIRECT_SCENARIOS: ScenarioMap = {
   },
   beneNotFound: (h) => h.direct(acct('000000000404', 'YESB0000262')),
   transferIdExists: (h) => twice(h, (transferId) => h.direct(SUCCESS_ACCOUNT, { transferId })),
+  transferIdUsedElsewhere: async (h) => {
+    const transferId = h.id();
+    await card(h, { transferId });
+    return h.direct(SUCCESS_ACCOUNT, { transferId });
+  },
   missingParams: (h) => h.post('/payout/v1.2/directTransfer', { transferId: h.id(), beneDetails: {} }),
   wait30: async (h) => {
     await h.addBene({ bankAccount: '026291800001191', ifsc: 'YESB0000262' }, false);

@@ -24,6 +24,8 @@ export interface LeaseLostListener {
  */
 export class LeaseKeeper {
   private readonly held = new Map<string, number>();
+  /** Calls whose outcome is being recorded: the write ends the lease, which is not a loss. */
+  private readonly settling = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
 
@@ -41,8 +43,14 @@ export class LeaseKeeper {
     this.timer ??= setInterval(() => void this.renew(), this.s.intervalMs);
   }
 
+  /** The call answered and its outcome is being written; the lease is still renewed meanwhile. */
+  recording(id: string): void {
+    this.settling.add(id);
+  }
+
   release(id: string): void {
     this.held.delete(id);
+    this.settling.delete(id);
     if (this.held.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;
@@ -61,10 +69,12 @@ export class LeaseKeeper {
     if (held.length === 0) return;
     this.renewing = (async () => {
       try {
-        const renewed = new Set(await this.payouts.renewLeases(this.pool, this.s.owner, this.s.leaseMs, held));
+        const renewed = new Set(
+          await this.payouts.renewLeases(this.pool, this.s.owner, this.s.leaseMs, held),
+        );
         for (const h of held) {
           // Released meanwhile (the call finished) is not a loss.
-          if (renewed.has(h.id) || this.held.get(h.id) !== h.version) continue;
+          if (renewed.has(h.id) || this.held.get(h.id) !== h.version || this.settling.has(h.id)) continue;
           this.held.delete(h.id);
           this.onLost(h.id);
           this.logger.warn(

@@ -111,7 +111,10 @@ export class OutcomeRecorder {
         await Promise.all([this.write(batch.slice(0, half), 1), this.write(batch.slice(half), 1)]);
         return;
       }
-      this.logger.error({ err: e, size: batch.length }, 'recording outcomes failed; the rows stay as they were');
+      this.logger.error(
+        { err: e, size: batch.length },
+        'recording outcomes failed; the rows stay as they were',
+      );
       for (const p of batch) p.reject(e);
     }
   }

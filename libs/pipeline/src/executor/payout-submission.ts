@@ -99,6 +99,7 @@ export class PayoutSubmission {
     try {
       const sub = await submitPayout(this.d.client, this.d.cipher, row);
       const decision = decideAfterSubmit(sub, this.t);
+      this.d.leases.recording(row.id);
       const moved = await this.d.recorder.record({
         id: row.id,
         fromVersion: row.version,

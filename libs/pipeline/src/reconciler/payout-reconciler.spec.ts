@@ -48,7 +48,15 @@ const row = (over: Partial<PayoutRow>): PayoutRow => ({
   ...over,
 });
 
-function harness(notFound = true) {
+const diagnostics = {
+  endpoint: 'getTransferStatus' as const,
+  requestId: 'r',
+  sent: true,
+  attempts: 1,
+  durationMs: 1,
+};
+
+function harness(notFound: boolean | string = true) {
   const moves: TransitionMove[] = [];
   const pool = strict<pg.Pool>('pool', {
     connect: async () =>
@@ -65,30 +73,36 @@ function harness(notFound = true) {
   });
   const client = strict<ProviderClient>('client', {
     getTransferStatus: async () =>
-      notFound
+      typeof notFound === 'string'
         ? {
-            outcome: 'failed',
-            kind: 'not-found',
-            reason: 'TransferId is invalid or does not exist',
-            diagnostics: {
-              endpoint: 'getTransferStatus',
-              requestId: 'r',
-              sent: true,
-              attempts: 1,
-              durationMs: 1,
-            },
+            outcome: notFound === 'SUCCESS' ? 'success' : 'pending',
+            data: { transferId: 't1', status: notFound },
+            diagnostics,
           }
-        : {
-            outcome: 'unknown',
-            reason: 'x',
-            diagnostics: {
-              endpoint: 'getTransferStatus',
-              requestId: 'r',
-              sent: true,
-              attempts: 1,
-              durationMs: 1,
+        : notFound
+          ? {
+              outcome: 'failed',
+              kind: 'not-found',
+              reason: 'TransferId is invalid or does not exist',
+              diagnostics: {
+                endpoint: 'getTransferStatus',
+                requestId: 'r',
+                sent: true,
+                attempts: 1,
+                durationMs: 1,
+              },
+            }
+          : {
+              outcome: 'unknown',
+              reason: 'x',
+              diagnostics: {
+                endpoint: 'getTransferStatus',
+                requestId: 'r',
+                sent: true,
+                attempts: 1,
+                durationMs: 1,
+              },
             },
-          },
   });
   const reconciler = new PayoutReconciler(
     {
@@ -140,6 +154,46 @@ describe('PayoutReconciler bounds', () => {
     assert.deepEqual(
       moves.map((m) => m.fields.reason),
       ['in_doubt_resend_unsafe'],
+    );
+  });
+
+  it('settles a crashed SUBMITTING internal transfer by its status, without a re-send or a person', async () => {
+    const { reconciler, moves } = harness('SUCCESS');
+    await reconciler.check(row({ status: 'SUBMITTING', kind: 'internal_transfer', lastError: null }));
+    assert.deepEqual(
+      moves.map((m) => m.to),
+      ['SUCCESS'],
+    );
+  });
+
+  it('gives a row that moves to a new state the whole schedule, whatever the checks of the old one', async () => {
+    const { reconciler, moves } = harness('PENDING');
+    await reconciler.check(row({ status: 'UNKNOWN', checkCount: 3 }));
+    assert.deepEqual(
+      moves.map((m) => m.to),
+      ['PENDING'],
+    );
+  });
+
+  it('asks for the status before handing over a payout whose re-sends were never processed', async () => {
+    const found = harness('SUCCESS');
+    const spent = {
+      status: 'SUBMITTING' as const,
+      attempt: 3,
+      checkCount: 3,
+      lastError: { processed: false },
+    };
+    await found.reconciler.check(row(spent));
+    assert.deepEqual(
+      found.moves.map((m) => m.to),
+      ['SUCCESS'],
+      'an earlier attempt had reached the provider',
+    );
+    const unknown = harness(true);
+    await unknown.reconciler.check(row(spent));
+    assert.deepEqual(
+      unknown.moves.map((m) => m.fields.reason),
+      ['not_processed_after_retries'],
     );
   });
 });

@@ -1,13 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
-import {
-  canMove,
-  isTerminal,
-  payoutStateEvent,
-  type PayoutRepository,
-  type PayoutRow,
-} from '#ledger';
+import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { errorOf } from '../executor/submit-payout.js';
@@ -17,7 +11,7 @@ import { inTransaction } from '../transaction.js';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
-import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+import { HAS_STATUS_ENDPOINT, onExpiredSubmission, onNotFound } from './in-doubt.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -70,6 +64,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
  */
 export class PayoutReconciler {
   private running = false;
+  /** Set by stop(): a round in progress claims nothing more. */
+  private stopping = false;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -80,11 +76,13 @@ export class PayoutReconciler {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = false;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
     await this.loop;
   }
 
@@ -108,7 +106,7 @@ export class PayoutReconciler {
   async tick(): Promise<number> {
     const step = Math.min(this.s.concurrency, this.s.batchSize);
     let claimed = 0;
-    while (claimed < this.s.batchSize) {
+    while (claimed < this.s.batchSize && !this.stopping) {
       const rows = await this.d.payouts.claimDueChecks(
         this.d.pool,
         this.s.owner,
@@ -119,24 +117,28 @@ export class PayoutReconciler {
       await Promise.all(rows.map((r) => this.check(r)));
       if (rows.length < step) break;
     }
-    const batches = this.d.batches ? await this.d.batches.checkDue(step) : 0;
+    const batches = this.d.batches && !this.stopping ? await this.d.batches.checkDue(step) : 0;
     return claimed + batches;
   }
 
   async check(row: PayoutRow): Promise<void> {
     this.d.metrics.checks.inc({ status: row.status });
     try {
+      // Re-sends that the provider kept refusing unprocessed (rate limits, a token refresh, refused
+      // credentials): bounded like checks. An earlier attempt may still have reached it, so a
+      // person is called only once the status endpoint does not know the transfer either.
+      let resendsSpent = false;
       if (row.status === 'SUBMITTING') {
         // A SUBMITTING row past its lease: a crash mid-call (outcome unknown), a lost lease, or an
         // attempt the provider did not process. Only the last is sent again without asking first.
         const step = onExpiredSubmission(row.kind, row.lastError);
         if (step.do === 'attention') return await this.requireAttention(row, step.reason);
         if (step.do === 'resend') {
-          // Rate limits, a token refresh or refused credentials that never clear: bounded like checks.
-          if (nextCheckDelay(this.s.schedule, row.checkCount) === undefined) {
+          if (nextCheckDelay(this.s.schedule, row.checkCount) !== undefined) return await this.resend(row);
+          if (row.attempt <= 1 || !HAS_STATUS_ENDPOINT[row.kind]) {
             return await this.requireAttention(row, 'not_processed_after_retries');
           }
-          return await this.resend(row);
+          resendsSpent = true;
         }
       }
       const check = await this.askStatus(row);
@@ -152,6 +154,7 @@ export class PayoutReconciler {
           r.kind === 'not-found' &&
           (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
         ) {
+          if (resendsSpent) return await this.requireAttention(row, 'not_processed_after_retries');
           // The provider has no record of it. Sending the same transferId again is safe only
           // where the provider would refuse a repeat.
           const step = onNotFound(row.kind);
@@ -255,7 +258,9 @@ export class PayoutReconciler {
     a: StatusAnswer,
     raw: string | undefined,
   ): Promise<void> {
-    const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, row.checkCount);
+    // A new state starts its schedule afresh (the ledger resets check_count on a state change):
+    // the checks spent on the old state must not send a payout the provider has answered about to a person.
+    const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, 0);
     if (!isTerminal(to) && delay === undefined)
       return this.requireAttention(row, 'reconciliation_schedule_exhausted');
     const moved = await inTransaction(this.d.pool, async (c) => {

@@ -11,6 +11,17 @@ export const directTransferOutcomes: LegacyOutcomeTable = [
     meaning: 'Awaiting beneficiary bank confirmation; or pending at the bank',
   },
   { status: 'PENDING', subCode: 202, outcome: 'pending', meaning: 'Request received; check status later' },
+  // The document gives 409 for a duplicate (below); the provider answers 400 as well. Any
+  // "already exists" is a duplicate whatever its code (classifyLegacy); this row documents it.
+  {
+    status: 'ERROR',
+    subCode: 400,
+    message: 'already exist',
+    outcome: 'failed',
+    kind: 'duplicate',
+    http: 400,
+    meaning: 'Transfer ID already exists',
+  },
   {
     status: 'ERROR',
     subCode: 400,

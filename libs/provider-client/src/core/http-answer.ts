@@ -32,6 +32,15 @@ export function retryAfterMs(answer: HttpAnswer, now: number = Date.now()): numb
 }
 
 /** Lower-case, single-spaced, no trailing punctuation: provider messages vary in all three. */
+/**
+ * "Transfer Id already exists", "Batch transfer Id already exists", "transfer_id already exists"...
+ * Whatever its code and endpoint, such an answer means the id reached the provider before: the
+ * caller must check the status (a duplicate), never record a failure.
+ */
+export function saysAlreadyExists(message: string | undefined): boolean {
+  return message !== undefined && /already[\s_-]+exist/.test(normaliseMessage(message));
+}
+
 export function normaliseMessage(m: string): string {
   return m
     .toLowerCase()

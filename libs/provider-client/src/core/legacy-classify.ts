@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { type Classified, type FailureKind, type OutcomeClass, type WireFacts } from './outcome.js';
-import { type HttpAnswer, normaliseMessage, parseJson, retryAfterMs } from './http-answer.js';
+import {
+  type HttpAnswer,
+  normaliseMessage,
+  parseJson,
+  retryAfterMs,
+  saysAlreadyExists,
+} from './http-answer.js';
 
 /**
  * One documented row of a legacy error table. `message` is a case-insensitive fragment; a row
@@ -134,6 +140,10 @@ export function classifyLegacy<D>(
     code: code === undefined ? '' : String(code),
   };
   const wire: WireFacts = { ...base, status: env.statusUpper, subCode: env.code, message: e.message };
+  if (env.statusUpper === 'ERROR' && saysAlreadyExists(e.message)) {
+    // Whatever the code: a table row for another message of that code must not turn it into a failure.
+    return { outcome: 'failed', kind: 'duplicate', reason: 'Already exists at the provider', wire };
+  }
   const row = findLegacyRow(table, env.statusUpper, env.code, e.message);
   if (!row) return { outcome: 'unknown', reason: 'Undocumented answer', wire };
   switch (row.outcome) {

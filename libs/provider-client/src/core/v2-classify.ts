@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { type Classified, type FailureKind, type OutcomeClass, type WireFacts } from './outcome.js';
-import { type HttpAnswer, normaliseMessage, parseJson, retryAfterMs } from './http-answer.js';
+import {
+  type HttpAnswer,
+  normaliseMessage,
+  parseJson,
+  retryAfterMs,
+  saysAlreadyExists,
+} from './http-answer.js';
 import { fromDecoded } from './legacy-classify.js';
 
 /** One documented v2 error row: HTTP status plus the error object's `code` (and optionally message). */
@@ -86,6 +92,9 @@ export function classifyV2<D>(
   const err = json.ok ? errorSchema.safeParse(json.value) : undefined;
   const e = err?.success ? err.data : {};
   const wire: WireFacts = { ...base, code: e.code, message: e.message };
+  if (saysAlreadyExists(e.message) || saysAlreadyExists(e.code)) {
+    return { outcome: 'failed', kind: 'duplicate', reason: 'Already exists at the provider', wire };
+  }
   const row = findV2Row(table, answer.statusCode, e.code, e.message);
   if (!row) {
     const reason = answer.statusCode >= 500 ? 'Server error' : 'Undocumented answer';

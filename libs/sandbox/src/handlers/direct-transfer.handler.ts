@@ -10,6 +10,7 @@ import {
   checkInstrument,
   checkWait30,
   commitTransfer,
+  refuseRepeat,
   REMARKS_RE,
   TRANSFER_ID_RE,
   TRANSFER_MODES,
@@ -110,7 +111,7 @@ export const directTransfer: LegacyEndpoint = {
     };
     checkWait30(world, input, R);
     if (WALLET_MODES.includes(mode) && outcome === 'bankFailed') {
-      if (account.transfers.has(transferId)) fail(R.transferIdExists);
+      refuseRepeat(account, 'directTransfer', transferId, R);
       fail(R.walletFailed);
     }
     const { row, record } = await commitTransfer(world, input, R);

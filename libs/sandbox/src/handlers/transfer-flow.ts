@@ -14,6 +14,8 @@ export interface TransferRows {
   readonly awaitingBene: LegacyRow;
   readonly received: LegacyRow;
   readonly transferIdExists: LegacyRow;
+  /** The id was first used by another transfer endpoint; absent: `transferIdExists`. */
+  readonly transferIdUsedElsewhere?: LegacyRow;
   readonly insufficientBalance: LegacyRow;
   readonly beneLimit: LegacyRow;
   readonly accountLimit: LegacyRow;
@@ -194,6 +196,26 @@ export async function commitTransfer(
   return done;
 }
 
+/**
+ * A transferId is unique across the transfer endpoints. The endpoint's own check answers its
+ * documented row; an id first used through another endpoint is caught by the shared transfer
+ * store, whose answer (`transferIdUsedElsewhere`) may carry another code.
+ */
+export function refuseRepeat(
+  account: AccountState,
+  endpoint: EndpointId,
+  transferId: string,
+  rows: Pick<TransferRows, 'transferIdExists' | 'transferIdUsedElsewhere'>,
+): void {
+  const first = account.transfers.get(transferId);
+  if (!first) return;
+  fail(
+    first.endpoint !== endpoint && rows.transferIdUsedElsewhere
+      ? rows.transferIdUsedElsewhere
+      : rows.transferIdExists,
+  );
+}
+
 /** The synchronous part of `commitTransfer` (batch entries use it directly: nobody waits). */
 export function recordTransfer(
   world: SandboxWorld,
@@ -201,7 +223,7 @@ export function recordTransfer(
   rows: TransferRows,
 ): { row: LegacyRow; record: TransferRecord } {
   const account = world.account;
-  if (account.transfers.has(input.transferId)) fail(rows.transferIdExists);
+  refuseRepeat(account, input.endpoint, input.transferId, rows);
   checkOutcomeRejects(input, rows);
   account.settle();
   checkLimits(account, input, rows);

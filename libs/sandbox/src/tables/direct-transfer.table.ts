@@ -23,6 +23,9 @@ export const DIRECT_TRANSFER = {
   },
   beneNotFound: T.beneNotFound,
   transferIdExists: T.transferIdExists('409'),
+  // Not in the document, seen from the provider: a repeat of an id first used by another transfer
+  // endpoint is refused by the shared transfer store, with requestTransfer's code.
+  transferIdUsedElsewhere: { ...T.transferIdExists('400'), documented: false },
   missingParams: {
     subCode: '412',
     status: 'ERROR',
