@@ -76,7 +76,7 @@ function harness(notFound: boolean | string = true) {
       typeof notFound === 'string'
         ? {
             outcome: notFound === 'SUCCESS' ? 'success' : 'pending',
-            data: { transferId: 't1', status: notFound },
+            data: { transferId: 't1', status: notFound, reason: null },
             diagnostics,
           }
         : notFound
