@@ -82,7 +82,7 @@ describe('OutcomeRecorder', () => {
       ['SUCCESS', 'SUCCESS', 'SUCCESS'],
     );
     const events = await direct.query<{ n: string }>(
-      `SELECT count(*) AS n FROM outbox WHERE message_key LIKE 'drop_%'`,
+      `SELECT count(*) AS n FROM outbox WHERE message_key LIKE 'payout/default/drop_%'`,
     );
     assert.equal(Number(events.rows[0]?.n), 3, 'each outcome with its event');
   });
