@@ -192,8 +192,7 @@ async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): 
         label = `direct/${mode}/${phone === FAILING_WALLET_PHONE ? 'failure' : 'success'}`;
       } else {
         const o = r.pick(BANK_OUTCOMES);
-        const a =
-          o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : account(o);
+        const a = o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : account(o);
         data['beneDetails'] = { name: 'Chaos Bank', phone: '9876543210', ...a };
         secrets.push(a.bankAccount);
         label = `direct/${mode}/${o}`;
@@ -389,7 +388,10 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
       value = Buffer.from(
         JSON.stringify(
           r.chance(0.5)
-            ? { type: 'payout.internal_transfer', data: { transferId: id, amount: '0', rechargeAccount: 'RA0001' } }
+            ? {
+                type: 'payout.internal_transfer',
+                data: { transferId: id, amount: '0', rechargeAccount: 'RA0001' },
+              }
             : direct({}, { amount: '0.00' }),
         ),
       );
@@ -399,7 +401,9 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
       break;
     case 'overflow_amount':
       value = Buffer.from(
-        JSON.stringify(direct({}, { amount: r.pick(['9999999999999.99', '1e309', '-5.00', '10.001', 'NaN']) })),
+        JSON.stringify(
+          direct({}, { amount: r.pick(['9999999999999.99', '1e309', '-5.00', '10.001', 'NaN']) }),
+        ),
       );
       secrets.push(acct);
       break;
@@ -435,7 +439,9 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
       value = Buffer.from(r.pick(['[1,2,3]', '"just a string"', '42', 'null', 'true']));
       break;
     case 'unknown_type':
-      value = Buffer.from(JSON.stringify({ type: 'payout.teleport', data: { transferId: id, amount: '1.00' } }));
+      value = Buffer.from(
+        JSON.stringify({ type: 'payout.teleport', data: { transferId: id, amount: '1.00' } }),
+      );
       break;
     case 'empty':
       value = r.chance(0.5) ? null : Buffer.alloc(0);

@@ -161,7 +161,11 @@ export class NodeProcess {
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     this.log.write(`==== chaos: ${sig} to ${this.name} (pid ${child.pid}) at ${new Date().toISOString()}\n`);
     child.kill(sig);
-    return Promise.race([exited.then(() => true), sleep(timeoutMs).then(() => false)]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    const ok = await Promise.race([exited.then(() => true), late]);
+    clearTimeout(timer);
+    return ok;
   }
 
   async stop(): Promise<void> {

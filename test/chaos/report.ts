@@ -67,25 +67,56 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     .flatMap((r) => (r.readyMs === undefined ? [] : [r.readyMs]));
   const rows: [string, string][] = [
     ['command', `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed})`],
-    ['run time', `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : 'NOT within the timeout'})`],
+    [
+      'run time',
+      `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : 'NOT within the timeout'})`,
+    ],
     ['commands', `${f.sent.commands} (${list(f.sent.byKind)})`],
     ['exact duplicates / conflicting reuses', `${f.sent.duplicates} / ${f.sent.conflicts}`],
     ['hostile messages (same partitions)', String(f.sent.hostile)],
     ['messages produced', String(f.sent.messages)],
     ['SIGKILLs of service instances', `${f.chaos.kills} of ${c.kills}`],
-    ['broker restarts / Postgres restarts', `${f.chaos.broker} of ${c.brokerRestarts} / ${f.chaos.postgres} of ${c.postgresRestarts}`],
-    ['SIGTERM rolling restart', c.rollingRestart ? `${f.chaos.rolling} (${f.chaos.rollingExit.trim() || 'n/a'})` : 'not in this variant'],
+    [
+      'broker restarts / Postgres restarts',
+      `${f.chaos.broker} of ${c.brokerRestarts} / ${f.chaos.postgres} of ${c.postgresRestarts}`,
+    ],
+    [
+      'SIGTERM rolling restart',
+      c.rollingRestart
+        ? `${f.chaos.rolling} (${f.chaos.rollingExit.trim() || 'n/a'})`
+        : 'not in this variant',
+    ],
     ['restart -> ready (after SIGKILL)', stats(killReady)],
     ['restart -> ready (all restarts)', stats(ready)],
     ['restart -> first command processed', stats(work)],
-    ['provider faults injected', `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`],
-    ['provider initiations received / accepted', `${f.provider.total} / ${f.provider.accepted} (${f.provider.distinctAccepted} distinct ids)`],
-    ['initiations per endpoint (total/accepted)', Object.entries(f.provider.byEndpoint).map(([k, v]) => `${k} ${v.total}/${v.accepted}`).join(', ')],
-    ['events', `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`],
+    [
+      'provider faults injected',
+      `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`,
+    ],
+    [
+      'provider initiations received / accepted',
+      `${f.provider.total} / ${f.provider.accepted} (${f.provider.distinctAccepted} distinct ids)`,
+    ],
+    [
+      'initiations per endpoint (total/accepted)',
+      Object.entries(f.provider.byEndpoint)
+        .map(([k, v]) => `${k} ${v.total}/${v.accepted}`)
+        .join(', '),
+    ],
+    [
+      'events',
+      `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`,
+    ],
     ['final status per command', list(f.events.finalStatus)],
     ['REQUIRES_ATTENTION by reason', list(f.events.requiresAttention)],
-    ['dead letters by reason', `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`],
-    ['ledger rows', `${f.ledger.payouts} payouts, ${f.ledger.batches} batches, ${f.ledger.outbox} outbox rows`],
+    [
+      'dead letters by reason',
+      `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`,
+    ],
+    [
+      'ledger rows',
+      `${f.ledger.payouts} payouts, ${f.ledger.batches} batches, ${f.ledger.outbox} outbox rows`,
+    ],
     ['consumer lag at the end', String(f.lag)],
   ];
   const out: string[] = [
@@ -121,7 +152,9 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
 export function consoleReport(checks: readonly Check[]): string {
   const lines: string[] = [];
   for (const x of checks) {
-    lines.push(`${x.passed ? 'ok    ' : 'FAILED'}  ${x.name}  [${x.checked}]${x.passed ? '' : `: ${x.violations} violations`}`);
+    lines.push(
+      `${x.passed ? 'ok    ' : 'FAILED'}  ${x.name}  [${x.checked}]${x.passed ? '' : `: ${x.violations} violations`}`,
+    );
     for (const e of x.examples) lines.push(`          - ${e}`);
   }
   const passed = checks.filter((x) => x.passed).length;

@@ -26,6 +26,7 @@ import {
   check,
   consumerLag,
   isTerminal,
+  providerAgreement,
   readTopic,
   type Check,
 } from './observe.js';
@@ -220,7 +221,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       const c = r.pick(commands);
       const i = stream.findIndex((s) => s.identity === c.identity);
       if (k < duplicates) {
-        insertAfter(i, { key: c.identity, value: Buffer.from(JSON.stringify(c.value)), identity: c.identity, role: 'duplicate' });
+        insertAfter(i, {
+          key: c.identity,
+          value: Buffer.from(JSON.stringify(c.value)),
+          identity: c.identity,
+          role: 'duplicate',
+        });
       } else {
         conflicted.add(c.identity);
         insertAfter(i, {
@@ -398,6 +404,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       byEndpoint: Record<string, { total: number; accepted: number }>;
       acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
     };
+    const transfers = (await (await fetch(`${sandboxUrl}/__sandbox/transfers`)).json()) as {
+      transfers: { transferId: string; endpoint: string; status: string }[];
+    };
+    const received = (await (await fetch(`${sandboxUrl}/__sandbox/received`)).json()) as {
+      initiations: { transferId: string; accepted: boolean }[];
+    };
+    const accepted = new Map<string, number>();
+    for (const x of received.initiations) {
+      if (x.accepted) accepted.set(x.transferId, (accepted.get(x.transferId) ?? 0) + 1);
+    }
     const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
     const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));
     const ev = analyseEvents(eventMessages, byIdentity);
@@ -411,15 +427,29 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         'provider: accepted initiations per (account, id) <= 1',
         `${summary.total} initiations, ${summary.distinctAccepted} ids accepted`,
         summary.acceptedMoreThanOnce.map(
-          (d) => `${d.account}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byIdentity, d.transferId)})`,
+          (d) =>
+            `${d.account}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byIdentity, d.transferId)})`,
         ),
+      ),
+    );
+    const agreement = providerAgreement(commands, ev, {
+      transfers: new Map(transfers.transfers.map((x) => [x.transferId, x])),
+      accepted,
+    });
+    checks.push(
+      check(
+        "provider: every final state agrees with the provider's (money moved or not)",
+        `${agreement.checked} payouts and batch entries (${agreement.attention} left to a person)`,
+        agreement.violations,
       ),
     );
     const noTerminal: string[] = [];
     for (const c of commands) {
       const e = ev.last.get(`default|${c.identity}`);
       if (!isTerminal(e)) {
-        noTerminal.push(`${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`);
+        noTerminal.push(
+          `${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`,
+        );
       }
     }
     checks.push(
@@ -429,21 +459,32 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         noTerminal,
       ),
     );
-    checks.push(check('events: versions per key without gaps or reordering', `${ev.total} events`, ev.orderViolations));
+    checks.push(
+      check('events: versions per key without gaps or reordering', `${ev.total} events`, ev.orderViolations),
+    );
     const firstStands: string[] = [];
     for (const id of conflicted) {
       const c = byIdentity.get(id);
       const e = ev.last.get(`default|${id}`);
-      if (!ev.conflicts.has(`default|${id}`)) firstStands.push(`${id} (${c?.label ?? '?'}): no conflict event`);
+      if (!ev.conflicts.has(`default|${id}`))
+        firstStands.push(`${id} (${c?.label ?? '?'}): no conflict event`);
       const amount = (c?.value['data'] as { amount?: string } | undefined)?.amount;
       if (e && amount !== undefined && e.data.amount !== amount) {
-        firstStands.push(`${id} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`);
+        firstStands.push(
+          `${id} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`,
+        );
       }
     }
     checks.push(
-      check('events: a conflicting reuse gets a conflict event; the first request stands', `${conflicted.size} reused ids`, firstStands),
+      check(
+        'events: a conflicting reuse gets a conflict event; the first request stands',
+        `${conflicted.size} reused ids`,
+        firstStands,
+      ),
     );
-    checks.push(check('events: no secret or account number of a command', `${ev.total} events`, ev.secretViolations));
+    checks.push(
+      check('events: no secret or account number of a command', `${ev.total} events`, ev.secretViolations),
+    );
     checks.push(
       check(
         'DLQ: every hostile message, each with a reason',
@@ -452,8 +493,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
     checks.push(check('DLQ: nothing secret', `${dl.total} dead letters`, dl.secretLeaks));
-    checks.push(check('ledger: no row stuck', `${ledger.payouts} payouts, ${ledger.batches} batches`, ledger.stuck));
-    checks.push(check('outbox: everything published, nothing dead', `${ledger.outbox} outbox rows`, ledger.outboxOpen));
+    checks.push(
+      check('ledger: no row stuck', `${ledger.payouts} payouts, ${ledger.batches} batches`, ledger.stuck),
+    );
+    checks.push(
+      check('outbox: everything published, nothing dead', `${ledger.outbox} outbox rows`, ledger.outboxOpen),
+    );
     checks.push(
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
     );
@@ -549,15 +594,22 @@ export interface LedgerState {
 async function ledgerState(pool: pg.Pool | undefined): Promise<LedgerState> {
   if (!pool) throw new Error('no database');
   const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
-  const stuckPayouts = await pool.query<{ transfer_id: string; kind: string; status: string; attempt: number; last_error: unknown }>(
-    `SELECT transfer_id, kind, status, attempt, last_error FROM payout WHERE ${OPEN_PAYOUT} ORDER BY id`,
-  );
+  const stuckPayouts = await pool.query<{
+    transfer_id: string;
+    kind: string;
+    status: string;
+    attempt: number;
+    last_error: unknown;
+  }>(`SELECT transfer_id, kind, status, attempt, last_error FROM payout WHERE ${OPEN_PAYOUT} ORDER BY id`);
   const stuckBatches = await pool.query<{ batch_transfer_id: string; status: string }>(
     `SELECT batch_transfer_id, status FROM batch WHERE ${OPEN_BATCH} ORDER BY id`,
   );
-  const open = await pool.query<{ message_key: string; state: string; attempts: number; last_error: string | null }>(
-    `SELECT message_key, state, attempts, last_error FROM outbox WHERE state <> 'published' ORDER BY id`,
-  );
+  const open = await pool.query<{
+    message_key: string;
+    state: string;
+    attempts: number;
+    last_error: string | null;
+  }>(`SELECT message_key, state, attempts, last_error FROM outbox WHERE state <> 'published' ORDER BY id`);
   return {
     payouts: await count('SELECT count(*) AS n FROM payout'),
     batches: await count('SELECT count(*) AS n FROM batch'),
@@ -570,7 +622,8 @@ async function ledgerState(pool: pg.Pool | undefined): Promise<LedgerState> {
       ...stuckBatches.rows.map((x) => `batch ${x.batch_transfer_id} stuck in ${x.status}`),
     ],
     outboxOpen: open.rows.map(
-      (x) => `outbox row of ${x.message_key} ${x.state} after ${x.attempts} attempts: ${x.last_error?.slice(0, 160) ?? ''}`,
+      (x) =>
+        `outbox row of ${x.message_key} ${x.state} after ${x.attempts} attempts: ${x.last_error?.slice(0, 160) ?? ''}`,
     ),
   };
 }
@@ -582,7 +635,11 @@ async function prepareSandbox(url: string): Promise<SandboxFixtures> {
     headers: { 'x-client-id': 'sandbox_client_id', 'x-client-secret': 'sandbox_client_secret' },
   });
   const token = ((await auth.json()) as { data: { token: string } }).data.token;
-  const beneIds = { success: 'CHAOSOK', pendingThenSuccess: 'CHAOSPEND', invalidAccount: 'CHAOSBAD' } as const;
+  const beneIds = {
+    success: 'CHAOSOK',
+    pendingThenSuccess: 'CHAOSPEND',
+    invalidAccount: 'CHAOSBAD',
+  } as const;
   for (const [outcome, beneId] of Object.entries(beneIds)) {
     const a = TEST_ACCOUNTS.find((x) => x.outcome === outcome);
     if (!a) throw new Error(`no sandbox account for ${outcome}`);
