@@ -226,6 +226,8 @@ export interface DeadLetterAnalysis {
   readonly withoutReason: string[];
   readonly secretLeaks: string[];
   readonly settledByEvent: number;
+  /** Most dead letters seen for one hostile message (a batch retried re-sends its dead letters). */
+  readonly maxCopies: number;
 }
 
 /** Every hostile message is in the DLQ (found by the sha256 of its bytes) with a reason, and nothing secret. */
@@ -235,10 +237,14 @@ export function analyseDeadLetters(
   last: ReadonlyMap<string, PayoutEvent>,
 ): DeadLetterAnalysis {
   const bySha = new Map<string, TopicMessage>();
+  const copies = new Map<string, number>();
   const byReason = new Map<string, number>();
   for (const m of messages) {
     const sha = m.headers['dlq-original-sha256'];
-    if (sha) bySha.set(sha, m);
+    if (sha) {
+      bySha.set(sha, m);
+      copies.set(sha, (copies.get(sha) ?? 0) + 1);
+    }
     const reason = m.headers['dlq-reason'] ?? '(none)';
     byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
   }
@@ -262,16 +268,15 @@ export function analyseDeadLetters(
     }
     if (!m.headers['dlq-reason']) withoutReason.push(`hostile #${h.n} (${h.category}): no dlq-reason header`);
     const text = `${m.value?.toString('latin1') ?? ''}\n${m.value?.toString('utf8') ?? ''}\n${Object.values(m.headers).join('\n')}`;
-    for (const s of h.secrets) {
-      if (text.includes(s)) {
-        secretLeaks.push(
-          `hostile #${h.n} (${h.category}, reason ${m.headers['dlq-reason'] ?? '?'}): a secret (${mask(s)}) is in the dead letter`,
-        );
-        break;
-      }
+    const leaked = h.secrets.filter((s) => text.includes(s.value)).map((s) => s.what);
+    if (leaked.length) {
+      secretLeaks.push(
+        `hostile #${h.n} (${h.category}, reason ${m.headers['dlq-reason'] ?? '?'}): ${leaked.join(', ')} in the dead letter`,
+      );
     }
   }
-  return { total: messages.length, byReason, missing, withoutReason, secretLeaks, settledByEvent };
+  const maxCopies = Math.max(0, ...hostile.map((h) => copies.get(h.sha256) ?? 0));
+  return { total: messages.length, byReason, missing, withoutReason, secretLeaks, settledByEvent, maxCopies };
 }
 
 export interface ProviderTruth {

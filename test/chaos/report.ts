@@ -6,6 +6,7 @@ export interface Figures {
   readonly durationMs: number;
   readonly settleMs: number;
   readonly settled: boolean;
+  readonly stalled: boolean;
   readonly sent: {
     commands: number;
     duplicates: number;
@@ -36,7 +37,12 @@ export interface Figures {
     finalStatus: ReadonlyMap<string, number>;
     requiresAttention: ReadonlyMap<string, number>;
   };
-  readonly dlq: { total: number; byReason: ReadonlyMap<string, number>; settledByEvent: number };
+  readonly dlq: {
+    total: number;
+    byReason: ReadonlyMap<string, number>;
+    settledByEvent: number;
+    maxCopies: number;
+  };
   readonly ledger: { payouts: number; batches: number; outbox: number };
   readonly lag: number;
 }
@@ -69,7 +75,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     ['command', `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed})`],
     [
       'run time',
-      `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : 'NOT within the timeout'})`,
+      `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : f.stalled ? `NOT: stalled, nothing moved for 60 s` : 'NOT within the timeout'})`,
     ],
     ['commands', `${f.sent.commands} (${list(f.sent.byKind)})`],
     ['exact duplicates / conflicting reuses', `${f.sent.duplicates} / ${f.sent.conflicts}`],

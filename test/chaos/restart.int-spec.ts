@@ -15,7 +15,7 @@ import {
 } from '#test-support';
 import { ensureDir, NodeProcess, REPO, waitForHttp } from './infra.js';
 
-const PORT = Number(process.env['CHAOS_RESTART_TEST_PORT'] ?? 19783);
+const PORT = Number(process.env['CHAOS_RESTART_TEST_PORT'] ?? 20783);
 
 /**
  * A SIGKILLed instance, started again, is back at work in seconds: it does not wait out the

@@ -381,7 +381,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const settleStart = Date.now();
     log('settling: waiting for no unfinished row, an empty outbox and no consumer lag');
     let settled = false;
+    let stalled = false;
     let lag = -1;
+    let seen = '';
+    let changedAt = Date.now();
     while (Date.now() - settleStart < cfg.settleTimeoutMs) {
       lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);
       const open = await unfinished(pool).catch(() => -1);
@@ -389,12 +392,24 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         settled = true;
         break;
       }
+      // Nothing moved for a minute: stuck, not slow (the reconcile schedule is seconds long).
+      if (`${lag}/${open}` !== seen) {
+        seen = `${lag}/${open}`;
+        changedAt = Date.now();
+      } else if (Date.now() - changedAt > 60_000) {
+        stalled = true;
+        break;
+      }
       lastProgress = 0;
       await progress(`settling (lag ${lag}, unfinished ${open})`);
       await sleep(2_000);
     }
     const settleMs = Date.now() - settleStart;
-    log(settled ? `settled in ${(settleMs / 1000).toFixed(0)} s` : 'did not settle in time; checking anyway');
+    log(
+      settled
+        ? `settled in ${(settleMs / 1000).toFixed(0)} s`
+        : `${stalled ? `stalled (lag ${lag} and unfinished rows unchanged for 60 s)` : 'did not settle in time'}; checking anyway`,
+    );
 
     // Ground truth.
     const summary = (await (await fetch(`${sandboxUrl}/__sandbox/received/summary`)).json()) as {
@@ -516,6 +531,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       durationMs: Date.now() - started,
       settleMs,
       settled,
+      stalled,
       sent: {
         commands: commands.length,
         duplicates,
@@ -534,7 +550,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         finalStatus: ev.finalStatus,
         requiresAttention: ev.requiresAttention,
       },
-      dlq: { total: dl.total, byReason: dl.byReason, settledByEvent: dl.settledByEvent },
+      dlq: {
+        total: dl.total,
+        byReason: dl.byReason,
+        settledByEvent: dl.settledByEvent,
+        maxCopies: dl.maxCopies,
+      },
       ledger,
       lag,
     };
