@@ -95,6 +95,9 @@ export class NodeProcess {
   lastExit: string | undefined;
   starts = 0;
   private watchers: { re: RegExp; resolve: (at: number | undefined) => void }[] = [];
+  private signalled = false;
+  /** Called when the process exits without being told to (a supervisor would restart it). */
+  onUnexpectedExit: ((exit: string) => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -138,7 +141,9 @@ export class NodeProcess {
     child.on('exit', (code, signal) => {
       this.lastExit = signal ?? String(code);
       this.log.write(`==== chaos: ${this.name} exited (${this.lastExit}) at ${new Date().toISOString()}\n`);
+      if (this.child === child && !this.signalled) this.onUnexpectedExit?.(this.lastExit);
     });
+    this.signalled = false;
     this.child = child;
   }
 
@@ -158,6 +163,7 @@ export class NodeProcess {
   async signal(sig: NodeJS.Signals, timeoutMs = 30_000): Promise<boolean> {
     const child = this.child;
     if (!child || !this.running) return true;
+    this.signalled = true;
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     this.log.write(`==== chaos: ${sig} to ${this.name} (pid ${child.pid}) at ${new Date().toISOString()}\n`);
     child.kill(sig);

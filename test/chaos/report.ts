@@ -21,6 +21,7 @@ export interface Figures {
     postgres: number;
     rolling: number;
     rollingExit: string;
+    crashes: readonly string[];
     restarts: ReadonlyArray<{ instance: string; cause: string; readyMs?: number; firstWorkMs?: number }>;
   };
   readonly faults: { calls: number; injected: Record<string, number> };
@@ -91,6 +92,12 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       c.rollingRestart
         ? `${f.chaos.rolling} (${f.chaos.rollingExit.trim() || 'n/a'})`
         : 'not in this variant',
+    ],
+    [
+      'instances that exited by themselves (restarted like a supervisor would)',
+      f.chaos.crashes.length
+        ? `${f.chaos.crashes.length}: ${f.chaos.crashes.slice(0, 5).join('; ')}`
+        : 'none',
     ],
     ['restart -> ready (after SIGKILL)', stats(killReady)],
     ['restart -> ready (all restarts)', stats(ready)],

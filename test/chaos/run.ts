@@ -59,7 +59,7 @@ export interface ChaosResult {
 
 interface Restart {
   readonly instance: string;
-  readonly cause: 'SIGKILL' | 'SIGTERM';
+  readonly cause: 'SIGKILL' | 'SIGTERM' | 'crash';
   readonly at: number;
   readyMs?: number;
   firstWorkMs?: number;
@@ -115,6 +115,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
   let tornDown: Promise<void> | undefined;
   const teardown = () =>
     (tornDown ??= (async () => {
+      for (const p of processes) p.onUnexpectedExit = undefined;
       await producer?.disconnect().catch(() => undefined);
       await pool?.end().catch(() => undefined);
       for (const p of processes) await p.close().catch(() => undefined);
@@ -261,7 +262,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     type Action = { at: number; what: 'kill' | 'broker' | 'postgres' | 'rolling' };
     const actions: Action[] = [];
     const window = (lo: number, hi: number) => cfg.durationMs * (lo + r.next() * (hi - lo));
-    for (let k = 0; k < cfg.kills; k += 1) actions.push({ at: window(0.05, 0.9), what: 'kill' });
+    // Kills spread over the window, each at a seeded point of its own slot.
+    for (let k = 0; k < cfg.kills; k += 1) {
+      const slot = 0.85 / Math.max(1, cfg.kills);
+      actions.push({ at: window(0.05 + k * slot, 0.05 + (k + 0.8) * slot), what: 'kill' });
+    }
     for (let k = 0; k < cfg.brokerRestarts; k += 1) {
       actions.push({ at: (cfg.durationMs * (k + 0.5)) / (cfg.brokerRestarts + 0.5), what: 'broker' });
     }
@@ -293,6 +298,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ),
       );
     };
+    // Like a supervisor (systemd, Kubernetes): an instance that exits by itself is started again.
+    const crashes: string[] = [];
+    let ending = false;
+    services.forEach((s, i) => {
+      s.onUnexpectedExit = (exit) => {
+        crashes.push(`${s.name} exited by itself (${exit}) at ${t()}`);
+        setTimeout(() => {
+          if (!ending && !s.running) restart(i, 'crash');
+        }, 2_000);
+      };
+    });
     const chaosStart = Date.now();
     const chaosLoop = (async () => {
       for (const a of actions) {
@@ -372,6 +388,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     log(`all ${stream.length} messages sent; waiting for the chaos actions to finish`);
     await chaosLoop;
     await Promise.all(pendingReady);
+    await sleep(2_500); // a crash restart still due
     // Faults stop here, so what is still unclear can settle.
     const faultView = (await (await fetch(`${sandboxUrl}/__sandbox/fault-mode`)).json()) as {
       calls: number;
@@ -526,6 +543,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
 
+    ending = true;
     const figures: Figures = {
       cfg,
       durationMs: Date.now() - started,
@@ -540,7 +558,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         messages: stream.length,
         byKind: countBy(commands, (c) => c.kind),
       },
-      chaos: { ...done, restarts },
+      chaos: { ...done, restarts, crashes },
       faults: faultView,
       provider: summary,
       events: {
