@@ -157,6 +157,20 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '',
     `${passed} passed, ${checks.length - passed} failed`,
     '',
+    '## Running it',
+    '',
+    '`npm run chaos` is the full run: 10,000 commands of every kind (2 % exact duplicates, 1 %',
+    'conflicting reuses), 10,000 hostile messages on the same partitions, 50 SIGKILLs, 3 broker and',
+    '3 Postgres restarts, a SIGTERM rolling restart and 20 % provider faults (applied but answer lost,',
+    '5xx after applying, 5xx, 520, hangs, answers slower than the lease). `npm test` runs the short',
+    'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
+    'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
+    '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
+    '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700` (or `CHAOS_COMMANDS`,',
+    '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
+    "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",
+    'logs; `report.md`).',
+    '',
   ];
   return out.join('\n');
 }
