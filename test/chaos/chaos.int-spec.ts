@@ -15,6 +15,7 @@ it(
   async () => {
     const cfg = chaosConfig(['--short'], { ...process.env, CHAOS_VARIANT: 'short' }, { reportFile: '' });
     const result = await runChaos(cfg, (line) => console.log(line));
+    console.log(result.report);
     console.log(consoleReport(result.checks));
     assert.equal(result.failed, 0, consoleReport(result.checks.filter((c) => !c.passed)));
   },
