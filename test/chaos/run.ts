@@ -278,6 +278,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
 
     const restarts: Restart[] = [];
     const done = { kills: 0, broker: 0, postgres: 0, rolling: 0, rollingExit: '' };
+    const sigtermProblems: string[] = [];
     const pendingReady: Promise<void>[] = [];
     const restart = (i: number, cause: Restart['cause']) => {
       const s = services[i];
@@ -339,8 +340,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
             for (let i = 0; i < services.length; i += 1) {
               const s = services[i];
               if (!s?.running) continue;
-              await s.signal('SIGTERM', 60_000);
-              done.rollingExit += `${s.name} exited ${s.lastExit ?? '?'}; `;
+              const asked = Date.now();
+              const exited = await s.signal('SIGTERM', 60_000);
+              const took = Date.now() - asked;
+              done.rollingExit += `${s.name} exited ${exited ? (s.lastExit ?? '?') : 'not at all'} after ${(took / 1000).toFixed(1)} s; `;
+              // The service's own SHUTDOWN_GRACE_MS is 15 s: a clean stop is exit 0 within it.
+              if (!exited || s.lastExit !== '0' || took > 16_000) {
+                sigtermProblems.push(
+                  `${s.name}: ${exited ? `exit ${s.lastExit ?? '?'}` : 'still running'} ${(took / 1000).toFixed(1)} s after SIGTERM`,
+                );
+              }
+              if (!exited) await s.signal('SIGKILL');
               restart(i, 'SIGTERM');
               await waitForHttp(readyUrl(i), 300_000, () => s.running).catch(() => undefined);
             }
@@ -534,6 +544,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     checks.push(
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
     );
+    if (cfg.rollingRestart) {
+      checks.push(
+        check(
+          'SIGTERM: each instance stops cleanly (exit 0) within its grace period',
+          `${done.rolling} rolling restart of 2 instances`,
+          done.rolling === 0 ? ['the rolling restart did not happen'] : sigtermProblems,
+        ),
+      );
+    }
     const unreadyRestarts = restarts.filter((x) => x.readyMs === undefined);
     checks.push(
       check(
