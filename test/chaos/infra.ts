@@ -67,8 +67,10 @@ export class PrivatePostgres {
       '-c listen_addresses=127.0.0.1',
       `-c unix_socket_directories=${this.dir}`,
       '-c max_connections=200',
+      // A restart here is a crash of the server process, not of the machine: the OS keeps what was
+      // written, so fsync can be off. synchronous_commit must stay on: off, a crash loses commits
+      // whose events may already be published, which is not a fault of the service.
       '-c fsync=off',
-      '-c synchronous_commit=off',
       '-c full_page_writes=off',
       '-c shared_buffers=128MB',
     ].join(' ');
