@@ -9,9 +9,14 @@ import { runChaos } from './run.js';
  * Postgres restart, 1,000 hostile messages, 20 % provider faults. `npm run chaos` is the full run.
  * Its figures go to .run/logs/chaos/report.md (docs/RELIABILITY.md holds the full run's).
  */
-it('chaos (short variant): never pays twice, loses nothing, leaks nothing', { timeout: 420_000 }, async () => {
-  const cfg = chaosConfig(['--short'], { ...process.env, CHAOS_VARIANT: 'short' }, { reportFile: '' });
-  const result = await runChaos(cfg, (line) => console.log(line));
-  console.log(consoleReport(result.checks));
-  assert.equal(result.failed, 0, consoleReport(result.checks.filter((c) => !c.passed)));
-});
+it(
+  'chaos (short variant): never pays twice, loses nothing, leaks nothing',
+  { timeout: 420_000 },
+  async () => {
+    const cfg = chaosConfig(['--short'], { ...process.env, CHAOS_VARIANT: 'short' }, { reportFile: '' });
+    const result = await runChaos(cfg, (line) => console.log(line));
+    console.log(result.report);
+    console.log(consoleReport(result.checks));
+    assert.equal(result.failed, 0, consoleReport(result.checks.filter((c) => !c.passed)));
+  },
+);

@@ -18,7 +18,10 @@ export interface ChaosConfig {
   /** How long the run may take to settle after the last command and fault. */
   readonly settleTimeoutMs: number;
   readonly leaseMs: number;
-  /** Ports: Postgres base+32, Kafka base+92 (+93 controller), sandbox base+80, services base+81/82. */
+  /**
+   * Ports: Postgres base+32, Kafka base+92 (+93 controller), sandbox base+80, services base+81/82.
+   * The default, 20700, is outside the range test/foundation/readiness picks its broker port from.
+   */
   readonly basePort: number;
   readonly logLevel: string;
   /** Where the figures go (a markdown file), or '' for nowhere. */
@@ -43,7 +46,7 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   durationMs: 420_000,
   settleTimeoutMs: 240_000,
   leaseMs: 5_000,
-  basePort: 19700,
+  basePort: 20700,
   logLevel: 'info',
 };
 

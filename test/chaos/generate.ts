@@ -83,11 +83,17 @@ export interface Send {
   readonly hostile?: Hostile;
 }
 
+/** A secret or personal datum planted in a message, and what it is (shown instead of the value). */
+export interface Secret {
+  readonly what: string;
+  readonly value: string;
+}
+
 export interface Hostile {
   readonly n: number;
   readonly category: string;
   readonly sha256: string;
-  readonly secrets: readonly string[];
+  readonly secrets: readonly Secret[];
   /** Well-formed commands with a bad value (zero amount): a REJECTED/FAILED event also settles them. */
   readonly identity?: string;
 }
@@ -108,10 +114,11 @@ const WEIGHTS: ReadonlyArray<readonly [Kind, number]> = [
   ['self_withdrawal', 6],
 ];
 
-function example<T extends Kind>(kind: T): Record<string, unknown> {
+function example(kind: Kind): Record<string, unknown> {
   const e = COMMAND_EXAMPLES.find((c) => c.type === `payout.${kind}`);
   if (!e) throw new Error(`no contract example of ${kind}`);
-  return structuredClone(e) as unknown as Record<string, unknown>;
+  const copy: Record<string, unknown> = structuredClone(e);
+  return copy;
 }
 
 const account = (o: Outcome) => {
@@ -192,8 +199,7 @@ async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): 
         label = `direct/${mode}/${phone === FAILING_WALLET_PHONE ? 'failure' : 'success'}`;
       } else {
         const o = r.pick(BANK_OUTCOMES);
-        const a =
-          o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : account(o);
+        const a = o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : account(o);
         data['beneDetails'] = { name: 'Chaos Bank', phone: '9876543210', ...a };
         secrets.push(a.bankAccount);
         label = `direct/${mode}/${o}`;
@@ -315,7 +321,7 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
   let category = r.pick(HOSTILE_CATEGORIES);
   if (category === 'near_limit' && !r.chance(0.05)) category = 'random_bytes';
   const id = `${runTag}H${n}`;
-  const secrets: string[] = [];
+  const secrets: Secret[] = [];
   const acct = `7${r.digits(13)}`;
   const card = `4${r.digits(15)}`;
   const cryptogram = r.base64(24);
@@ -346,7 +352,7 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
         Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1]),
         Buffer.from(text.slice(cut)),
       ]);
-      secrets.push(acct);
+      secrets.push({ what: 'account number', value: acct });
       break;
     }
     case 'nul_bytes': {
@@ -356,10 +362,10 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
         value = Buffer.from(JSON.stringify(direct({}, { remarks: 'nul\u0000inside' })));
         key = id;
         identity = id;
-        secrets.push(acct);
+        secrets.push({ what: 'account number', value: acct });
       } else if (variant === 1) {
         value = Buffer.from(JSON.stringify(direct({}, { transferId: `${id}\u0000x` })));
-        secrets.push(acct);
+        secrets.push({ what: 'account number', value: acct });
       } else {
         value = Buffer.from(`{"type":"payout.internal_transfer"\u0000,"data":{}}`);
       }
@@ -376,7 +382,7 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
           ]),
         ),
       );
-      secrets.push(acct);
+      secrets.push({ what: 'account number', value: acct });
       break;
     case 'deep_nesting': {
       const depth = r.int(1_000, 20_000);
@@ -389,19 +395,24 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
       value = Buffer.from(
         JSON.stringify(
           r.chance(0.5)
-            ? { type: 'payout.internal_transfer', data: { transferId: id, amount: '0', rechargeAccount: 'RA0001' } }
+            ? {
+                type: 'payout.internal_transfer',
+                data: { transferId: id, amount: '0', rechargeAccount: 'RA0001' },
+              }
             : direct({}, { amount: '0.00' }),
         ),
       );
       key = id;
       identity = id;
-      secrets.push(acct);
+      secrets.push({ what: 'account number', value: acct });
       break;
     case 'overflow_amount':
       value = Buffer.from(
-        JSON.stringify(direct({}, { amount: r.pick(['9999999999999.99', '1e309', '-5.00', '10.001', 'NaN']) })),
+        JSON.stringify(
+          direct({}, { amount: r.pick(['9999999999999.99', '1e309', '-5.00', '10.001', 'NaN']) }),
+        ),
       );
-      secrets.push(acct);
+      secrets.push({ what: 'account number', value: acct });
       break;
     case 'secrets_inside': {
       const v = {
@@ -419,7 +430,13 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
         },
       };
       value = Buffer.from(JSON.stringify(v));
-      secrets.push(card, cryptogram, acct, token, vpa);
+      secrets.push(
+        { what: 'card token', value: card },
+        { what: 'cryptogram', value: cryptogram },
+        { what: 'account number (bankAccount, and in remarks)', value: acct },
+        { what: 'bearer token (authorization)', value: token },
+        { what: 'VPA', value: vpa },
+      );
       break;
     }
     case 'truncated_secrets': {
@@ -428,14 +445,20 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
         data: { transferId: id, amount: '1.00', cardToken: card, cryptogram, cardType: 'CREDIT', vpa },
       });
       value = Buffer.from(text.slice(0, text.indexOf(cryptogram) + cryptogram.length - 2));
-      secrets.push(card, cryptogram.slice(0, -2), vpa);
+      secrets.push(
+        { what: 'card token (truncated JSON)', value: card },
+        { what: 'cryptogram (truncated JSON)', value: cryptogram.slice(0, -2) },
+        { what: 'VPA (truncated JSON)', value: vpa },
+      );
       break;
     }
     case 'not_an_object':
       value = Buffer.from(r.pick(['[1,2,3]', '"just a string"', '42', 'null', 'true']));
       break;
     case 'unknown_type':
-      value = Buffer.from(JSON.stringify({ type: 'payout.teleport', data: { transferId: id, amount: '1.00' } }));
+      value = Buffer.from(
+        JSON.stringify({ type: 'payout.teleport', data: { transferId: id, amount: '1.00' } }),
+      );
       break;
     case 'empty':
       value = r.chance(0.5) ? null : Buffer.alloc(0);
@@ -443,7 +466,7 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
     case 'key_mismatch':
       value = Buffer.from(JSON.stringify(direct()));
       key = `${id}other`;
-      secrets.push(acct);
+      secrets.push({ what: 'account number', value: acct });
       break;
     case 'near_limit': {
       // Just under or just over the service's limit (MAX_COMMAND_BYTES): padding in an unknown field.
@@ -451,7 +474,7 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
       const size = maxCommandBytes + r.pick([-64, -1, 1, 64]);
       const pad = 'p'.repeat(Math.max(0, size - Buffer.byteLength(base)));
       value = Buffer.from(JSON.stringify(direct({}, { padding: pad })));
-      secrets.push(acct);
+      secrets.push({ what: 'account number', value: acct });
       break;
     }
   }

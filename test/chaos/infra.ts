@@ -67,8 +67,10 @@ export class PrivatePostgres {
       '-c listen_addresses=127.0.0.1',
       `-c unix_socket_directories=${this.dir}`,
       '-c max_connections=200',
+      // A restart here is a crash of the server process, not of the machine: the OS keeps what was
+      // written, so fsync can be off. synchronous_commit must stay on: off, a crash loses commits
+      // whose events may already be published, which is not a fault of the service.
       '-c fsync=off',
-      '-c synchronous_commit=off',
       '-c full_page_writes=off',
       '-c shared_buffers=128MB',
     ].join(' ');
@@ -95,6 +97,9 @@ export class NodeProcess {
   lastExit: string | undefined;
   starts = 0;
   private watchers: { re: RegExp; resolve: (at: number | undefined) => void }[] = [];
+  private signalled = false;
+  /** Called when the process exits without being told to (a supervisor would restart it). */
+  onUnexpectedExit: ((exit: string) => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -138,7 +143,9 @@ export class NodeProcess {
     child.on('exit', (code, signal) => {
       this.lastExit = signal ?? String(code);
       this.log.write(`==== chaos: ${this.name} exited (${this.lastExit}) at ${new Date().toISOString()}\n`);
+      if (this.child === child && !this.signalled) this.onUnexpectedExit?.(this.lastExit);
     });
+    this.signalled = false;
     this.child = child;
   }
 
@@ -158,10 +165,15 @@ export class NodeProcess {
   async signal(sig: NodeJS.Signals, timeoutMs = 30_000): Promise<boolean> {
     const child = this.child;
     if (!child || !this.running) return true;
+    this.signalled = true;
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     this.log.write(`==== chaos: ${sig} to ${this.name} (pid ${child.pid}) at ${new Date().toISOString()}\n`);
     child.kill(sig);
-    return Promise.race([exited.then(() => true), sleep(timeoutMs).then(() => false)]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    const ok = await Promise.race([exited.then(() => true), late]);
+    clearTimeout(timer);
+    return ok;
   }
 
   async stop(): Promise<void> {

@@ -111,6 +111,8 @@ export interface EventAnalysis {
   readonly conflicts: Map<string, number>;
   /** Last event per command identity (account|id). */
   readonly last: Map<string, PayoutEvent>;
+  /** Last event per batch entry (account|entry id). */
+  readonly lastItem: Map<string, PayoutEvent>;
   readonly orderViolations: string[];
   readonly secretViolations: string[];
   readonly finalStatus: Map<string, number>;
@@ -127,6 +129,7 @@ export function analyseEvents(
 ): EventAnalysis {
   const state = new Map<string, { partition: number; expected: number; ids: Set<string> }>();
   const last = new Map<string, PayoutEvent>();
+  const lastItem = new Map<string, PayoutEvent>();
   const conflicts = new Map<string, number>();
   const orderViolations: string[] = [];
   const secretViolations: string[] = [];
@@ -145,7 +148,8 @@ export function analyseEvents(
     const batchId = e.data.batchTransferId;
     const own = commands.get(batchId ?? e.subject);
     for (const s of own?.secrets ?? []) {
-      if (text.includes(s)) secretViolations.push(`${e.id}: carries a secret of ${own?.identity} (${mask(s)})`);
+      if (text.includes(s))
+        secretViolations.push(`${e.id}: carries a secret of ${own?.identity} (${mask(s)})`);
     }
     if (e.type === 'payouts.command.conflict') {
       conflicts.set(`${account}|${e.subject}`, (conflicts.get(`${account}|${e.subject}`) ?? 0) + 1);
@@ -175,10 +179,9 @@ export function analyseEvents(
     } else {
       orderViolations.push(`${entity}: reordered, v${v} (${e.data.status}) after v${s.expected - 1}`);
     }
-    if (e.data.kind !== 'batch_entry') {
-      const prev = last.get(`${account}|${e.subject}`);
-      if (!prev || prev.data.version <= v) last.set(`${account}|${e.subject}`, e);
-    }
+    const latest = e.data.kind === 'batch_entry' ? lastItem : last;
+    const prev = latest.get(`${account}|${e.subject}`);
+    if (!prev || prev.data.version <= v) latest.set(`${account}|${e.subject}`, e);
   }
   const finalStatus = new Map<string, number>();
   const requiresAttention = new Map<string, number>();
@@ -196,6 +199,7 @@ export function analyseEvents(
     redelivered,
     conflicts,
     last,
+    lastItem,
     orderViolations,
     secretViolations,
     finalStatus,
@@ -222,6 +226,8 @@ export interface DeadLetterAnalysis {
   readonly withoutReason: string[];
   readonly secretLeaks: string[];
   readonly settledByEvent: number;
+  /** Most dead letters seen for one hostile message (a batch retried re-sends its dead letters). */
+  readonly maxCopies: number;
 }
 
 /** Every hostile message is in the DLQ (found by the sha256 of its bytes) with a reason, and nothing secret. */
@@ -231,10 +237,14 @@ export function analyseDeadLetters(
   last: ReadonlyMap<string, PayoutEvent>,
 ): DeadLetterAnalysis {
   const bySha = new Map<string, TopicMessage>();
+  const copies = new Map<string, number>();
   const byReason = new Map<string, number>();
   for (const m of messages) {
     const sha = m.headers['dlq-original-sha256'];
-    if (sha) bySha.set(sha, m);
+    if (sha) {
+      bySha.set(sha, m);
+      copies.set(sha, (copies.get(sha) ?? 0) + 1);
+    }
     const reason = m.headers['dlq-reason'] ?? '(none)';
     byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
   }
@@ -258,14 +268,66 @@ export function analyseDeadLetters(
     }
     if (!m.headers['dlq-reason']) withoutReason.push(`hostile #${h.n} (${h.category}): no dlq-reason header`);
     const text = `${m.value?.toString('latin1') ?? ''}\n${m.value?.toString('utf8') ?? ''}\n${Object.values(m.headers).join('\n')}`;
-    for (const s of h.secrets) {
-      if (text.includes(s)) {
-        secretLeaks.push(
-          `hostile #${h.n} (${h.category}, reason ${m.headers['dlq-reason'] ?? '?'}): a secret (${mask(s)}) is in the dead letter`,
-        );
-        break;
-      }
+    const leaked = h.secrets.filter((s) => text.includes(s.value)).map((s) => s.what);
+    if (leaked.length) {
+      secretLeaks.push(
+        `hostile #${h.n} (${h.category}, reason ${m.headers['dlq-reason'] ?? '?'}): ${leaked.join(', ')} in the dead letter`,
+      );
     }
   }
-  return { total: messages.length, byReason, missing, withoutReason, secretLeaks, settledByEvent };
+  const maxCopies = Math.max(0, ...hostile.map((h) => copies.get(h.sha256) ?? 0));
+  return { total: messages.length, byReason, missing, withoutReason, secretLeaks, settledByEvent, maxCopies };
+}
+
+export interface ProviderTruth {
+  /** Transfers the provider holds, by id, with their status now. */
+  readonly transfers: ReadonlyMap<string, { endpoint: string; status: string }>;
+  /** Accepted initiations per id (internal transfers and withdrawals have no transfer record). */
+  readonly accepted: ReadonlyMap<string, number>;
+}
+
+/** Where money actually moved at the provider, against the final state the service published. */
+export function providerAgreement(
+  commands: readonly PlannedCommand[],
+  ev: Pick<EventAnalysis, 'last' | 'lastItem'>,
+  truth: ProviderTruth,
+): { checked: number; attention: number; violations: string[] } {
+  const violations: string[] = [];
+  let checked = 0;
+  let attention = 0;
+  const compare = (id: string, label: string, e: PayoutEvent | undefined, recordless: boolean) => {
+    if (!e) return;
+    const ours = e.data.status;
+    if (ours === 'REQUIRES_ATTENTION') {
+      attention += 1;
+      return;
+    }
+    checked += 1;
+    const t = truth.transfers.get(id);
+    const theirs = recordless
+      ? (truth.accepted.get(id) ?? 0) > 0
+        ? 'SUCCESS'
+        : 'none'
+      : (t?.status ?? 'none');
+    const paid = theirs === 'SUCCESS' || theirs === 'PENDING' || theirs === 'RECEIVED';
+    const ok =
+      ours === 'SUCCESS'
+        ? theirs === 'SUCCESS'
+        : ours === 'REVERSED'
+          ? theirs === 'REVERSED' || theirs === 'FAILED'
+          : ours === 'FAILED' || ours === 'REJECTED'
+            ? !paid
+            : true;
+    if (!ok) violations.push(`${id} (${label}): the service says ${ours}, the provider says ${theirs}`);
+  };
+  for (const c of commands) {
+    if (c.kind === 'batch_transfer') {
+      for (const entry of c.entries)
+        compare(entry, `${c.label} entry`, ev.lastItem.get(`default|${entry}`), false);
+    } else {
+      const recordless = c.kind === 'internal_transfer' || c.kind === 'self_withdrawal';
+      compare(c.identity, c.label, ev.last.get(`default|${c.identity}`), recordless);
+    }
+  }
+  return { checked, attention, violations };
 }

@@ -6,6 +6,7 @@ export interface Figures {
   readonly durationMs: number;
   readonly settleMs: number;
   readonly settled: boolean;
+  readonly stalled: boolean;
   readonly sent: {
     commands: number;
     duplicates: number;
@@ -20,6 +21,7 @@ export interface Figures {
     postgres: number;
     rolling: number;
     rollingExit: string;
+    crashes: readonly string[];
     restarts: ReadonlyArray<{ instance: string; cause: string; readyMs?: number; firstWorkMs?: number }>;
   };
   readonly faults: { calls: number; injected: Record<string, number> };
@@ -36,7 +38,12 @@ export interface Figures {
     finalStatus: ReadonlyMap<string, number>;
     requiresAttention: ReadonlyMap<string, number>;
   };
-  readonly dlq: { total: number; byReason: ReadonlyMap<string, number>; settledByEvent: number };
+  readonly dlq: {
+    total: number;
+    byReason: ReadonlyMap<string, number>;
+    settledByEvent: number;
+    maxCopies: number;
+  };
   readonly ledger: { payouts: number; batches: number; outbox: number };
   readonly lag: number;
 }
@@ -67,25 +74,62 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     .flatMap((r) => (r.readyMs === undefined ? [] : [r.readyMs]));
   const rows: [string, string][] = [
     ['command', `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed})`],
-    ['run time', `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : 'NOT within the timeout'})`],
+    [
+      'run time',
+      `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : f.stalled ? `NOT: stalled, nothing moved for 60 s` : 'NOT within the timeout'})`,
+    ],
     ['commands', `${f.sent.commands} (${list(f.sent.byKind)})`],
     ['exact duplicates / conflicting reuses', `${f.sent.duplicates} / ${f.sent.conflicts}`],
     ['hostile messages (same partitions)', String(f.sent.hostile)],
     ['messages produced', String(f.sent.messages)],
     ['SIGKILLs of service instances', `${f.chaos.kills} of ${c.kills}`],
-    ['broker restarts / Postgres restarts', `${f.chaos.broker} of ${c.brokerRestarts} / ${f.chaos.postgres} of ${c.postgresRestarts}`],
-    ['SIGTERM rolling restart', c.rollingRestart ? `${f.chaos.rolling} (${f.chaos.rollingExit.trim() || 'n/a'})` : 'not in this variant'],
+    [
+      'broker restarts / Postgres restarts',
+      `${f.chaos.broker} of ${c.brokerRestarts} / ${f.chaos.postgres} of ${c.postgresRestarts}`,
+    ],
+    [
+      'SIGTERM rolling restart',
+      c.rollingRestart
+        ? `${f.chaos.rolling} (${f.chaos.rollingExit.trim() || 'n/a'})`
+        : 'not in this variant',
+    ],
+    [
+      'instances that exited by themselves (restarted like a supervisor would)',
+      f.chaos.crashes.length
+        ? `${f.chaos.crashes.length}: ${f.chaos.crashes.slice(0, 5).join('; ')}`
+        : 'none',
+    ],
     ['restart -> ready (after SIGKILL)', stats(killReady)],
     ['restart -> ready (all restarts)', stats(ready)],
     ['restart -> first command processed', stats(work)],
-    ['provider faults injected', `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`],
-    ['provider initiations received / accepted', `${f.provider.total} / ${f.provider.accepted} (${f.provider.distinctAccepted} distinct ids)`],
-    ['initiations per endpoint (total/accepted)', Object.entries(f.provider.byEndpoint).map(([k, v]) => `${k} ${v.total}/${v.accepted}`).join(', ')],
-    ['events', `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`],
+    [
+      'provider faults injected',
+      `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`,
+    ],
+    [
+      'provider initiations received / accepted',
+      `${f.provider.total} / ${f.provider.accepted} (${f.provider.distinctAccepted} distinct ids)`,
+    ],
+    [
+      'initiations per endpoint (total/accepted)',
+      Object.entries(f.provider.byEndpoint)
+        .map(([k, v]) => `${k} ${v.total}/${v.accepted}`)
+        .join(', '),
+    ],
+    [
+      'events',
+      `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`,
+    ],
     ['final status per command', list(f.events.finalStatus)],
     ['REQUIRES_ATTENTION by reason', list(f.events.requiresAttention)],
-    ['dead letters by reason', `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`],
-    ['ledger rows', `${f.ledger.payouts} payouts, ${f.ledger.batches} batches, ${f.ledger.outbox} outbox rows`],
+    [
+      'dead letters by reason',
+      `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`,
+    ],
+    [
+      'ledger rows',
+      `${f.ledger.payouts} payouts, ${f.ledger.batches} batches, ${f.ledger.outbox} outbox rows`,
+    ],
     ['consumer lag at the end', String(f.lag)],
   ];
   const out: string[] = [
@@ -113,6 +157,20 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '',
     `${passed} passed, ${checks.length - passed} failed`,
     '',
+    '## Running it',
+    '',
+    '`npm run chaos` is the full run: 10,000 commands of every kind (2 % exact duplicates, 1 %',
+    'conflicting reuses), 10,000 hostile messages on the same partitions, 50 SIGKILLs, 3 broker and',
+    '3 Postgres restarts, a SIGTERM rolling restart and 20 % provider faults (applied but answer lost,',
+    '5xx after applying, 5xx, 520, hangs, answers slower than the lease). `npm test` runs the short',
+    'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
+    'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
+    '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
+    '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700` (or `CHAOS_COMMANDS`,',
+    '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
+    "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",
+    'logs; `report.md`).',
+    '',
   ];
   return out.join('\n');
 }
@@ -121,7 +179,9 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
 export function consoleReport(checks: readonly Check[]): string {
   const lines: string[] = [];
   for (const x of checks) {
-    lines.push(`${x.passed ? 'ok    ' : 'FAILED'}  ${x.name}  [${x.checked}]${x.passed ? '' : `: ${x.violations} violations`}`);
+    lines.push(
+      `${x.passed ? 'ok    ' : 'FAILED'}  ${x.name}  [${x.checked}]${x.passed ? '' : `: ${x.violations} violations`}`,
+    );
     for (const e of x.examples) lines.push(`          - ${e}`);
   }
   const passed = checks.filter((x) => x.passed).length;

@@ -26,6 +26,7 @@ import {
   check,
   consumerLag,
   isTerminal,
+  providerAgreement,
   readTopic,
   type Check,
 } from './observe.js';
@@ -58,7 +59,7 @@ export interface ChaosResult {
 
 interface Restart {
   readonly instance: string;
-  readonly cause: 'SIGKILL' | 'SIGTERM';
+  readonly cause: 'SIGKILL' | 'SIGTERM' | 'crash';
   readonly at: number;
   readyMs?: number;
   firstWorkMs?: number;
@@ -114,6 +115,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
   let tornDown: Promise<void> | undefined;
   const teardown = () =>
     (tornDown ??= (async () => {
+      for (const p of processes) p.onUnexpectedExit = undefined;
       await producer?.disconnect().catch(() => undefined);
       await pool?.end().catch(() => undefined);
       for (const p of processes) await p.close().catch(() => undefined);
@@ -220,7 +222,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       const c = r.pick(commands);
       const i = stream.findIndex((s) => s.identity === c.identity);
       if (k < duplicates) {
-        insertAfter(i, { key: c.identity, value: Buffer.from(JSON.stringify(c.value)), identity: c.identity, role: 'duplicate' });
+        insertAfter(i, {
+          key: c.identity,
+          value: Buffer.from(JSON.stringify(c.value)),
+          identity: c.identity,
+          role: 'duplicate',
+        });
       } else {
         conflicted.add(c.identity);
         insertAfter(i, {
@@ -255,7 +262,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     type Action = { at: number; what: 'kill' | 'broker' | 'postgres' | 'rolling' };
     const actions: Action[] = [];
     const window = (lo: number, hi: number) => cfg.durationMs * (lo + r.next() * (hi - lo));
-    for (let k = 0; k < cfg.kills; k += 1) actions.push({ at: window(0.05, 0.9), what: 'kill' });
+    // Kills spread over the window, each at a seeded point of its own slot.
+    for (let k = 0; k < cfg.kills; k += 1) {
+      const slot = 0.85 / Math.max(1, cfg.kills);
+      actions.push({ at: window(0.05 + k * slot, 0.05 + (k + 0.8) * slot), what: 'kill' });
+    }
     for (let k = 0; k < cfg.brokerRestarts; k += 1) {
       actions.push({ at: (cfg.durationMs * (k + 0.5)) / (cfg.brokerRestarts + 0.5), what: 'broker' });
     }
@@ -267,6 +278,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
 
     const restarts: Restart[] = [];
     const done = { kills: 0, broker: 0, postgres: 0, rolling: 0, rollingExit: '' };
+    const sigtermProblems: string[] = [];
     const pendingReady: Promise<void>[] = [];
     const restart = (i: number, cause: Restart['cause']) => {
       const s = services[i];
@@ -287,6 +299,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ),
       );
     };
+    // Like a supervisor (systemd, Kubernetes): an instance that exits by itself is started again.
+    const crashes: string[] = [];
+    let ending = false;
+    services.forEach((s, i) => {
+      s.onUnexpectedExit = (exit) => {
+        crashes.push(`${s.name} exited by itself (${exit}) at ${t()}`);
+        setTimeout(() => {
+          if (!ending && !s.running) restart(i, 'crash');
+        }, 2_000);
+      };
+    });
     const chaosStart = Date.now();
     const chaosLoop = (async () => {
       for (const a of actions) {
@@ -317,8 +340,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
             for (let i = 0; i < services.length; i += 1) {
               const s = services[i];
               if (!s?.running) continue;
-              await s.signal('SIGTERM', 60_000);
-              done.rollingExit += `${s.name} exited ${s.lastExit ?? '?'}; `;
+              const asked = Date.now();
+              const exited = await s.signal('SIGTERM', 60_000);
+              const took = Date.now() - asked;
+              done.rollingExit += `${s.name} exited ${exited ? (s.lastExit ?? '?') : 'not at all'} after ${(took / 1000).toFixed(1)} s; `;
+              // The service's own SHUTDOWN_GRACE_MS is 15 s: a clean stop is exit 0 within it.
+              if (!exited || s.lastExit !== '0' || took > 16_000) {
+                sigtermProblems.push(
+                  `${s.name}: ${exited ? `exit ${s.lastExit ?? '?'}` : 'still running'} ${(took / 1000).toFixed(1)} s after SIGTERM`,
+                );
+              }
+              if (!exited) await s.signal('SIGKILL');
               restart(i, 'SIGTERM');
               await waitForHttp(readyUrl(i), 300_000, () => s.running).catch(() => undefined);
             }
@@ -366,6 +398,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     log(`all ${stream.length} messages sent; waiting for the chaos actions to finish`);
     await chaosLoop;
     await Promise.all(pendingReady);
+    await sleep(2_500); // a crash restart still due
     // Faults stop here, so what is still unclear can settle.
     const faultView = (await (await fetch(`${sandboxUrl}/__sandbox/fault-mode`)).json()) as {
       calls: number;
@@ -375,7 +408,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const settleStart = Date.now();
     log('settling: waiting for no unfinished row, an empty outbox and no consumer lag');
     let settled = false;
+    let stalled = false;
     let lag = -1;
+    let seen = '';
+    let changedAt = Date.now();
     while (Date.now() - settleStart < cfg.settleTimeoutMs) {
       lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);
       const open = await unfinished(pool).catch(() => -1);
@@ -383,12 +419,24 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         settled = true;
         break;
       }
+      // Nothing moved for a minute: stuck, not slow (the reconcile schedule is seconds long).
+      if (`${lag}/${open}` !== seen) {
+        seen = `${lag}/${open}`;
+        changedAt = Date.now();
+      } else if (Date.now() - changedAt > 60_000) {
+        stalled = true;
+        break;
+      }
       lastProgress = 0;
       await progress(`settling (lag ${lag}, unfinished ${open})`);
       await sleep(2_000);
     }
     const settleMs = Date.now() - settleStart;
-    log(settled ? `settled in ${(settleMs / 1000).toFixed(0)} s` : 'did not settle in time; checking anyway');
+    log(
+      settled
+        ? `settled in ${(settleMs / 1000).toFixed(0)} s`
+        : `${stalled ? `stalled (lag ${lag} and unfinished rows unchanged for 60 s)` : 'did not settle in time'}; checking anyway`,
+    );
 
     // Ground truth.
     const summary = (await (await fetch(`${sandboxUrl}/__sandbox/received/summary`)).json()) as {
@@ -398,6 +446,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       byEndpoint: Record<string, { total: number; accepted: number }>;
       acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
     };
+    const transfers = (await (await fetch(`${sandboxUrl}/__sandbox/transfers`)).json()) as {
+      transfers: { transferId: string; endpoint: string; status: string }[];
+    };
+    const received = (await (await fetch(`${sandboxUrl}/__sandbox/received`)).json()) as {
+      initiations: { transferId: string; accepted: boolean }[];
+    };
+    const accepted = new Map<string, number>();
+    for (const x of received.initiations) {
+      if (x.accepted) accepted.set(x.transferId, (accepted.get(x.transferId) ?? 0) + 1);
+    }
     const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
     const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));
     const ev = analyseEvents(eventMessages, byIdentity);
@@ -411,15 +469,29 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         'provider: accepted initiations per (account, id) <= 1',
         `${summary.total} initiations, ${summary.distinctAccepted} ids accepted`,
         summary.acceptedMoreThanOnce.map(
-          (d) => `${d.account}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byIdentity, d.transferId)})`,
+          (d) =>
+            `${d.account}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byIdentity, d.transferId)})`,
         ),
+      ),
+    );
+    const agreement = providerAgreement(commands, ev, {
+      transfers: new Map(transfers.transfers.map((x) => [x.transferId, x])),
+      accepted,
+    });
+    checks.push(
+      check(
+        "provider: every final state agrees with the provider's (money moved or not)",
+        `${agreement.checked} payouts and batch entries (${agreement.attention} left to a person)`,
+        agreement.violations,
       ),
     );
     const noTerminal: string[] = [];
     for (const c of commands) {
       const e = ev.last.get(`default|${c.identity}`);
       if (!isTerminal(e)) {
-        noTerminal.push(`${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`);
+        noTerminal.push(
+          `${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`,
+        );
       }
     }
     checks.push(
@@ -429,21 +501,32 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         noTerminal,
       ),
     );
-    checks.push(check('events: versions per key without gaps or reordering', `${ev.total} events`, ev.orderViolations));
+    checks.push(
+      check('events: versions per key without gaps or reordering', `${ev.total} events`, ev.orderViolations),
+    );
     const firstStands: string[] = [];
     for (const id of conflicted) {
       const c = byIdentity.get(id);
       const e = ev.last.get(`default|${id}`);
-      if (!ev.conflicts.has(`default|${id}`)) firstStands.push(`${id} (${c?.label ?? '?'}): no conflict event`);
+      if (!ev.conflicts.has(`default|${id}`))
+        firstStands.push(`${id} (${c?.label ?? '?'}): no conflict event`);
       const amount = (c?.value['data'] as { amount?: string } | undefined)?.amount;
       if (e && amount !== undefined && e.data.amount !== amount) {
-        firstStands.push(`${id} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`);
+        firstStands.push(
+          `${id} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`,
+        );
       }
     }
     checks.push(
-      check('events: a conflicting reuse gets a conflict event; the first request stands', `${conflicted.size} reused ids`, firstStands),
+      check(
+        'events: a conflicting reuse gets a conflict event; the first request stands',
+        `${conflicted.size} reused ids`,
+        firstStands,
+      ),
     );
-    checks.push(check('events: no secret or account number of a command', `${ev.total} events`, ev.secretViolations));
+    checks.push(
+      check('events: no secret or account number of a command', `${ev.total} events`, ev.secretViolations),
+    );
     checks.push(
       check(
         'DLQ: every hostile message, each with a reason',
@@ -452,11 +535,24 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
     checks.push(check('DLQ: nothing secret', `${dl.total} dead letters`, dl.secretLeaks));
-    checks.push(check('ledger: no row stuck', `${ledger.payouts} payouts, ${ledger.batches} batches`, ledger.stuck));
-    checks.push(check('outbox: everything published, nothing dead', `${ledger.outbox} outbox rows`, ledger.outboxOpen));
+    checks.push(
+      check('ledger: no row stuck', `${ledger.payouts} payouts, ${ledger.batches} batches`, ledger.stuck),
+    );
+    checks.push(
+      check('outbox: everything published, nothing dead', `${ledger.outbox} outbox rows`, ledger.outboxOpen),
+    );
     checks.push(
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
     );
+    if (cfg.rollingRestart) {
+      checks.push(
+        check(
+          'SIGTERM: each instance stops cleanly (exit 0) within its grace period',
+          `${done.rolling} rolling restart of 2 instances`,
+          done.rolling === 0 ? ['the rolling restart did not happen'] : sigtermProblems,
+        ),
+      );
+    }
     const unreadyRestarts = restarts.filter((x) => x.readyMs === undefined);
     checks.push(
       check(
@@ -466,11 +562,13 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
 
+    ending = true;
     const figures: Figures = {
       cfg,
       durationMs: Date.now() - started,
       settleMs,
       settled,
+      stalled,
       sent: {
         commands: commands.length,
         duplicates,
@@ -479,7 +577,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         messages: stream.length,
         byKind: countBy(commands, (c) => c.kind),
       },
-      chaos: { ...done, restarts },
+      chaos: { ...done, restarts, crashes },
       faults: faultView,
       provider: summary,
       events: {
@@ -489,7 +587,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         finalStatus: ev.finalStatus,
         requiresAttention: ev.requiresAttention,
       },
-      dlq: { total: dl.total, byReason: dl.byReason, settledByEvent: dl.settledByEvent },
+      dlq: {
+        total: dl.total,
+        byReason: dl.byReason,
+        settledByEvent: dl.settledByEvent,
+        maxCopies: dl.maxCopies,
+      },
       ledger,
       lag,
     };
@@ -549,15 +652,22 @@ export interface LedgerState {
 async function ledgerState(pool: pg.Pool | undefined): Promise<LedgerState> {
   if (!pool) throw new Error('no database');
   const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
-  const stuckPayouts = await pool.query<{ transfer_id: string; kind: string; status: string; attempt: number; last_error: unknown }>(
-    `SELECT transfer_id, kind, status, attempt, last_error FROM payout WHERE ${OPEN_PAYOUT} ORDER BY id`,
-  );
+  const stuckPayouts = await pool.query<{
+    transfer_id: string;
+    kind: string;
+    status: string;
+    attempt: number;
+    last_error: unknown;
+  }>(`SELECT transfer_id, kind, status, attempt, last_error FROM payout WHERE ${OPEN_PAYOUT} ORDER BY id`);
   const stuckBatches = await pool.query<{ batch_transfer_id: string; status: string }>(
     `SELECT batch_transfer_id, status FROM batch WHERE ${OPEN_BATCH} ORDER BY id`,
   );
-  const open = await pool.query<{ message_key: string; state: string; attempts: number; last_error: string | null }>(
-    `SELECT message_key, state, attempts, last_error FROM outbox WHERE state <> 'published' ORDER BY id`,
-  );
+  const open = await pool.query<{
+    message_key: string;
+    state: string;
+    attempts: number;
+    last_error: string | null;
+  }>(`SELECT message_key, state, attempts, last_error FROM outbox WHERE state <> 'published' ORDER BY id`);
   return {
     payouts: await count('SELECT count(*) AS n FROM payout'),
     batches: await count('SELECT count(*) AS n FROM batch'),
@@ -570,7 +680,8 @@ async function ledgerState(pool: pg.Pool | undefined): Promise<LedgerState> {
       ...stuckBatches.rows.map((x) => `batch ${x.batch_transfer_id} stuck in ${x.status}`),
     ],
     outboxOpen: open.rows.map(
-      (x) => `outbox row of ${x.message_key} ${x.state} after ${x.attempts} attempts: ${x.last_error?.slice(0, 160) ?? ''}`,
+      (x) =>
+        `outbox row of ${x.message_key} ${x.state} after ${x.attempts} attempts: ${x.last_error?.slice(0, 160) ?? ''}`,
     ),
   };
 }
@@ -582,7 +693,11 @@ async function prepareSandbox(url: string): Promise<SandboxFixtures> {
     headers: { 'x-client-id': 'sandbox_client_id', 'x-client-secret': 'sandbox_client_secret' },
   });
   const token = ((await auth.json()) as { data: { token: string } }).data.token;
-  const beneIds = { success: 'CHAOSOK', pendingThenSuccess: 'CHAOSPEND', invalidAccount: 'CHAOSBAD' } as const;
+  const beneIds = {
+    success: 'CHAOSOK',
+    pendingThenSuccess: 'CHAOSPEND',
+    invalidAccount: 'CHAOSBAD',
+  } as const;
   for (const [outcome, beneId] of Object.entries(beneIds)) {
     const a = TEST_ACCOUNTS.find((x) => x.outcome === outcome);
     if (!a) throw new Error(`no sandbox account for ${outcome}`);

@@ -160,6 +160,20 @@ describe('sandbox fault injection', () => {
     assert.equal((await h.direct(SUCCESS_ACCOUNT)).body.subCode, '200');
   });
 
+  it('lists every transfer with its status now', async () => {
+    const transferId = h.id();
+    await h.fault({ endpoint: 'directTransfer', loseAnswer: 'reset', times: 1 });
+    await assert.rejects(h.direct(SUCCESS_ACCOUNT, { transferId }));
+    const list = (await h.ctl('GET', '/__sandbox/transfers')).body as {
+      transfers: { account: string; transferId: string; endpoint: string; status: string }[];
+    };
+    const t = list.transfers.find((x) => x.transferId === transferId);
+    assert.deepEqual(
+      { account: t?.account, endpoint: t?.endpoint, status: t?.status },
+      { account: 'sandbox_client_id', endpoint: 'directTransfer', status: 'SUCCESS' },
+    );
+  });
+
   it('received summary names every (account, id) accepted more than once', async () => {
     const transferId = h.id();
     assert.equal((await h.direct(SUCCESS_ACCOUNT, { transferId })).body.subCode, '200');

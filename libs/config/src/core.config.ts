@@ -38,7 +38,8 @@ export const coreConfig = defineSection('core', {
   KAFKA_HEARTBEAT_INTERVAL_MS: envVar({
     schema: env.positiveInt(),
     default: '1000',
-    description: 'Consumer heartbeat interval (also while a batch is handled); well below KAFKA_SESSION_TIMEOUT_MS',
+    description:
+      'Consumer heartbeat interval (also while a batch is handled); well below KAFKA_SESSION_TIMEOUT_MS',
   }),
   KAFKA_TOPIC_PREFIX: envVar({
     schema: env.enumOf(['']).or(envVarPrefix()),

@@ -1,6 +1,7 @@
 import { type FastifyInstance, type FastifyReply } from 'fastify';
 import { type z } from 'zod';
 import { formatPaise, paiseFromConfig } from '../core/money.js';
+import { stepAt } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { TRANSFER_TOKEN_TTL_MS } from '../core/transfer-tokens.js';
 import { v2Date } from '../core/clock.js';
@@ -128,6 +129,20 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       distinctAccepted: accepted.size,
       byEndpoint,
       acceptedMoreThanOnce,
+    };
+  });
+  // Where every transfer stands now: what a run compares its own final states with.
+  app.get(`${P}/transfers`, () => {
+    settleAll(world);
+    const now = world.clock.now();
+    return {
+      transfers: [...world.account.transfers.values()].map((t) => ({
+        account: world.account.clientId,
+        transferId: t.transferId,
+        endpoint: t.endpoint,
+        amount: formatPaise(t.amount),
+        status: stepAt(t, now).status,
+      })),
     };
   });
   app.get(`${P}/received`, (req) => {

@@ -15,6 +15,7 @@ const CONTROL: readonly [string, string, string][] = [
   ['delete', '/__sandbox/faults', 'Remove faults (?endpoint=)'],
   ['get', '/__sandbox/received', 'Initiations received (?transferId=), with accepted flags'],
   ['get', '/__sandbox/received/summary', 'Initiation totals and every (account, id) accepted more than once'],
+  ['get', '/__sandbox/transfers', 'Every transfer and its status now (batch entries included)'],
   ['get', '/__sandbox/fault-mode', 'Random fault mode: settings and faults injected so far'],
   ['post', '/__sandbox/fault-mode', 'Random fault mode: a seeded share of initiations get a fault'],
   ['delete', '/__sandbox/fault-mode', 'End random fault mode'],

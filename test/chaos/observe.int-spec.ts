@@ -1,0 +1,120 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { type PayoutEvent } from '#contracts';
+import { type Hostile, type PlannedCommand } from './generate.js';
+import { analyseDeadLetters, analyseEvents, providerAgreement, type TopicMessage } from './observe.js';
+
+/** The chaos checks themselves: each must see the violation it exists for. */
+const event = (subject: string, version: number, status: string, extra: object = {}): PayoutEvent =>
+  ({
+    id: `${subject}:${version}`,
+    type: `payouts.payout.${status.toLowerCase()}`,
+    subject,
+    data: { accountId: 'default', id: subject, kind: 'direct_transfer', status, version, ...extra },
+  }) as unknown as PayoutEvent;
+
+let offset = 0;
+const msg = (e: PayoutEvent, partition = 0, headers: Record<string, string> = {}): TopicMessage => ({
+  partition,
+  offset: String((offset += 1)),
+  key: e.subject,
+  value: Buffer.from(JSON.stringify(e)),
+  headers,
+});
+
+const command = (identity: string, secrets: string[] = []): PlannedCommand => ({
+  identity,
+  kind: 'direct_transfer',
+  label: 'direct/test',
+  value: { data: { transferId: identity, amount: '10.00' } },
+  secrets,
+  entries: [],
+});
+
+describe('chaos checks', () => {
+  it('versions: a redelivery of the latest is fine; a gap, a reordering and a partition change are not', () => {
+    const a = analyseEvents(
+      [
+        msg(event('a', 1, 'RECEIVED')),
+        msg(event('a', 2, 'SUBMITTING')),
+        msg(event('a', 2, 'SUBMITTING')),
+        msg(event('a', 3, 'SUCCESS')),
+        msg(event('b', 1, 'RECEIVED')),
+        msg(event('b', 3, 'SUCCESS')),
+        msg(event('c', 1, 'RECEIVED')),
+        msg(event('c', 2, 'SUBMITTING')),
+        msg(event('c', 1, 'RECEIVED')),
+        msg(event('d', 1, 'RECEIVED')),
+        msg(event('d', 2, 'FAILED'), 1),
+      ],
+      new Map(),
+    );
+    assert.equal(a.redelivered, 1);
+    assert.deepEqual(a.orderViolations, [
+      'default|b: gap, v3 (SUCCESS) after v1',
+      'default|c: reordered, v1 (RECEIVED) after v2',
+      'default|d: v2 on partition 1, earlier ones on 0',
+    ]);
+    assert.equal(a.last.get('default|a')?.data.status, 'SUCCESS');
+  });
+
+  it('secrets of a command in its events are found', () => {
+    const a = analyseEvents(
+      [msg(event('s', 1, 'RECEIVED', { beneficiary: { bankAccount: '026291800001191' } }))],
+      new Map([['s', command('s', ['026291800001191'])]]),
+    );
+    assert.equal(a.secretViolations.length, 1);
+  });
+
+  it('dead letters: a missing one, one without a reason and a leaked secret are found', () => {
+    const hostile: Hostile[] = [
+      { n: 1, category: 'random_bytes', sha256: 'aa', secrets: [] },
+      { n: 2, category: 'secrets_inside', sha256: 'bb', secrets: [{ what: 'card token', value: '4111' }] },
+      { n: 3, category: 'empty', sha256: 'cc', secrets: [] },
+      { n: 4, category: 'zero_amount', sha256: 'dd', secrets: [], identity: 'z' },
+    ];
+    const dlq: TopicMessage[] = [
+      {
+        partition: 0,
+        offset: '1',
+        key: null,
+        value: Buffer.from('x 4111'),
+        headers: { 'dlq-original-sha256': 'bb', 'dlq-reason': 'schema_violation' },
+      },
+      { partition: 0, offset: '2', key: null, value: null, headers: { 'dlq-original-sha256': 'cc' } },
+    ];
+    const d = analyseDeadLetters(dlq, hostile, new Map([['default|z', event('z', 2, 'REJECTED')]]));
+    assert.deepEqual(d.missing, ['hostile #1 (random_bytes) not dead-lettered']);
+    assert.equal(d.withoutReason.length, 1);
+    assert.deepEqual(d.secretLeaks, [
+      'hostile #2 (secrets_inside, reason schema_violation): card token in the dead letter',
+    ]);
+    assert.equal(d.settledByEvent, 1);
+  });
+
+  it("final states are compared with the provider's", () => {
+    const cmds = [command('p1'), command('p2'), command('p3'), command('p4')];
+    const last = new Map([
+      ['default|p1', event('p1', 3, 'SUCCESS')],
+      ['default|p2', event('p2', 3, 'FAILED')],
+      ['default|p3', event('p3', 3, 'SUCCESS')],
+      ['default|p4', event('p4', 3, 'REQUIRES_ATTENTION')],
+    ]);
+    const r = providerAgreement(
+      cmds,
+      { last, lastItem: new Map() },
+      {
+        transfers: new Map([
+          ['p1', { endpoint: 'directTransfer', status: 'SUCCESS' }],
+          ['p2', { endpoint: 'directTransfer', status: 'SUCCESS' }],
+        ]),
+        accepted: new Map(),
+      },
+    );
+    assert.deepEqual(r.violations, [
+      'p2 (direct/test): the service says FAILED, the provider says SUCCESS',
+      'p3 (direct/test): the service says SUCCESS, the provider says none',
+    ]);
+    assert.equal(r.attention, 1);
+  });
+});
