@@ -61,4 +61,12 @@ describe('createLogger', () => {
     assert.ok(!lines.join('').includes('topsecret'));
     assert.ok(!lines.join('').includes('1234567890'));
   });
+
+  it('cuts nesting deeper than it can walk instead of overflowing the stack (a hostile command)', () => {
+    let deep: unknown = { bankAccount: '1234567890' };
+    for (let i = 0; i < 20_000; i++) deep = { a: [deep] };
+    const out = JSON.stringify(redactDeep(deep));
+    assert.ok(out.includes('[Too deep]'));
+    assert.ok(!out.includes('1234567890'));
+  });
 });

@@ -85,12 +85,19 @@ function maskTail(v: string): string {
   return v.length <= 2 ? '**' : `${'*'.repeat(v.length - 2)}${v.slice(-2)}`;
 }
 
-/** Returns a copy with secrets replaced and personal data masked. Handles cycles and Errors. */
-export function redactDeep(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
+/**
+ * Deeper than this, a value is replaced: a hostile command can nest far past the call stack, and
+ * a stack overflow here would fail (and redeliver) its whole Kafka batch forever.
+ */
+const MAX_DEPTH = 64;
+
+/** Returns a copy with secrets replaced and personal data masked. Handles cycles, Errors and deep nesting. */
+export function redactDeep(value: unknown, seen: WeakSet<object> = new WeakSet(), depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[Too deep]';
   if (seen.has(value)) return '[Circular]';
   seen.add(value);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, seen));
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, seen, depth + 1));
   if (value instanceof Date) return value;
   const src: Record<string, unknown> =
     value instanceof Error
@@ -113,8 +120,9 @@ export function redactDeep(value: unknown, seen: WeakSet<object> = new WeakSet()
       out[k] = mask(v);
       continue;
     }
-    out[k] = redactDeep(v, seen);
+    out[k] = redactDeep(v, seen, depth + 1);
   }
-  if (value instanceof Error && value.cause !== undefined) out['cause'] = redactDeep(value.cause, seen);
+  if (value instanceof Error && value.cause !== undefined)
+    out['cause'] = redactDeep(value.cause, seen, depth + 1);
   return out;
 }
