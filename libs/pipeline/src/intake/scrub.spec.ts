@@ -73,4 +73,11 @@ describe('decodeCommand detail of malformed JSON', () => {
     assert.ok(!r.ok && r.reason === 'malformed_json');
     assert.ok(!r.ok && !r.detail.includes('AgAAA'), !r.ok ? r.detail : '');
   });
+
+  it('keeps a scrubbed, cut copy of JSON nested too deep to serialise (no stack overflow)', () => {
+    const deep = '{"a":['.repeat(50_000) + '1' + ']}'.repeat(50_000);
+    const r = scrubForDeadLetter(Buffer.from(deep));
+    assert.equal(r.scrubbed, true);
+    assert.ok(r.bytes.toString().includes('[Too deep]'));
+  });
 });

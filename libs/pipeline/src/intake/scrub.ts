@@ -74,6 +74,16 @@ export function scrubForDeadLetter(value: Buffer): { bytes: Buffer; scrubbed: bo
     return out === text ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
   }
   out = JSON.stringify(maskAccounts(redactDeep(parsed)));
-  const same = JSON.stringify(parsed) === out;
-  return same ? { bytes: value, scrubbed: false } : { bytes: Buffer.from(out), scrubbed: true };
+  return sameJson(parsed, out)
+    ? { bytes: value, scrubbed: false }
+    : { bytes: Buffer.from(out), scrubbed: true };
+}
+
+/** Whether `parsed` serialises to `text`; nesting too deep to serialise was cut, so it differs. */
+function sameJson(parsed: unknown, text: string): boolean {
+  try {
+    return JSON.stringify(parsed) === text;
+  } catch {
+    return false;
+  }
 }
