@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutStatus } from '#contracts';
+import { createPool } from '#database';
 import { PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { OutcomeRecorder } from '#pipeline';
@@ -52,8 +53,14 @@ describe('OutcomeRecorder', () => {
     const port = await proxy.start();
     const url = new URL(db.url);
     url.port = String(port);
-    viaProxy = new pg.Pool({ connectionString: url.toString(), max: 4 });
-    viaProxy.on('error', () => undefined); // idle connections cut by the proxy
+    // The service's own pool: a connection cut while checked out emits 'error' on its client,
+    // which a bare pg.Pool leaves unhandled (an uncaught exception that failed this test in CI).
+    viaProxy = createPool({
+      url: url.toString(),
+      max: 4,
+      applicationName: 'outcome-recorder-test',
+      onConnectionError: () => undefined,
+    });
     recorder = new OutcomeRecorder(
       viaProxy,
       payouts,

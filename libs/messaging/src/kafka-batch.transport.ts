@@ -42,6 +42,7 @@ export interface KafkaBatchTransportOptions {
  */
 export class KafkaBatchTransport extends Server implements CustomTransportStrategy {
   private consumer: Consumer | undefined;
+  private closing = false;
   private readonly log: AppLogger;
 
   constructor(private readonly options: KafkaBatchTransportOptions) {
@@ -74,7 +75,17 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
       allowAutoTopicCreation: false,
+      // kafkajs restarts a crashed consumer on a timer; a restart already connecting when
+      // disconnect() runs is not cancelled and would go on restarting forever, keeping a closed
+      // service's process alive. Once closing, a crash ends the consumer.
+      retry: { restartOnFailure: () => Promise.resolve(!this.closing) },
     });
+    consumer.on(consumer.events.CRASH, (e) =>
+      this.log.warn(
+        { err: e.payload.error, groupId: e.payload.groupId, restart: e.payload.restart },
+        'consumer crashed',
+      ),
+    );
     this.consumer = consumer;
     const failures = this.options.failures;
     if (failures) {
@@ -131,6 +142,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     const consumer = this.consumer;
     this.consumer = undefined;
     if (consumer) await consumer.disconnect();
