@@ -14,6 +14,7 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics } from '#messaging';
+import { rawPipeline } from './raw-pipeline.js';
 import {
   BASE_URL,
   dropDatabase,
@@ -265,6 +266,21 @@ async function main(): Promise<void> {
   try {
     console.log(`baseline: ${INTAKE_N} messages...`);
     const base = await baseline(INTAKE_N);
+    console.log(`raw pipeline: ${E2E_N} payouts...`);
+    const raw = await rawPipeline(E2E_N, {
+      kafka,
+      sandboxUrl,
+      template: TEMPLATE,
+      partitionsConcurrently: PARTITIONS,
+      connections: 128,
+      run,
+      command,
+      ensureTopics: (names) =>
+        ensureTopics(
+          kafka,
+          names.map((topic) => ({ topic, numPartitions: PARTITIONS })),
+        ),
+    });
     console.log(`intake: ${INTAKE_N} commands...`);
     const intakeRate = await intake(sandboxUrl);
     console.log(`end to end: ${E2E_N} payouts...`);
@@ -286,6 +302,12 @@ async function main(): Promise<void> {
         `${fmt(burst.perSecond)} payouts/s (${(burst.perSecond / base).toFixed(2)}x baseline)`,
         '>= 1,000/s',
       ],
+      [
+        'raw pipeline: consume -> insert -> 1 HTTP call each -> update -> produce (no ledger logic)',
+        `${fmt(raw)} payouts/s`,
+        '',
+      ],
+      ['  end to end / raw pipeline', `${(burst.perSecond / raw).toFixed(2)}`, '>= 0.6'],
       [
         '  latency at that burst p50 / p95 / p99',
         `${p(burst.latencies, 50)} / ${p(burst.latencies, 95)} / ${p(burst.latencies, 99)}`,
