@@ -44,6 +44,27 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * Drops a test database once its connections have gone, forcing it only after a grace period.
+ * `pool.end()` resolves before every connection has closed, and a connection cut by
+ * `WITH (FORCE)` while it closes emits an error the test may not listen for, which failed
+ * unrelated tests now and then ("terminating connection due to administrator command").
+ */
+async function dropWhenQuiet(name: string, graceMs = 3_000): Promise<void> {
+  await withAdmin(async (c) => {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const { rows } = await c.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if ((rows[0]?.n ?? 0) === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+}
+
 /** A database of this test file's own: migrated (cloned from the template) or empty. */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const name = `${databaseName(TEST_DATABASE_URL)}_${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -59,7 +80,6 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   return {
     url,
     name,
-    drop: () =>
-      withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () => dropWhenQuiet(name),
   };
 }
