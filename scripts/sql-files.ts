@@ -184,10 +184,11 @@ interface Ctx {
 const parsed = new Map<string, ts.SourceFile>();
 
 function parse(root: string, source: string): ts.SourceFile {
-  let sf = parsed.get(source);
+  const abs = join(root, source);
+  let sf = parsed.get(abs);
   if (!sf) {
-    sf = ts.createSourceFile(source, readFileSync(join(root, source), 'utf8'), ts.ScriptTarget.ES2022, true);
-    parsed.set(source, sf);
+    sf = ts.createSourceFile(source, readFileSync(abs, 'utf8'), ts.ScriptTarget.ES2022, true);
+    parsed.set(abs, sf);
   }
   return sf;
 }
