@@ -19,16 +19,19 @@
  *
  * Rules it enforces over libs/ (not spec files): every `.query(…)` in a `*.repository.ts` file is
  * tagged; a `.query(…)` elsewhere is tagged too, unless it is a session or transaction statement
- * (BEGIN, COMMIT, LISTEN, SELECT 1, advisory locks, CREATE DATABASE: see CONTROL below).
+ * (BEGIN, COMMIT, SET, LISTEN, SELECT 1, the migration lock, CREATE DATABASE: see CONTROL below).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-/** Statements that are not queries of the ledger: they may stay untagged outside repositories. */
+/**
+ * Session and transaction statements, and the few a process needs before any table exists: they
+ * are not queries of the ledger, and may stay untagged outside repositories.
+ */
 const CONTROL =
-  /^\s*(BEGIN|COMMIT|ROLLBACK|LISTEN\b|SELECT 1\s*$|SELECT 1 FROM pg_database\b|SELECT pg_advisory_(un)?lock\(|CREATE DATABASE\b)/i;
+  /^\s*(BEGIN|START TRANSACTION|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET|RESET|SHOW|(UN)?LISTEN|SELECT 1\s*$|SELECT 1 FROM pg_database\b|SELECT pg_advisory_(un)?lock\(|CREATE DATABASE)\b/i;
 
 const TAG = /^\/\*\s*sql:\s*([A-Za-z][\w]*(?:\.[A-Za-z][\w]*){1,2})\s*(?:;\s*([^*]*?))?\s*\*\/$/;
 
