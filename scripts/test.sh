@@ -31,6 +31,8 @@ step "format (prettier --check)" prettier --check --log-level warn .
 step "lint (eslint, warnings fail)" eslint --max-warnings 0 .
 clean_build() { rm -rf dist && tsc -p tsconfig.build.json; }
 step "typecheck + clean build (tsc)" clean_build
+# Fast (no database): reads the repositories' sources; `npm run sql` rewrites the files.
+step "checked-in SQL (npm run sql drift)" node dist/scripts/sql.js --check
 step "architecture (dependency-cruiser)" depcruise --config .dependency-cruiser.cjs --output-type err apps libs test migrations
 step "test template database" node dist/test/support/prepare-template.js
 

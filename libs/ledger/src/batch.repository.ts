@@ -92,7 +92,7 @@ export class BatchRepository {
   /** insertNew: the parent and all its items, or nothing when the batch id exists. */
   async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
-      `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id)
+      /* sql: batch.insertNew */ `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
@@ -109,7 +109,7 @@ export class BatchRepository {
     const parent = rows[0];
     if (!parent) return undefined;
     await db.query(
-      `INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
+      /* sql: batch.insertNew.items */ `INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
        SELECT $1, t.transfer_id, t.position, t.amount, t.entry
          FROM unnest($2::text[], $3::int[], $4::numeric[], $5::jsonb[]) AS t(transfer_id, position, amount, entry)`,
       [
@@ -130,7 +130,7 @@ export class BatchRepository {
   ): Promise<BatchRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawBatch>(
-      `SELECT ${COLUMNS} FROM batch
+      /* sql: batch.findByIdentities */ `SELECT ${COLUMNS} FROM batch
         WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
         ORDER BY id
           FOR SHARE`,
@@ -141,7 +141,7 @@ export class BatchRepository {
 
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
     const { rows } = await db.query<RawBatch>(
-      `UPDATE batch b
+      /* sql: batch.claimForSubmission */ `UPDATE batch b
           SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000),
               next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
@@ -219,7 +219,7 @@ export class BatchRepository {
   /** claimDueChecks: batches to ask about now; pushes next_check_at out by the lease (no event). */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
     const { rows } = await db.query<RawBatch>(
-      `UPDATE batch b
+      /* sql: batch.claimDueChecks */ `UPDATE batch b
           SET next_check_at = now() + make_interval(secs => $2::double precision / 1000),
               check_count = b.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
@@ -237,7 +237,7 @@ export class BatchRepository {
 
   async reschedule(db: Db, id: string, version: number, nextCheckAt: Date): Promise<void> {
     await db.query(
-      `UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2`,
+      /* sql: batch.reschedule */ `UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2`,
       [id, version, nextCheckAt],
     );
   }
@@ -262,7 +262,7 @@ export class BatchRepository {
   ): Promise<BatchItemRow[]> {
     if (updates.length === 0) return [];
     const { rows } = await db.query<RawItem>(
-      `UPDATE batch_item i
+      /* sql: batch.updateItems */ `UPDATE batch_item i
           SET status = u.status, version = i.version + 1, updated_at = now(),
               reference_id = COALESCE(u.reference_id, i.reference_id), utr = COALESCE(u.utr, i.utr),
               reason = COALESCE(u.reason, i.reason)
@@ -288,7 +288,7 @@ export class BatchRepository {
 
   async findOne(db: Db, accountId: string, batchTransferId: string): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
-      `SELECT ${COLUMNS} FROM batch WHERE account_id = $1 AND batch_transfer_id = $2`,
+      /* sql: batch.findOne */ `SELECT ${COLUMNS} FROM batch WHERE account_id = $1 AND batch_transfer_id = $2`,
       [accountId, batchTransferId],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
@@ -297,7 +297,7 @@ export class BatchRepository {
   /** requiringAttention: batches a person must look at, oldest first. */
   async requiringAttention(db: Db, limit: number): Promise<BatchRow[]> {
     const { rows } = await db.query<RawBatch>(
-      `SELECT ${COLUMNS} FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1`,
+      /* sql: batch.requiringAttention */ `SELECT ${COLUMNS} FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1`,
       [limit],
     );
     return rows.map(toRow);
@@ -305,7 +305,7 @@ export class BatchRepository {
 
   async items(db: Db, batchId: string): Promise<BatchItemRow[]> {
     const { rows } = await db.query<RawItem>(
-      `SELECT ${ITEM_COLUMNS} FROM batch_item WHERE batch_id = $1 ORDER BY position`,
+      /* sql: batch.items */ `SELECT ${ITEM_COLUMNS} FROM batch_item WHERE batch_id = $1 ORDER BY position`,
       [batchId],
     );
     return rows.map(toItem);

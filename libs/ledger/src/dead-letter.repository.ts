@@ -14,7 +14,7 @@ export class DeadLetterRepository {
   async record(db: pg.Pool | pg.PoolClient, rows: readonly DeadLetterRecord[]): Promise<void> {
     if (rows.length === 0) return;
     await db.query(
-      `INSERT INTO dead_letter (topic, partition, "offset", reason, detail)
+      /* sql: deadLetter.record */ `INSERT INTO dead_letter (topic, partition, "offset", reason, detail)
        SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::jsonb[])
        ON CONFLICT (topic, partition, "offset") DO NOTHING`,
       [

@@ -17,15 +17,18 @@ export interface LedgerStatusCount {
  */
 export class LedgerStatsRepository {
   async snapshot(db: Db): Promise<LedgerStatusCount[]> {
-    const { rows } = await db.query<{ kind: 'payout' | 'batch'; status: string; count: string; age: number }>(
-      `SELECT 'payout' AS kind, status, count(*) AS count,
+    const { rows } = await db.query<{
+      kind: 'payout' | 'batch';
+      status: string;
+      count: string;
+      age: number;
+    }>(/* sql: ledgerStats.snapshot */ `SELECT 'payout' AS kind, status, count(*) AS count,
               EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
          FROM payout GROUP BY status
        UNION ALL
        SELECT 'batch' AS kind, status, count(*) AS count,
               EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-         FROM batch GROUP BY status`,
-    );
+         FROM batch GROUP BY status`);
     return rows.map((r) => ({
       kind: r.kind,
       status: r.status,

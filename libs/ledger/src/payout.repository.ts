@@ -99,7 +99,7 @@ export class PayoutRepository {
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
     const { rows: out } = await db.query<RawPayout>(
-      `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
+      /* sql: payout.insertNew */ `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[])
        ON CONFLICT (account_id, transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
@@ -129,7 +129,7 @@ export class PayoutRepository {
   ): Promise<PayoutRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await db.query<RawPayout>(
-      `SELECT ${COLUMNS} FROM payout
+      /* sql: payout.findByIdentities */ `SELECT ${COLUMNS} FROM payout
         WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
         ORDER BY id
           FOR SHARE`,
@@ -140,7 +140,7 @@ export class PayoutRepository {
 
   async findOne(db: Db, accountId: string, transferId: string): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
-      `SELECT ${COLUMNS} FROM payout WHERE account_id = $1 AND transfer_id = $2`,
+      /* sql: payout.findOne */ `SELECT ${COLUMNS} FROM payout WHERE account_id = $1 AND transfer_id = $2`,
       [accountId, transferId],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
@@ -153,7 +153,7 @@ export class PayoutRepository {
    */
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout p
+      /* sql: payout.claimForSubmission */ `UPDATE payout p
           SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
               lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
               next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
@@ -190,7 +190,7 @@ export class PayoutRepository {
   async transitionMany(db: Db, moves: readonly TransitionMove[]): Promise<PayoutRow[]> {
     if (moves.length === 0) return [];
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout p
+      /* sql: payout.transitionMany */ `UPDATE payout p
           SET status = m.status, version = p.version + 1, updated_at = now(),
               status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
               reference_id = COALESCE(m.reference_id, p.reference_id),
@@ -239,7 +239,7 @@ export class PayoutRepository {
    */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout p
+      /* sql: payout.claimDueChecks */ `UPDATE payout p
           SET next_check_at = now() + make_interval(secs => $2::double precision / 1000),
               check_count = p.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
@@ -265,7 +265,7 @@ export class PayoutRepository {
   ): Promise<string[]> {
     if (held.length === 0) return [];
     const { rows } = await db.query<{ id: string }>(
-      `UPDATE payout p
+      /* sql: payout.renewLeases */ `UPDATE payout p
           SET lease_until = now() + make_interval(secs => $2::double precision / 1000),
               next_check_at = now() + make_interval(secs => $2::double precision / 1000)
          FROM unnest($3::bigint[], $4::int[]) AS h(id, version)
@@ -288,7 +288,7 @@ export class PayoutRepository {
     lastError: Record<string, unknown> | null,
   ): Promise<boolean> {
     const { rowCount } = await db.query(
-      `UPDATE payout SET next_check_at = $3, last_error = COALESCE($4::jsonb, last_error),
+      /* sql: payout.reschedule */ `UPDATE payout SET next_check_at = $3, last_error = COALESCE($4::jsonb, last_error),
               lease_owner = NULL, lease_until = NULL, updated_at = now()
         WHERE id = $1 AND version = $2`,
       [id, version, nextCheckAt, lastError ? JSON.stringify(lastError) : null],
@@ -299,7 +299,7 @@ export class PayoutRepository {
   /** markResent: a re-send of the same transferId is a new attempt of the same payout. */
   async markResent(db: Db, id: string, version: number): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
+      /* sql: payout.markResent */ `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
               updated_at = now()
         WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
         RETURNING ${COLUMNS}`,
@@ -316,7 +316,7 @@ export class PayoutRepository {
    */
   async checkNow(db: Db, id: string): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout SET next_check_at = now()
+      /* sql: payout.checkNow */ `UPDATE payout SET next_check_at = now()
         WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING')
           AND (lease_until IS NULL OR lease_until < now())
         RETURNING ${COLUMNS}`,
@@ -337,7 +337,7 @@ export class PayoutRepository {
     reason: string,
   ): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
-      `UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
+      /* sql: payout.reopenForRecheck */ `UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
               check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now()
         WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
         RETURNING ${COLUMNS}`,
@@ -349,7 +349,7 @@ export class PayoutRepository {
   /** requiringAttention: the rows a person must look at, oldest first. */
   async requiringAttention(db: Db, limit: number): Promise<PayoutRow[]> {
     const { rows } = await db.query<RawPayout>(
-      `SELECT ${COLUMNS} FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1`,
+      /* sql: payout.requiringAttention */ `SELECT ${COLUMNS} FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1`,
       [limit],
     );
     return rows.map(toRow);

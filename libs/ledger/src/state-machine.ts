@@ -2,8 +2,12 @@ import { type BatchStatus, type PayoutStatus } from '#contracts';
 import { type PayoutKind } from './ledger.types.js';
 
 /**
- * Allowed moves of a single payout. Anything else (a late poll answer, a webhook replayed after
- * a newer state) is refused by the repository and counted, never applied.
+ * Allowed moves of a single payout. The repository does not check them: a transition is guarded
+ * only by the version its caller saw (a row that moved on meanwhile is left alone and not
+ * returned, and the caller counts the result as stale), and a re-send or a reopen also by the
+ * state it starts from. The table is the callers' to consult (`canMove`): the reconciler ignores
+ * and counts a provider answer that is not an allowed move (a late poll answer); the executor,
+ * intake and the operations service move only from the state they just claimed, inserted or read.
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
   RECEIVED: ['SUBMITTING', 'REJECTED'],

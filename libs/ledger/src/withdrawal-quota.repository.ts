@@ -10,7 +10,7 @@ export class WithdrawalQuotaRepository {
    */
   async tryConsume(db: pg.PoolClient, accountId: string, limit = WITHDRAWALS_PER_DAY): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO withdrawal_quota (account_id, day, used)
+      /* sql: withdrawalQuota.tryConsume */ `INSERT INTO withdrawal_quota (account_id, day, used)
        VALUES ($1, (now() AT TIME ZONE 'Asia/Kolkata')::date, 1)
        ON CONFLICT (account_id, day) DO UPDATE SET used = withdrawal_quota.used + 1
         WHERE withdrawal_quota.used < $2`,

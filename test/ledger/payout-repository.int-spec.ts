@@ -1,0 +1,299 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { type PayoutKind, PayoutRepository, type PayoutRow } from '#ledger';
+import { createTestDatabase, type TestDatabase } from '#test-support';
+
+// The guarantees the pipeline builds on, checked on the statements themselves (no service, no
+// provider): a move from a version that is gone changes nothing, two claimers never share a row, a
+// lease keeps a row from others until it runs out, and a SUCCESS of a watched kind is scheduled for
+// its reversal check. (The lease heartbeat is in test/pipeline/lease-keeper.int-spec.ts, the
+// outbox's claim in test/outbox/outbox-repository.int-spec.ts.)
+describe('PayoutRepository (real Postgres)', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  const payouts = new PayoutRepository();
+  const watching = new PayoutRepository({ reversalWatchFirstMs: 60_000 });
+
+  before(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 8 });
+  });
+  after(async () => {
+    // pool.end() does not wait for its connections to close, and the drop (WITH FORCE) may cut
+    // one still closing: that is an 'error' on the pool, not a failure of these tests.
+    pool?.on('error', () => undefined);
+    await pool?.end();
+    await db?.drop();
+  });
+  beforeEach(async () => {
+    await pool.query('DELETE FROM payout');
+  });
+
+  async function insert(ids: readonly string[], kind: PayoutKind = 'direct_transfer'): Promise<void> {
+    await payouts.insertNew(
+      pool,
+      ids.map((transferId) => ({
+        accountId: 'default',
+        transferId,
+        kind,
+        requestHash: 'h',
+        request: {},
+        requestSecrets: null,
+        amount: '10.00',
+        requestId: null,
+      })),
+    );
+  }
+
+  async function row(transferId: string): Promise<PayoutRow> {
+    const r = await payouts.findOne(pool, 'default', transferId);
+    assert.ok(r, `${transferId} exists`);
+    return r;
+  }
+
+  /** Seconds from now to the row's next_check_at, by the database's clock (null: not scheduled). */
+  async function dueIn(transferId: string): Promise<number | null> {
+    const { rows } = await pool.query<{ s: number | null }>(
+      `SELECT extract(epoch FROM next_check_at - now())::float8 AS s FROM payout WHERE transfer_id = $1`,
+      [transferId],
+    );
+    return rows[0]?.s ?? null;
+  }
+
+  async function inTransaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      const out = await fn(c);
+      await c.query('COMMIT');
+      return out;
+    } catch (e) {
+      await c.query('ROLLBACK');
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+
+  describe('stale moves', () => {
+    it('a bulk transition moves the rows at the version their caller saw and leaves a moved row alone', async () => {
+      await insert(['st_a', 'st_b', 'st_c']);
+      const claimed = await payouts.claimForSubmission(pool, 'w', 60_000, 3);
+      assert.equal(claimed.length, 3);
+      const [a, b, c] = ['st_a', 'st_b', 'st_c'].map((id) => claimed.find((r) => r.transferId === id)!);
+      // Another writer moves b on meanwhile.
+      const moved = await payouts.transition(
+        pool,
+        b!.id,
+        b!.version,
+        'UNKNOWN',
+        { reason: 'elsewhere' },
+        false,
+      );
+      assert.equal(moved?.version, b!.version + 1);
+
+      const out = await payouts.transitionMany(
+        pool,
+        [a!, b!, c!].map((r) => ({
+          id: r.id,
+          fromVersion: r.version,
+          to: 'FAILED' as const,
+          fields: { statusCode: '400', reason: 'late answer' },
+          eraseSecrets: true,
+        })),
+      );
+      assert.deepEqual(
+        out.map((r) => r.transferId).sort(),
+        ['st_a', 'st_c'],
+        'the stale move is reported by its absence',
+      );
+      assert.ok(out.every((r) => r.status === 'FAILED' && r.version === a!.version + 1));
+      const stale = await row('st_b');
+      assert.equal(stale.status, 'UNKNOWN');
+      assert.equal(stale.version, b!.version + 1);
+      assert.equal(stale.reason, 'elsewhere', 'its fields are untouched too');
+      assert.equal(stale.statusCode, null);
+    });
+
+    it('a single transition, a re-send, a reopen and a reschedule from a gone version change nothing', async () => {
+      await insert(['st_one']);
+      const [claimed] = await payouts.claimForSubmission(pool, 'w', 60_000, 1);
+      assert.ok(claimed);
+      const now = await payouts.transition(pool, claimed.id, claimed.version, 'UNKNOWN', {}, false);
+      assert.ok(now);
+      const before = await row('st_one');
+
+      const old = claimed.version;
+      assert.equal(await payouts.transition(pool, claimed.id, old, 'SUCCESS', {}, true), undefined);
+      assert.equal(await payouts.markResent(pool, claimed.id, old), undefined);
+      assert.equal(await payouts.reschedule(pool, claimed.id, old, null, { stale: true }), false);
+      await payouts.transition(pool, now.id, now.version, 'REQUIRES_ATTENTION', { reason: 'person' }, false);
+      assert.equal(await payouts.reopenForRecheck(pool, now.id, now.version, 'operator'), undefined);
+
+      const after = await row('st_one');
+      assert.equal(after.status, 'REQUIRES_ATTENTION');
+      assert.equal(after.version, before.version + 1, 'only the current-version move counted');
+      assert.equal(after.attempt, before.attempt);
+      assert.equal(after.lastError, null);
+    });
+  });
+
+  describe('SKIP LOCKED claims', () => {
+    it('a claim skips rows another open transaction holds, without waiting for it', async () => {
+      await insert(['sk_0', 'sk_1', 'sk_2', 'sk_3', 'sk_4']);
+      const holder = await pool.connect();
+      const other = await pool.connect();
+      try {
+        await holder.query('BEGIN');
+        const held = await payouts.claimForSubmission(holder, 'one', 60_000, 2);
+        assert.equal(held.length, 2);
+        // Waiting on the holder's locks would fail this statement instead of passing late.
+        await other.query(`SET statement_timeout = '10s'`);
+        const rest = await payouts.claimForSubmission(other, 'two', 60_000, 10);
+        assert.equal(rest.length, 3);
+        const ids = new Set([...held, ...rest].map((r) => r.id));
+        assert.equal(ids.size, 5, 'no row is in both claims');
+        await holder.query('ROLLBACK');
+        // The holder gave up: its rows are RECEIVED again, and claimable.
+        const again = await payouts.claimForSubmission(other, 'two', 60_000, 10);
+        assert.deepEqual(again.map((r) => r.id).sort(), held.map((r) => r.id).sort());
+      } finally {
+        await other.query('RESET statement_timeout');
+        holder.release();
+        other.release();
+      }
+    });
+
+    it('concurrent claimers for submission and for checks never get the same row', async () => {
+      const ids = Array.from({ length: 60 }, (_, i) => `race_${i}`);
+      await insert(ids);
+      const claimers = (claim: () => Promise<PayoutRow[]>): Promise<string[][]> =>
+        Promise.all(
+          Array.from({ length: 6 }, async () => {
+            const mine: string[] = [];
+            // Bounded: a claim that handed out rows again would otherwise loop for ever.
+            for (let round = 0; round < 100; round++) {
+              const got = await claim();
+              if (got.length === 0) return mine;
+              mine.push(...got.map((r) => r.transferId));
+            }
+            return mine;
+          }),
+        );
+      const submitted = await claimers(() =>
+        inTransaction((c) => payouts.claimForSubmission(c, 'race', 60_000, 4)),
+      );
+      assert.equal(submitted.flat().length, 60, 'every row claimed once for submission');
+      assert.equal(new Set(submitted.flat()).size, 60);
+
+      // All due for a check now: the claim pushes each out by its lease, so each is taken once.
+      await pool.query(`UPDATE payout SET status = 'PENDING', next_check_at = now() - interval '1 second'`);
+      const checked = await claimers(() =>
+        inTransaction((c) => payouts.claimDueChecks(c, 'race', 60_000, 4)),
+      );
+      assert.equal(checked.flat().length, 60, 'every row claimed once for a check');
+      assert.equal(new Set(checked.flat()).size, 60);
+    });
+  });
+
+  describe('leases', () => {
+    it('a SUBMITTING row is due for a check once its lease has run out, not before', async () => {
+      await insert(['ls_live']);
+      const [live] = await payouts.claimForSubmission(pool, 'executor', 60_000, 1);
+      await insert(['ls_gone']);
+      const [gone] = await payouts.claimForSubmission(pool, 'executor', 1, 1);
+      assert.equal(live?.transferId, 'ls_live');
+      assert.equal(gone?.transferId, 'ls_gone');
+      await sleep(20);
+
+      const due = await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10);
+      assert.deepEqual(
+        due.map((r) => r.transferId),
+        ['ls_gone'],
+        'the live lease keeps its row',
+      );
+      assert.equal(due[0]?.checkCount, 1);
+      assert.deepEqual(
+        await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10),
+        [],
+        'the check claim is a lease too',
+      );
+    });
+
+    it('an operator check-now pulls a row forward only when no lease on it is live', async () => {
+      await insert(['cn_live', 'cn_gone']);
+      const claimed = await payouts.claimForSubmission(pool, 'executor', 60_000, 2);
+      for (const r of claimed) await payouts.transition(pool, r.id, r.version, 'PENDING', {}, false);
+      await pool.query(`UPDATE payout SET next_check_at = now() - interval '1 second'`);
+      await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10);
+      await pool.query(
+        `UPDATE payout SET lease_until = now() - interval '1 second' WHERE transfer_id = 'cn_gone'`,
+      );
+
+      assert.equal(await payouts.checkNow(pool, (await row('cn_live')).id), undefined);
+      const pulled = await payouts.checkNow(pool, (await row('cn_gone')).id);
+      assert.equal(pulled?.transferId, 'cn_gone');
+      assert.ok((await dueIn('cn_gone'))! <= 0, 'due now');
+      assert.ok((await dueIn('cn_live'))! > 50, 'still leased to the reconciler');
+    });
+  });
+
+  describe('reversal watch', () => {
+    async function succeed(repo: PayoutRepository, transferId: string, kind: PayoutKind, nextCheckAt?: Date) {
+      await insert([transferId], kind);
+      const [claimed] = await repo.claimForSubmission(pool, 'w', 60_000, 1);
+      assert.ok(claimed);
+      assert.equal(claimed.transferId, transferId);
+      // Checked a few times before the answer: entering SUCCESS restarts the count.
+      await pool.query(`UPDATE payout SET check_count = 3 WHERE id = $1`, [claimed.id]);
+      const done = await repo.transition(
+        pool,
+        claimed.id,
+        claimed.version,
+        'SUCCESS',
+        { statusCode: '200', ...(nextCheckAt ? { nextCheckAt } : {}) },
+        true,
+      );
+      assert.ok(done);
+      assert.equal(done.status, 'SUCCESS');
+      return done;
+    }
+
+    it('a SUCCESS of a watched kind gets its first reversal check after the configured delay', async () => {
+      const done = await succeed(watching, 'rw_direct', 'direct_transfer');
+      const s = await dueIn('rw_direct');
+      assert.ok(s !== null && s > 30 && s <= 60, `first check in ${s} s`);
+      assert.equal(done.checkCount, 0);
+    });
+
+    it('a kind with no reversal, or no watch configured, ends at SUCCESS with nothing scheduled', async () => {
+      await succeed(watching, 'rw_self', 'self_withdrawal');
+      await succeed(watching, 'rw_upi', 'validated_upi_payout');
+      await succeed(payouts, 'rw_off', 'direct_transfer');
+      assert.equal(await dueIn('rw_self'), null);
+      assert.equal(await dueIn('rw_upi'), null);
+      assert.equal(await dueIn('rw_off'), null);
+    });
+
+    it('a check time the caller gives wins over the default delay', async () => {
+      const at = new Date(Date.now() + 3_600_000);
+      await succeed(watching, 'rw_given', 'card_payout', at);
+      assert.equal((await row('rw_given')).nextCheckAt?.getTime(), at.getTime());
+    });
+
+    it('a watched SUCCESS is claimed when due, and a reschedule to null ends the watch', async () => {
+      const done = await succeed(watching, 'rw_due', 'standard_transfer');
+      assert.deepEqual(await watching.claimDueChecks(pool, 'reconciler', 60_000, 10), [], 'not due yet');
+      assert.ok(await watching.reschedule(pool, done.id, done.version, new Date(Date.now() - 1000), null));
+      const [due] = await watching.claimDueChecks(pool, 'reconciler', 60_000, 10);
+      assert.ok(due);
+      assert.equal(due.transferId, 'rw_due');
+      assert.equal(due.status, 'SUCCESS');
+      assert.ok(await watching.reschedule(pool, due.id, due.version, null, null));
+      assert.equal(await dueIn('rw_due'), null);
+      assert.deepEqual(await watching.claimDueChecks(pool, 'reconciler', 60_000, 10), []);
+    });
+  });
+});
