@@ -3,11 +3,11 @@ import { COMMON } from './common.table.js';
 import { DIRECT_TRANSFER } from './direct-transfer.table.js';
 import { REQUEST_TRANSFER } from './request-transfer.table.js';
 import { CARDPAY } from './cardpay.table.js';
-import { BATCH_STATUS, BATCH_TRANSFER } from './batch.table.js';
-import { INTERNAL_TRANSFER, SELF_WITHDRAWAL } from './account.table.js';
-import { BENE_HISTORY, BENEFICIARY, GET_BENE_ID } from './beneficiary.table.js';
-import { AUTHORIZE, TRANSFER_STATUS, VERIFY_TOKEN } from './auth.table.js';
-import { V2_COMMON, V2_SDK_TOKEN, V2_TRANSFER } from './v2.table.js';
+import { BATCH_STATUS, BATCH_TRANSFER } from './request-batch-transfer.table.js';
+import { INTERNAL_TRANSFER, SELF_WITHDRAWAL } from './internal-transfer.table.js';
+import { BENE_HISTORY, BENEFICIARY, GET_BENE_ID } from './get-bene-id.table.js';
+import { AUTHORIZE, TRANSFER_STATUS, VERIFY_TOKEN } from './authorize.table.js';
+import { V2_COMMON, V2_SDK_TOKEN, V2_TRANSFER } from './process-validated-payout.table.js';
 
 export * from './row.js';
 export {

@@ -1,4 +1,4 @@
-import { AUTHORIZE, VERIFY_TOKEN } from '../tables/auth.table.js';
+import { AUTHORIZE, VERIFY_TOKEN } from '../tables/authorize.table.js';
 import { COMMON } from '../tables/common.table.js';
 import { type LegacyEndpoint } from './endpoint.js';
 

@@ -1,4 +1,4 @@
-import { BENEFICIARY as R } from '../tables/beneficiary.table.js';
+import { BENEFICIARY as R } from '../tables/get-bene-id.table.js';
 import { fail } from '../tables/row.js';
 import { IFSC_RE } from '../core/test-data.js';
 import { decodeObject, field, type LegacyEndpoint } from './endpoint.js';

@@ -3,7 +3,7 @@ import { formatPaise, parseAmount, rupees } from '../core/money.js';
 import { stepAt, type Step, type TransferRecord } from '../core/state.js';
 import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
 import { type SandboxWorld } from '../core/world.js';
-import { failV2, V2_TRANSFER as R } from '../tables/v2.table.js';
+import { failV2, V2_TRANSFER as R } from '../tables/process-validated-payout.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
 
 const FIELDS = [

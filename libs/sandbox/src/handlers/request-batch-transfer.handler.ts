@@ -1,6 +1,6 @@
 import { stepAt } from '../core/state.js';
 import { formatPaise, parseAmount } from '../core/money.js';
-import { BATCH_STATUS as S, BATCH_TRANSFER as R } from '../tables/batch.table.js';
+import { BATCH_STATUS as S, BATCH_TRANSFER as R } from '../tables/request-batch-transfer.table.js';
 import { COMMON } from '../tables/common.table.js';
 import { fail } from '../tables/row.js';
 import { decodeObject, queryParam, type LegacyEndpoint, type Obj } from './endpoint.js';
