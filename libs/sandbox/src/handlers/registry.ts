@@ -1,7 +1,11 @@
-import { authorize, verifyToken } from './authorize.handler.js';
-import { requestBatchTransfer, getBatchTransferStatus } from './request-batch-transfer.handler.js';
+import { authorize } from './authorize.handler.js';
+import { verifyToken } from './verify-token.handler.js';
+import { requestBatchTransfer } from './request-batch-transfer.handler.js';
+import { getBatchTransferStatus } from './get-batch-transfer-status.handler.js';
 import { beneHistory } from './bene-history.handler.js';
-import { addBeneficiary, getBeneficiary, removeBeneficiary } from './add-beneficiary.handler.js';
+import { addBeneficiary } from './add-beneficiary.handler.js';
+import { getBeneficiary } from './get-beneficiary.handler.js';
+import { removeBeneficiary } from './remove-beneficiary.handler.js';
 import { cardpay } from './cardpay.handler.js';
 import { directTransfer } from './direct-transfer.handler.js';
 import { type LegacyEndpoint } from './endpoint.js';
@@ -12,7 +16,8 @@ import { sdkToken } from './create-sdk-token.handler.js';
 import { selfWithdrawal } from './self-withdrawal.handler.js';
 import { getTransferStatus } from './get-transfer-status.handler.js';
 import { type V2Endpoint } from './v2-endpoint.js';
-import { v2Transfer, v2TransferStatus } from './process-validated-payout.handler.js';
+import { v2Transfer } from './process-validated-payout.handler.js';
+import { v2TransferStatus } from './get-transfer-status-v2.handler.js';
 
 export const LEGACY_ENDPOINTS: readonly LegacyEndpoint[] = [
   authorize,
