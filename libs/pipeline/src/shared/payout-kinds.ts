@@ -80,9 +80,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 /** A status field: empty text says nothing. */
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-function legacyRefs(r: ProviderResult<unknown>): Pick<SubmissionResult, 'referenceId' | 'utr'> {
+/** A legacy initiation's answer, with the provider's reference and UTR when it gave them. */
+async function legacySent(call: Promise<ProviderResult<unknown>>): Promise<SubmissionResult> {
+  const r = await call;
   const data = 'data' in r ? (r.data as { referenceId?: unknown; utr?: unknown } | undefined) : undefined;
-  return { referenceId: str(data?.referenceId), utr: str(data?.utr) || undefined };
+  return { result: r, referenceId: str(data?.referenceId), utr: str(data?.utr) || undefined };
 }
 
 /** Legacy getTransferStatus: every kind made through the legacy API. */
@@ -126,20 +128,20 @@ const v2Status: StatusCheckRule = {
 export const PAYOUT_KINDS: KindTable = {
   standard_transfer: {
     endpoint: 'requestTransfer',
-    async send(client, q, row, opts) {
-      const r = await client.requestTransfer(
-        {
-          transferId: row.transferId,
-          beneId: q.beneId,
-          amount: row.amount,
-          transferMode: q.transferMode,
-          paymentInstrumentId: q.paymentInstrumentId,
-          remarks: q.remarks,
-        },
-        opts,
-      );
-      return { result: r, ...legacyRefs(r) };
-    },
+    send: (client, q, row, opts) =>
+      legacySent(
+        client.requestTransfer(
+          {
+            transferId: row.transferId,
+            beneId: q.beneId,
+            amount: row.amount,
+            transferMode: q.transferMode,
+            paymentInstrumentId: q.paymentInstrumentId,
+            remarks: q.remarks,
+          },
+          opts,
+        ),
+      ),
     status: legacyStatus,
     resendIsSafe: true,
     reversalWatch: true,
@@ -147,19 +149,19 @@ export const PAYOUT_KINDS: KindTable = {
   },
   direct_transfer: {
     endpoint: 'directTransfer',
-    async send(client, q, row, opts) {
-      const r = await client.directTransfer(
-        {
-          transferId: row.transferId,
-          amount: row.amount,
-          transferMode: q.transferMode,
-          paymentInstrumentId: q.paymentInstrumentId,
-          beneDetails: q.beneDetails,
-        },
-        opts,
-      );
-      return { result: r, ...legacyRefs(r) };
-    },
+    send: (client, q, row, opts) =>
+      legacySent(
+        client.directTransfer(
+          {
+            transferId: row.transferId,
+            amount: row.amount,
+            transferMode: q.transferMode,
+            paymentInstrumentId: q.paymentInstrumentId,
+            beneDetails: q.beneDetails,
+          },
+          opts,
+        ),
+      ),
     status: legacyStatus,
     resendIsSafe: true,
     reversalWatch: true,
@@ -167,24 +169,24 @@ export const PAYOUT_KINDS: KindTable = {
   },
   card_payout: {
     endpoint: 'cardpay',
-    async send(client, q, row, opts) {
-      const r = await client.cardpay(
-        {
-          transferId: row.transferId,
-          amount: row.amount,
-          token: q.cardToken,
-          cardType: q.cardType,
-          networkType: q.networkType,
-          cryptogram: q.cryptogram,
-          tokenExpiry: q.tokenExpiry,
-          tokenPANSequenceNumber: q.tokenPANSequenceNumber,
-          name: q.name,
-          remarks: q.remarks,
-        },
-        opts,
-      );
-      return { result: r, ...legacyRefs(r) };
-    },
+    send: (client, q, row, opts) =>
+      legacySent(
+        client.cardpay(
+          {
+            transferId: row.transferId,
+            amount: row.amount,
+            token: q.cardToken,
+            cardType: q.cardType,
+            networkType: q.networkType,
+            cryptogram: q.cryptogram,
+            tokenExpiry: q.tokenExpiry,
+            tokenPANSequenceNumber: q.tokenPANSequenceNumber,
+            name: q.name,
+            remarks: q.remarks,
+          },
+          opts,
+        ),
+      ),
     status: legacyStatus,
     resendIsSafe: true,
     reversalWatch: true,
