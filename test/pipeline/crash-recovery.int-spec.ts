@@ -142,7 +142,7 @@ describe('crash in the middle of an internal transfer (status endpoint, no provi
 // The provider does not deduplicate self withdrawals by withdrawalId (the sandbox models the
 // interface document: no "already exists" row), and there is no status endpoint for them. A
 // re-send after a crash would be a second withdrawal: the reconciler hands it to a person instead
-// (RESEND_IS_SAFE in libs/ledger/src/state-machine.ts).
+// (`resendIsSafe` in libs/pipeline/src/shared/payout-kinds.ts).
 describe('crash in the middle of a self withdrawal (no provider-side idempotency)', () => {
   let stack: Stack;
   let child: ChildProcess | undefined;

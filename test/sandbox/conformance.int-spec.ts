@@ -9,7 +9,9 @@ import {
   AUTHORIZE_SCENARIOS,
   BATCH_SCENARIOS,
   BATCH_STATUS_SCENARIOS,
-  BENEFICIARY_SCENARIOS,
+  ADD_BENEFICIARY_SCENARIOS,
+  GET_BENEFICIARY_SCENARIOS,
+  REMOVE_BENEFICIARY_SCENARIOS,
   GET_BENE_ID_SCENARIOS,
   HISTORY_SCENARIOS,
   INTERNAL_SCENARIOS,
@@ -17,7 +19,12 @@ import {
   STATUS_SCENARIOS,
   VERIFY_SCENARIOS,
 } from './scenarios/accounts.js';
-import { V2_COMMON_SCENARIOS, V2_SDK_SCENARIOS, V2_TRANSFER_SCENARIOS } from './scenarios/v2.js';
+import {
+  V2_COMMON_SCENARIOS,
+  V2_SDK_SCENARIOS,
+  V2_TRANSFER_SCENARIOS,
+  V2_TRANSFER_STATUS_SCENARIOS,
+} from './scenarios/v2.js';
 
 const LEGACY: Readonly<Record<string, ScenarioMap>> = {
   authorize: AUTHORIZE_SCENARIOS,
@@ -32,11 +39,14 @@ const LEGACY: Readonly<Record<string, ScenarioMap>> = {
   cardpay: CARDPAY_SCENARIOS,
   beneHistory: HISTORY_SCENARIOS,
   getTransferStatus: STATUS_SCENARIOS,
-  beneficiary: BENEFICIARY_SCENARIOS,
+  addBeneficiary: ADD_BENEFICIARY_SCENARIOS,
+  getBeneficiary: GET_BENEFICIARY_SCENARIOS,
+  removeBeneficiary: REMOVE_BENEFICIARY_SCENARIOS,
 };
 
 const V2: Readonly<Record<string, ScenarioMap>> = {
   v2Transfer: V2_TRANSFER_SCENARIOS,
+  v2TransferStatus: V2_TRANSFER_STATUS_SCENARIOS,
   sdkToken: V2_SDK_SCENARIOS,
   v2Common: V2_COMMON_SCENARIOS,
 };

@@ -35,6 +35,7 @@ import {
   PipelineMetrics,
   QueryService,
   ReconcilerMetrics,
+  REVERSAL_WATCH_KINDS,
 } from '#pipeline';
 import { createProviderClient, ProviderClient, providerClientOptionsFromConfig } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
@@ -151,7 +152,10 @@ const providers: Provider[] = [
     provide: PayoutRepository,
     inject: [SERVICE_CONFIG],
     useFactory: (c: ServiceConfig) =>
-      new PayoutRepository({ reversalWatchFirstMs: c.pipeline.REVERSAL_WATCH_SCHEDULE[0] ?? null }),
+      new PayoutRepository({
+        reversalWatchFirstMs: c.pipeline.REVERSAL_WATCH_SCHEDULE[0] ?? null,
+        reversalWatchKinds: REVERSAL_WATCH_KINDS,
+      }),
   },
   BatchRepository,
   WithdrawalQuotaRepository,

@@ -2,7 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { decodeCommand, decodeQuery, eventProblems, replyProblems, commandIdentity } from './decode.js';
+import {
+  commandIdentity,
+  decodeCommand,
+  decodeCommandData,
+  decodeQuery,
+  eventProblems,
+  replyProblems,
+} from './decode.js';
 import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
 import { COMMAND_TYPES } from './schemas/commands.schema.js';
 import { QUERY_TYPES } from './schemas/queries.schema.js';
@@ -59,6 +66,24 @@ describe('contracts', () => {
     assert.equal(r.ok ? '' : r.reason, 'schema_violation');
     assert.match(r.ok ? '' : r.detail, /amount must be string/);
     assert.match(r.ok ? '' : r.detail, /beneDetails/);
+  });
+
+  it('decodes the stored data of every command example, and names the broken field of one that no longer fits, never its value', () => {
+    for (const c of COMMAND_EXAMPLES) {
+      const r = decodeCommandData(c.type, structuredClone(c.data));
+      assert.deepEqual(r, { ok: true, value: c.data }, c.type);
+    }
+    const r = decodeCommandData('payout.card_payout', {
+      transferId: 't1',
+      amount: '10.00',
+      cardToken: 'tok_secret_4111',
+      cardType: 'PLATINUM',
+    });
+    assert.equal(r.ok, false);
+    assert.equal(r.ok ? '' : r.reason, 'schema_violation');
+    assert.match(r.ok ? '' : r.detail, /\/data\/cardType must be equal to one of the allowed values/);
+    assert.doesNotMatch(r.ok ? '' : r.detail, /tok_secret|PLATINUM/);
+    assert.equal(decodeCommandData('payout.self_withdrawal', null).ok, false);
   });
 
   // What Postgres would refuse must be refused here: a refused row used to stall its partition.

@@ -8,7 +8,14 @@ import {
 } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
-import { type Command, type PayoutEvent, type Query, type QueryReply } from './types.js';
+import {
+  type Command,
+  type CommandData,
+  type CommandOf,
+  type PayoutEvent,
+  type Query,
+  type QueryReply,
+} from './types.js';
 
 // ajv-formats is CommonJS with a default export; under nodenext it arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -156,6 +163,27 @@ export function decodeCommand(
     return { ok: false, reason: 'key_mismatch', detail: `Kafka key must equal data.${field}`, type };
   }
   return { ok: true, value: command };
+}
+
+/**
+ * Decodes the data of a command that was stored (the ledger keeps a payout's request as its
+ * command's data, with its secrets sealed apart and put back by the caller), against the same
+ * schema that admitted it. A stored request that no longer decodes (a schema change, a row
+ * edited by hand) is an error for that row alone. Never throws; the detail names fields and
+ * rules, never values.
+ */
+export function decodeCommandData<T extends CommandType>(type: T, data: unknown): Decoded<CommandData<T>> {
+  const validate = commandValidators.get(type);
+  const command = { type, data };
+  if (!validate?.(command)) {
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate?.errors), type };
+  }
+  if (type === 'payout.batch_transfer') {
+    const detail = batchViolations(command as unknown as CommandOf<'payout.batch_transfer'>);
+    if (detail) return { ok: false, reason: 'schema_violation', detail, type };
+  }
+  // The schema has just checked it: this is the one place its type is asserted.
+  return { ok: true, value: data as CommandData<T> };
 }
 
 /** Decodes and validates a payouts.queries message. Never throws. */

@@ -104,6 +104,9 @@ export type Command = {
 
 export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
 
+/** The data of one command type. */
+export type CommandData<T extends CommandType> = CommandDataByType[T];
+
 export interface BeneIdQueryData {
   bankAccount: string;
   ifsc: string;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { qualify } from './sql.js';
 import { type PayoutStatus } from '#contracts';
-import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
+import { type NewPayout, type OutcomeFields, type PayoutKind, type PayoutRow } from './ledger.types.js';
 
 export interface TransitionMove {
   readonly id: string;
@@ -71,29 +71,25 @@ function toRow(r: RawPayout): PayoutRow {
   };
 }
 
-/**
- * Kinds whose SUCCESS may still be reversed by the bank and that have a status endpoint to say so
- * (legacy getTransferStatus): their SUCCESS rows are watched for a while (the reversal watch).
- */
-export const REVERSAL_WATCH_KINDS: readonly PayoutRow['kind'][] = [
-  'standard_transfer',
-  'direct_transfer',
-  'card_payout',
-  'internal_transfer',
-];
-
 export interface PayoutRepositorySettings {
   /**
-   * Delay before the first reversal check of a row entering SUCCESS (REVERSAL_WATCH_KINDS only);
+   * Delay before the first reversal check of a row entering SUCCESS (reversalWatchKinds only);
    * null: no reversal watch. Applied here because every writer of SUCCESS (executor, reconciler)
    * goes through `transition`, and the rule is a property of the ledger, not of one writer.
    */
   readonly reversalWatchFirstMs: number | null;
+  /** Kinds whose SUCCESS is watched: the pipeline's kind table says which (REVERSAL_WATCH_KINDS). */
+  readonly reversalWatchKinds: readonly PayoutKind[];
 }
 
 /** Every SQL statement on `payout`. One method per query; nothing else in the code base writes SQL for it. */
 export class PayoutRepository {
-  constructor(private readonly settings: PayoutRepositorySettings = { reversalWatchFirstMs: null }) {}
+  constructor(
+    private readonly settings: PayoutRepositorySettings = {
+      reversalWatchFirstMs: null,
+      reversalWatchKinds: [],
+    },
+  ) {}
 
   /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
@@ -226,7 +222,7 @@ export class PayoutRepository {
         moves.map((m) => m.fields.nextCheckAt ?? null),
         moves.map((m) => m.eraseSecrets),
         this.settings.reversalWatchFirstMs,
-        REVERSAL_WATCH_KINDS,
+        this.settings.reversalWatchKinds,
       ],
     );
     return rows.map(toRow);

@@ -1,5 +1,4 @@
 import { type BatchStatus, type PayoutStatus } from '#contracts';
-import { type PayoutKind } from './ledger.types.js';
 
 /**
  * Allowed moves of a single payout. The repository does not check them: a transition is guarded
@@ -19,21 +18,6 @@ const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>
   REJECTED: [],
   REVERSED: [],
   REQUIRES_ATTENTION: ['SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'PENDING', 'UNKNOWN'],
-};
-
-/**
- * Whether the provider recognises a repeat of this kind's id ("already exists", a used token), so
- * that re-sending the same id after an unclear answer can never pay twice. Internal transfers and
- * self withdrawals have no documented duplicate answer (and no status a withdrawal can be checked
- * with): when one of them is in doubt, a person decides.
- */
-export const RESEND_IS_SAFE: Readonly<Record<PayoutKind, boolean>> = {
-  standard_transfer: true,
-  direct_transfer: true,
-  card_payout: true,
-  validated_upi_payout: true,
-  internal_transfer: false,
-  self_withdrawal: false,
 };
 
 export function canMove(from: PayoutStatus, to: PayoutStatus): boolean {

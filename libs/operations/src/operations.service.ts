@@ -7,6 +7,7 @@ import {
   type PayoutRow,
 } from '#ledger';
 import { type AppLogger } from '#observability';
+import { hasStatusCheck } from '#pipeline';
 import { OperationsError, OperationsErrorCode } from './operations.errors.js';
 import { batchView, payoutView, type BatchView, type PayoutView } from './operations.views.js';
 
@@ -38,12 +39,6 @@ export interface RecheckResult {
 
 export const OPERATOR_RECHECK_REASON = 'operator_recheck';
 export const MAX_ATTENTION_LIMIT = 500;
-
-/**
- * Kinds the reconciler has no status endpoint for (see PayoutReconciler.askStatus): a recheck of
- * one in REQUIRES_ATTENTION would only bounce back there.
- */
-const NO_STATUS_ENDPOINT: ReadonlySet<PayoutRow['kind']> = new Set(['self_withdrawal']);
 
 /**
  * The operator's use cases: look up payouts and batches (masked), list what needs a person, ask
@@ -130,7 +125,8 @@ export class OperationsService {
   }
 
   private async reopen(row: PayoutRow): Promise<RecheckResult> {
-    if (NO_STATUS_ENDPOINT.has(row.kind))
+    // Without a status endpoint (the kind table) the reconciler would only send it back here.
+    if (!hasStatusCheck(row.kind))
       throw new OperationsError(
         OperationsErrorCode.NoStatusEndpoint,
         `a ${row.kind} has no status endpoint: its state cannot be checked automatically; confirm it with the provider`,

@@ -187,22 +187,32 @@ const addBene = (h: Harness, body: Record<string, unknown>): Promise<Res> =>
     ...body,
   });
 
-export const BENEFICIARY_SCENARIOS: ScenarioMap = {
-  ...accessScenarios(TABLE_ENDPOINTS.beneficiary!),
+export const ADD_BENEFICIARY_SCENARIOS: ScenarioMap = {
+  ...accessScenarios(TABLE_ENDPOINTS.addBeneficiary!),
   added: (h) => addBene(h, { beneId: h.id('B') }),
-  found: async (h) => {
-    const id = await h.addBene(SUCCESS_ACCOUNT, false);
-    return h.get(`/payout/v1/getBeneficiary/${id}`);
-  },
-  removed: async (h) => {
-    const id = await h.addBene(SUCCESS_ACCOUNT, false);
-    return h.post('/payout/v1/removeBeneficiary', { beneId: id });
-  },
   exists: async (h) => {
     const id = h.id('B');
     await addBene(h, { beneId: id });
     return addBene(h, { beneId: id });
   },
-  notFound: (h) => h.get('/payout/v1/getBeneficiary/nobody'),
   invalid: (h) => addBene(h, { beneId: h.id('B'), email: 'not-an-email' }),
+};
+
+export const GET_BENEFICIARY_SCENARIOS: ScenarioMap = {
+  ...accessScenarios(TABLE_ENDPOINTS.getBeneficiary!),
+  found: async (h) => {
+    const id = await h.addBene(SUCCESS_ACCOUNT, false);
+    return h.get(`/payout/v1/getBeneficiary/${id}`);
+  },
+  notFound: (h) => h.get('/payout/v1/getBeneficiary/nobody'),
+};
+
+export const REMOVE_BENEFICIARY_SCENARIOS: ScenarioMap = {
+  ...accessScenarios(TABLE_ENDPOINTS.removeBeneficiary!),
+  removed: async (h) => {
+    const id = await h.addBene(SUCCESS_ACCOUNT, false);
+    return h.post('/payout/v1/removeBeneficiary', { beneId: id });
+  },
+  notFound: (h) => h.post('/payout/v1/removeBeneficiary', { beneId: 'nobody' }),
+  invalid: (h) => h.post('/payout/v1/removeBeneficiary', {}),
 };

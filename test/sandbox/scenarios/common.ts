@@ -31,7 +31,9 @@ export const TABLE_ENDPOINTS: Readonly<Record<string, EndpointCall>> = {
   cardpay: { id: 'cardpay', method: 'POST', path: '/payout/v1/cardpay' },
   beneHistory: { id: 'beneHistory', method: 'GET', path: '/payout/v1/beneHistory?beneId=x' },
   getTransferStatus: { id: 'getTransferStatus', method: 'GET', path: '/payout/v1.2/getTransferStatus' },
-  beneficiary: { id: 'addBeneficiary', method: 'POST', path: '/payout/v1/addBeneficiary' },
+  addBeneficiary: { id: 'addBeneficiary', method: 'POST', path: '/payout/v1/addBeneficiary' },
+  getBeneficiary: { id: 'getBeneficiary', method: 'GET', path: '/payout/v1/getBeneficiary/x' },
+  removeBeneficiary: { id: 'removeBeneficiary', method: 'POST', path: '/payout/v1/removeBeneficiary' },
 };
 
 function hit(h: Harness, ep: EndpointCall, token?: string | null): Promise<Res> {

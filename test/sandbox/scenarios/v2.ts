@@ -51,6 +51,9 @@ export const V2_TRANSFER_SCENARIOS: ScenarioMap = {
   modeMissing: (h) => pay(h, { transfer_mode: undefined }),
   remarksInvalid: (h) => pay(h, { transfer_remarks: 'r'.repeat(71) }),
   fundsourceInvalid: (h) => pay(h, { fundsource_id: 7 }),
+};
+
+export const V2_TRANSFER_STATUS_SCENARIOS: ScenarioMap = {
   statusIdMissing: (h) => h.v2('GET', '/payout/transfers'),
   transferNotFound: (h) => h.v2('GET', '/payout/transfers?transfer_id=nope'),
   svcTransferNotFound: (h) => h.v2('GET', '/payout/transfers?svc_transfer_id=1'),

@@ -25,6 +25,8 @@ export interface DecisionTimings {
  * of the same transferId.
  */
 export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Decision {
+  // Nothing was sent this time, but an earlier attempt may have been: neither final nor re-sent.
+  if (s.storedRequestInvalid) return { to: 'REQUIRES_ATTENTION', reason: 'stored_request_invalid' };
   const r = s.result;
   // The provider's own words say more than the table's summary. The client has cut secrets out;
   // an account number the provider may echo is masked here, before it reaches an event.

@@ -1,26 +1,14 @@
-import { type Diagnostics, type ProviderClient, type ProviderResult } from '#provider-client';
-import { type PayoutRow, type SecretsCipher } from '#ledger';
+import { decodeCommandData } from '#contracts';
+import { type Diagnostics, type ProviderClient } from '#provider-client';
+import { type PayoutKind, type PayoutRow, type SecretsCipher } from '#ledger';
+import { PAYOUT_KINDS, type KindRules, type SubmissionResult } from '../shared/payout-kinds.js';
 
-/** What one provider call said, reduced to what the ledger records. */
-export interface SubmissionResult {
-  readonly result: ProviderResult<unknown>;
-  readonly referenceId?: string;
-  readonly svcTransferId?: string;
-  readonly utr?: string;
-  readonly statusCode?: string;
-}
+export type { SubmissionResult } from '../shared/payout-kinds.js';
 
 function secretsOf(row: PayoutRow, cipher: SecretsCipher): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, sealed] of Object.entries(row.requestSecrets ?? {})) out[k] = cipher.open(sealed);
   return out;
-}
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-function legacyRefs(r: ProviderResult<unknown>): Pick<SubmissionResult, 'referenceId' | 'utr'> {
-  const data = 'data' in r ? (r.data as { referenceId?: unknown; utr?: unknown } | undefined) : undefined;
-  return { referenceId: str(data?.referenceId), utr: str(data?.utr) || undefined };
 }
 
 /**
@@ -32,91 +20,40 @@ export async function submitPayout(
   cipher: SecretsCipher,
   row: PayoutRow,
 ): Promise<SubmissionResult> {
-  const q = row.request;
-  const opts = { accountId: row.accountId, requestId: row.requestId ?? `${row.transferId}:${row.attempt}` };
-  switch (row.kind) {
-    case 'standard_transfer': {
-      const r = await client.requestTransfer(
-        {
-          transferId: row.transferId,
-          beneId: String(q['beneId']),
-          amount: row.amount,
-          transferMode: q['transferMode'] as never,
-          paymentInstrumentId: str(q['paymentInstrumentId']),
-          remarks: str(q['remarks']),
+  return send(row.kind, client, cipher, row);
+}
+
+/** One kind's row of the table: generic, so that its `send` takes that kind's decoded request. */
+async function send<K extends PayoutKind>(
+  kind: K,
+  client: ProviderClient,
+  cipher: SecretsCipher,
+  row: PayoutRow,
+): Promise<SubmissionResult> {
+  const rules: KindRules<K> = PAYOUT_KINDS[kind];
+  const requestId = row.requestId ?? `${row.transferId}:${row.attempt}`;
+  const request = decodeCommandData(`payout.${kind}`, { ...row.request, ...secretsOf(row, cipher) });
+  if (!request.ok) {
+    // Intake decoded it with the same schema: a schema change or a hand-edited row. Not sent.
+    const message = `stored request does not match the ${kind} command schema: ${request.detail}`;
+    return {
+      result: {
+        outcome: 'failed',
+        kind: 'invalid-request',
+        reason: message,
+        diagnostics: {
+          endpoint: rules.endpoint,
+          requestId,
+          sent: false,
+          attempts: 0,
+          durationMs: 0,
+          message,
         },
-        opts,
-      );
-      return { result: r, ...legacyRefs(r) };
-    }
-    case 'direct_transfer': {
-      const r = await client.directTransfer(
-        {
-          transferId: row.transferId,
-          amount: row.amount,
-          transferMode: q['transferMode'] as never,
-          paymentInstrumentId: str(q['paymentInstrumentId']),
-          beneDetails: q['beneDetails'] as never,
-        },
-        opts,
-      );
-      return { result: r, ...legacyRefs(r) };
-    }
-    case 'card_payout': {
-      const s = secretsOf(row, cipher);
-      const r = await client.cardpay(
-        {
-          transferId: row.transferId,
-          amount: row.amount,
-          token: s['cardToken'] ?? '',
-          cardType: q['cardType'] as never,
-          networkType: q['networkType'] as never,
-          cryptogram: s['cryptogram'],
-          tokenExpiry: str(q['tokenExpiry']),
-          tokenPANSequenceNumber: str(q['tokenPANSequenceNumber']),
-          name: str(q['name']),
-          remarks: str(q['remarks']),
-        },
-        opts,
-      );
-      return { result: r, ...legacyRefs(r) };
-    }
-    case 'validated_upi_payout': {
-      const s = secretsOf(row, cipher);
-      const r = await client.processValidatedPayout(
-        {
-          transferId: row.transferId,
-          transferAmount: row.amount,
-          transferToken: s['transferToken'] ?? '',
-          transferMode: 'upi',
-          transferRemarks: str(q['transferRemarks']),
-          fundsourceId: str(q['fundsourceId']),
-        },
-        opts,
-      );
-      const t = 'data' in r ? (r.data as Record<string, unknown> | undefined) : undefined;
-      return {
-        result: r,
-        svcTransferId: str(t?.['svc_transfer_id']),
-        utr: str(t?.['transfer_utr']),
-        statusCode: str(t?.['status_code']),
-      };
-    }
-    case 'internal_transfer': {
-      const r = await client.internalTransfer(
-        { transferId: row.transferId, amount: row.amount, rechargeAccount: String(q['rechargeAccount']) },
-        opts,
-      );
-      return { result: r };
-    }
-    case 'self_withdrawal': {
-      const r = await client.selfWithdrawal(
-        { withdrawalId: row.transferId, amount: row.amount, remarks: str(q['remarks']) },
-        opts,
-      );
-      return { result: r };
-    }
+      },
+      storedRequestInvalid: true,
+    };
   }
+  return rules.send(client, request.value, row, { accountId: row.accountId, requestId });
 }
 
 /** Raw provider codes kept on the row for support (already scrubbed by the client). */

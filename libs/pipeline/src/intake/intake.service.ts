@@ -30,6 +30,7 @@ import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } f
 import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
 import { scrubForDeadLetter, scrubText } from './scrub.js';
+import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 
 export interface IntakeDeps {
   pool: pg.Pool;
@@ -254,7 +255,8 @@ export class IntakeService {
       const line = { transferId: row.transferId, requestId: row.requestId, kind: row.kind };
       changes.push({ ...line, to: row.status, version: row.version });
       let result: CommandResult = 'accepted';
-      if (row.kind === 'self_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
+      const quota = PAYOUT_KINDS[row.kind].quota;
+      if (quota === 'daily_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
         const rejected = await this.d.payouts.transition(
           client,
           row.id,

@@ -1,13 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RESEND_IS_SAFE } from '#ledger';
-import { HAS_STATUS_ENDPOINT, onExpiredSubmission, onNotFound } from './in-doubt.js';
-
-const KINDS = Object.keys(HAS_STATUS_ENDPOINT) as (keyof typeof HAS_STATUS_ENDPOINT)[];
+import { hasStatusCheck, PAYOUT_KIND_NAMES as KINDS, PAYOUT_KINDS } from '../shared/payout-kinds.js';
+import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 
 describe('in-doubt decisions', () => {
   it('asks for the status of an expired attempt that may have reached the provider, before any re-send', () => {
-    for (const kind of KINDS.filter((k) => HAS_STATUS_ENDPOINT[k])) {
+    for (const kind of KINDS.filter(hasStatusCheck)) {
       assert.deepEqual(onExpiredSubmission(kind, null), { do: 'ask-status' }, kind);
       assert.deepEqual(
         onExpiredSubmission(kind, { endpoint: 'x', processed: true }),
@@ -32,7 +30,7 @@ describe('in-doubt decisions', () => {
 
   it('re-sends after "not found" only the kinds the provider deduplicates', () => {
     for (const kind of KINDS) {
-      assert.equal(onNotFound(kind).do, RESEND_IS_SAFE[kind] ? 'resend' : 'attention', kind);
+      assert.equal(onNotFound(kind).do, PAYOUT_KINDS[kind].resendIsSafe ? 'resend' : 'attention', kind);
     }
     assert.deepEqual(onNotFound('internal_transfer'), { do: 'attention', reason: 'in_doubt_resend_unsafe' });
   });

@@ -1,17 +1,5 @@
-import { RESEND_IS_SAFE, type PayoutRow } from '#ledger';
-
-/**
- * Kinds the provider can be asked about (legacy getTransferStatus, or v2 for validated UPI).
- * Self withdrawals have no status endpoint.
- */
-export const HAS_STATUS_ENDPOINT: Readonly<Record<PayoutRow['kind'], boolean>> = {
-  standard_transfer: true,
-  direct_transfer: true,
-  card_payout: true,
-  validated_upi_payout: true,
-  internal_transfer: true,
-  self_withdrawal: false,
-};
+import { type PayoutRow } from '#ledger';
+import { hasStatusCheck, PAYOUT_KINDS } from '../shared/payout-kinds.js';
 
 export type InDoubtStep =
   | { readonly do: 'ask-status' }
@@ -29,7 +17,7 @@ export function onExpiredSubmission(
   lastError: Readonly<Record<string, unknown>> | null,
 ): InDoubtStep {
   if (lastError?.['processed'] === false) return { do: 'resend' };
-  if (HAS_STATUS_ENDPOINT[kind]) return { do: 'ask-status' };
+  if (hasStatusCheck(kind)) return { do: 'ask-status' };
   return { do: 'attention', reason: 'in_doubt_resend_unsafe' };
 }
 
@@ -39,5 +27,7 @@ export function onExpiredSubmission(
  * status endpoint that lags behind, and a re-send could pay twice.
  */
 export function onNotFound(kind: PayoutRow['kind']): InDoubtStep {
-  return RESEND_IS_SAFE[kind] ? { do: 'resend' } : { do: 'attention', reason: 'in_doubt_resend_unsafe' };
+  return PAYOUT_KINDS[kind].resendIsSafe
+    ? { do: 'resend' }
+    : { do: 'attention', reason: 'in_doubt_resend_unsafe' };
 }

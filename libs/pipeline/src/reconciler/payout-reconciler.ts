@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type ProviderClient, type ProviderResult } from '#provider-client';
+import { type ProviderClient } from '#provider-client';
 import { errorOf } from '../executor/submit-payout.js';
 import { type PayoutSubmission } from '../executor/payout-submission.js';
 import { type OutboxWriter } from '../ports.js';
@@ -11,7 +11,13 @@ import { inTransaction } from '../transaction.js';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
-import { HAS_STATUS_ENDPOINT, onExpiredSubmission, onNotFound } from './in-doubt.js';
+import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+import {
+  hasStatusCheck,
+  PAYOUT_KINDS,
+  type StatusAnswer,
+  type StatusLookup,
+} from '../shared/payout-kinds.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -41,18 +47,7 @@ export interface ReconcilerDeps {
   batches?: BatchProcessor;
 }
 
-type StatusCheck =
-  | { found: true; answer: StatusAnswer }
-  | { found: false; result: ProviderResult<unknown> | 'no-status-endpoint' };
-
-interface StatusAnswer {
-  status?: string;
-  reason?: string;
-  utr?: string;
-  referenceId?: string;
-}
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+type StatusCheck = StatusLookup | { found: false; result: 'no-status-endpoint' };
 
 /**
  * Brings unclear payouts to their true state: PENDING and UNKNOWN rows are asked about with the
@@ -135,7 +130,7 @@ export class PayoutReconciler {
         if (step.do === 'attention') return await this.requireAttention(row, step.reason);
         if (step.do === 'resend') {
           if (nextCheckDelay(this.s.schedule, row.checkCount) !== undefined) return await this.resend(row);
-          if (row.attempt <= 1 || !HAS_STATUS_ENDPOINT[row.kind]) {
+          if (row.attempt <= 1 || !hasStatusCheck(row.kind)) {
             return await this.requireAttention(row, 'not_processed_after_retries');
           }
           resendsSpent = true;
@@ -193,37 +188,9 @@ export class PayoutReconciler {
 
   private async askStatus(row: PayoutRow): Promise<StatusCheck> {
     const opts = { accountId: row.accountId, requestId: row.requestId ?? undefined };
-    switch (row.kind) {
-      case 'validated_upi_payout': {
-        const r = await this.d.client.getTransferStatusV2({ transferId: row.transferId }, opts);
-        // A status query's outcome is the transfer's own state; what matters is whether it has data.
-        const t = 'data' in r ? r.data : undefined;
-        if (!t) return { found: false, result: r };
-        return {
-          found: true,
-          answer: { status: t.status, reason: str(t.status_description), utr: str(t.transfer_utr) },
-        };
-      }
-      case 'self_withdrawal':
-        return { found: false, result: 'no-status-endpoint' };
-      case 'standard_transfer':
-      case 'direct_transfer':
-      case 'card_payout':
-      case 'internal_transfer': {
-        const r = await this.d.client.getTransferStatus({ transferId: row.transferId }, opts);
-        const t = 'data' in r ? r.data : undefined;
-        if (!t) return { found: false, result: r };
-        return {
-          found: true,
-          answer: {
-            status: t.status,
-            reason: str(t.reason),
-            utr: str(t.utr),
-            referenceId: str(t.referenceId),
-          },
-        };
-      }
-    }
+    const status = PAYOUT_KINDS[row.kind].status;
+    if (!status) return { found: false, result: 'no-status-endpoint' };
+    return status.ask(this.d.client, row.transferId, opts);
   }
 
   private async resend(row: PayoutRow): Promise<void> {

@@ -1,7 +1,7 @@
 import { istDay, istDayStart } from '../core/clock.js';
 import { formatPaise } from '../core/money.js';
 import { stepAt } from '../core/state.js';
-import { BENE_HISTORY as R } from '../tables/beneficiary.table.js';
+import { BENE_HISTORY as R } from '../tables/bene-history.table.js';
 import { fail } from '../tables/row.js';
 import { queryParam, type LegacyEndpoint } from './endpoint.js';
 import { BENE_ID_RE } from './request-transfer.handler.js';

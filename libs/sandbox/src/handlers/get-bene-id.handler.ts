@@ -1,5 +1,5 @@
 import { IFSC_RE } from '../core/test-data.js';
-import { GET_BENE_ID as R } from '../tables/beneficiary.table.js';
+import { GET_BENE_ID as R } from '../tables/get-bene-id.table.js';
 import { fail } from '../tables/row.js';
 import { queryParam, type LegacyEndpoint } from './endpoint.js';
 import { BANK_ACCOUNT_RE } from './transfer-flow.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseAmount, rupees } from '../core/money.js';
 import { RECHARGE_ACCOUNTS } from '../core/test-data.js';
-import { INTERNAL_TRANSFER as R } from '../tables/account.table.js';
+import { INTERNAL_TRANSFER as R } from '../tables/internal-transfer.table.js';
 import { fail } from '../tables/row.js';
 import { decodeObject, field, type LegacyEndpoint } from './endpoint.js';
 

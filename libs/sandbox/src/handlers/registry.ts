@@ -1,18 +1,23 @@
-import { authorize, verifyToken } from './auth.handlers.js';
-import { requestBatchTransfer, getBatchTransferStatus } from './batch-transfer.handler.js';
+import { authorize } from './authorize.handler.js';
+import { verifyToken } from './verify-token.handler.js';
+import { requestBatchTransfer } from './request-batch-transfer.handler.js';
+import { getBatchTransferStatus } from './get-batch-transfer-status.handler.js';
 import { beneHistory } from './bene-history.handler.js';
-import { addBeneficiary, getBeneficiary, removeBeneficiary } from './beneficiary.handlers.js';
+import { addBeneficiary } from './add-beneficiary.handler.js';
+import { getBeneficiary } from './get-beneficiary.handler.js';
+import { removeBeneficiary } from './remove-beneficiary.handler.js';
 import { cardpay } from './cardpay.handler.js';
 import { directTransfer } from './direct-transfer.handler.js';
 import { type LegacyEndpoint } from './endpoint.js';
 import { getBeneId } from './get-bene-id.handler.js';
 import { internalTransfer } from './internal-transfer.handler.js';
 import { requestTransfer } from './request-transfer.handler.js';
-import { sdkToken } from './sdk-token.handler.js';
+import { sdkToken } from './create-sdk-token.handler.js';
 import { selfWithdrawal } from './self-withdrawal.handler.js';
-import { getTransferStatus } from './transfer-status.handler.js';
+import { getTransferStatus } from './get-transfer-status.handler.js';
 import { type V2Endpoint } from './v2-endpoint.js';
-import { v2Transfer, v2TransferStatus } from './v2-transfer.handler.js';
+import { v2Transfer } from './process-validated-payout.handler.js';
+import { v2TransferStatus } from './get-transfer-status-v2.handler.js';
 
 export const LEGACY_ENDPOINTS: readonly LegacyEndpoint[] = [
   authorize,

@@ -1,6 +1,6 @@
 import { istDay } from '../core/clock.js';
 import { parseAmount, rupees } from '../core/money.js';
-import { SELF_WITHDRAWAL as R } from '../tables/account.table.js';
+import { SELF_WITHDRAWAL as R } from '../tables/self-withdrawal.table.js';
 import { fail } from '../tables/row.js';
 import { decodeObject, field, type LegacyEndpoint } from './endpoint.js';
 

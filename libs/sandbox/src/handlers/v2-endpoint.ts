@@ -1,7 +1,7 @@
 import { type EndpointId, type RateGroup } from '../core/settings.js';
 import { type SandboxWorld } from '../core/world.js';
 import { type V2Table } from '../tables/row.js';
-import { failV2, V2_COMMON } from '../tables/v2.table.js';
+import { failV2, V2_COMMON } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 
 export interface V2Context {

@@ -5,7 +5,7 @@ import { registerControl } from '../control/control.routes.js';
 import { LEGACY_ENDPOINTS, V2_ENDPOINTS } from '../handlers/registry.js';
 import { COMMON } from '../tables/common.table.js';
 import { type LegacyRow, type V2Row } from '../tables/row.js';
-import { V2_COMMON } from '../tables/v2.table.js';
+import { V2_COMMON } from '../tables/v2-common.table.js';
 import { registerLegacy, sendLegacy } from './legacy-route.js';
 import { registerV2, sendV2Error } from './v2-route.js';
 

@@ -2,7 +2,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { type SandboxWorld } from '../core/world.js';
 import { type V2Endpoint } from '../handlers/v2-endpoint.js';
 import { type V2Row } from '../tables/row.js';
-import { V2_COMMON, V2Answer, failV2 } from '../tables/v2.table.js';
+import { V2_COMMON, V2Answer, failV2 } from '../tables/v2-common.table.js';
 import { sameSecret } from './access.js';
 import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
 

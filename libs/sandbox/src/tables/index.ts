@@ -1,36 +1,50 @@
 import { type LegacyTable, type V2Table } from './row.js';
 import { COMMON } from './common.table.js';
+import { AUTHORIZE } from './authorize.table.js';
+import { VERIFY_TOKEN } from './verify-token.table.js';
 import { DIRECT_TRANSFER } from './direct-transfer.table.js';
 import { REQUEST_TRANSFER } from './request-transfer.table.js';
+import { BATCH_TRANSFER } from './request-batch-transfer.table.js';
+import { BATCH_STATUS } from './get-batch-transfer-status.table.js';
+import { INTERNAL_TRANSFER } from './internal-transfer.table.js';
+import { SELF_WITHDRAWAL } from './self-withdrawal.table.js';
+import { GET_BENE_ID } from './get-bene-id.table.js';
 import { CARDPAY } from './cardpay.table.js';
-import { BATCH_STATUS, BATCH_TRANSFER } from './batch.table.js';
-import { INTERNAL_TRANSFER, SELF_WITHDRAWAL } from './account.table.js';
-import { BENE_HISTORY, BENEFICIARY, GET_BENE_ID } from './beneficiary.table.js';
-import { AUTHORIZE, TRANSFER_STATUS, VERIFY_TOKEN } from './auth.table.js';
-import { V2_COMMON, V2_SDK_TOKEN, V2_TRANSFER } from './v2.table.js';
+import { BENE_HISTORY } from './bene-history.table.js';
+import { TRANSFER_STATUS } from './get-transfer-status.table.js';
+import { ADD_BENEFICIARY } from './add-beneficiary.table.js';
+import { GET_BENEFICIARY } from './get-beneficiary.table.js';
+import { REMOVE_BENEFICIARY } from './remove-beneficiary.table.js';
+import { V2_COMMON } from './v2-common.table.js';
+import { V2_TRANSFER } from './process-validated-payout.table.js';
+import { V2_TRANSFER_STATUS } from './get-transfer-status-v2.table.js';
+import { V2_SDK_TOKEN } from './create-sdk-token.table.js';
 
 export * from './row.js';
 export {
   COMMON,
+  AUTHORIZE,
+  VERIFY_TOKEN,
   DIRECT_TRANSFER,
   REQUEST_TRANSFER,
-  CARDPAY,
-  BATCH_STATUS,
   BATCH_TRANSFER,
+  BATCH_STATUS,
   INTERNAL_TRANSFER,
   SELF_WITHDRAWAL,
-  BENE_HISTORY,
-  BENEFICIARY,
   GET_BENE_ID,
-  AUTHORIZE,
+  CARDPAY,
+  BENE_HISTORY,
   TRANSFER_STATUS,
-  VERIFY_TOKEN,
+  ADD_BENEFICIARY,
+  GET_BENEFICIARY,
+  REMOVE_BENEFICIARY,
   V2_COMMON,
-  V2_SDK_TOKEN,
   V2_TRANSFER,
+  V2_TRANSFER_STATUS,
+  V2_SDK_TOKEN,
 };
 
-/** Every legacy error table by endpoint, for tests and coverage reports. */
+/** Every legacy error table by endpoint id (one table per endpoint), for tests and coverage reports. */
 export const LEGACY_TABLES: Readonly<Record<string, LegacyTable>> = {
   authorize: AUTHORIZE,
   verifyToken: VERIFY_TOKEN,
@@ -44,11 +58,15 @@ export const LEGACY_TABLES: Readonly<Record<string, LegacyTable>> = {
   cardpay: CARDPAY,
   beneHistory: BENE_HISTORY,
   getTransferStatus: TRANSFER_STATUS,
-  beneficiary: BENEFICIARY,
+  addBeneficiary: ADD_BENEFICIARY,
+  getBeneficiary: GET_BENEFICIARY,
+  removeBeneficiary: REMOVE_BENEFICIARY,
 };
 
+/** Every v2 error table by endpoint id, plus the rows every v2 call can produce. */
 export const V2_TABLES: Readonly<Record<string, V2Table>> = {
   v2Transfer: V2_TRANSFER,
+  v2TransferStatus: V2_TRANSFER_STATUS,
   sdkToken: V2_SDK_TOKEN,
   v2Common: V2_COMMON,
 };

@@ -1,21 +1,6 @@
 import { COMMON, ACCESS_ROWS } from './common.table.js';
 import { type LegacyTable } from './row.js';
 
-/** Authorize (provider-facts fills in the body). */
-export const AUTHORIZE = {
-  success: { subCode: '200', status: 'SUCCESS', message: 'Token generated' },
-  badCredentials: COMMON.badCredentials,
-  ipNotWhitelisted: COMMON.ipNotWhitelisted,
-  apisNotEnabled: COMMON.apisNotEnabled,
-  tooManyRequests: COMMON.tooManyRequests,
-} as const satisfies LegacyTable;
-
-export const VERIFY_TOKEN = {
-  success: { subCode: '200', status: 'SUCCESS', message: 'Token is valid' },
-  ...ACCESS_ROWS,
-  tooManyRequests: COMMON.tooManyRequests,
-} as const satisfies LegacyTable;
-
 /** Get Transfer Status (provider-facts). */
 export const TRANSFER_STATUS = {
   success: { subCode: '200', status: 'SUCCESS', message: 'Details of transfer' },

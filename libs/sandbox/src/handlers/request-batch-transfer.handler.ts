@@ -1,10 +1,9 @@
-import { stepAt } from '../core/state.js';
-import { formatPaise, parseAmount } from '../core/money.js';
-import { BATCH_STATUS as S, BATCH_TRANSFER as R } from '../tables/batch.table.js';
+import { parseAmount } from '../core/money.js';
+import { BATCH_TRANSFER as R } from '../tables/request-batch-transfer.table.js';
 import { COMMON } from '../tables/common.table.js';
 import { fail } from '../tables/row.js';
-import { decodeObject, queryParam, type LegacyEndpoint, type Obj } from './endpoint.js';
-import { FORMAT_MODES, processBatchIfDue, REQUIRED_BY_FORMAT } from './batch-processing.js';
+import { decodeObject, type LegacyEndpoint, type Obj } from './endpoint.js';
+import { FORMAT_MODES, REQUIRED_BY_FORMAT } from './batch-processing.js';
 
 const ENTRY_FIELDS = [
   'transferId',
@@ -77,50 +76,5 @@ export const requestBatchTransfer: LegacyEndpoint = {
     });
     account.receive('requestBatchTransfer', id, true, '200');
     return { row: entries.length > RECEIVED_ABOVE ? R.received : R.success, data: { referenceId } };
-  },
-};
-
-/** GET /payout/v1/getBatchTransferStatus?batchTransferId= */
-export const getBatchTransferStatus: LegacyEndpoint = {
-  id: 'getBatchTransferStatus',
-  fields: ['batchTransferId'],
-  method: 'GET',
-  paths: ['/payout/v1/getBatchTransferStatus'],
-  group: 'status',
-  summary: 'Get Batch Transfer Status',
-  table: S,
-  auth: 'bearer',
-  row520: S.unknownError,
-  handle({ world, query }) {
-    const id = queryParam(query, 'batchTransferId');
-    if (!id) fail(S.missingId);
-    const batch = world.account.batches.get(id);
-    if (!batch) fail(S.notFound);
-    processBatchIfDue(world, batch);
-    if (!batch.processed) return { row: S.pending };
-    world.account.settle();
-    const now = world.clock.now();
-    const transfers = batch.results.map(({ entry, transferId, record, reason }) => {
-      const step = record ? stepAt(record, now) : undefined;
-      const amount = parseAmount(entry.amount);
-      return {
-        beneId: typeof entry.beneId === 'string' ? entry.beneId : '',
-        transferId,
-        referenceId: record ? Number(record.referenceId) : 0,
-        bankAccount: record?.bankAccount ?? '',
-        ifsc: record?.ifsc ?? '',
-        amount: amount ? formatPaise(amount.paise) : '0.00',
-        remarks: typeof entry.remarks === 'string' ? entry.remarks : '',
-        status: step?.status ?? 'FAILED',
-        reason: step?.reason || reason,
-        utr: step?.status === 'SUCCESS' || step?.status === 'REVERSED' ? (record?.utr ?? '') : '',
-        addedOn: new Date(batch.addedOn).toISOString(),
-        processedOn: new Date(step?.at ?? batch.processAt).toISOString(),
-      };
-    });
-    return {
-      row: S.success,
-      data: { rowCount: transfers.length, referenceId: batch.referenceId, transfers },
-    };
   },
 };

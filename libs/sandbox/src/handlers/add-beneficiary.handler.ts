@@ -1,4 +1,4 @@
-import { BENEFICIARY as R } from '../tables/beneficiary.table.js';
+import { ADD_BENEFICIARY as R } from '../tables/add-beneficiary.table.js';
 import { fail } from '../tables/row.js';
 import { IFSC_RE } from '../core/test-data.js';
 import { decodeObject, field, type LegacyEndpoint } from './endpoint.js';
@@ -63,43 +63,5 @@ export const addBeneficiary: LegacyEndpoint = {
       addedAt: world.clock.now(),
     });
     return { row: R.added };
-  },
-};
-
-/** GET /payout/v1/getBeneficiary/:beneId */
-export const getBeneficiary: LegacyEndpoint = {
-  id: 'getBeneficiary',
-  method: 'GET',
-  paths: ['/payout/v1/getBeneficiary/:beneId'],
-  group: 'other',
-  summary: 'Get beneficiary',
-  table: R,
-  auth: 'bearer',
-  row520: addBeneficiary.row520,
-  handle({ world, params }) {
-    const b = world.account.beneficiaries.get(params.beneId ?? '');
-    if (!b) fail(R.notFound);
-    const { addedAt: _addedAt, ...rest } = b;
-    return { row: R.found, data: rest };
-  },
-};
-
-/** POST /payout/v1/removeBeneficiary */
-export const removeBeneficiary: LegacyEndpoint = {
-  id: 'removeBeneficiary',
-  fields: ['beneId'],
-  method: 'POST',
-  paths: ['/payout/v1/removeBeneficiary'],
-  group: 'other',
-  summary: 'Remove beneficiary',
-  table: R,
-  auth: 'bearer',
-  row520: addBeneficiary.row520,
-  handle({ world, body }) {
-    const o = decodeObject(body, ['beneId']);
-    const beneId = field(o, 'beneId');
-    if (!beneId) fail(R.invalid);
-    if (!world.account.beneficiaries.delete(beneId)) fail(R.notFound);
-    return { row: R.removed };
   },
 };

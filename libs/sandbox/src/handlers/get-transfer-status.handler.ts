@@ -2,7 +2,7 @@ import { legacyDate, NOT_PROCESSED } from '../core/clock.js';
 import { formatPaise } from '../core/money.js';
 import { stepAt, type TransferRecord } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
-import { TRANSFER_STATUS as R } from '../tables/auth.table.js';
+import { TRANSFER_STATUS as R } from '../tables/get-transfer-status.table.js';
 import { fail } from '../tables/row.js';
 import { queryParam, type LegacyEndpoint } from './endpoint.js';
 

@@ -1,4 +1,4 @@
-import { AUTHORIZE, VERIFY_TOKEN } from '../tables/auth.table.js';
+import { AUTHORIZE } from '../tables/authorize.table.js';
 import { COMMON } from '../tables/common.table.js';
 import { type LegacyEndpoint } from './endpoint.js';
 
@@ -18,20 +18,5 @@ export const authorize: LegacyEndpoint = {
   handle({ world, source }) {
     const { token, expiry } = world.tokens.issue(world.settings.clientId, source);
     return { row: AUTHORIZE.success, data: { token, expiry } };
-  },
-};
-
-/** POST /payout/v1/verifyToken */
-export const verifyToken: LegacyEndpoint = {
-  id: 'verifyToken',
-  method: 'POST',
-  paths: ['/payout/v1/verifyToken'],
-  group: 'authorize',
-  summary: 'Verify token',
-  table: VERIFY_TOKEN,
-  auth: 'bearer',
-  row520: COMMON.unknownError,
-  handle() {
-    return { row: VERIFY_TOKEN.success };
   },
 };

@@ -3,7 +3,8 @@ import { formatPaise, parseAmount, rupees } from '../core/money.js';
 import { stepAt, type Step, type TransferRecord } from '../core/state.js';
 import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
 import { type SandboxWorld } from '../core/world.js';
-import { failV2, V2_TRANSFER as R } from '../tables/v2.table.js';
+import { V2_TRANSFER as R } from '../tables/process-validated-payout.table.js';
+import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
 
 const FIELDS = [
@@ -132,26 +133,5 @@ export const v2Transfer: V2Endpoint = {
     account.addTransfer(record);
     account.receive('v2Transfer', transferId, funded, steps[0]?.statusCode ?? '');
     return v2TransferView(world, record);
-  },
-};
-
-/** GET /payout/transfers?transfer_id= | ?svc_transfer_id= */
-export const v2TransferStatus: V2Endpoint = {
-  id: 'v2TransferStatus',
-  fields: ['transfer_id', 'svc_transfer_id'],
-  method: 'GET',
-  paths: ['/payout/transfers'],
-  group: 'status',
-  summary: 'Get Transfer Status (v2)',
-  table: R,
-  handle({ world, query }) {
-    const transferId = str(query, 'transfer_id');
-    const svcId = str(query, 'svc_transfer_id');
-    if (!transferId && !svcId) failV2(R.statusIdMissing);
-    const account = world.account;
-    account.settle();
-    const t = transferId ? account.transfers.get(transferId) : account.bySvcId.get(svcId ?? '');
-    if (!t) failV2(transferId ? R.transferNotFound : R.svcTransferNotFound);
-    return v2TransferView(world, t);
   },
 };

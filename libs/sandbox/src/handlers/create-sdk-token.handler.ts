@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { failV2, V2_SDK_TOKEN as R } from '../tables/v2.table.js';
+import { V2_SDK_TOKEN as R } from '../tables/create-sdk-token.table.js';
+import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
 
 const KEY = randomBytes(32);

@@ -1,0 +1,194 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { COMMAND_EXAMPLES, COMMAND_TYPES, commandIdentity, type Command } from '#contracts';
+import { SecretsCipher, splitSecrets, type PayoutKind, type PayoutRow } from '#ledger';
+import { type CallOptions, type ProviderClient } from '#provider-client';
+import { decideAfterSubmit } from '../executor/decide.js';
+import { submitPayout } from '../executor/submit-payout.js';
+import { PAYOUT_KIND_NAMES, PAYOUT_KINDS, REVERSAL_WATCH_KINDS } from './payout-kinds.js';
+
+interface Call {
+  method: string;
+  request: unknown;
+  opts: CallOptions;
+}
+
+/** A provider that records every call and answers each with "pending". */
+function recordingClient(calls: Call[]): ProviderClient {
+  return new Proxy({} as ProviderClient, {
+    get(_target, prop) {
+      if (prop === 'then') return undefined;
+      return async (request: unknown, opts: CallOptions) => {
+        calls.push({ method: String(prop), request, opts });
+        return {
+          outcome: 'pending',
+          diagnostics: { endpoint: prop, requestId: opts.requestId, sent: true, attempts: 1, durationMs: 1 },
+        };
+      };
+    },
+  });
+}
+
+const cipher = new SecretsCipher('k1', randomBytes(32));
+
+function exampleOf(kind: PayoutKind): Command {
+  const c = COMMAND_EXAMPLES.find((e) => e.type === `payout.${kind}`);
+  assert.ok(c, `contracts have an example of payout.${kind}`);
+  return c;
+}
+
+/** The ledger row intake would store for an example command. */
+function rowOf(kind: PayoutKind, over: Partial<PayoutRow> = {}): PayoutRow {
+  const c = exampleOf(kind);
+  const { plain, secrets } = splitSecrets(c);
+  return {
+    id: '1',
+    accountId: 'acc1',
+    transferId: commandIdentity(c),
+    kind,
+    requestHash: 'h',
+    request: plain,
+    requestSecrets: secrets
+      ? Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, cipher.seal(v)]))
+      : null,
+    lastError: null,
+    amount: String(plain['amount']),
+    status: 'SUBMITTING',
+    version: 2,
+    attempt: 1,
+    statusCode: null,
+    reason: null,
+    referenceId: null,
+    svcTransferId: null,
+    utr: null,
+    requestId: null,
+    nextCheckAt: null,
+    checkCount: 0,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    stateChangedAt: new Date(),
+    ...over,
+  };
+}
+
+const timings = { firstCheckMs: 1000, resendMs: 100, fatalConfigMs: 60_000 };
+
+describe('the payout kind table', () => {
+  it('has a row for every payout command of the contracts, and no other', () => {
+    const commands = Object.keys(COMMAND_TYPES)
+      .filter((t) => t !== 'payout.batch_transfer')
+      .map((t) => t.slice('payout.'.length));
+    assert.deepEqual([...PAYOUT_KIND_NAMES].sort(), commands.sort());
+  });
+
+  it('holds the rules of each kind', () => {
+    const rules = Object.fromEntries(
+      PAYOUT_KIND_NAMES.map((k) => {
+        const r = PAYOUT_KINDS[k];
+        return [
+          k,
+          [r.endpoint, r.status?.endpoint ?? null, r.resendIsSafe, r.reversalWatch, r.quota].join(' '),
+        ];
+      }),
+    );
+    // initiation endpoint, status endpoint, re-send safe, reversal watch, quota
+    assert.deepEqual(rules, {
+      standard_transfer: 'requestTransfer getTransferStatus true true ',
+      direct_transfer: 'directTransfer getTransferStatus true true ',
+      card_payout: 'cardpay getTransferStatus true true ',
+      validated_upi_payout: 'processValidatedPayout getTransferStatusV2 true false ',
+      internal_transfer: 'internalTransfer getTransferStatus false true ',
+      self_withdrawal: 'selfWithdrawal  false false daily_withdrawal',
+    });
+    assert.deepEqual(REVERSAL_WATCH_KINDS, [
+      'standard_transfer',
+      'direct_transfer',
+      'card_payout',
+      'internal_transfer',
+    ]);
+  });
+
+  for (const kind of PAYOUT_KIND_NAMES) {
+    const rules = PAYOUT_KINDS[kind];
+
+    it(`${kind}: sends the stored request, secrets opened, to ${rules.endpoint} once, with the row's id`, async () => {
+      const calls: Call[] = [];
+      const row = rowOf(kind);
+      const sub = await submitPayout(recordingClient(calls), cipher, row);
+      assert.equal(sub.storedRequestInvalid, undefined);
+      assert.deepEqual(
+        calls.map((c) => c.method),
+        [rules.endpoint],
+      );
+      const [call] = calls;
+      assert.deepEqual(call?.opts, { accountId: 'acc1', requestId: `${row.transferId}:1` });
+      const sent = JSON.stringify(call?.request);
+      assert.ok(sent.includes(`"${row.transferId}"`), sent);
+      for (const sealed of Object.values(row.requestSecrets ?? {})) {
+        assert.ok(sent.includes(JSON.stringify(cipher.open(sealed))), `${kind}: a secret reaches the call`);
+      }
+    });
+
+    it(`${kind}: ${rules.status ? `asks ${rules.status.endpoint} about the same id` : 'has no status check'}`, async () => {
+      const calls: Call[] = [];
+      const found = await rules.status?.ask(recordingClient(calls), 't_1', { accountId: 'acc1' });
+      if (!rules.status) {
+        assert.equal(rules.resendIsSafe, false, 'what cannot be checked is never re-sent blind');
+        assert.equal(rules.reversalWatch, false, 'a reversal needs a status to be seen');
+        return;
+      }
+      assert.deepEqual(calls, [
+        { method: rules.status.endpoint, request: { transferId: 't_1' }, opts: { accountId: 'acc1' } },
+      ]);
+      assert.equal(found?.found, false, 'an answer without data is not a status');
+      // ADR 0008: only the legacy status endpoint reports reversals.
+      if (rules.reversalWatch) assert.equal(rules.status.endpoint, 'getTransferStatus');
+    });
+
+    it(`${kind}: a stored request that no longer decodes is not sent, and goes to a person`, async () => {
+      const calls: Call[] = [];
+      const row = rowOf(kind);
+      const broken = rowOf(kind, { request: { ...row.request, unexpected: 'x' } });
+      const sub = await submitPayout(recordingClient(calls), cipher, broken);
+      assert.deepEqual(calls, []);
+      assert.equal(sub.storedRequestInvalid, true);
+      assert.equal(sub.result.diagnostics.endpoint, rules.endpoint);
+      assert.equal(sub.result.diagnostics.sent, false);
+      assert.match(
+        sub.result.diagnostics.message ?? '',
+        /must NOT have additional properties \(unexpected\)/,
+      );
+      assert.deepEqual(decideAfterSubmit(sub, timings), {
+        to: 'REQUIRES_ATTENTION',
+        reason: 'stored_request_invalid',
+      });
+    });
+  }
+
+  it('names the broken field of a stored request, never a value or a secret', async () => {
+    const row = rowOf('card_payout');
+    const sub = await submitPayout(
+      recordingClient([]),
+      cipher,
+      rowOf('card_payout', { request: { ...row.request, cardType: 'PLATINUM' } }),
+    );
+    assert.equal(sub.storedRequestInvalid, true);
+    const text = JSON.stringify(sub);
+    assert.match(text, /\/data\/cardType must be equal to one of the allowed values/);
+    assert.doesNotMatch(text, /PLATINUM/);
+    for (const sealed of Object.values(row.requestSecrets ?? {}))
+      assert.ok(!text.includes(cipher.open(sealed)));
+  });
+
+  it('a stored request whose sealed secret is gone does not decode either (the card token is required)', async () => {
+    const calls: Call[] = [];
+    const sub = await submitPayout(
+      recordingClient(calls),
+      cipher,
+      rowOf('card_payout', { requestSecrets: null }),
+    );
+    assert.deepEqual(calls, []);
+    assert.match(sub.result.diagnostics.message ?? '', /\/data must have required property 'cardToken'/);
+  });
+});
