@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutKind, PayoutRepository, type PayoutRow } from '#ledger';
+import { REVERSAL_WATCH_KINDS } from '#pipeline';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
 // The guarantees the pipeline builds on, checked on the statements themselves (no service, no
@@ -14,7 +15,10 @@ describe('PayoutRepository (real Postgres)', () => {
   let db: TestDatabase;
   let pool: pg.Pool;
   const payouts = new PayoutRepository();
-  const watching = new PayoutRepository({ reversalWatchFirstMs: 60_000 });
+  const watching = new PayoutRepository({
+    reversalWatchFirstMs: 60_000,
+    reversalWatchKinds: REVERSAL_WATCH_KINDS,
+  });
 
   before(async () => {
     db = await createTestDatabase();
