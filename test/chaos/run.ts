@@ -353,6 +353,9 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
             for (let i = 0; i < services.length; i += 1) {
               const s = services[i];
               if (!s?.running) continue;
+              // A deploy replaces instances at work: one still starting after a kill is waited for.
+              await waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).catch(() => undefined);
+              if (!s.running) continue;
               const asked = Date.now();
               const exited = await s.signal('SIGTERM', SHUTDOWN_GRACE_MS + 15_000);
               const took = Date.now() - asked;
@@ -578,6 +581,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     ending = true;
     const figures: Figures = {
       cfg,
+      code: await codeVersion(),
       durationMs: Date.now() - started,
       settleMs,
       settled,
@@ -599,6 +603,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         conflictEvents: [...ev.conflicts.values()].reduce((a, b) => a + b, 0),
         finalStatus: ev.finalStatus,
         requiresAttention: ev.requiresAttention,
+        attentionByTruth: agreement.attentionByTruth,
       },
       dlq: {
         total: dl.total,
@@ -619,6 +624,19 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
     await teardown();
+  }
+}
+
+/** The commit the run's code comes from (dist/ is built from the work tree). */
+async function codeVersion(): Promise<string> {
+  try {
+    const head = (await execute('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO })).stdout.trim();
+    const dirty = (
+      await execute('git', ['status', '--porcelain', '--', 'apps', 'libs', 'test'], { cwd: REPO })
+    ).stdout.trim();
+    return `commit ${head}${dirty ? ' with uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown (no git)';
   }
 }
 
