@@ -5,26 +5,16 @@ import {
   FAILING_WALLET_PHONE,
   FAILURE_VPA,
   SUCCESS_VPA,
+  seeded,
   TEST_ACCOUNTS,
   type Outcome,
 } from '#sandbox';
 
-/** mulberry32: the same sequence for the same seed, so a run can be repeated. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+/** Seeded (the sandbox's mulberry32, as its random faults): the same run for the same seed. */
 export class Random {
   readonly next: () => number;
   constructor(seed: number) {
-    this.next = rng(seed);
+    this.next = seeded(seed);
   }
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));

@@ -116,5 +116,6 @@ describe('chaos checks', () => {
       'p3 (direct/test): the service says SUCCESS, the provider says none',
     ]);
     assert.equal(r.attention, 1);
+    assert.deepEqual([...r.attentionByTruth], [['direct_transfer (no reason) (provider: not paid)', 1]]);
   });
 });

@@ -291,18 +291,26 @@ export function providerAgreement(
   commands: readonly PlannedCommand[],
   ev: Pick<EventAnalysis, 'last' | 'lastItem'>,
   truth: ProviderTruth,
-): { checked: number; attention: number; violations: string[] } {
+): {
+  checked: number;
+  attention: number;
+  /** Payouts left to a person, by kind, reason and what the provider holds: could a check have settled them? */
+  attentionByTruth: Map<string, number>;
+  violations: string[];
+} {
   const violations: string[] = [];
+  const attentionByTruth = new Map<string, number>();
   let checked = 0;
   let attention = 0;
-  const compare = (id: string, label: string, e: PayoutEvent | undefined, recordless: boolean) => {
+  const compare = (
+    id: string,
+    label: string,
+    kind: string,
+    e: PayoutEvent | undefined,
+    recordless: boolean,
+  ) => {
     if (!e) return;
     const ours = e.data.status;
-    if (ours === 'REQUIRES_ATTENTION') {
-      attention += 1;
-      return;
-    }
-    checked += 1;
     const t = truth.transfers.get(id);
     const theirs = recordless
       ? (truth.accepted.get(id) ?? 0) > 0
@@ -310,6 +318,13 @@ export function providerAgreement(
         : 'none'
       : (t?.status ?? 'none');
     const paid = theirs === 'SUCCESS' || theirs === 'PENDING' || theirs === 'RECEIVED';
+    if (ours === 'REQUIRES_ATTENTION') {
+      attention += 1;
+      const k = `${kind} ${e.data.reason ?? '(no reason)'} (provider: ${paid ? 'paid' : 'not paid'})`;
+      attentionByTruth.set(k, (attentionByTruth.get(k) ?? 0) + 1);
+      return;
+    }
+    checked += 1;
     const ok =
       ours === 'SUCCESS'
         ? theirs === 'SUCCESS'
@@ -323,11 +338,11 @@ export function providerAgreement(
   for (const c of commands) {
     if (c.kind === 'batch_transfer') {
       for (const entry of c.entries)
-        compare(entry, `${c.label} entry`, ev.lastItem.get(`default|${entry}`), false);
+        compare(entry, `${c.label} entry`, 'batch_entry', ev.lastItem.get(`default|${entry}`), false);
     } else {
       const recordless = c.kind === 'internal_transfer' || c.kind === 'self_withdrawal';
-      compare(c.identity, c.label, ev.last.get(`default|${c.identity}`), recordless);
+      compare(c.identity, c.label, c.kind, ev.last.get(`default|${c.identity}`), recordless);
     }
   }
-  return { checked, attention, violations };
+  return { checked, attention, attentionByTruth, violations };
 }

@@ -3,6 +3,8 @@ import { type Check } from './observe.js';
 
 export interface Figures {
   readonly cfg: ChaosConfig;
+  /** The code the run ran: a commit, and whether the work tree had changes on top. */
+  readonly code: string;
   readonly durationMs: number;
   readonly settleMs: number;
   readonly settled: boolean;
@@ -37,6 +39,8 @@ export interface Figures {
     conflictEvents: number;
     finalStatus: ReadonlyMap<string, number>;
     requiresAttention: ReadonlyMap<string, number>;
+    /** By kind, reason and whether the provider paid (ground truth). */
+    attentionByTruth: ReadonlyMap<string, number>;
   };
   readonly dlq: {
     total: number;
@@ -74,6 +78,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     .flatMap((r) => (r.readyMs === undefined ? [] : [r.readyMs]));
   const rows: [string, string][] = [
     ['command', `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed})`],
+    ['code', f.code],
     [
       'run time',
       `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : f.stalled ? `NOT: stalled, nothing moved for 60 s` : 'NOT within the timeout'})`,
@@ -122,6 +127,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     ],
     ['final status per command', list(f.events.finalStatus)],
     ['REQUIRES_ATTENTION by reason', list(f.events.requiresAttention)],
+    ['REQUIRES_ATTENTION by kind, reason and ground truth', list(f.events.attentionByTruth)],
     [
       'dead letters by reason',
       `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`,
@@ -156,6 +162,15 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     ),
     '',
     `${passed} passed, ${checks.length - passed} failed`,
+    '',
+    '## Payouts left to a person',
+    '',
+    'REQUIRES_ATTENTION by kind, reason and ground truth says whether a status check could have',
+    'settled a payout ("provider: paid" or "not paid" is the sandbox\'s record). `in_doubt_resend_unsafe`:',
+    'an internal transfer in doubt (an answer lost, a 5xx, a kill mid-call) that the status endpoint',
+    'does not know; the provider has no duplicate check for it, so it is never sent again and a person',
+    'decides (docs/OPERATIONS.md). `no_status_endpoint`: a self withdrawal in doubt, which the provider',
+    'cannot be asked about. `reconciliation_schedule_exhausted`: checks kept answering unclearly.',
     '',
     '## Running it',
     '',

@@ -41,7 +41,8 @@ before(async () => {
       events.push(JSON.parse(message.value?.toString() ?? '{}') as PayoutEvent);
     },
   });
-  const logs = join(REPO, '.run/logs/chaos');
+  // Not in .run/logs/chaos: the chaos run, which may run at the same time, empties it first.
+  const logs = join(REPO, '.run/logs');
   await ensureDir(logs);
   service = new NodeProcess(
     'restart-test',

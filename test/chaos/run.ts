@@ -49,6 +49,18 @@ const FAST_RECONCILE = {
   OUTBOX_POLL_INTERVAL_MS: '200',
 };
 
+/**
+ * SIGTERM's grace in the run: longer than one transfer call (connect 3 s + the run's headers
+ * timeout of twice the lease), so a rolling restart lets calls finish; the check holds each
+ * instance to it.
+ */
+const SHUTDOWN_GRACE_MS = 30_000;
+/**
+ * How long a restarted instance may take to be ready before the run counts it as never ready
+ * (they take seconds): the run goes on to its checks instead of waiting out the test's timeout.
+ */
+const READY_TIMEOUT_MS = 120_000;
+
 export interface ChaosResult {
   readonly checks: readonly Check[];
   readonly figures: Figures;
@@ -185,6 +197,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       // Longer than the lease, so an answer slower than the lease still arrives.
       PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
       PROVIDER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
+      SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
       ...FAST_RECONCILE,
     });
     const services = ports.services.map(
@@ -291,7 +304,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         if (at !== undefined) rec.firstWorkMs = at - rec.at;
       });
       pendingReady.push(
-        waitForHttp(readyUrl(i), 300_000, () => s.running).then(
+        waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).then(
           (ms) => {
             rec.readyMs = ms;
           },
@@ -340,19 +353,22 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
             for (let i = 0; i < services.length; i += 1) {
               const s = services[i];
               if (!s?.running) continue;
+              // A deploy replaces instances at work: one still starting after a kill is waited for.
+              await waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).catch(() => undefined);
+              if (!s.running) continue;
               const asked = Date.now();
-              const exited = await s.signal('SIGTERM', 60_000);
+              const exited = await s.signal('SIGTERM', SHUTDOWN_GRACE_MS + 15_000);
               const took = Date.now() - asked;
               done.rollingExit += `${s.name} exited ${exited ? (s.lastExit ?? '?') : 'not at all'} after ${(took / 1000).toFixed(1)} s; `;
-              // The service's own SHUTDOWN_GRACE_MS is 15 s: a clean stop is exit 0 within it.
-              if (!exited || s.lastExit !== '0' || took > 16_000) {
+              // A clean stop is exit 0 within the grace period (the service exits 1 past it).
+              if (!exited || s.lastExit !== '0' || took > SHUTDOWN_GRACE_MS + 1_000) {
                 sigtermProblems.push(
                   `${s.name}: ${exited ? `exit ${s.lastExit ?? '?'}` : 'still running'} ${(took / 1000).toFixed(1)} s after SIGTERM`,
                 );
               }
               if (!exited) await s.signal('SIGKILL');
               restart(i, 'SIGTERM');
-              await waitForHttp(readyUrl(i), 300_000, () => s.running).catch(() => undefined);
+              await waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).catch(() => undefined);
             }
             done.rolling += 1;
           }
@@ -565,6 +581,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     ending = true;
     const figures: Figures = {
       cfg,
+      code: await codeVersion(),
       durationMs: Date.now() - started,
       settleMs,
       settled,
@@ -586,6 +603,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         conflictEvents: [...ev.conflicts.values()].reduce((a, b) => a + b, 0),
         finalStatus: ev.finalStatus,
         requiresAttention: ev.requiresAttention,
+        attentionByTruth: agreement.attentionByTruth,
       },
       dlq: {
         total: dl.total,
@@ -606,6 +624,19 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
     await teardown();
+  }
+}
+
+/** The commit the run's code comes from (dist/ is built from the work tree). */
+async function codeVersion(): Promise<string> {
+  try {
+    const head = (await execute('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO })).stdout.trim();
+    const dirty = (
+      await execute('git', ['status', '--porcelain', '--', 'apps', 'libs', 'test'], { cwd: REPO })
+    ).stdout.trim();
+    return `commit ${head}${dirty ? ' with uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown (no git)';
   }
 }
 

@@ -29,9 +29,10 @@ async function main(): Promise<void> {
       'SHUTDOWN_GRACE_MS is shorter than one transfer call: a deploy will leave calls to status checks',
     );
   }
-  const service = await startService(config, logger);
-  logger.info({ url: service.url }, 'payout service started');
-
+  // Signals are handled from the start: the workers run (and may call the provider) while the
+  // Kafka consumer joins its group, before the service is ready. A SIGTERM then waits for the
+  // start to finish and drains as usual, instead of killing calls in flight.
+  const starting = startService(config, logger);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -42,19 +43,23 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.core.SHUTDOWN_GRACE_MS);
     force.unref();
-    service.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (e: unknown) => {
-        logger.error({ err: e }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
+    starting
+      .then((service) => service.close())
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (e: unknown) => {
+          logger.error({ err: e }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  const service = await starting;
+  logger.info({ url: service.url }, 'payout service started');
 }
 
 main().catch((e: unknown) => {

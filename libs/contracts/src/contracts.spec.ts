@@ -142,4 +142,27 @@ describe('contracts', () => {
     assert.ok(!refused(batch(100)), '100 entries of the largest amount fit NUMERIC(16,2)');
     assert.ok(refused(batch(101)), '101 do not');
   });
+
+  // Found by the chaos run: bytes that are not UTF-8 inside a beneficiary's name decoded to U+FFFD
+  // and a valid command, and a payout went to the provider with a mangled name.
+  it('refuses bytes that are not UTF-8 (JSON is UTF-8), wherever they are', () => {
+    const c = COMMAND_EXAMPLES.find((x) => x.type === 'payout.direct_transfer');
+    const text = JSON.stringify(c);
+    const at = text.indexOf('"name":"') + '"name":"'.length;
+    const bytes = Buffer.concat([
+      Buffer.from(text.slice(0, at)),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+      Buffer.from(text.slice(at)),
+    ]);
+    assert.equal(decodeCommand(Buffer.from(text)).ok, true, 'the example without them');
+    const r = decodeCommand(bytes);
+    assert.equal(r.ok ? 'accepted' : r.reason, 'malformed_json');
+    assert.match(r.ok ? '' : r.detail, /UTF-8/);
+    const q = decodeQuery(
+      Buffer.concat([Buffer.from('{"type":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+    );
+    assert.equal(q.ok ? 'accepted' : q.reason, 'malformed_json');
+    // A byte order mark is not JSON either, as before.
+    assert.equal(decodeCommand(Buffer.from(`\ufeff${text}`)).ok, false);
+  });
 });

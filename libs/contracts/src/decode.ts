@@ -78,12 +78,25 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined): stri
     .join('; ');
 }
 
+/**
+ * JSON is UTF-8 (RFC 8259): bytes that are not are refused, not replaced by U+FFFD, which would
+ * let a corrupted command through with a mangled name. A byte order mark is kept, so JSON.parse
+ * refuses it as before.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function parseJson(bytes: Buffer | null | undefined, max: number): Decoded<Record<string, unknown>> {
   if (!bytes || bytes.length === 0) return { ok: false, reason: 'empty', detail: 'message has no value' };
   if (bytes.length > max) return { ok: false, reason: 'oversized', detail: `${bytes.length} bytes > ${max}` };
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, reason: 'malformed_json', detail: 'not valid UTF-8' };
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch (e) {
     // V8 quotes the text around the error ('..."cryptogram":AgAAA"...'): keep only the message.
     const message = e instanceof Error ? e.message : 'not JSON';

@@ -10,7 +10,18 @@ import { type BatchStatus, type PayoutStatus } from '#contracts';
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
   RECEIVED: ['SUBMITTING', 'REJECTED'],
-  SUBMITTING: ['SUCCESS', 'PENDING', 'FAILED', 'UNKNOWN', 'REJECTED', 'SUBMITTING', 'REQUIRES_ATTENTION'],
+  // REVERSED too: a status check of a row left SUBMITTING (a crash mid-call) may find the payout
+  // already paid and returned, as from UNKNOWN.
+  SUBMITTING: [
+    'SUCCESS',
+    'PENDING',
+    'FAILED',
+    'UNKNOWN',
+    'REJECTED',
+    'REVERSED',
+    'SUBMITTING',
+    'REQUIRES_ATTENTION',
+  ],
   PENDING: ['SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'REQUIRES_ATTENTION', 'PENDING'],
   UNKNOWN: ['SUCCESS', 'PENDING', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'SUBMITTING'],
   SUCCESS: ['REVERSED'],

@@ -7,7 +7,7 @@ export {
 export { sandboxConfig, type SandboxConfig } from './core/sandbox.config.js';
 export { DEFAULT_SETTINGS, type EndpointId, type SandboxSettings } from './core/settings.js';
 export { signClientId } from './core/signature.js';
-export { type FaultSpec } from './core/faults.js';
+export { type FaultSpec, seeded } from './core/faults.js';
 export type { SandboxWorld } from './core/world.js';
 export * from './core/test-data.js';
 export { formatPaise, parseAmount } from './core/money.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeCommand } from '#contracts';
+import { decodeCommand, MAX_COMMAND_BYTES } from '#contracts';
 import { scrubForDeadLetter } from './scrub.js';
 
 const scrub = (s: string) => scrubForDeadLetter(Buffer.from(s)).bytes.toString();
@@ -79,5 +79,46 @@ describe('decodeCommand detail of malformed JSON', () => {
     const r = scrubForDeadLetter(Buffer.from(deep));
     assert.equal(r.scrubbed, true);
     assert.ok(r.bytes.toString().includes('[Too deep]'));
+  });
+});
+
+describe('scrubForDeadLetter: VPAs, in time linear in the size of the message', () => {
+  it('masks a VPA in parsed JSON and in text that is not JSON', () => {
+    assert.equal(scrub('{"note":"pay success@upi now"}'), '{"note":"pay su***@upi now"}');
+    assert.equal(scrub('{"note":"pay a@upi'), '{"note":"pay a***@upi');
+    assert.equal(scrub('{"x":"ab.cd-ef_g@ok.bank-1!"}'), '{"x":"ab***@ok.bank-1!"}');
+  });
+
+  it('masks what the former pattern masked (a seeded comparison on short strings)', () => {
+    const former = /([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g;
+    const alphabet = 'ab9._-@ @@x.-_!';
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let n = 0; n < 5_000; n += 1) {
+      let s = '';
+      for (let i = Math.floor(next() * 14); i > 0; i -= 1)
+        s += alphabet[Math.floor(next() * alphabet.length)];
+      const text = `{"note":"${s}`; // not JSON: scrubbed as text
+      const expected = text.replace(former, (_m, head: string, domain: string) => `${head}***@${domain}`);
+      assert.equal(scrub(text), expected, JSON.stringify(s));
+    }
+  });
+
+  it('scrubs a long run of name characters without backtracking over it (a hostile padding stalled the partition)', () => {
+    // A run of 128 KiB letters took the former pattern some 40 s here (quadratic); a message near the
+    // 512 KiB limit, minutes, longer than the consumer's session: the partition stalled for good.
+    for (const text of [`{"padding":"${'p'.repeat(128 * 1024)}"}`, `{"padding":"${'p'.repeat(128 * 1024)}`]) {
+      const started = performance.now();
+      scrub(text);
+      const took = performance.now() - started;
+      assert.ok(took < 1_000, `${took.toFixed(0)} ms for ${text.length} characters`);
+    }
+    const near = `{"type":"payout.direct_transfer","data":{"padding":"${'p'.repeat(MAX_COMMAND_BYTES - 64)}"}}`;
+    const started = performance.now();
+    scrub(near);
+    assert.ok(performance.now() - started < 2_000, 'a message near the size limit');
   });
 });

@@ -166,6 +166,17 @@ describe('PayoutReconciler bounds', () => {
     );
   });
 
+  // Found by the chaos run: a direct transfer left SUBMITTING by a kill was REVERSED at the
+  // provider; the answer was ignored as "backwards" at every check, and a person got it.
+  it('settles a crashed SUBMITTING payout the provider has REVERSED (paid, then returned), without a person', async () => {
+    const { reconciler, moves } = harness('REVERSED');
+    await reconciler.check(row({ status: 'SUBMITTING', kind: 'direct_transfer', lastError: null }));
+    assert.deepEqual(
+      moves.map((m) => m.to),
+      ['REVERSED'],
+    );
+  });
+
   it('gives a row that moves to a new state the whole schedule, whatever the checks of the old one', async () => {
     const { reconciler, moves } = harness('PENDING');
     await reconciler.check(row({ status: 'UNKNOWN', checkCount: 3 }));

@@ -65,8 +65,8 @@ export interface RandomFaultMode {
   readonly lateMs: number;
 }
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-function seeded(seed: number): () => number {
+/** mulberry32: small, fast, and the same sequence for the same seed (the chaos run's generator too). */
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
