@@ -15,7 +15,8 @@ import {
   WithdrawalQuotaRepository,
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
-import { inTransaction, IntakeService, type OutboxWriter, PipelineMetrics } from '#pipeline';
+import { inTransaction } from '#database';
+import { IntakeService, type OutboxWriter, PipelineMetrics } from '#pipeline';
 import {
   capturingLogger,
   createTestDatabase,

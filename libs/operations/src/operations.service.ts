@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '#database';
 import {
   payoutStateEvent,
   type BatchRepository,
@@ -135,19 +136,16 @@ export class OperationsService {
         OperationsErrorCode.NoStatusEndpoint,
         `a ${row.kind} has no status endpoint: its state cannot be checked automatically; confirm it with the provider`,
       );
-    const client = await this.d.pool.connect();
-    let moved: PayoutRow | undefined;
-    try {
-      await client.query('BEGIN');
-      moved = await this.d.payouts.reopenForRecheck(client, row.id, row.version, OPERATOR_RECHECK_REASON);
-      if (moved) await this.d.outbox.enqueue(client, [payoutStateEvent(moved)]);
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    const moved = await inTransaction(this.d.pool, async (client) => {
+      const next = await this.d.payouts.reopenForRecheck(
+        client,
+        row.id,
+        row.version,
+        OPERATOR_RECHECK_REASON,
+      );
+      if (next) await this.d.outbox.enqueue(client, [payoutStateEvent(next)]);
+      return next;
+    });
     if (!moved)
       throw new OperationsError(
         OperationsErrorCode.ConcurrentChange,

@@ -1,5 +1,4 @@
 export * from './ports.js';
-export * from './transaction.js';
 export * from './pipeline.config.js';
 export * from './pipeline.metrics.js';
 export * from './intake/intake.service.js';

@@ -11,7 +11,7 @@ import {
 import { type AppLogger } from '#observability';
 import { type BatchEntry, type ProviderClient, type ProviderResult } from '#provider-client';
 import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
+import { inTransaction } from '#database';
 import { mapProviderStatus, nextCheckDelay } from '../reconciler/status-mapping.js';
 import { type ReconcilerMetrics } from '../reconciler/reconciler.metrics.js';
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { payoutStateEvent, type PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
+import { inTransaction } from '#database';
 
 export interface OutcomeRecorderSettings {
   /** How long the first outcome of a group waits for others to share its transaction. */

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { payoutStateEvent, type PayoutRepository } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
+import { inTransaction } from '#database';
 import { type PayoutSubmission } from './payout-submission.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 

@@ -8,6 +8,7 @@ import {
   MAX_COMMAND_BYTES,
   type RejectReason,
 } from '#contracts';
+import { inTransaction } from '#database';
 import {
   type BatchRepository,
   batchStateEvent,
@@ -167,9 +168,7 @@ export class IntakeService {
     outcomes: Array<{ type: string; result: CommandResult }>,
     changes: StateLine[],
   ): Promise<void> {
-    const client = await this.d.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.d.pool, async (client) => {
       const events = await this.record(client, valid, outcomes, changes);
       await this.d.deadLetters.record(
         client,
@@ -177,13 +176,7 @@ export class IntakeService {
       );
       const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
       await this.d.outbox.enqueue(client, unique);
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**

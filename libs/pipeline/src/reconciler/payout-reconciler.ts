@@ -7,7 +7,7 @@ import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { errorOf } from '../executor/submit-payout.js';
 import { type PayoutSubmission } from '../executor/payout-submission.js';
 import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
+import { inTransaction } from '#database';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
