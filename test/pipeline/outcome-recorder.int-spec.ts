@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutStatus } from '#contracts';
-import { PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
+import { type PayoutChange, PayoutLedger, PayoutRepository, type PayoutRow } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { OutcomeRecorder } from '#pipeline';
 import { capturingLogger, createTestDatabase, TcpProxy, type TestDatabase } from '#test-support';
@@ -28,12 +28,10 @@ async function submitting(pool: pg.Pool, prefix: string, n: number): Promise<Pay
   return payouts.claimForSubmission(pool, 'test', 60_000, n);
 }
 
-const success = (r: PayoutRow, over: Partial<TransitionMove['fields']> = {}): TransitionMove => ({
-  id: r.id,
-  fromVersion: r.version,
+const success = (r: PayoutRow, over: PayoutChange['fields'] = {}): PayoutChange => ({
+  row: r,
   to: 'SUCCESS',
   fields: { statusCode: '200', nextCheckAt: null, ...over },
-  eraseSecrets: true,
 });
 
 // Outcomes are known answers of the provider: a lost one means a status check later at best.
@@ -54,11 +52,10 @@ describe('OutcomeRecorder', () => {
     url.port = String(port);
     viaProxy = new pg.Pool({ connectionString: url.toString(), max: 4 });
     viaProxy.on('error', () => undefined); // idle connections cut by the proxy
+    const logger = capturingLogger('silent').logger;
     recorder = new OutcomeRecorder(
-      viaProxy,
-      payouts,
-      new OutboxRepository(),
-      capturingLogger('silent').logger,
+      new PayoutLedger({ pool: viaProxy, payouts, outbox: new OutboxRepository(), logger }),
+      logger,
       { lingerMs: 5, maxBatch: 100 },
     );
   });
@@ -92,7 +89,8 @@ describe('OutcomeRecorder', () => {
     const [a, b, c] = rows as [PayoutRow, PayoutRow, PayoutRow];
     const results = await Promise.allSettled([
       recorder.record(success(a)),
-      // A value the table refuses (its CHECK on status): a bug, not a reason to drop a and c.
+      // A move the ledger refuses (no such status in its state machine): a bug, not a reason to
+      // drop a and c.
       recorder.record({ ...success(b), to: 'NOT_A_STATUS' as PayoutStatus }),
       recorder.record(success(c)),
     ]);

@@ -2,7 +2,7 @@ import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBoots
 import { ModuleRef } from '@nestjs/core';
 import type pg from 'pg';
 import { PG_POOL } from '#database';
-import { BatchRepository, PayoutRepository } from '#ledger';
+import { BatchRepository, PayoutLedger, PayoutRepository } from '#ledger';
 import { LOGGER, type AppLogger } from '#observability';
 import { OperationsService } from '#operations';
 import { OutboxRelay, OutboxRepository } from '#outbox';
@@ -42,15 +42,17 @@ export class OpsModule {
         {
           provide: OperationsService,
           inject: [PG_POOL, ModuleRef, LOGGER],
-          useFactory: (pool: pg.Pool, ref: ModuleRef, logger: AppLogger) =>
-            new OperationsService({
+          useFactory: (pool: pg.Pool, ref: ModuleRef, logger: AppLogger) => {
+            const payouts = new PayoutRepository();
+            return new OperationsService({
               pool,
-              payouts: new PayoutRepository(),
+              payouts,
               batches: new BatchRepository(),
-              outbox: new OutboxRepository(),
+              ledger: new PayoutLedger({ pool, payouts, outbox: new OutboxRepository(), logger }),
               replayDead: (id) => ref.get(OutboxRelay, { strict: false }).replayDead(id),
               logger: logger.child({ component: 'operations' }),
-            }),
+            });
+          },
         },
       ],
     };

@@ -14,8 +14,10 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
 import {
+  BatchLedger,
   BatchRepository,
   DeadLetterRepository,
+  PayoutLedger,
   PayoutRepository,
   SecretsCipher,
   WithdrawalQuotaRepository,
@@ -158,6 +160,42 @@ const providers: Provider[] = [
   DeadLetterRepository,
   OutboxRepository,
   {
+    provide: PayoutLedger,
+    inject: [PG_POOL, PayoutRepository, OutboxRepository, PipelineMetrics, LOGGER],
+    useFactory: (
+      pool: pg.Pool,
+      payouts: PayoutRepository,
+      outbox: OutboxRepository,
+      metrics: PipelineMetrics,
+      logger: AppLogger,
+    ) =>
+      new PayoutLedger({
+        pool,
+        payouts,
+        outbox,
+        logger,
+        stale: (source) => metrics.staleResults.inc({ source }),
+      }),
+  },
+  {
+    provide: BatchLedger,
+    inject: [PG_POOL, BatchRepository, OutboxRepository, PipelineMetrics, LOGGER],
+    useFactory: (
+      pool: pg.Pool,
+      batches: BatchRepository,
+      outbox: OutboxRepository,
+      metrics: PipelineMetrics,
+      logger: AppLogger,
+    ) =>
+      new BatchLedger({
+        pool,
+        batches,
+        outbox,
+        logger,
+        stale: (source) => metrics.staleResults.inc({ source }),
+      }),
+  },
+  {
     provide: SecretsCipher,
     inject: [SERVICE_CONFIG],
     useFactory: (c: ServiceConfig) =>
@@ -197,6 +235,7 @@ const providers: Provider[] = [
       SERVICE_CONFIG,
       PG_POOL,
       PayoutRepository,
+      PayoutLedger,
       BatchRepository,
       WithdrawalQuotaRepository,
       DeadLetterRepository,
@@ -210,6 +249,7 @@ const providers: Provider[] = [
       c: ServiceConfig,
       pool: pg.Pool,
       payouts: PayoutRepository,
+      ledger: PayoutLedger,
       batches: BatchRepository,
       quota: WithdrawalQuotaRepository,
       deadLetters: DeadLetterRepository,
@@ -222,6 +262,7 @@ const providers: Provider[] = [
       new IntakeService({
         pool,
         payouts,
+        ledger,
         batches,
         quota,
         deadLetters,
@@ -236,41 +277,26 @@ const providers: Provider[] = [
   },
   {
     provide: OutcomeRecorder,
-    inject: [SERVICE_CONFIG, PG_POOL, PayoutRepository, OutboxRepository, LOGGER],
-    useFactory: (
-      c: ServiceConfig,
-      pool: pg.Pool,
-      payouts: PayoutRepository,
-      outbox: OutboxRepository,
-      logger: AppLogger,
-    ) =>
-      new OutcomeRecorder(pool, payouts, outbox, logger.child({ component: 'executor' }), {
+    inject: [SERVICE_CONFIG, PayoutLedger, LOGGER],
+    useFactory: (c: ServiceConfig, ledger: PayoutLedger, logger: AppLogger) =>
+      new OutcomeRecorder(ledger, logger.child({ component: 'executor' }), {
         lingerMs: c.pipeline.OUTCOME_LINGER_MS,
         maxBatch: c.pipeline.OUTCOME_MAX_BATCH,
       }),
   },
   {
     provide: PayoutSubmission,
-    inject: [
-      SERVICE_CONFIG,
-      OutcomeRecorder,
-      ProviderClient,
-      SecretsCipher,
-      PipelineMetrics,
-      LeaseKeeper,
-      LOGGER,
-    ],
+    inject: [SERVICE_CONFIG, OutcomeRecorder, ProviderClient, SecretsCipher, LeaseKeeper, LOGGER],
     useFactory: (
       c: ServiceConfig,
       recorder: OutcomeRecorder,
       client: ProviderClient,
       cipher: SecretsCipher,
-      metrics: PipelineMetrics,
       leases: LeaseKeeper,
       logger: AppLogger,
     ) =>
       new PayoutSubmission(
-        { recorder, client, cipher, metrics, leases, logger: logger.child({ component: 'executor' }) },
+        { recorder, client, cipher, leases, logger: logger.child({ component: 'executor' }) },
         {
           firstCheckMs: c.pipeline.RECONCILE_SCHEDULE[0] ?? 30_000,
           resendMs: c.pipeline.RESEND_DELAY_MS,
@@ -284,6 +310,7 @@ const providers: Provider[] = [
       SERVICE_CONFIG,
       PG_POOL,
       BatchRepository,
+      BatchLedger,
       OutboxRepository,
       ProviderClient,
       ReconcilerMetrics,
@@ -294,6 +321,7 @@ const providers: Provider[] = [
       c: ServiceConfig,
       pool: pg.Pool,
       batches: BatchRepository,
+      ledger: BatchLedger,
       outbox: OutboxRepository,
       client: ProviderClient,
       metrics: ReconcilerMetrics,
@@ -301,7 +329,7 @@ const providers: Provider[] = [
       logger: AppLogger,
     ) =>
       new BatchProcessor(
-        { pool, batches, outbox, client, metrics, logger: logger.child({ component: 'batches' }) },
+        { pool, batches, ledger, outbox, client, metrics, logger: logger.child({ component: 'batches' }) },
         {
           owner,
           leaseMs: c.pipeline.EXECUTOR_LEASE_MS,
@@ -313,28 +341,17 @@ const providers: Provider[] = [
   },
   {
     provide: PayoutExecutor,
-    inject: [
-      SERVICE_CONFIG,
-      PG_POOL,
-      PayoutRepository,
-      OutboxRepository,
-      PayoutSubmission,
-      BatchProcessor,
-      WORKER_OWNER,
-      LOGGER,
-    ],
+    inject: [SERVICE_CONFIG, PayoutLedger, PayoutSubmission, BatchProcessor, WORKER_OWNER, LOGGER],
     useFactory: (
       c: ServiceConfig,
-      pool: pg.Pool,
-      payouts: PayoutRepository,
-      outbox: OutboxRepository,
+      ledger: PayoutLedger,
       submission: PayoutSubmission,
       batches: BatchProcessor,
       owner: string,
       logger: AppLogger,
     ) =>
       new PayoutExecutor(
-        { pool, payouts, outbox, batches, logger: logger.child({ component: 'executor' }) },
+        { ledger, batches, logger: logger.child({ component: 'executor' }) },
         {
           owner,
           concurrency: c.pipeline.EXECUTOR_CONCURRENCY,
@@ -350,7 +367,7 @@ const providers: Provider[] = [
       SERVICE_CONFIG,
       PG_POOL,
       PayoutRepository,
-      OutboxRepository,
+      PayoutLedger,
       ProviderClient,
       PayoutSubmission,
       ReconcilerMetrics,
@@ -362,7 +379,7 @@ const providers: Provider[] = [
       c: ServiceConfig,
       pool: pg.Pool,
       payouts: PayoutRepository,
-      outbox: OutboxRepository,
+      ledger: PayoutLedger,
       client: ProviderClient,
       submission: PayoutSubmission,
       metrics: ReconcilerMetrics,
@@ -374,7 +391,7 @@ const providers: Provider[] = [
         {
           pool,
           payouts,
-          outbox,
+          ledger,
           client,
           submission,
           metrics,
@@ -451,7 +468,7 @@ export class PipelineModule {
         ...(roles.has('queries') ? [QueriesController] : []),
       ],
       providers,
-      exports: [ProviderClient, OutboxRelay, PayoutReconciler, PayoutRepository],
+      exports: [ProviderClient, OutboxRelay, PayoutReconciler, PayoutRepository, PayoutLedger],
     };
   }
 }

@@ -63,7 +63,7 @@ function service(payouts: Partial<Record<keyof PayoutRepository, unknown>>): Ope
     pool: strict<pg.Pool>('pool'),
     payouts: strict<PayoutRepository>('payouts', payouts),
     batches: strict<BatchRepository>('batches'),
-    outbox: strict('outbox'),
+    ledger: strict('ledger'),
     replayDead: () => Promise.reject(new Error('unexpected replay')),
     logger: silent,
   });

@@ -2,9 +2,10 @@ import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import {
   batchItemEvent,
-  batchStateEvent,
-  canMoveBatch,
+  type BatchChange,
+  type BatchChangeFields,
   type BatchItemRow,
+  type BatchLedger,
   type BatchRepository,
   type BatchRow,
 } from '#ledger';
@@ -18,6 +19,9 @@ import { type ReconcilerMetrics } from '../reconciler/reconciler.metrics.js';
 export interface BatchProcessorDeps {
   pool: pg.Pool;
   batches: BatchRepository;
+  /** Every state change of a batch goes through it (transition, event, line). */
+  ledger: BatchLedger;
+  /** Writes the entries' events, in the transaction of the batch's own change. */
   outbox: OutboxWriter;
   client: ProviderClient;
   logger: AppLogger;
@@ -61,15 +65,7 @@ export class BatchProcessor {
 
   /** Claims RECEIVED batches and submits them. Returns how many it claimed. */
   async submitDue(limit: number): Promise<number> {
-    const claimed = await inTransaction(this.d.pool, async (c) => {
-      const rows = await this.d.batches.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
-      await this.d.outbox.enqueue(
-        c,
-        rows.map((r) => batchStateEvent(r)),
-      );
-      return rows;
-    });
-    for (const b of claimed) this.logChange('RECEIVED', b);
+    const claimed = await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit);
     await Promise.all(claimed.map((b) => this.submit(b)));
     return claimed.length;
   }
@@ -166,43 +162,46 @@ export class BatchProcessor {
         );
       }
       const changed = await this.d.batches.updateItems(c, batch.id, updates);
-      const events = changed.map((i) => batchItemEvent(batch, i));
+      // The entries' events go first: the batch's own event follows them in its stream.
+      await this.d.outbox.enqueue(
+        c,
+        changed.map((i) => batchItemEvent(batch, i)),
+      );
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
-      let current = batch;
+      let change: BatchChange | undefined;
       // SUBMITTING or UNKNOWN: the provider has the batch after all.
       if (batch.status !== 'PROCESSING' || done) {
-        const to: BatchStatus = done ? 'COMPLETED' : 'PROCESSING';
-        const next = await this.d.batches.transition(c, batch.id, batch.version, to, {
-          referenceId: r.data?.referenceId === undefined ? null : String(r.data.referenceId),
-          nextCheckAt: done ? null : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),
-          totals,
-        });
-        if (next) {
-          current = next;
-          events.push(batchStateEvent(next));
-        }
-      } else if (!done) {
+        change = {
+          batch,
+          to: done ? 'COMPLETED' : 'PROCESSING',
+          fields: {
+            referenceId: r.data?.referenceId === undefined ? null : String(r.data.referenceId),
+            nextCheckAt: done
+              ? null
+              : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),
+            totals,
+          },
+        };
+      } else {
         const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
         if (delay === undefined) {
-          const next = await this.d.batches.transition(c, batch.id, batch.version, 'REQUIRES_ATTENTION', {
-            reason: 'reconciliation_schedule_exhausted',
-            totals,
-          });
-          if (next) {
-            current = next;
-            events.push(batchStateEvent(next));
-          }
+          const reason = 'reconciliation_schedule_exhausted';
+          change = {
+            batch,
+            to: 'REQUIRES_ATTENTION',
+            fields: { reason, totals },
+            log: { reason, ...totals },
+          };
         } else {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
         }
       }
-      await this.d.outbox.enqueue(c, events);
-      return { status: current.status, totals, moved: current === batch ? undefined : current, changed };
+      const moved = change ? await this.d.ledger.applyWithin(c, change) : undefined;
+      return { status: moved?.status ?? batch.status, totals, change, moved, changed };
     });
-    if (outcome.moved && outcome.moved.status !== 'REQUIRES_ATTENTION')
-      this.logChange(batch.status, outcome.moved);
+    if (outcome.change) this.d.ledger.announce(outcome.change, outcome.moved, 'batches');
     for (const item of outcome.changed) {
       this.d.logger.info(
         {
@@ -218,8 +217,8 @@ export class BatchProcessor {
     }
     if (outcome.status === 'COMPLETED') {
       this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
-    } else if (outcome.status === 'REQUIRES_ATTENTION' && outcome.status !== batch.status) {
-      this.attention(batch, 'reconciliation_schedule_exhausted', outcome.totals, outcome.moved);
+    } else if (outcome.moved?.status === 'REQUIRES_ATTENTION') {
+      this.d.metrics?.requiresAttention.inc({ reason: 'reconciliation_schedule_exhausted' });
     }
   }
 
@@ -231,15 +230,8 @@ export class BatchProcessor {
     // otherwise be sent the batch forever.
     if (batch.attempt >= this.s.maxSendAttempts)
       return this.move(batch, 'REQUIRES_ATTENTION', { reason: 'too_many_send_attempts' });
-    const next = await inTransaction(this.d.pool, async (c) => {
-      const moved = await this.d.batches.markResent(c, batch.id, batch.version, this.s.owner, this.s.leaseMs);
-      if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
-      return moved;
-    });
-    if (next) {
-      this.logChange(batch.status, next);
-      await this.submit(next);
-    }
+    const next = await this.d.ledger.resend(batch, this.s.owner, this.s.leaseMs, 'batches');
+    if (next) await this.submit(next);
   }
 
   private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
@@ -251,72 +243,12 @@ export class BatchProcessor {
     });
   }
 
-  private async move(
-    batch: BatchRow,
-    to: BatchStatus,
-    f: {
-      referenceId?: string | null;
-      statusCode?: string | null;
-      reason?: string | null;
-      nextCheckAt?: Date | null;
-    },
-  ): Promise<void> {
-    if (batch.status !== to && !canMoveBatch(batch.status, to)) return;
-    const next = await inTransaction(this.d.pool, async (c) => {
-      const moved = await this.d.batches.transition(c, batch.id, batch.version, to, f);
-      if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
-      return moved;
-    });
-    if (next && to !== 'REQUIRES_ATTENTION') this.logChange(batch.status, next);
-    if (next && to === 'REQUIRES_ATTENTION')
-      // The metric's label is the reason's fixed part, not its detail.
-      this.attention(
-        batch,
-        (f.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!,
-        undefined,
-        next,
-      );
-  }
-
-  /** One line per batch state change (REQUIRES_ATTENTION has its own error line). */
-  private logChange(from: BatchStatus, b: BatchRow): void {
-    this.d.logger.info(
-      {
-        transferId: b.batchTransferId,
-        batchTransferId: b.batchTransferId,
-        requestId: b.requestId,
-        kind: 'batch_transfer',
-        from,
-        to: b.status,
-        version: b.version,
-        reason: b.reason,
-      },
-      'batch state changed',
-    );
-  }
-
-  /** Same signals as a single payout: a metric an alert watches, and an error line. */
-  private attention(
-    batch: BatchRow,
-    reason: string,
-    totals?: ReturnType<typeof totalsOf>,
-    next?: BatchRow,
-  ): void {
-    this.d.metrics?.requiresAttention.inc({ reason });
-    this.d.logger.error(
-      {
-        transferId: batch.batchTransferId,
-        batchTransferId: batch.batchTransferId,
-        requestId: batch.requestId,
-        from: batch.status,
-        to: 'REQUIRES_ATTENTION',
-        version: next?.version,
-        reason,
-        checks: batch.checkCount,
-        ...totals,
-      },
-      'batch requires attention: its true state could not be established automatically',
-    );
+  private async move(batch: BatchRow, to: BatchStatus, fields: BatchChangeFields): Promise<void> {
+    // The metric's label is the reason's fixed part, not its detail.
+    const label = (fields.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!;
+    const log = to === 'REQUIRES_ATTENTION' ? { reason: label } : undefined;
+    const next = await this.d.ledger.change({ batch, to, fields, log }, 'batches');
+    if (next?.status === 'REQUIRES_ATTENTION') this.d.metrics?.requiresAttention.inc({ reason: label });
   }
 }
 

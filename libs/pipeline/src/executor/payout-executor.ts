@@ -1,9 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
-import { payoutStateEvent, type PayoutRepository } from '#ledger';
+import { type PayoutLedger } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '#database';
 import { type PayoutSubmission } from './payout-submission.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 
@@ -15,9 +12,7 @@ export interface ExecutorSettings {
 }
 
 export interface ExecutorDeps {
-  pool: pg.Pool;
-  payouts: PayoutRepository;
-  outbox: OutboxWriter;
+  ledger: PayoutLedger;
   logger: AppLogger;
   /** Batches are submitted from a loop of their own, a few at a time. */
   batches?: BatchProcessor;
@@ -119,27 +114,8 @@ export class PayoutExecutor {
   }
 
   private async claimAndDispatch(limit: number): Promise<number> {
-    const rows = await inTransaction(this.d.pool, async (c) => {
-      const claimed = await this.d.payouts.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
-      await this.d.outbox.enqueue(
-        c,
-        claimed.map((r) => payoutStateEvent(r)),
-      );
-      return claimed;
-    });
+    const rows = await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit);
     for (const row of rows) {
-      this.d.logger.info(
-        {
-          transferId: row.transferId,
-          requestId: row.requestId,
-          kind: row.kind,
-          from: 'RECEIVED',
-          to: row.status,
-          version: row.version,
-          attempt: row.attempt,
-        },
-        'payout state changed',
-      );
       this.inFlight++;
       void this.submission.run(row).finally(() => {
         this.inFlight--;

@@ -19,6 +19,7 @@ import {
   type NewPayout,
   type OutboxMessage,
   type PayoutKind,
+  type PayoutLedger,
   type PayoutRepository,
   payoutStateEvent,
   type SecretsCipher,
@@ -35,6 +36,8 @@ import { scrubForDeadLetter, scrubText } from './scrub.js';
 export interface IntakeDeps {
   pool: pg.Pool;
   payouts: PayoutRepository;
+  /** A command refused at intake (the daily withdrawal limit) is a state change like any other. */
+  ledger: PayoutLedger;
   batches: BatchRepository;
   quota: WithdrawalQuotaRepository;
   deadLetters: DeadLetterRepository;
@@ -240,24 +243,27 @@ export class IntakeService {
       client,
       candidates.filter((v) => !v.isBatch).map((v) => this.newPayout(v)),
     );
+    // The accepted events go in first: a refusal below is the next version of its payout.
+    if (inserted.length > 0)
+      await this.d.outbox.enqueue(
+        client,
+        inserted.map((row) => payoutStateEvent(row)),
+      );
     for (const row of inserted) {
       const v = firstOf.get(`p|${row.accountId}|${row.transferId}`);
       if (v) inserting.add(v);
-      events.push(payoutStateEvent(row));
       const line = { transferId: row.transferId, requestId: row.requestId, kind: row.kind };
       changes.push({ ...line, to: row.status, version: row.version });
       let result: CommandResult = 'accepted';
       if (row.kind === 'self_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
-        const rejected = await this.d.payouts.transition(
-          client,
-          row.id,
-          row.version,
-          'REJECTED',
-          { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
-          true,
-        );
+        const [rejected] = await this.d.ledger.applyWithin(client, [
+          {
+            row,
+            to: 'REJECTED',
+            fields: { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
+          },
+        ]);
         if (rejected) {
-          events.push(payoutStateEvent(rejected));
           changes.push({ ...line, to: rejected.status, version: rejected.version, reason: rejected.reason });
         }
         result = 'rejected';

@@ -2,11 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import type pg from 'pg';
-import { type PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
+import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
 import { type ProviderClient } from '#provider-client';
 import { type PayoutSubmission } from '../executor/payout-submission.js';
-import { type OutboxWriter } from '../ports.js';
 import { ReconcilerMetrics } from './reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';
 
@@ -57,18 +56,14 @@ const diagnostics = {
 };
 
 function harness(notFound: boolean | string = true) {
-  const moves: TransitionMove[] = [];
-  const pool = strict<pg.Pool>('pool', {
-    connect: async () =>
-      strict<pg.PoolClient>('client', {
-        query: (async () => ({ rows: [] })) as unknown as pg.PoolClient['query'],
-        release: () => undefined,
-      }),
-  });
-  const payouts = strict<PayoutRepository>('payouts', {
-    transition: async (_db, id, fromVersion, to, fields, eraseSecrets) => {
-      moves.push({ id, fromVersion, to, fields, eraseSecrets });
-      return row({ status: to, version: fromVersion + 1, reason: fields.reason ?? null });
+  const moves: PayoutChange[] = [];
+  const pool = strict<pg.Pool>('pool', {});
+  const payouts = strict<PayoutRepository>('payouts', {});
+  const ledger = strict<PayoutLedger>('ledger', {
+    change: async (change) => {
+      moves.push(change);
+      const { row: from, to, fields } = change;
+      return row({ status: to, version: from.version + 1, reason: fields?.reason ?? null });
     },
   });
   const client = strict<ProviderClient>('client', {
@@ -108,7 +103,7 @@ function harness(notFound: boolean | string = true) {
     {
       pool,
       payouts,
-      outbox: strict<OutboxWriter>('outbox', { enqueue: async () => undefined }),
+      ledger,
       client,
       // Re-sending is exactly what these tests forbid: calling it fails the test.
       submission: strict<PayoutSubmission>('submission', {}),
@@ -134,7 +129,7 @@ describe('PayoutReconciler bounds', () => {
     const { reconciler, moves } = harness();
     await reconciler.check(row({ status: 'UNKNOWN', attempt: 3 }));
     assert.deepEqual(
-      moves.map((m) => [m.to, m.fields.reason]),
+      moves.map((m) => [m.to, m.fields?.reason]),
       [['REQUIRES_ATTENTION', 'too_many_send_attempts']],
     );
   });
@@ -143,7 +138,7 @@ describe('PayoutReconciler bounds', () => {
     const { reconciler, moves } = harness();
     await reconciler.check(row({ status: 'UNKNOWN', kind: 'internal_transfer', attempt: 1 }));
     assert.deepEqual(
-      moves.map((m) => [m.to, m.fields.reason]),
+      moves.map((m) => [m.to, m.fields?.reason]),
       [['REQUIRES_ATTENTION', 'in_doubt_resend_unsafe']],
     );
   });
@@ -152,7 +147,7 @@ describe('PayoutReconciler bounds', () => {
     const { reconciler, moves } = harness();
     await reconciler.check(row({ status: 'SUBMITTING', kind: 'self_withdrawal', lastError: null }));
     assert.deepEqual(
-      moves.map((m) => m.fields.reason),
+      moves.map((m) => m.fields?.reason),
       ['in_doubt_resend_unsafe'],
     );
   });
@@ -192,7 +187,7 @@ describe('PayoutReconciler bounds', () => {
     const unknown = harness(true);
     await unknown.reconciler.check(row(spent));
     assert.deepEqual(
-      unknown.moves.map((m) => m.fields.reason),
+      unknown.moves.map((m) => m.fields?.reason),
       ['not_processed_after_retries'],
     );
   });

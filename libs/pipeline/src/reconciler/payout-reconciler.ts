@@ -1,13 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
-import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
+import { canMove, isTerminal, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { errorOf } from '../executor/submit-payout.js';
 import { type PayoutSubmission } from '../executor/payout-submission.js';
-import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '#database';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
@@ -33,7 +31,8 @@ export interface ReconcilerSettings {
 export interface ReconcilerDeps {
   pool: pg.Pool;
   payouts: PayoutRepository;
-  outbox: OutboxWriter;
+  /** Every state change goes through it (transition, event, line, stale count). */
+  ledger: PayoutLedger;
   client: ProviderClient;
   submission: PayoutSubmission;
   metrics: ReconcilerMetrics;
@@ -230,25 +229,9 @@ export class PayoutReconciler {
     // A provider that answers "already exists" to a send and "not found" to a status call would
     // otherwise be asked forever.
     if (row.attempt >= this.s.maxSendAttempts) return this.requireAttention(row, 'too_many_send_attempts');
-    const resent = await inTransaction(this.d.pool, async (c) => {
-      const r = await this.d.payouts.markResent(c, row.id, row.version);
-      if (r) await this.d.outbox.enqueue(c, [payoutStateEvent(r)]);
-      return r;
-    });
+    const resent = await this.d.ledger.resend(row, 'reconciler');
     if (!resent) return;
     this.d.metrics.resends.inc();
-    this.d.logger.info(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        kind: row.kind,
-        from: row.status,
-        to: resent.status,
-        version: resent.version,
-        attempt: resent.attempt,
-      },
-      'payout state changed',
-    );
     await this.d.submission.run(resent);
   }
 
@@ -263,13 +246,11 @@ export class PayoutReconciler {
     const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, 0);
     if (!isTerminal(to) && delay === undefined)
       return this.requireAttention(row, 'reconciliation_schedule_exhausted');
-    const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.payouts.transition(
-        c,
-        row.id,
-        row.version,
+    const moved = await this.d.ledger.change(
+      {
+        row,
         to,
-        {
+        fields: {
           statusCode: raw ?? null,
           reason: a.reason ?? null,
           utr: a.utr ?? null,
@@ -277,32 +258,12 @@ export class PayoutReconciler {
           lastError: null,
           nextCheckAt: delay === undefined ? null : new Date(Date.now() + delay),
         },
-        isTerminal(to),
-      );
-      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
-      return next;
-    });
-    if (!moved) {
-      // The row moved on while we asked (another writer, a newer answer): this answer is older.
-      this.d.metrics.backwards.inc();
-      this.d.logger.warn(
-        { transferId: row.transferId, from: row.status, to },
-        'reconciler: payout changed during the status check; answer ignored',
-      );
-      return;
-    }
-    this.d.metrics.transitions.inc({ from: row.status, to });
-    this.d.logger.info(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        from: row.status,
-        to,
-        version: moved.version,
-        reason: moved.reason,
       },
-      'payout state changed',
+      'reconciler',
     );
+    // The row moved on while we asked (another writer, a newer answer): this answer is older.
+    if (!moved) return this.d.metrics.backwards.inc();
+    this.d.metrics.transitions.inc({ from: row.status, to });
   }
 
   /** Same state: look again per the schedule, or hand it to a person when the schedule is spent. */
@@ -342,31 +303,10 @@ export class PayoutReconciler {
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {
-    const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.payouts.transition(
-        c,
-        row.id,
-        row.version,
-        'REQUIRES_ATTENTION',
-        { reason, nextCheckAt: null },
-        false,
-      );
-      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
-      return next;
-    });
-    if (!moved) return;
-    this.d.metrics.requiresAttention.inc({ reason });
-    this.d.logger.error(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        from: row.status,
-        to: moved.status,
-        version: moved.version,
-        reason,
-        checks: row.checkCount,
-      },
-      'payout requires attention: its true state could not be established automatically',
+    const moved = await this.d.ledger.change(
+      { row, to: 'REQUIRES_ATTENTION', fields: { reason, nextCheckAt: null }, log: { reason } },
+      'reconciler',
     );
+    if (moved) this.d.metrics.requiresAttention.inc({ reason });
   }
 }
