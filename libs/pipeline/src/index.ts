@@ -5,7 +5,7 @@ export * from './intake/intake.service.js';
 export * from './intake/scrub.js';
 export * from './intake/kafka-dead-letter.publisher.js';
 export * from './executor/decide.js';
-export * from './executor/submit-payout.js';
+export * from './shared/submit-payout.js';
 export * from './executor/payout-submission.js';
 export * from './executor/outcome-recorder.js';
 export * from './executor/lease-keeper.js';

@@ -4,7 +4,7 @@ import { type PayoutStatus } from '#contracts';
 import { canMove, isTerminal, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
-import { errorOf } from '../executor/submit-payout.js';
+import { errorOf } from '../shared/submit-payout.js';
 import { type PayoutSubmission } from '../executor/payout-submission.js';
 import { type ReconcilerMetrics } from './reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
