@@ -11,10 +11,10 @@ import {
 } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type BatchEntry, type ProviderClient, type ProviderResult } from '#provider-client';
-import { type OutboxWriter } from '../ports.js';
+import { type OutboxWriter } from '../shared/ports.js';
 import { inTransaction } from '#database';
-import { mapProviderStatus, nextCheckDelay } from '../reconciler/status-mapping.js';
-import { type ReconcilerMetrics } from '../reconciler/reconciler.metrics.js';
+import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
+import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 
 export interface BatchProcessorDeps {
   pool: pg.Pool;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type PayoutLedger } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type PayoutSubmission } from './payout-submission.js';
+import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
 
 export interface ExecutorSettings {

@@ -28,8 +28,8 @@ import {
   type WithdrawalQuotaRepository,
 } from '#ledger';
 import { ACCOUNT_MIN_DIGITS, type AppLogger, maskDigitRuns } from '#observability';
-import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../ports.js';
-import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
+import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../shared/ports.js';
+import { type CommandResult, type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
 import { scrubForDeadLetter, scrubText } from './scrub.js';
 

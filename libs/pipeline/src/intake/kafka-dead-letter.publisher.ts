@@ -1,7 +1,7 @@
 import { type Kafka } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
 import { ReconnectingProducer } from '#messaging';
-import { type DeadLetterMessage, type DeadLetterPublisher } from '../ports.js';
+import { type DeadLetterMessage, type DeadLetterPublisher } from '../shared/ports.js';
 
 /**
  * The most one produce request may carry. The broker refuses a partition's record batch over its

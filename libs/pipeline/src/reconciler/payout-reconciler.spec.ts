@@ -5,8 +5,8 @@ import type pg from 'pg';
 import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
 import { type ProviderClient } from '#provider-client';
-import { type PayoutSubmission } from '../executor/payout-submission.js';
-import { ReconcilerMetrics } from './reconciler.metrics.js';
+import { type PayoutSubmission } from '../shared/payout-submission.js';
+import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';
 
 /** A strict fake: any method a test did not set up fails the test when called. */

@@ -5,10 +5,10 @@ import { canMove, isTerminal, type PayoutLedger, type PayoutRepository, type Pay
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { errorOf } from '../shared/submit-payout.js';
-import { type PayoutSubmission } from '../executor/payout-submission.js';
-import { type ReconcilerMetrics } from './reconciler.metrics.js';
+import { type PayoutSubmission } from '../shared/payout-submission.js';
+import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { type BatchProcessor } from '../batches/batch-processor.js';
-import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
+import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { HAS_STATUS_ENDPOINT, onExpiredSubmission, onNotFound } from './in-doubt.js';
 
 export interface ReconcilerSettings {

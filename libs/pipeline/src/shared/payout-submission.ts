@@ -3,8 +3,8 @@ import { type PayoutRow, type SecretsCipher } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type OutcomeRecorder } from './outcome-recorder.js';
 import { type LeaseKeeper } from './lease-keeper.js';
-import { decideAfterSubmit, type DecisionTimings } from './decide.js';
-import { errorOf, submitPayout } from '../shared/submit-payout.js';
+import { decideAfterSubmit, type DecisionTimings } from './decide-after-submit.js';
+import { errorOf, submitPayout } from './submit-payout.js';
 
 export interface SubmissionDeps {
   /** Writes the outcome and its event, grouped with other outcomes into one transaction. */

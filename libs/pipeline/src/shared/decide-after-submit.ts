@@ -1,6 +1,6 @@
 import { type PayoutStatus } from '#contracts';
 import { maskDigitRuns } from '#observability';
-import { type SubmissionResult } from '../shared/submit-payout.js';
+import { type SubmissionResult } from './submit-payout.js';
 
 export interface Decision {
   readonly to: PayoutStatus;
