@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import type pg from 'pg';
 import { createLogger } from '#observability';
+import { payoutRow, strictFake } from '#test-support';
 import { type OutboxMessage } from './events.js';
 import { type PayoutRow } from './ledger.types.js';
 import { type ChangeSource } from './ledger.ports.js';
@@ -10,43 +11,18 @@ import { PayoutLedger } from './payout-ledger.js';
 import { type PayoutRepository, type TransitionMove } from './payout.repository.js';
 import { IllegalTransitionError } from './state-machine.js';
 
-/** A fake that fails on any call the test did not set up. */
-function strict<T extends object>(name: string, impl: Partial<Record<keyof T, unknown>> = {}): T {
-  return new Proxy(impl, {
-    get(target, prop) {
-      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
-      if (prop === 'then') return undefined;
-      throw new Error(`unexpected call: ${name}.${String(prop)}`);
-    },
-  }) as T;
-}
-
-const row = (over: Partial<PayoutRow> = {}): PayoutRow => ({
-  id: '7',
-  accountId: 'acc',
-  transferId: 't7',
-  kind: 'direct_transfer',
-  requestHash: 'h',
-  request: {},
-  requestSecrets: null,
-  lastError: null,
-  amount: '10.00',
-  status: 'SUBMITTING',
-  version: 2,
-  attempt: 1,
-  statusCode: null,
-  reason: null,
-  referenceId: null,
-  svcTransferId: null,
-  utr: null,
-  requestId: 'req',
-  nextCheckAt: null,
-  checkCount: 0,
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-  stateChangedAt: new Date(0),
-  ...over,
-});
+const strict = strictFake;
+const row = (over: Partial<PayoutRow> = {}): PayoutRow =>
+  payoutRow({
+    id: '7',
+    accountId: 'acc',
+    transferId: 't7',
+    status: 'SUBMITTING',
+    version: 2,
+    checkCount: 0,
+    requestId: 'req',
+    ...over,
+  });
 
 function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
   const statements: string[] = [];

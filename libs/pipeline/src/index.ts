@@ -1,5 +1,6 @@
 export * from './pipeline.config.js';
 export * from './pipeline.gauges.js';
+export * from './pipeline.settings.js';
 export * from './shared/ports.js';
 export * from './shared/pipeline.metrics.js';
 export * from './shared/reconciler.metrics.js';
@@ -16,4 +17,6 @@ export * from './executor/payout-executor.js';
 export * from './reconciler/in-doubt.js';
 export * from './reconciler/payout-reconciler.js';
 export * from './queries/query.service.js';
-export * from './batches/batch-processor.js';
+export * from './batches/batch-submission.js';
+export * from './batches/batch-submit-worker.js';
+export * from './batches/batch-check-worker.js';

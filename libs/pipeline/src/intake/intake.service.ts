@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { type KafkaMessage } from 'kafkajs';
 import {
   type Command,
   commandIdentity,
@@ -28,7 +27,12 @@ import {
   type WithdrawalQuotaRepository,
 } from '#ledger';
 import { ACCOUNT_MIN_DIGITS, type AppLogger, maskDigitRuns } from '#observability';
-import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../shared/ports.js';
+import {
+  type DeadLetterMessage,
+  type DeadLetterPublisher,
+  type InboundMessage,
+  type OutboxWriter,
+} from '../shared/ports.js';
 import { type CommandResult, type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
 import { scrubForDeadLetter, scrubText } from './scrub.js';
@@ -51,7 +55,7 @@ export interface IntakeDeps {
 }
 
 interface Valid {
-  message: KafkaMessage;
+  message: InboundMessage;
   command: Command;
   accountId: string;
   identity: string;
@@ -62,7 +66,7 @@ interface Valid {
 
 /** A message that goes to the DLQ, and why. */
 interface Dead {
-  m: KafkaMessage;
+  m: InboundMessage;
   reason: RejectReason;
   detail: string;
   type?: string;
@@ -104,7 +108,7 @@ const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as Pay
 export class IntakeService {
   constructor(private readonly d: IntakeDeps) {}
 
-  async ingest(topic: string, partition: number, messages: readonly KafkaMessage[]): Promise<IntakeResult> {
+  async ingest(topic: string, partition: number, messages: readonly InboundMessage[]): Promise<IntakeResult> {
     const valid: Valid[] = [];
     const dead: Dead[] = [];
     for (const m of messages) {

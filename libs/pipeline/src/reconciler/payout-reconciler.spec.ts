@@ -4,48 +4,14 @@ import { Registry } from 'prom-client';
 import type pg from 'pg';
 import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
+import { payoutRow, strictFake } from '#test-support';
 import { type ProviderClient } from '#provider-client';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';
 
-/** A strict fake: any method a test did not set up fails the test when called. */
-function strict<T extends object>(name: string, impl: Partial<T>): T {
-  return new Proxy(impl as T, {
-    get(target, prop) {
-      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
-      if (prop === 'then') return undefined;
-      throw new Error(`${name}.${String(prop)} was called but not set up`);
-    },
-  });
-}
-
-const row = (over: Partial<PayoutRow>): PayoutRow => ({
-  id: '1',
-  accountId: 'default',
-  transferId: 't1',
-  kind: 'direct_transfer',
-  requestHash: 'h',
-  request: {},
-  requestSecrets: null,
-  lastError: null,
-  amount: '10.00',
-  status: 'UNKNOWN',
-  version: 5,
-  attempt: 1,
-  statusCode: null,
-  reason: null,
-  referenceId: null,
-  svcTransferId: null,
-  utr: null,
-  requestId: null,
-  nextCheckAt: null,
-  checkCount: 1,
-  createdAt: new Date(),
-  updatedAt: new Date(),
-  stateChangedAt: new Date(),
-  ...over,
-});
+const strict = strictFake;
+const row = (over: Partial<PayoutRow>): PayoutRow => payoutRow({ accountId: 'default', ...over });
 
 const diagnostics = {
   endpoint: 'getTransferStatus' as const,
@@ -60,7 +26,7 @@ function harness(notFound: boolean | string = true) {
   const pool = strict<pg.Pool>('pool', {});
   const payouts = strict<PayoutRepository>('payouts', {});
   const ledger = strict<PayoutLedger>('ledger', {
-    change: async (change) => {
+    change: async (change: PayoutChange) => {
       moves.push(change);
       const { row: from, to, fields } = change;
       return row({ status: to, version: from.version + 1, reason: fields?.reason ?? null });

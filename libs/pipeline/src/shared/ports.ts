@@ -1,10 +1,7 @@
-import type pg from 'pg';
-import { type OutboxMessage } from '#ledger';
+import { type LedgerOutbox } from '#ledger';
 
 /** Writes events into the transactional outbox, inside the caller's transaction. */
-export interface OutboxWriter {
-  enqueue(db: pg.PoolClient, rows: readonly OutboxMessage[]): Promise<unknown>;
-}
+export type OutboxWriter = LedgerOutbox;
 
 /** One message for the dead-letter topic. `value` is already scrubbed of secrets. */
 export interface DeadLetterMessage {
@@ -17,8 +14,28 @@ export interface DeadLetterPublisher {
   publish(messages: readonly DeadLetterMessage[]): Promise<void>;
 }
 
-/** DI tokens of the pipeline context. */
-export const OUTBOX_WRITER = Symbol('OUTBOX_WRITER');
-export const DEAD_LETTER_PUBLISHER = Symbol('DEAD_LETTER_PUBLISHER');
-export const SECRETS_CIPHER = Symbol('SECRETS_CIPHER');
-export const PIPELINE_METRICS = Symbol('PIPELINE_METRICS');
+/** One consumed message as a use case sees it: its bytes and its position, no transport type. */
+export interface InboundMessage {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly offset: string;
+}
+
+/** Messages for one topic. */
+export interface OutboundTopicMessages {
+  topic: string;
+  messages: Array<{
+    key: Buffer | string | null;
+    value: Buffer | string | null;
+    headers?: Record<string, string>;
+  }>;
+}
+
+/**
+ * Sends messages with acks from all in-sync replicas; a failed call may be repeated (at least
+ * once). The messaging lib's ReconnectingProducer is the one implementation.
+ */
+export interface MessageProducer {
+  sendBatch(batch: { acks: -1; topicMessages: OutboundTopicMessages[] }): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import {
@@ -9,14 +10,15 @@ import {
   type BatchRepository,
   type BatchRow,
 } from '#ledger';
-import { type AppLogger } from '#observability';
-import { type BatchEntry, type ProviderClient, type ProviderResult } from '#provider-client';
-import { type OutboxWriter } from '../shared/ports.js';
 import { inTransaction } from '#database';
+import { type AppLogger } from '#observability';
+import { type ProviderClient, type ProviderResult } from '#provider-client';
+import { type OutboxWriter } from '../shared/ports.js';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
+import { after, type BatchSubmission } from './batch-submission.js';
 
-export interface BatchProcessorDeps {
+export interface BatchCheckWorkerDeps {
   pool: pg.Pool;
   batches: BatchRepository;
   /** Every state change of a batch goes through it (transition, event, line). */
@@ -24,19 +26,23 @@ export interface BatchProcessorDeps {
   /** Writes the entries' events, in the transaction of the batch's own change. */
   outbox: OutboxWriter;
   client: ProviderClient;
+  /** Sends a batch again when the provider does not have it. */
+  submission: BatchSubmission;
   logger: AppLogger;
-  /** Counts entry results that would move an entry backwards (shared with the reconciler). */
-  metrics?: ReconcilerMetrics;
+  /** Counts entry results that would move an entry backwards, and batches handed to a person. */
+  metrics: ReconcilerMetrics;
 }
 
-export interface BatchProcessorSettings {
+export interface BatchCheckWorkerSettings {
   readonly owner: string;
   readonly leaseMs: number;
   /** Delays between checks (RECONCILE_SCHEDULE): past its end, REQUIRES_ATTENTION. */
   readonly schedule: readonly number[];
-  readonly resendMs: number;
   /** Sends of one batch, in all, before a person decides (MAX_SEND_ATTEMPTS). */
   readonly maxSendAttempts: number;
+  /** Batches checked at once, and so claimed at once. */
+  readonly perRound: number;
+  readonly pollMs: number;
 }
 
 const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
@@ -48,76 +54,45 @@ function itemMayMove(from: string, to: string): boolean {
 }
 
 /**
- * Batches: submitted as a whole (requestBatchTransfer), then followed with getBatchTransferStatus.
- * Each entry's change is an event; once every entry is final the batch is COMPLETED with totals.
- * The batch's status is derived from its entries.
+ * Follows submitted batches with getBatchTransferStatus, from a loop of its own. Each entry's
+ * change is an event; once every entry is final the batch is COMPLETED with totals. The batch's
+ * status is derived from its entries.
  *
  * A batch left SUBMITTING (a crash mid-call, or an attempt the provider did not process) is
  * asked about before it is sent again: the provider may have it. Like single payouts, checks
  * follow RECONCILE_SCHEDULE and sends are bounded by MAX_SEND_ATTEMPTS; past either, the batch
  * is REQUIRES_ATTENTION.
  */
-export class BatchProcessor {
+export class BatchCheckWorker {
+  private running = false;
+  private loop: Promise<void> | undefined;
+
   constructor(
-    private readonly d: BatchProcessorDeps,
-    private readonly s: BatchProcessorSettings,
+    private readonly d: BatchCheckWorkerDeps,
+    private readonly s: BatchCheckWorkerSettings,
   ) {}
 
-  /** Claims RECEIVED batches and submits them. Returns how many it claimed. */
-  async submitDue(limit: number): Promise<number> {
-    const claimed = await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit);
-    await Promise.all(claimed.map((b) => this.submit(b)));
-    return claimed.length;
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
   }
 
-  async submit(batch: BatchRow): Promise<void> {
-    try {
-      const items = await this.d.batches.items(this.d.pool, batch.id);
-      const r = await this.d.client.requestBatchTransfer(
-        {
-          batchTransferId: batch.batchTransferId,
-          batchFormat: batch.batchFormat,
-          batch: items.map((i) => i.entry as unknown as BatchEntry),
-        },
-        {
-          accountId: batch.accountId,
-          requestId: batch.requestId ?? `${batch.batchTransferId}:${batch.attempt}`,
-        },
-      );
-      const first = this.s.schedule[0] ?? 30_000;
-      switch (r.outcome) {
-        case 'success':
-        case 'pending':
-          return await this.move(batch, 'PROCESSING', {
-            referenceId: r.data?.referenceId ?? null,
-            nextCheckAt: after(first),
-          });
-        case 'failed':
-          if (r.kind === 'duplicate') {
-            return await this.move(batch, 'UNKNOWN', {
-              reason: 'already_exists_at_provider',
-              nextCheckAt: after(0),
-            });
-          }
-          return await this.move(batch, r.diagnostics.sent ? 'FAILED' : 'REJECTED', {
-            reason: r.reason,
-            statusCode: r.diagnostics.subCode ?? null,
-          });
-        case 'unknown':
-          return await this.move(batch, 'UNKNOWN', { reason: r.reason, nextCheckAt: after(first) });
-        case 'retry-safe':
-        case 'auth-refresh':
-        case 'fatal-config':
-          return await this.move(batch, 'SUBMITTING', {
-            reason: r.reason,
-            nextCheckAt: after(this.s.resendMs),
-          });
+  /** Stops claiming; resolves once the round in progress has ended. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let n = 0;
+      try {
+        n = await this.checkDue(this.s.perRound);
+      } catch (e) {
+        this.d.logger.error({ err: e }, 'batch checks failed; retrying');
       }
-    } catch (e) {
-      this.d.logger.error(
-        { err: e, batchTransferId: batch.batchTransferId },
-        'batch submission failed; the lease brings it back',
-      );
+      if (n === 0 && this.running) await sleep(this.s.pollMs);
     }
   }
 
@@ -155,7 +130,7 @@ export class BatchProcessor {
       const before = new Map((await this.d.batches.items(c, batch.id)).map((i) => [i.transferId, i.status]));
       const updates = results.filter((u) => itemMayMove(before.get(u.transferId) ?? 'RECEIVED', u.status));
       if (updates.length < results.length) {
-        this.d.metrics?.backwards.inc(results.length - updates.length);
+        this.d.metrics.backwards.inc(results.length - updates.length);
         this.d.logger.warn(
           { batchTransferId: batch.batchTransferId, ignored: results.length - updates.length },
           'batch status answer would move entries backwards; ignored',
@@ -218,7 +193,7 @@ export class BatchProcessor {
     if (outcome.status === 'COMPLETED') {
       this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
     } else if (outcome.moved?.status === 'REQUIRES_ATTENTION') {
-      this.d.metrics?.requiresAttention.inc({ reason: 'reconciliation_schedule_exhausted' });
+      this.d.metrics.requiresAttention.inc({ reason: 'reconciliation_schedule_exhausted' });
     }
   }
 
@@ -231,7 +206,7 @@ export class BatchProcessor {
     if (batch.attempt >= this.s.maxSendAttempts)
       return this.move(batch, 'REQUIRES_ATTENTION', { reason: 'too_many_send_attempts' });
     const next = await this.d.ledger.resend(batch, this.s.owner, this.s.leaseMs, 'batches');
-    if (next) await this.submit(next);
+    if (next) await this.d.submission.submit(next);
   }
 
   private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
@@ -248,12 +223,8 @@ export class BatchProcessor {
     const label = (fields.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!;
     const log = to === 'REQUIRES_ATTENTION' ? { reason: label } : undefined;
     const next = await this.d.ledger.change({ batch, to, fields, log }, 'batches');
-    if (next?.status === 'REQUIRES_ATTENTION') this.d.metrics?.requiresAttention.inc({ reason: label });
+    if (next?.status === 'REQUIRES_ATTENTION') this.d.metrics.requiresAttention.inc({ reason: label });
   }
-}
-
-function after(ms: number): Date {
-  return new Date(Date.now() + ms);
 }
 
 function totalsOf(items: readonly BatchItemRow[]): {
