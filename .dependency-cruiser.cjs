@@ -28,6 +28,37 @@ module.exports = {
       to: { path: '^(libs/(?!contracts/)|apps/)' },
     },
     {
+      name: 'pipeline-folders-import-only-shared',
+      comment:
+        'The pipeline reads one way: intake, executor, reconciler, batches and queries import the shared ' +
+        'folder (and other libs), never one another.',
+      severity: 'error',
+      from: { path: '^libs/pipeline/src/([^/]+)/' },
+      to: { path: '^libs/pipeline/src/', pathNot: '^libs/pipeline/src/($1|shared)/' },
+    },
+    {
+      name: 'pipeline-shared-imports-no-folder',
+      comment: 'The shared folder is what the pipeline folders stand on: it imports none of them.',
+      severity: 'error',
+      from: { path: '^libs/pipeline/src/shared/' },
+      to: { path: '^libs/pipeline/src/', pathNot: '^libs/pipeline/src/shared/' },
+    },
+    {
+      name: 'pipeline-is-transport-free',
+      comment:
+        'Use cases take plain values; Kafka stays in libs/messaging and the apps (ports in shared/ports.ts).',
+      severity: 'error',
+      from: { path: '^libs/pipeline/' },
+      to: { path: 'node_modules/kafkajs/' },
+    },
+    {
+      name: 'ledger-imports-neither-pipeline-nor-outbox',
+      comment: 'The ledger is below both: the outbox writer reaches it as a port (LedgerOutbox).',
+      severity: 'error',
+      from: { path: '^libs/ledger/' },
+      to: { path: '^libs/(pipeline|outbox)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

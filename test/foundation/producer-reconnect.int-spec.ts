@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { Registry } from 'prom-client';
 import { TOPICS, topicName } from '#contracts';
-import { ensureTopics } from '#messaging';
+import { ensureTopics, ReconnectingProducer } from '#messaging';
 import { KafkaDeadLetterPublisher, QueryService } from '#pipeline';
 import { createProviderClient } from '#provider-client';
 import { capturingLogger, eventually, PrivateBroker, testTopicPrefix } from '#test-support';
@@ -59,9 +59,9 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       { topic: dlqTopic, numPartitions: 1 },
       { topic: repliesTopic, numPartitions: 1 },
     ]);
-    dlq = new KafkaDeadLetterPublisher(kafka, prefix);
+    dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), prefix);
     queries = new QueryService({
-      kafka,
+      producer: new ReconnectingProducer(kafka),
       // Never called: the query is refused before reaching the provider.
       client: createProviderClient({
         hosts: { baseUrl: 'http://127.0.0.1:9', payoutUrl: 'http://127.0.0.1:9' },

@@ -7,6 +7,7 @@ import { type PayoutEvent } from '#contracts';
 import {
   BatchRepository,
   DeadLetterRepository,
+  PayoutLedger,
   PayoutRepository,
   payoutKey,
   payoutStateEvent,
@@ -15,7 +16,8 @@ import {
   WithdrawalQuotaRepository,
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
-import { inTransaction, IntakeService, type OutboxWriter, PipelineMetrics } from '#pipeline';
+import { inTransaction } from '#database';
+import { IntakeService, type OutboxWriter, PipelineMetrics } from '#pipeline';
 import {
   capturingLogger,
   createTestDatabase,
@@ -178,6 +180,7 @@ describe('ordering: a repeat racing a state change', () => {
       const intake = new IntakeService({
         pool,
         payouts,
+        ledger: new PayoutLedger({ pool, payouts, outbox, logger: capturingLogger('warn').logger }),
         batches: new BatchRepository(),
         quota: new WithdrawalQuotaRepository(),
         deadLetters: new DeadLetterRepository(),

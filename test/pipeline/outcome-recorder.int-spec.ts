@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { createPool } from '#database';
-import { PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
+import { type PayoutChange, PayoutLedger, PayoutRepository, type PayoutRow } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { OutcomeRecorder } from '#pipeline';
 import { capturingLogger, createTestDatabase, TcpProxy, type TestDatabase } from '#test-support';
@@ -29,12 +29,10 @@ async function submitting(pool: pg.Pool, prefix: string, n: number): Promise<Pay
   return payouts.claimForSubmission(pool, 'test', 60_000, n);
 }
 
-const success = (r: PayoutRow, over: Partial<TransitionMove['fields']> = {}): TransitionMove => ({
-  id: r.id,
-  fromVersion: r.version,
+const success = (r: PayoutRow, over: PayoutChange['fields'] = {}): PayoutChange => ({
+  row: r,
   to: 'SUCCESS',
   fields: { statusCode: '200', nextCheckAt: null, ...over },
-  eraseSecrets: true,
 });
 
 // Outcomes are known answers of the provider: a lost one means a status check later at best.
@@ -61,11 +59,10 @@ describe('OutcomeRecorder', () => {
       applicationName: 'outcome-recorder-test',
       onConnectionError: () => undefined,
     });
+    const logger = capturingLogger('silent').logger;
     recorder = new OutcomeRecorder(
-      viaProxy,
-      payouts,
-      new OutboxRepository(),
-      capturingLogger('silent').logger,
+      new PayoutLedger({ pool: viaProxy, payouts, outbox: new OutboxRepository(), logger }),
+      logger,
       { lingerMs: 5, maxBatch: 100 },
     );
   });
@@ -99,7 +96,8 @@ describe('OutcomeRecorder', () => {
     const [a, b, c] = rows as [PayoutRow, PayoutRow, PayoutRow];
     const results = await Promise.allSettled([
       recorder.record(success(a)),
-      // A value the table refuses (its CHECK on status): a bug, not a reason to drop a and c.
+      // A move the ledger refuses (no such status in its state machine): a bug, not a reason to
+      // drop a and c.
       recorder.record({ ...success(b), to: 'NOT_A_STATUS' as PayoutStatus }),
       recorder.record(success(c)),
     ]);

@@ -4,3 +4,4 @@ export * from './service.js';
 export * from './tcp-proxy.js';
 export * from './broker.js';
 export * from './stack.js';
+export * from './fakes.js';

@@ -1,11 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import type pg from 'pg';
-import { PG_POOL } from '#database';
-import { BatchRepository, PayoutRepository } from '#ledger';
 import { LOGGER, type AppLogger } from '#observability';
-import { OperationsService } from '#operations';
-import { OutboxRelay, OutboxRepository } from '#outbox';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
 import { OpsAuthGuard, OpsController } from './ops.controller.js';
 import { type ServiceConfig } from './service.config.js';
@@ -26,8 +20,8 @@ class OpsAnnouncer implements OnApplicationBootstrap {
 }
 
 /**
- * The operations API (/ops, on the HTTP port of /health). The relay's replay is the relay's own
- * (it wakes the relay); it lives in the pipeline module, so it is looked up when called.
+ * The operations API (/ops, on the HTTP port of /health). Its use cases (OperationsService) are
+ * built with the pipeline (createPipeline), on the pipeline's repository and ledger step.
  */
 @Module({})
 export class OpsModule {
@@ -36,23 +30,7 @@ export class OpsModule {
     return {
       module: OpsModule,
       controllers: enabled ? [OpsController] : [],
-      providers: [
-        OpsAnnouncer,
-        OpsAuthGuard,
-        {
-          provide: OperationsService,
-          inject: [PG_POOL, ModuleRef, LOGGER],
-          useFactory: (pool: pg.Pool, ref: ModuleRef, logger: AppLogger) =>
-            new OperationsService({
-              pool,
-              payouts: new PayoutRepository(),
-              batches: new BatchRepository(),
-              outbox: new OutboxRepository(),
-              replayDead: (id) => ref.get(OutboxRelay, { strict: false }).replayDead(id),
-              logger: logger.child({ component: 'operations' }),
-            }),
-        },
-      ],
+      providers: [OpsAnnouncer, OpsAuthGuard],
     };
   }
 }

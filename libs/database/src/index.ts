@@ -2,3 +2,4 @@ export * from './pg-pool.js';
 export * from './ensure-database.js';
 export * from './data-source.js';
 export * from './tokens.js';
+export * from './transaction.js';

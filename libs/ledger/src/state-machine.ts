@@ -1,12 +1,9 @@
 import { type BatchStatus, type PayoutStatus } from '#contracts';
 
 /**
- * Allowed moves of a single payout. The repository does not check them: a transition is guarded
- * only by the version its caller saw (a row that moved on meanwhile is left alone and not
- * returned, and the caller counts the result as stale), and a re-send or a reopen also by the
- * state it starts from. The table is the callers' to consult (`canMove`): the reconciler ignores
- * and counts a provider answer that is not an allowed move (a late poll answer); the executor,
- * intake and the operations service move only from the state they just claimed, inserted or read.
+ * Allowed moves of a single payout. Anything else is refused by the ledger step (PayoutLedger
+ * throws IllegalTransitionError before writing). A late poll answer that would move a row
+ * backwards is recognised by its caller with `canMove` first, and counted, never applied.
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
   RECEIVED: ['SUBMITTING', 'REJECTED'],
@@ -86,3 +83,25 @@ export const BATCH_EVENT_NAME: Readonly<Record<BatchStatus, string>> = {
   REJECTED: 'rejected',
   REQUIRES_ATTENTION: 'requires_attention',
 };
+
+/** A move the state machine does not allow: a defect in the caller, never applied. */
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    subject: string,
+  ) {
+    super(`illegal state change of ${subject}: ${from} -> ${to}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+/** Throws unless the state machine allows a payout to move from `from` to `to`. */
+export function assertPayoutMove(from: PayoutStatus, to: PayoutStatus, subject: string): void {
+  if (!(PAYOUT_TRANSITIONS[from] ?? []).includes(to)) throw new IllegalTransitionError(from, to, subject);
+}
+
+/** Throws unless the state machine allows a batch to move from `from` to `to`. */
+export function assertBatchMove(from: BatchStatus, to: BatchStatus, subject: string): void {
+  if (!(BATCH_TRANSITIONS[from] ?? []).includes(to)) throw new IllegalTransitionError(from, to, subject);
+}

@@ -1,7 +1,20 @@
-import { type Kafka, type Producer, type ProducerBatch, type ProducerConfig } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer, type ProducerBatch, type ProducerConfig } from 'kafkajs';
 
 /**
- * A producer that connects on first use and is replaced after any failure: a connect that was
+ * The settings every producer of the service uses: idempotent, one request in flight per broker
+ * (so a retried request can neither duplicate nor reorder messages), no topic created by a send,
+ * and the Java client's partitioner (keys land where other clients put them).
+ */
+export const PRODUCER_SETTINGS: ProducerConfig = {
+  idempotent: true,
+  maxInFlightRequests: 1,
+  allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner,
+};
+
+/**
+ * The one producer class of the service: the outbox relay, the dead letters and the query replies
+ * each hold one. It connects on first use and is replaced after any failure: a connect that was
  * refused (broker down) is tried again on the next send instead of being kept, and a send that
  * failed leaves no producer whose sequence numbers may be out of step with the broker (kafkajs
  * rolls them back, yet the broker may have appended part of the request). Callers retry by
@@ -13,12 +26,13 @@ export class ReconnectingProducer {
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly config: ProducerConfig = {
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-    },
+    private readonly config: ProducerConfig = PRODUCER_SETTINGS,
   ) {}
+
+  /** Connects now (a send connects anyway); throws what the connect threw. */
+  async connect(): Promise<void> {
+    await this.connected();
+  }
 
   async sendBatch(batch: ProducerBatch): Promise<void> {
     const producer = await this.connected();

@@ -3,21 +3,13 @@ import assert from 'node:assert/strict';
 import type pg from 'pg';
 import { type BatchRepository, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
+import { payoutRow, strictFake } from '#test-support';
 import { Writable } from 'node:stream';
 import { OperationsError, OperationsErrorCode } from './operations.errors.js';
 import { OperationsService } from './operations.service.js';
 import { payoutView } from './operations.views.js';
 
-/** A fake that fails on any call the test did not set up. */
-function strict<T extends object>(name: string, impl: Partial<Record<keyof T, unknown>> = {}): T {
-  return new Proxy(impl, {
-    get(target, prop) {
-      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
-      if (prop === 'then') return undefined;
-      throw new Error(`unexpected call: ${name}.${String(prop)}`);
-    },
-  }) as T;
-}
+const strict = strictFake;
 
 const silent = createLogger({
   level: 'silent',
@@ -26,12 +18,8 @@ const silent = createLogger({
 });
 
 function row(p: Partial<PayoutRow>): PayoutRow {
-  return {
-    id: '1',
+  return payoutRow({
     accountId: 'acc',
-    transferId: 't1',
-    kind: 'direct_transfer',
-    requestHash: 'h',
     request: {
       beneDetails: { name: 'N', bankAccount: '026291800001191', ifsc: 'YESB0000262', vpa: 'someone@upi' },
     },
@@ -42,20 +30,11 @@ function row(p: Partial<PayoutRow>): PayoutRow {
     amount: '150.00',
     status: 'PENDING',
     version: 3,
-    attempt: 1,
-    statusCode: null,
-    reason: null,
     referenceId: 'ref',
-    svcTransferId: null,
-    utr: null,
     requestId: 'req',
-    nextCheckAt: null,
     checkCount: 2,
-    createdAt: new Date(0),
-    updatedAt: new Date(0),
-    stateChangedAt: new Date(0),
     ...p,
-  };
+  });
 }
 
 function service(payouts: Partial<Record<keyof PayoutRepository, unknown>>): OperationsService {
@@ -63,7 +42,7 @@ function service(payouts: Partial<Record<keyof PayoutRepository, unknown>>): Ope
     pool: strict<pg.Pool>('pool'),
     payouts: strict<PayoutRepository>('payouts', payouts),
     batches: strict<BatchRepository>('batches'),
-    outbox: strict('outbox'),
+    ledger: strict('ledger'),
     replayDead: () => Promise.reject(new Error('unexpected replay')),
     logger: silent,
   });

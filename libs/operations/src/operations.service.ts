@@ -1,20 +1,9 @@
 import type pg from 'pg';
-import {
-  payoutStateEvent,
-  type BatchRepository,
-  type OutboxMessage,
-  type PayoutRepository,
-  type PayoutRow,
-} from '#ledger';
+import { type BatchRepository, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { hasStatusCheck } from '#pipeline';
 import { OperationsError, OperationsErrorCode } from './operations.errors.js';
 import { batchView, payoutView, type BatchView, type PayoutView } from './operations.views.js';
-
-/** Writes events into the transactional outbox, inside the caller's transaction. */
-export interface OperationsOutbox {
-  enqueue(db: pg.PoolClient, rows: readonly OutboxMessage[]): Promise<unknown>;
-}
 
 /**
  * Puts a dead outbox row back to pending (the relay's replay), which unblocks its key: the row is
@@ -26,7 +15,8 @@ export interface OperationsDeps {
   pool: pg.Pool;
   payouts: PayoutRepository;
   batches: BatchRepository;
-  outbox: OperationsOutbox;
+  /** The reopen of a payout is a state change: through the ledger step, like every other. */
+  ledger: PayoutLedger;
   replayDead: ReplayDead;
   logger: AppLogger;
 }
@@ -131,35 +121,12 @@ export class OperationsService {
         OperationsErrorCode.NoStatusEndpoint,
         `a ${row.kind} has no status endpoint: its state cannot be checked automatically; confirm it with the provider`,
       );
-    const client = await this.d.pool.connect();
-    let moved: PayoutRow | undefined;
-    try {
-      await client.query('BEGIN');
-      moved = await this.d.payouts.reopenForRecheck(client, row.id, row.version, OPERATOR_RECHECK_REASON);
-      if (moved) await this.d.outbox.enqueue(client, [payoutStateEvent(moved)]);
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    const moved = await this.d.ledger.reopen(row, OPERATOR_RECHECK_REASON, 'operations');
     if (!moved)
       throw new OperationsError(
         OperationsErrorCode.ConcurrentChange,
         `payout ${row.transferId} changed meanwhile; look it up again`,
       );
-    this.d.logger.info(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        from: row.status,
-        to: moved.status,
-        version: moved.version,
-        reason: OPERATOR_RECHECK_REASON,
-      },
-      'payout state changed',
-    );
     return { action: 'reopened', payout: payoutView(moved) };
   }
 }

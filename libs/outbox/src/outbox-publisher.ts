@@ -1,5 +1,6 @@
-import { Partitioners, type IHeaders, type Kafka, type Message, type Producer } from 'kafkajs';
+import { type IHeaders, type Kafka, type Message } from 'kafkajs';
 import { topicName } from '#contracts';
+import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
 import { type OutboxFailure, type OutboxRow } from './outbox.types.js';
 
@@ -107,40 +108,25 @@ function describe(e: unknown): string {
  * taken by the broker for a duplicate and silently dropped. A fresh producer id has fresh sequences.
  */
 export class OutboxPublisher {
-  private producer: Producer | undefined;
-  private tainted = false;
+  /** Replaced after any failed send (ReconnectingProducer), as the class comment requires. */
+  private readonly producer: ReconnectingProducer;
   private readonly log: AppLogger;
 
   constructor(private readonly options: OutboxPublisherOptions) {
     this.log = options.logger.child({ component: 'outbox-publisher' });
+    this.producer = new ReconnectingProducer(options.kafka);
   }
 
   async connect(): Promise<void> {
-    if (this.producer && !this.tainted) return;
     try {
-      await this.replaceProducer();
+      await this.producer.connect();
     } catch (e) {
       throw new BrokerUnavailableError(e);
     }
   }
 
-  private async replaceProducer(): Promise<void> {
-    await this.disconnect();
-    const producer = this.options.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    await producer.connect();
-    this.producer = producer;
-    this.tainted = false;
-  }
-
   async disconnect(): Promise<void> {
-    const producer = this.producer;
-    this.producer = undefined;
-    if (producer) await producer.disconnect().catch(() => undefined);
+    await this.producer.close().catch(() => undefined);
   }
 
   /** One send for the whole batch; if it fails, each row alone so one bad row fails alone. */
@@ -201,8 +187,6 @@ export class OutboxPublisher {
 
   private async send(items: ReadonlyArray<{ row: OutboxRow; message: Message }>): Promise<void> {
     await this.connect();
-    const producer = this.producer;
-    if (!producer) throw new Error('producer is not connected');
     const byTopic = new Map<string, Message[]>();
     for (const { row, message } of items) {
       const topic = topicName(this.options.topicPrefix, row.topic);
@@ -210,16 +194,11 @@ export class OutboxPublisher {
       list.push(message);
       byTopic.set(topic, list);
     }
-    try {
-      await producer.sendBatch({
-        acks: -1,
-        timeout: this.options.sendTimeoutMs,
-        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-      });
-    } catch (e) {
-      this.tainted = true;
-      throw e;
-    }
+    await this.producer.sendBatch({
+      acks: -1,
+      timeout: this.options.sendTimeoutMs,
+      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    });
   }
 
   private toMessage(row: OutboxRow): Message {

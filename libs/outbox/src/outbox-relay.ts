@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { type Kafka } from 'kafkajs';
+import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { type OutboxRelaySettings } from './outbox.config.js';
 import { noopOutboxMetrics, type OutboxMetrics } from './outbox.metrics.js';
@@ -151,48 +152,37 @@ export class OutboxRelay {
   /** One claim-send-mark cycle. Public so tests and tools can drive the relay step by step. */
   async round(): Promise<RoundResult> {
     const { settings } = this.deps;
-    const client = await this.deps.pool.connect();
-    let released = false;
-    try {
-      await client.query('BEGIN');
+    // If the COMMIT fails after a successful send, the rows stay pending and are sent again
+    // later: at-least-once, never out of order.
+    const r = await inTransaction(this.deps.pool, async (client) => {
       const rows = await this.repo.claimHeads(client, settings.batchSize);
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return { claimed: 0, published: 0, failed: 0, dead: 0 };
-      }
+      if (rows.length === 0) return undefined;
       const outcome = await this.publisher.publish(rows);
       const latencies = await this.repo.markPublished(
         client,
-        outcome.sent.map((r) => r.id),
+        outcome.sent.map((row) => row.id),
       );
       const dead = await this.repo.markFailed(client, outcome.failed, settings);
-      await client.query('COMMIT');
-      this.metrics.published(latencies);
-      if (outcome.failed.length > 0) {
-        this.metrics.failed(outcome.failed.length - dead.length, dead.length);
-        this.log.warn(
-          { failed: outcome.failed.length, dead: dead.length, firstError: outcome.failed[0]?.error },
-          'outbox rows failed to publish',
-        );
-        if (dead.length > 0)
-          this.log.error({ ids: dead }, 'outbox rows are dead and block their keys until replayed');
-      }
-      return {
-        claimed: rows.length,
-        published: outcome.sent.length,
-        failed: outcome.failed.length,
-        dead: dead.length,
-      };
-    } catch (e) {
-      // If the COMMIT itself failed after a successful send, the rows stay pending and are sent
-      // again later: at-least-once, never out of order.
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release(e instanceof Error ? e : true);
-      released = true;
-      throw e;
-    } finally {
-      if (!released) client.release();
+      return { claimed: rows.length, outcome, latencies, dead };
+    });
+    if (!r) return { claimed: 0, published: 0, failed: 0, dead: 0 };
+    const { outcome, dead } = r;
+    this.metrics.published(r.latencies);
+    if (outcome.failed.length > 0) {
+      this.metrics.failed(outcome.failed.length - dead.length, dead.length);
+      this.log.warn(
+        { failed: outcome.failed.length, dead: dead.length, firstError: outcome.failed[0]?.error },
+        'outbox rows failed to publish',
+      );
+      if (dead.length > 0)
+        this.log.error({ ids: dead }, 'outbox rows are dead and block their keys until replayed');
     }
+    return {
+      claimed: r.claimed,
+      published: outcome.sent.length,
+      failed: outcome.failed.length,
+      dead: dead.length,
+    };
   }
 
   /** Deletes published rows older than the retention, in bounded batches. Returns how many. */

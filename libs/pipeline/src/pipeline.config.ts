@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
-import { parseSchedule } from './reconciler/status-mapping.js';
+import { parseSchedule } from './shared/status-mapping.js';
 
 export const ROLES = ['intake', 'executor', 'reconciler', 'relay', 'queries'] as const;
 export type Role = (typeof ROLES)[number];

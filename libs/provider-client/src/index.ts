@@ -20,7 +20,5 @@ export * from './provider-client.js';
 export * from './provider-client.config.js';
 export * from './provider-client.options.js';
 export * from './provider-client.factory.js';
-export * from './provider-client.di-tokens.js';
-export * from './provider-client.module.js';
 export type { ResultListener } from './request-executor.js';
 export * from './provider-access-state.js';

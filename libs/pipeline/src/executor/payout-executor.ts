@@ -1,11 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
-import { payoutStateEvent, type PayoutRepository } from '#ledger';
+import { type PayoutLedger } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
-import { type PayoutSubmission } from './payout-submission.js';
-import { type BatchProcessor } from '../batches/batch-processor.js';
+import { Idle } from '../shared/idle.js';
+import { type PayoutSubmission } from '../shared/payout-submission.js';
 
 export interface ExecutorSettings {
   readonly owner: string;
@@ -15,12 +12,8 @@ export interface ExecutorSettings {
 }
 
 export interface ExecutorDeps {
-  pool: pg.Pool;
-  payouts: PayoutRepository;
-  outbox: OutboxWriter;
+  ledger: PayoutLedger;
   logger: AppLogger;
-  /** Batches are submitted from a loop of their own, a few at a time. */
-  batches?: BatchProcessor;
 }
 
 /**
@@ -33,9 +26,8 @@ export interface ExecutorDeps {
 export class PayoutExecutor {
   private running = false;
   private loop: Promise<void> | undefined;
-  private batchLoop: Promise<void> | undefined;
   private inFlight = 0;
-  private wakeUp: (() => void) | undefined;
+  private readonly idleWait = new Idle();
 
   constructor(
     private readonly d: ExecutorDeps,
@@ -47,25 +39,22 @@ export class PayoutExecutor {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
-    // A batch call is slow (hundreds of entries) and must not hold up single payouts.
-    if (this.d.batches) this.batchLoop = this.runBatches(this.d.batches);
   }
 
   /** Intake calls this after a commit, so new work starts without waiting for the poll. */
   wake(): void {
-    this.wakeUp?.();
-    this.wakeBatches?.();
+    this.idleWait.wake();
   }
 
   /**
-   * Stops claiming. Resolves once the claim loops have ended and, unless `untilClaimsEnd`, once
+   * Stops claiming. Resolves once the claim loop has ended and, unless `untilClaimsEnd`, once
    * the calls in flight have recorded their outcomes (the service's shutdown drains those itself,
    * under a deadline, through PayoutSubmission).
    */
   async stop(untilClaimsEnd = false): Promise<void> {
     this.running = false;
     this.wake();
-    await Promise.all([this.loop, this.batchLoop]);
+    await this.loop;
     if (untilClaimsEnd) return;
     while (this.inFlight > 0) await sleep(10);
   }
@@ -84,66 +73,17 @@ export class PayoutExecutor {
     }
   }
 
-  private wakeBatches: (() => void) | undefined;
-
-  private async runBatches(batches: BatchProcessor): Promise<void> {
-    while (this.running) {
-      let n = 0;
-      try {
-        n = await batches.submitDue(2);
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'executor: batch submission failed; retrying');
-      }
-      if (n === 0 && this.running) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(done, this.s.idlePollMs);
-          function done() {
-            clearTimeout(t);
-            resolve();
-          }
-          this.wakeBatches = done;
-        });
-      }
-    }
-  }
-
   private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, this.s.idlePollMs);
-      function done() {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
+    return this.idleWait.wait(this.s.idlePollMs);
   }
 
   private async claimAndDispatch(limit: number): Promise<number> {
-    const rows = await inTransaction(this.d.pool, async (c) => {
-      const claimed = await this.d.payouts.claimForSubmission(c, this.s.owner, this.s.leaseMs, limit);
-      await this.d.outbox.enqueue(
-        c,
-        claimed.map((r) => payoutStateEvent(r)),
-      );
-      return claimed;
-    });
+    const rows = await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit);
     for (const row of rows) {
-      this.d.logger.info(
-        {
-          transferId: row.transferId,
-          requestId: row.requestId,
-          kind: row.kind,
-          from: 'RECEIVED',
-          to: row.status,
-          version: row.version,
-          attempt: row.attempt,
-        },
-        'payout state changed',
-      );
       this.inFlight++;
       void this.submission.run(row).finally(() => {
         this.inFlight--;
-        this.wakeUp?.();
+        this.idleWait.wake();
       });
     }
     return rows.length;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { type KafkaMessage } from 'kafkajs';
 import {
   type Command,
   commandIdentity,
@@ -8,6 +7,7 @@ import {
   MAX_COMMAND_BYTES,
   type RejectReason,
 } from '#contracts';
+import { inTransaction } from '#database';
 import {
   type BatchRepository,
   batchStateEvent,
@@ -18,6 +18,7 @@ import {
   type NewPayout,
   type OutboxMessage,
   type PayoutKind,
+  type PayoutLedger,
   type PayoutRepository,
   payoutStateEvent,
   type SecretsCipher,
@@ -26,8 +27,13 @@ import {
   type WithdrawalQuotaRepository,
 } from '#ledger';
 import { ACCOUNT_MIN_DIGITS, type AppLogger, maskDigitRuns } from '#observability';
-import { type DeadLetterMessage, type DeadLetterPublisher, type OutboxWriter } from '../ports.js';
-import { type CommandResult, type PipelineMetrics } from '../pipeline.metrics.js';
+import {
+  type DeadLetterMessage,
+  type DeadLetterPublisher,
+  type InboundMessage,
+  type OutboxWriter,
+} from '../shared/ports.js';
+import { type CommandResult, type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
 import { scrubForDeadLetter, scrubText } from './scrub.js';
 import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
@@ -35,6 +41,8 @@ import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 export interface IntakeDeps {
   pool: pg.Pool;
   payouts: PayoutRepository;
+  /** A command refused at intake (the daily withdrawal limit) is a state change like any other. */
+  ledger: PayoutLedger;
   batches: BatchRepository;
   quota: WithdrawalQuotaRepository;
   deadLetters: DeadLetterRepository;
@@ -48,7 +56,7 @@ export interface IntakeDeps {
 }
 
 interface Valid {
-  message: KafkaMessage;
+  message: InboundMessage;
   command: Command;
   accountId: string;
   identity: string;
@@ -59,7 +67,7 @@ interface Valid {
 
 /** A message that goes to the DLQ, and why. */
 interface Dead {
-  m: KafkaMessage;
+  m: InboundMessage;
   reason: RejectReason;
   detail: string;
   type?: string;
@@ -101,7 +109,7 @@ const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as Pay
 export class IntakeService {
   constructor(private readonly d: IntakeDeps) {}
 
-  async ingest(topic: string, partition: number, messages: readonly KafkaMessage[]): Promise<IntakeResult> {
+  async ingest(topic: string, partition: number, messages: readonly InboundMessage[]): Promise<IntakeResult> {
     const valid: Valid[] = [];
     const dead: Dead[] = [];
     for (const m of messages) {
@@ -168,9 +176,7 @@ export class IntakeService {
     outcomes: Array<{ type: string; result: CommandResult }>,
     changes: StateLine[],
   ): Promise<void> {
-    const client = await this.d.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.d.pool, async (client) => {
       const events = await this.record(client, valid, outcomes, changes);
       await this.d.deadLetters.record(
         client,
@@ -178,13 +184,7 @@ export class IntakeService {
       );
       const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
       await this.d.outbox.enqueue(client, unique);
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -248,25 +248,28 @@ export class IntakeService {
       client,
       candidates.filter((v) => !v.isBatch).map((v) => this.newPayout(v)),
     );
+    // The accepted events go in first: a refusal below is the next version of its payout.
+    if (inserted.length > 0)
+      await this.d.outbox.enqueue(
+        client,
+        inserted.map((row) => payoutStateEvent(row)),
+      );
     for (const row of inserted) {
       const v = firstOf.get(`p|${row.accountId}|${row.transferId}`);
       if (v) inserting.add(v);
-      events.push(payoutStateEvent(row));
       const line = { transferId: row.transferId, requestId: row.requestId, kind: row.kind };
       changes.push({ ...line, to: row.status, version: row.version });
       let result: CommandResult = 'accepted';
       const quota = PAYOUT_KINDS[row.kind].quota;
       if (quota === 'daily_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
-        const rejected = await this.d.payouts.transition(
-          client,
-          row.id,
-          row.version,
-          'REJECTED',
-          { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
-          true,
-        );
+        const [rejected] = await this.d.ledger.applyWithin(client, [
+          {
+            row,
+            to: 'REJECTED',
+            fields: { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
+          },
+        ]);
         if (rejected) {
-          events.push(payoutStateEvent(rejected));
           changes.push({ ...line, to: rejected.status, version: rejected.version, reason: rejected.reason });
         }
         result = 'rejected';

@@ -1,7 +1,5 @@
-import { type Kafka } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
-import { ReconnectingProducer } from '#messaging';
-import { type DeadLetterMessage, type DeadLetterPublisher } from '../ports.js';
+import { type DeadLetterMessage, type DeadLetterPublisher, type MessageProducer } from '../shared/ports.js';
 
 /**
  * The most one produce request may carry. The broker refuses a partition's record batch over its
@@ -11,15 +9,11 @@ export const DEAD_LETTER_MAX_REQUEST_BYTES = 1_000_000;
 
 /** Sends dead letters with the idempotent producer and acks from all in-sync replicas. */
 export class KafkaDeadLetterPublisher implements DeadLetterPublisher {
-  private readonly producer: ReconnectingProducer;
-
   constructor(
-    kafka: Kafka,
+    private readonly producer: MessageProducer,
     private readonly topicPrefix: string,
     private readonly maxRequestBytes = DEAD_LETTER_MAX_REQUEST_BYTES,
-  ) {
-    this.producer = new ReconnectingProducer(kafka);
-  }
+  ) {}
 
   /** In as many requests as their size needs, in order; a failure fails the call (the batch is redelivered). */
   async publish(messages: readonly DeadLetterMessage[]): Promise<void> {

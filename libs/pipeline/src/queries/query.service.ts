@@ -1,12 +1,12 @@
-import { type Kafka, type KafkaMessage } from 'kafkajs';
 import { decodeQuery, type Query, type QueryReply, TOPICS, topicName } from '#contracts';
-import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { Counter, type Registry } from 'prom-client';
+import { type InboundMessage, type MessageProducer } from '../shared/ports.js';
 
 export interface QueryDeps {
-  kafka: Kafka;
+  /** Sends the replies. */
+  producer: MessageProducer;
   client: ProviderClient;
   logger: AppLogger;
   registry: Registry;
@@ -21,11 +21,9 @@ export interface QueryDeps {
  * in the reply's data: never in a log line or a metric.
  */
 export class QueryService {
-  private readonly producer: ReconnectingProducer;
   private readonly answered: Counter<'type' | 'result'>;
 
   constructor(private readonly d: QueryDeps) {
-    this.producer = new ReconnectingProducer(d.kafka);
     this.answered = new Counter({
       name: 'payouts_queries_total',
       help: 'Queries answered, by type and result',
@@ -34,13 +32,13 @@ export class QueryService {
     });
   }
 
-  async handle(messages: readonly KafkaMessage[]): Promise<void> {
+  async handle(messages: readonly InboundMessage[]): Promise<void> {
     const replies = await Promise.all(messages.map((m) => this.answer(m)));
     const out = replies.filter((r): r is { topic: string; reply: QueryReply } => r !== undefined);
     if (out.length === 0) return;
     const byTopic = new Map<string, QueryReply[]>();
     for (const r of out) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r.reply]);
-    await this.producer.sendBatch({
+    await this.d.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, rs]) => ({
         topic,
@@ -49,7 +47,7 @@ export class QueryService {
     });
   }
 
-  private async answer(m: KafkaMessage): Promise<{ topic: string; reply: QueryReply } | undefined> {
+  private async answer(m: InboundMessage): Promise<{ topic: string; reply: QueryReply } | undefined> {
     const q = decodeQuery(m.value);
     if (!q.ok) {
       const queryId = peekQueryId(m.value);
@@ -106,7 +104,7 @@ export class QueryService {
   }
 
   async close(): Promise<void> {
-    await this.producer.close();
+    await this.d.producer.close();
   }
 }
 

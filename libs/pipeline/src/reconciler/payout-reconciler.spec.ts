@@ -2,51 +2,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import type pg from 'pg';
-import { type PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
+import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
+import { payoutRow, strictFake } from '#test-support';
 import { type ProviderClient } from '#provider-client';
-import { type PayoutSubmission } from '../executor/payout-submission.js';
-import { type OutboxWriter } from '../ports.js';
-import { ReconcilerMetrics } from './reconciler.metrics.js';
+import { type PayoutSubmission } from '../shared/payout-submission.js';
+import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';
 
-/** A strict fake: any method a test did not set up fails the test when called. */
-function strict<T extends object>(name: string, impl: Partial<T>): T {
-  return new Proxy(impl as T, {
-    get(target, prop) {
-      if (prop in target) return (target as Record<string | symbol, unknown>)[prop];
-      if (prop === 'then') return undefined;
-      throw new Error(`${name}.${String(prop)} was called but not set up`);
-    },
-  });
-}
-
-const row = (over: Partial<PayoutRow>): PayoutRow => ({
-  id: '1',
-  accountId: 'default',
-  transferId: 't1',
-  kind: 'direct_transfer',
-  requestHash: 'h',
-  request: {},
-  requestSecrets: null,
-  lastError: null,
-  amount: '10.00',
-  status: 'UNKNOWN',
-  version: 5,
-  attempt: 1,
-  statusCode: null,
-  reason: null,
-  referenceId: null,
-  svcTransferId: null,
-  utr: null,
-  requestId: null,
-  nextCheckAt: null,
-  checkCount: 1,
-  createdAt: new Date(),
-  updatedAt: new Date(),
-  stateChangedAt: new Date(),
-  ...over,
-});
+const strict = strictFake;
+const row = (over: Partial<PayoutRow>): PayoutRow => payoutRow({ accountId: 'default', ...over });
 
 const diagnostics = {
   endpoint: 'getTransferStatus' as const,
@@ -57,18 +22,14 @@ const diagnostics = {
 };
 
 function harness(notFound: boolean | string = true) {
-  const moves: TransitionMove[] = [];
-  const pool = strict<pg.Pool>('pool', {
-    connect: async () =>
-      strict<pg.PoolClient>('client', {
-        query: (async () => ({ rows: [] })) as unknown as pg.PoolClient['query'],
-        release: () => undefined,
-      }),
-  });
-  const payouts = strict<PayoutRepository>('payouts', {
-    transition: async (_db, id, fromVersion, to, fields, eraseSecrets) => {
-      moves.push({ id, fromVersion, to, fields, eraseSecrets });
-      return row({ status: to, version: fromVersion + 1, reason: fields.reason ?? null });
+  const moves: PayoutChange[] = [];
+  const pool = strict<pg.Pool>('pool', {});
+  const payouts = strict<PayoutRepository>('payouts', {});
+  const ledger = strict<PayoutLedger>('ledger', {
+    change: async (change: PayoutChange) => {
+      moves.push(change);
+      const { row: from, to, fields } = change;
+      return row({ status: to, version: from.version + 1, reason: fields?.reason ?? null });
     },
   });
   const client = strict<ProviderClient>('client', {
@@ -108,7 +69,7 @@ function harness(notFound: boolean | string = true) {
     {
       pool,
       payouts,
-      outbox: strict<OutboxWriter>('outbox', { enqueue: async () => undefined }),
+      ledger,
       client,
       // Re-sending is exactly what these tests forbid: calling it fails the test.
       submission: strict<PayoutSubmission>('submission', {}),
@@ -134,7 +95,7 @@ describe('PayoutReconciler bounds', () => {
     const { reconciler, moves } = harness();
     await reconciler.check(row({ status: 'UNKNOWN', attempt: 3 }));
     assert.deepEqual(
-      moves.map((m) => [m.to, m.fields.reason]),
+      moves.map((m) => [m.to, m.fields?.reason]),
       [['REQUIRES_ATTENTION', 'too_many_send_attempts']],
     );
   });
@@ -143,7 +104,7 @@ describe('PayoutReconciler bounds', () => {
     const { reconciler, moves } = harness();
     await reconciler.check(row({ status: 'UNKNOWN', kind: 'internal_transfer', attempt: 1 }));
     assert.deepEqual(
-      moves.map((m) => [m.to, m.fields.reason]),
+      moves.map((m) => [m.to, m.fields?.reason]),
       [['REQUIRES_ATTENTION', 'in_doubt_resend_unsafe']],
     );
   });
@@ -152,7 +113,7 @@ describe('PayoutReconciler bounds', () => {
     const { reconciler, moves } = harness();
     await reconciler.check(row({ status: 'SUBMITTING', kind: 'self_withdrawal', lastError: null }));
     assert.deepEqual(
-      moves.map((m) => m.fields.reason),
+      moves.map((m) => m.fields?.reason),
       ['in_doubt_resend_unsafe'],
     );
   });
@@ -203,7 +164,7 @@ describe('PayoutReconciler bounds', () => {
     const unknown = harness(true);
     await unknown.reconciler.check(row(spent));
     assert.deepEqual(
-      unknown.moves.map((m) => m.fields.reason),
+      unknown.moves.map((m) => m.fields?.reason),
       ['not_processed_after_retries'],
     );
   });

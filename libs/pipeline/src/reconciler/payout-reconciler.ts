@@ -1,23 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { type PayoutStatus } from '#contracts';
-import { canMove, isTerminal, payoutStateEvent, type PayoutRepository, type PayoutRow } from '#ledger';
+import { type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ProviderClient } from '#provider-client';
-import { errorOf } from '../executor/submit-payout.js';
-import { type PayoutSubmission } from '../executor/payout-submission.js';
-import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
-import { type ReconcilerMetrics } from './reconciler.metrics.js';
-import { type BatchProcessor } from '../batches/batch-processor.js';
-import { mapProviderStatus, nextCheckDelay } from './status-mapping.js';
-import { onExpiredSubmission, onNotFound } from './in-doubt.js';
-import {
-  hasStatusCheck,
-  PAYOUT_KINDS,
-  type StatusAnswer,
-  type StatusLookup,
-} from '../shared/payout-kinds.js';
+import { type PayoutSubmission } from '../shared/payout-submission.js';
+import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
+import { type CheckStep, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
+import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -39,15 +28,13 @@ export interface ReconcilerSettings {
 export interface ReconcilerDeps {
   pool: pg.Pool;
   payouts: PayoutRepository;
-  outbox: OutboxWriter;
+  /** Every state change goes through it (transition, event, line, stale count). */
+  ledger: PayoutLedger;
   client: ProviderClient;
   submission: PayoutSubmission;
   metrics: ReconcilerMetrics;
   logger: AppLogger;
-  batches?: BatchProcessor;
 }
-
-type StatusCheck = StatusLookup | { found: false; result: 'no-status-endpoint' };
 
 /**
  * Brings unclear payouts to their true state: PENDING and UNKNOWN rows are asked about with the
@@ -112,77 +99,60 @@ export class PayoutReconciler {
       await Promise.all(rows.map((r) => this.check(r)));
       if (rows.length < step) break;
     }
-    const batches = this.d.batches && !this.stopping ? await this.d.batches.checkDue(step) : 0;
-    return claimed + batches;
+    return claimed;
   }
 
+  /** One claimed row: decide (decide-check.ts), ask the provider when that is the step, act. */
   async check(row: PayoutRow): Promise<void> {
     this.d.metrics.checks.inc({ status: row.status });
     try {
-      // Re-sends that the provider kept refusing unprocessed (rate limits, a token refresh, refused
-      // credentials): bounded like checks. An earlier attempt may still have reached it, so a
-      // person is called only once the status endpoint does not know the transfer either.
-      let resendsSpent = false;
-      if (row.status === 'SUBMITTING') {
-        // A SUBMITTING row past its lease: a crash mid-call (outcome unknown), a lost lease, or an
-        // attempt the provider did not process. Only the last is sent again without asking first.
-        const step = onExpiredSubmission(row.kind, row.lastError);
-        if (step.do === 'attention') return await this.requireAttention(row, step.reason);
-        if (step.do === 'resend') {
-          if (nextCheckDelay(this.s.schedule, row.checkCount) !== undefined) return await this.resend(row);
-          if (row.attempt <= 1 || !hasStatusCheck(row.kind)) {
-            return await this.requireAttention(row, 'not_processed_after_retries');
-          }
-          resendsSpent = true;
-        }
-      }
+      const first = decideBeforeAsking(row, this.s);
+      if (first.do !== 'ask-status') return await this.act(row, first);
       const check = await this.askStatus(row);
-      if (!check.found) {
-        const r = check.result;
-        if (r === 'no-status-endpoint') {
-          return row.status === 'SUCCESS'
-            ? await this.endWatch(row)
-            : await this.requireAttention(row, 'no_status_endpoint');
-        }
-        if (
-          r.outcome === 'failed' &&
-          r.kind === 'not-found' &&
-          (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
-        ) {
-          if (resendsSpent) return await this.requireAttention(row, 'not_processed_after_retries');
-          // The provider has no record of it. Sending the same transferId again is safe only
-          // where the provider would refuse a repeat.
-          const step = onNotFound(row.kind);
-          if (step.do === 'attention') return await this.requireAttention(row, step.reason);
-          return await this.resend(row);
-        }
-        return await this.later(row, errorOf(r.diagnostics));
-      }
-      const raw = check.answer.status;
-      const to = mapProviderStatus(raw);
-      if (!to) {
-        this.d.metrics.unknownStatus.inc();
-        this.d.logger.warn(
-          { transferId: row.transferId, providerStatus: raw },
-          'reconciler: unknown provider status; will check again',
-        );
-        return await this.later(row, { providerStatus: raw ?? null });
-      }
-      if (to === row.status) return await this.later(row, null);
-      if (!canMove(row.status, to)) {
-        this.d.metrics.backwards.inc();
-        this.d.logger.warn(
-          { transferId: row.transferId, from: row.status, providerStatus: raw },
-          'reconciler: status answer would move the payout backwards; ignored',
-        );
-        return await this.later(row, null);
-      }
-      await this.move(row, to, check.answer, raw);
+      await this.act(row, decideOnAnswer(row, check, first.resendsSpent, this.s), check);
     } catch (e) {
       this.d.logger.error(
         { err: e, transferId: row.transferId },
         'reconciler: check failed; the lease will bring it back',
       );
+    }
+  }
+
+  private async act(row: PayoutRow, step: CheckStep, check?: StatusCheck): Promise<void> {
+    const providerStatus = check?.found ? check.answer.status : undefined;
+    if ('note' in step && step.note === 'unknown-status') {
+      this.d.metrics.unknownStatus.inc();
+      this.d.logger.warn(
+        { transferId: row.transferId, providerStatus },
+        'reconciler: unknown provider status; will check again',
+      );
+    } else if ('note' in step && step.note === 'backwards') {
+      this.d.metrics.backwards.inc();
+      this.d.logger.warn(
+        { transferId: row.transferId, from: row.status, providerStatus },
+        'reconciler: status answer would move the payout backwards; ignored',
+      );
+    }
+    switch (step.do) {
+      case 'ask-status':
+        throw new Error('ask-status is decided before asking, never acted on');
+      case 'resend':
+        return this.resend(row);
+      case 'attention':
+        return this.requireAttention(row, step.reason);
+      case 'reschedule':
+        await this.d.payouts.reschedule(
+          this.d.pool,
+          row.id,
+          row.version,
+          new Date(Date.now() + step.inMs),
+          step.lastError,
+        );
+        return;
+      case 'end-watch':
+        return this.endWatch(row);
+      case 'move':
+        return this.move(row, step);
     }
   }
 
@@ -194,108 +164,32 @@ export class PayoutReconciler {
   }
 
   private async resend(row: PayoutRow): Promise<void> {
-    // A provider that answers "already exists" to a send and "not found" to a status call would
-    // otherwise be asked forever.
-    if (row.attempt >= this.s.maxSendAttempts) return this.requireAttention(row, 'too_many_send_attempts');
-    const resent = await inTransaction(this.d.pool, async (c) => {
-      const r = await this.d.payouts.markResent(c, row.id, row.version);
-      if (r) await this.d.outbox.enqueue(c, [payoutStateEvent(r)]);
-      return r;
-    });
+    const resent = await this.d.ledger.resend(row, 'reconciler');
     if (!resent) return;
     this.d.metrics.resends.inc();
-    this.d.logger.info(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        kind: row.kind,
-        from: row.status,
-        to: resent.status,
-        version: resent.version,
-        attempt: resent.attempt,
-      },
-      'payout state changed',
-    );
     await this.d.submission.run(resent);
   }
 
-  private async move(
-    row: PayoutRow,
-    to: PayoutStatus,
-    a: StatusAnswer,
-    raw: string | undefined,
-  ): Promise<void> {
-    // A new state starts its schedule afresh (the ledger resets check_count on a state change):
-    // the checks spent on the old state must not send a payout the provider has answered about to a person.
-    const delay = isTerminal(to) ? undefined : nextCheckDelay(this.s.schedule, 0);
-    if (!isTerminal(to) && delay === undefined)
-      return this.requireAttention(row, 'reconciliation_schedule_exhausted');
-    const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.payouts.transition(
-        c,
-        row.id,
-        row.version,
+  private async move(row: PayoutRow, step: Extract<CheckStep, { do: 'move' }>): Promise<void> {
+    const { to, answer: a, raw, recheckInMs } = step;
+    const moved = await this.d.ledger.change(
+      {
+        row,
         to,
-        {
+        fields: {
           statusCode: raw ?? null,
           reason: a.reason ?? null,
           utr: a.utr ?? null,
           referenceId: a.referenceId ?? null,
           lastError: null,
-          nextCheckAt: delay === undefined ? null : new Date(Date.now() + delay),
+          nextCheckAt: recheckInMs === undefined ? null : new Date(Date.now() + recheckInMs),
         },
-        isTerminal(to),
-      );
-      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
-      return next;
-    });
-    if (!moved) {
-      // The row moved on while we asked (another writer, a newer answer): this answer is older.
-      this.d.metrics.backwards.inc();
-      this.d.logger.warn(
-        { transferId: row.transferId, from: row.status, to },
-        'reconciler: payout changed during the status check; answer ignored',
-      );
-      return;
-    }
-    this.d.metrics.transitions.inc({ from: row.status, to });
-    this.d.logger.info(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        from: row.status,
-        to,
-        version: moved.version,
-        reason: moved.reason,
       },
-      'payout state changed',
+      'reconciler',
     );
-  }
-
-  /** Same state: look again per the schedule, or hand it to a person when the schedule is spent. */
-  private async later(row: PayoutRow, lastError: Record<string, unknown> | null): Promise<void> {
-    if (row.status === 'SUCCESS') {
-      // The reversal watch: a settled payout is never handed to a person, the watch just ends.
-      const next = nextCheckDelay(this.s.reversalWatch, row.checkCount);
-      if (next === undefined) return this.endWatch(row);
-      await this.d.payouts.reschedule(
-        this.d.pool,
-        row.id,
-        row.version,
-        new Date(Date.now() + next),
-        lastError,
-      );
-      return;
-    }
-    const delay = nextCheckDelay(this.s.schedule, row.checkCount);
-    if (delay === undefined) return this.requireAttention(row, 'reconciliation_schedule_exhausted');
-    await this.d.payouts.reschedule(
-      this.d.pool,
-      row.id,
-      row.version,
-      new Date(Date.now() + delay),
-      lastError,
-    );
+    // The row moved on while we asked (another writer, a newer answer): this answer is older.
+    if (!moved) return this.d.metrics.backwards.inc();
+    this.d.metrics.transitions.inc({ from: row.status, to });
   }
 
   private async endWatch(row: PayoutRow): Promise<void> {
@@ -309,31 +203,10 @@ export class PayoutReconciler {
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {
-    const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.payouts.transition(
-        c,
-        row.id,
-        row.version,
-        'REQUIRES_ATTENTION',
-        { reason, nextCheckAt: null },
-        false,
-      );
-      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
-      return next;
-    });
-    if (!moved) return;
-    this.d.metrics.requiresAttention.inc({ reason });
-    this.d.logger.error(
-      {
-        transferId: row.transferId,
-        requestId: row.requestId,
-        from: row.status,
-        to: moved.status,
-        version: moved.version,
-        reason,
-        checks: row.checkCount,
-      },
-      'payout requires attention: its true state could not be established automatically',
+    const moved = await this.d.ledger.change(
+      { row, to: 'REQUIRES_ATTENTION', fields: { reason, nextCheckAt: null }, log: { reason } },
+      'reconciler',
     );
+    if (moved) this.d.metrics.requiresAttention.inc({ reason });
   }
 }

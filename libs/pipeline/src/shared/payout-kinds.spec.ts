@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { COMMAND_EXAMPLES, COMMAND_TYPES, commandIdentity, type Command } from '#contracts';
 import { SecretsCipher, splitSecrets, type PayoutKind, type PayoutRow } from '#ledger';
 import { type CallOptions, type ProviderClient } from '#provider-client';
-import { decideAfterSubmit } from '../executor/decide.js';
-import { submitPayout } from '../executor/submit-payout.js';
+import { decideAfterSubmit } from './decide-after-submit.js';
+import { submitPayout } from './submit-payout.js';
 import { PAYOUT_KIND_NAMES, PAYOUT_KINDS, REVERSAL_WATCH_KINDS } from './payout-kinds.js';
 
 interface Call {

@@ -1,9 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
-import { payoutStateEvent, type PayoutRepository, type PayoutRow, type TransitionMove } from '#ledger';
+import { type PayoutChange, type PayoutLedger, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type OutboxWriter } from '../ports.js';
-import { inTransaction } from '../transaction.js';
 
 export interface OutcomeRecorderSettings {
   /** How long the first outcome of a group waits for others to share its transaction. */
@@ -16,7 +13,7 @@ export interface OutcomeRecorderSettings {
 const DEFAULT_RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1_600, 3_200, 5_000, 5_000, 5_000];
 
 interface Pending {
-  move: TransitionMove;
+  change: PayoutChange;
   resolve: (row: PayoutRow | undefined) => void;
   reject: (e: unknown) => void;
 }
@@ -39,23 +36,22 @@ export function isTransient(e: unknown): boolean {
  * Records provider outcomes in groups: every outcome that finishes within `lingerMs` of the first
  * shares one transaction (one multi-row UPDATE, one outbox insert, one commit). At 1,000 payouts/s
  * that is tens of commits a second instead of a thousand. Each caller still learns its own row's
- * fate: the new row, or undefined when the row had moved on.
+ * fate: the new row, or undefined when the row had moved on. The ledger step logs and counts
+ * each change (PayoutLedger.changeMany); this class adds the grouping and its failure handling.
  */
 export class OutcomeRecorder {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly pool: pg.Pool,
-    private readonly payouts: PayoutRepository,
-    private readonly outbox: OutboxWriter,
+    private readonly ledger: PayoutLedger,
     private readonly logger: AppLogger,
     private readonly s: OutcomeRecorderSettings,
   ) {}
 
-  record(move: TransitionMove): Promise<PayoutRow | undefined> {
+  record(change: PayoutChange): Promise<PayoutRow | undefined> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ move, resolve, reject });
+      this.queue.push({ change, resolve, reject });
       if (this.queue.length >= this.s.maxBatch) this.flushNow();
       else this.timer ??= setTimeout(() => this.flushNow(), this.s.lingerMs);
     });
@@ -77,19 +73,11 @@ export class OutcomeRecorder {
    */
   private async write(batch: Pending[], attempt: number): Promise<void> {
     try {
-      const moved = await inTransaction(this.pool, async (c) => {
-        const rows = await this.payouts.transitionMany(
-          c,
-          batch.map((p) => p.move),
-        );
-        await this.outbox.enqueue(
-          c,
-          rows.map((r) => payoutStateEvent(r)),
-        );
-        return rows;
-      });
-      const byId = new Map(moved.map((r) => [r.id, r]));
-      for (const p of batch) p.resolve(byId.get(p.move.id));
+      const moved = await this.ledger.changeMany(
+        batch.map((p) => p.change),
+        'executor',
+      );
+      batch.forEach((p, i) => p.resolve(moved[i]));
     } catch (e) {
       const delays = this.s.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
       if (isTransient(e)) {

@@ -1,10 +1,9 @@
 import { type ProviderClient } from '#provider-client';
-import { isTerminal, type PayoutRow, type SecretsCipher } from '#ledger';
+import { type PayoutRow, type SecretsCipher } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type PipelineMetrics } from '../pipeline.metrics.js';
 import { type OutcomeRecorder } from './outcome-recorder.js';
 import { type LeaseKeeper } from './lease-keeper.js';
-import { decideAfterSubmit, type DecisionTimings } from './decide.js';
+import { decideAfterSubmit, type DecisionTimings } from './decide-after-submit.js';
 import { errorOf, submitPayout } from './submit-payout.js';
 
 export interface SubmissionDeps {
@@ -12,7 +11,6 @@ export interface SubmissionDeps {
   recorder: OutcomeRecorder;
   client: ProviderClient;
   cipher: SecretsCipher;
-  metrics: PipelineMetrics;
   logger: AppLogger;
   /** Keeps the row's lease alive while its call runs. */
   leases: LeaseKeeper;
@@ -29,12 +27,16 @@ export class PayoutSubmission {
   ) {}
 
   private readonly running = new Set<Promise<void>>();
+  /** The rows of the calls in flight, as each call started from them. */
+  private readonly rows = new Map<string, PayoutRow>();
 
   /** One SUBMITTING row: call the provider, then record what it said. Never throws. */
   run(row: PayoutRow): Promise<void> {
     this.d.leases.hold(row.id, row.version);
+    this.rows.set(row.id, row);
     const p = this.submit(row).finally(() => {
       this.d.leases.release(row.id);
+      if (this.rows.get(row.id) === row) this.rows.delete(row.id);
       this.running.delete(p);
     });
     this.running.add(p);
@@ -63,20 +65,21 @@ export class PayoutSubmission {
    * the row moved on, and its answer is dropped; the status check finds the truth.
    */
   async abandonInFlight(): Promise<number> {
-    const rows = this.d.leases.inFlight();
+    const rows = this.d.leases
+      .inFlight()
+      .map((h) => this.rows.get(h.id))
+      .filter((r): r is PayoutRow => r !== undefined);
     const moved = await Promise.all(
       rows.map((r) =>
         this.d.recorder
           .record({
-            id: r.id,
-            fromVersion: r.version,
+            row: r,
             to: 'UNKNOWN',
             fields: {
               reason: 'interrupted_by_shutdown',
               lastError: { interrupted: true },
               nextCheckAt: new Date(),
             },
-            eraseSecrets: false,
           })
           .catch((e: unknown) => {
             this.d.logger.error({ err: e, payoutId: r.id }, 'could not mark an interrupted call UNKNOWN');
@@ -100,9 +103,9 @@ export class PayoutSubmission {
       const sub = await submitPayout(this.d.client, this.d.cipher, row);
       const decision = decideAfterSubmit(sub, this.t);
       this.d.leases.recording(row.id);
-      const moved = await this.d.recorder.record({
-        id: row.id,
-        fromVersion: row.version,
+      // The ledger logs the change, or counts it stale when the row moved on during the call.
+      await this.d.recorder.record({
+        row,
         to: decision.to,
         fields: {
           statusCode: decision.statusCode ?? null,
@@ -118,30 +121,8 @@ export class PayoutSubmission {
           nextCheckAt:
             decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
         },
-        eraseSecrets: isTerminal(decision.to),
+        log: { outcome: sub.result.outcome },
       });
-      if (!moved) {
-        this.d.metrics.staleResults.inc({ source: 'executor' });
-        this.d.logger.warn(
-          { transferId: row.transferId },
-          'executor: row moved on during the call; result dropped',
-        );
-        return;
-      }
-      this.d.logger.info(
-        {
-          transferId: row.transferId,
-          accountId: row.accountId,
-          kind: row.kind,
-          requestId: row.requestId,
-          from: row.status,
-          to: moved.status,
-          version: moved.version,
-          outcome: sub.result.outcome,
-          reason: moved.reason,
-        },
-        'payout state changed',
-      );
     } catch (e) {
       // The row stays SUBMITTING; once its lease runs out the reconciler asks the provider about it.
       this.d.logger.error({ err: e, transferId: row.transferId }, 'executor: recording the outcome failed');

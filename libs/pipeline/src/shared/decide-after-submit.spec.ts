@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideAfterSubmit } from './decide.js';
+import { decideAfterSubmit } from './decide-after-submit.js';
 
 const timings = { firstCheckMs: 1000, resendMs: 100, fatalConfigMs: 60_000 };
 const diagnostics = (message?: string) => ({

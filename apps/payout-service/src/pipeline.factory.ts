@@ -1,0 +1,197 @@
+import { type Kafka } from 'kafkajs';
+import type pg from 'pg';
+import { type Registry } from 'prom-client';
+import {
+  BatchLedger,
+  BatchRepository,
+  DeadLetterRepository,
+  PayoutLedger,
+  PayoutRepository,
+  SecretsCipher,
+  WithdrawalQuotaRepository,
+} from '#ledger';
+import { ReconnectingProducer } from '#messaging';
+import { type AppLogger } from '#observability';
+import { OperationsService } from '#operations';
+import { OutboxRelay, OutboxRepository, outboxRelaySettings, PromOutboxMetrics } from '#outbox';
+import {
+  batchCheckWorkerSettings,
+  BatchCheckWorker,
+  BatchSubmission,
+  batchSubmissionSettings,
+  BatchSubmitWorker,
+  batchSubmitWorkerSettings,
+  decisionTimings,
+  executorSettings,
+  IntakeService,
+  KafkaDeadLetterPublisher,
+  LeaseKeeper,
+  leaseKeeperSettings,
+  OutcomeRecorder,
+  outcomeRecorderSettings,
+  PayoutExecutor,
+  PayoutReconciler,
+  payoutRepositorySettings,
+  PayoutSubmission,
+  PipelineMetrics,
+  QueryService,
+  ReconcilerMetrics,
+  reconcilerSettings,
+} from '#pipeline';
+import { createProviderClient, providerClientOptionsFromConfig } from '#provider-client';
+import { type ServiceConfig } from './service.config.js';
+
+/** What the pipeline is built from: the infrastructure module's pieces. */
+export interface PipelineInputs {
+  readonly config: ServiceConfig;
+  readonly pool: pg.Pool;
+  readonly kafka: Kafka;
+  readonly topicPrefix: string;
+  readonly registry: Registry;
+  readonly logger: AppLogger;
+  /** The lease_owner of this instance's claims. */
+  readonly owner: string;
+}
+
+/**
+ * The whole pipeline, built with plain constructor calls the compiler checks: one instance of
+ * each part, shared by every part that needs it (one PayoutRepository, one ledger step, one
+ * provider client). The Nest module only hands these out.
+ */
+export function createPipeline(i: PipelineInputs) {
+  const { config, pool, kafka, topicPrefix, registry, owner } = i;
+  const c = config.pipeline;
+  const log = (component: string) => i.logger.child({ component });
+  const executorLog = log('executor');
+
+  const payouts = new PayoutRepository(payoutRepositorySettings(c));
+  const batches = new BatchRepository();
+  const outbox = new OutboxRepository();
+  const metrics = new PipelineMetrics(registry);
+  const reconcilerMetrics = new ReconcilerMetrics(registry);
+  const stale = (source: string) => metrics.staleResults.inc({ source });
+  const payoutLedger = new PayoutLedger({ pool, payouts, outbox, logger: i.logger, stale });
+  const batchLedger = new BatchLedger({ pool, batches, outbox, logger: i.logger, stale });
+  const cipher = SecretsCipher.fromConfig(
+    config.ledger.LEDGER_ENCRYPTION_KEY_ID,
+    config.ledger.LEDGER_ENCRYPTION_KEY,
+    config.ledger.LEDGER_PREVIOUS_KEYS,
+  );
+  const client = createProviderClient(
+    providerClientOptionsFromConfig(config.providerClient, config.providerHosts),
+    { registry, logger: log('provider-client') },
+  );
+
+  const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
+  const intake = new IntakeService({
+    pool,
+    payouts,
+    ledger: payoutLedger,
+    batches,
+    quota: new WithdrawalQuotaRepository(),
+    deadLetters: new DeadLetterRepository(),
+    outbox,
+    dlq,
+    cipher,
+    metrics,
+    logger: log('intake'),
+    defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+    maxCommandBytes: c.MAX_COMMAND_BYTES,
+  });
+
+  const leases = new LeaseKeeper(pool, payouts, executorLog, leaseKeeperSettings(c, owner), () =>
+    metrics.leasesLost.inc(),
+  );
+  const recorder = new OutcomeRecorder(payoutLedger, executorLog, outcomeRecorderSettings(c));
+  const submission = new PayoutSubmission(
+    { recorder, client, cipher, leases, logger: executorLog },
+    decisionTimings(c),
+  );
+  const executor = new PayoutExecutor(
+    { ledger: payoutLedger, logger: executorLog },
+    executorSettings(c, owner),
+    submission,
+  );
+  const reconciler = new PayoutReconciler(
+    {
+      pool,
+      payouts,
+      ledger: payoutLedger,
+      client,
+      submission,
+      metrics: reconcilerMetrics,
+      logger: log('reconciler'),
+    },
+    reconcilerSettings(c, owner),
+  );
+
+  const batchLog = log('batches');
+  const batchSubmission = new BatchSubmission(
+    { pool, batches, ledger: batchLedger, client, logger: batchLog },
+    batchSubmissionSettings(c),
+  );
+  const batchSubmits = new BatchSubmitWorker(
+    { ledger: batchLedger, submission: batchSubmission, logger: executorLog },
+    batchSubmitWorkerSettings(c, owner),
+  );
+  const batchChecks = new BatchCheckWorker(
+    {
+      pool,
+      batches,
+      ledger: batchLedger,
+      outbox,
+      client,
+      submission: batchSubmission,
+      metrics: reconcilerMetrics,
+      logger: batchLog,
+    },
+    batchCheckWorkerSettings(c, owner),
+  );
+
+  const relay = new OutboxRelay({
+    pool,
+    databaseUrl: config.core.DATABASE_URL,
+    kafka,
+    topicPrefix,
+    logger: i.logger,
+    settings: outboxRelaySettings(config.outbox),
+    repository: outbox,
+    metrics: new PromOutboxMetrics(registry, () => outbox.stats(pool)),
+  });
+  const queries = new QueryService({
+    producer: new ReconnectingProducer(kafka),
+    client,
+    registry,
+    topicPrefix,
+    logger: log('queries'),
+    defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+  });
+  const operations = new OperationsService({
+    pool,
+    payouts,
+    batches,
+    ledger: payoutLedger,
+    // The relay's own replay: it wakes the relay.
+    replayDead: (id) => relay.replayDead(id),
+    logger: log('operations'),
+  });
+
+  return {
+    payouts,
+    payoutLedger,
+    client,
+    intake,
+    dlq,
+    leases,
+    submission,
+    executor,
+    reconciler,
+    batchSubmits,
+    batchChecks,
+    relay,
+    queries,
+    operations,
+  };
+}
+
+export type Pipeline = ReturnType<typeof createPipeline>;

@@ -1,0 +1,16 @@
+import type pg from 'pg';
+import { type OutboxMessage } from './events.js';
+
+/**
+ * Writes events into the transactional outbox, inside the caller's transaction. The outbox lib's
+ * repository is one; the ledger does not depend on it.
+ */
+export interface LedgerOutbox {
+  enqueue(db: pg.PoolClient, rows: readonly OutboxMessage[]): Promise<unknown>;
+}
+
+/** Who asks for a state change: the `component` of its log line and the label of its stale count. */
+export type ChangeSource = 'intake' | 'executor' | 'reconciler' | 'batches' | 'operations';
+
+/** Counts a change dropped because its row had moved on meanwhile (payouts_stale_results_total). */
+export type StaleCounter = (source: ChangeSource) => void;

@@ -1,0 +1,183 @@
+import type pg from 'pg';
+import { type PayoutStatus } from '#contracts';
+import { inTransaction } from '#database';
+import { type AppLogger } from '#observability';
+import { payoutStateEvent } from './events.js';
+import { type OutcomeFields, type PayoutRow } from './ledger.types.js';
+import { type LedgerOutbox, type ChangeSource, type StaleCounter } from './ledger.ports.js';
+import { type PayoutRepository } from './payout.repository.js';
+import { assertPayoutMove, isTerminal } from './state-machine.js';
+
+/** One state change of a payout, from the version its caller saw. */
+export interface PayoutChange {
+  /** The row as the caller read it: the move applies only while the row is still at this version. */
+  readonly row: PayoutRow;
+  readonly to: PayoutStatus;
+  readonly fields?: OutcomeFields;
+  /** Extra fields of the state-change line (ids and codes only, never request content). */
+  readonly log?: Readonly<Record<string, unknown>>;
+}
+
+export interface PayoutLedgerDeps {
+  readonly pool: pg.Pool;
+  readonly payouts: PayoutRepository;
+  readonly outbox: LedgerOutbox;
+  readonly logger: AppLogger;
+  /** Counts a change dropped because the row had moved on meanwhile. */
+  readonly stale?: StaleCounter;
+}
+
+/**
+ * The one way a payout changes state: in one transaction, the move (legal per the state machine,
+ * from the version the caller saw) and its event in the outbox; after the commit, the state-change
+ * line, or the count of a stale result when the row had moved on. Secrets are erased on entering
+ * a terminal state. An illegal move throws IllegalTransitionError and changes nothing.
+ */
+export class PayoutLedger {
+  private readonly loggers = new Map<ChangeSource, AppLogger>();
+
+  constructor(private readonly d: PayoutLedgerDeps) {}
+
+  /** One change in its own transaction: the new row, or undefined when the row had moved on. */
+  async change(change: PayoutChange, source: ChangeSource): Promise<PayoutRow | undefined> {
+    const [moved] = await this.changeMany([change], source);
+    return moved;
+  }
+
+  /**
+   * Many changes in ONE transaction (one UPDATE, one outbox insert, one commit). The answer is
+   * aligned with `changes`. Any error (an illegal move, a refused value) fails them all.
+   */
+  async changeMany(
+    changes: readonly PayoutChange[],
+    source: ChangeSource,
+  ): Promise<Array<PayoutRow | undefined>> {
+    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, changes));
+    this.announce(changes, moved, source);
+    return moved;
+  }
+
+  /**
+   * The changes and their events in the caller's transaction (intake records new commands in the
+   * same one). The caller logs once it has committed (`announce`).
+   */
+  async applyWithin(
+    c: pg.PoolClient,
+    changes: readonly PayoutChange[],
+  ): Promise<Array<PayoutRow | undefined>> {
+    for (const ch of changes) assertPayoutMove(ch.row.status, ch.to, ch.row.transferId);
+    const rows = await this.d.payouts.transitionMany(
+      c,
+      changes.map((ch) => ({
+        id: ch.row.id,
+        fromVersion: ch.row.version,
+        to: ch.to,
+        fields: ch.fields ?? {},
+        eraseSecrets: isTerminal(ch.to),
+      })),
+    );
+    await this.d.outbox.enqueue(
+      c,
+      rows.map((r) => payoutStateEvent(r)),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return changes.map((ch) => byId.get(ch.row.id));
+  }
+
+  /**
+   * RECEIVED to SUBMITTING for up to `limit` rows no other worker holds, with a lease and a new
+   * attempt, committed before any provider call (a crash then leaves a SUBMITTING row to recover).
+   */
+  async claimForSubmission(owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
+    assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
+    const claimed = await inTransaction(this.d.pool, async (c) => {
+      const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
+      await this.d.outbox.enqueue(
+        c,
+        rows.map((r) => payoutStateEvent(r)),
+      );
+      return rows;
+    });
+    for (const r of claimed) this.line('executor', { row: { ...r, status: 'RECEIVED' }, to: r.status }, r);
+    return claimed;
+  }
+
+  /** A re-send of the same transferId: back to SUBMITTING with a new attempt (SUBMITTING or UNKNOWN only). */
+  async resend(row: PayoutRow, source: ChangeSource): Promise<PayoutRow | undefined> {
+    return this.special(row, 'SUBMITTING', source, (c) => this.d.payouts.markResent(c, row.id, row.version));
+  }
+
+  /** REQUIRES_ATTENTION back to UNKNOWN, due now with a fresh schedule (an operator's recheck). */
+  async reopen(row: PayoutRow, reason: string, source: ChangeSource): Promise<PayoutRow | undefined> {
+    return this.special(row, 'UNKNOWN', source, (c) =>
+      this.d.payouts.reopenForRecheck(c, row.id, row.version, reason),
+    );
+  }
+
+  /** After the commit: one line per change, or a stale count for a row that had moved on. */
+  announce(
+    changes: readonly PayoutChange[],
+    moved: ReadonlyArray<PayoutRow | undefined>,
+    source: ChangeSource,
+  ): void {
+    changes.forEach((ch, i) => {
+      const next = moved[i];
+      if (next) this.line(source, ch, next);
+      else this.stale(source, ch);
+    });
+  }
+
+  private async special(
+    row: PayoutRow,
+    to: PayoutStatus,
+    source: ChangeSource,
+    write: (c: pg.PoolClient) => Promise<PayoutRow | undefined>,
+  ): Promise<PayoutRow | undefined> {
+    assertPayoutMove(row.status, to, row.transferId);
+    const moved = await inTransaction(this.d.pool, async (c) => {
+      const next = await write(c);
+      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
+      return next;
+    });
+    this.announce([{ row, to }], [moved], source);
+    return moved;
+  }
+
+  private stale(source: ChangeSource, ch: PayoutChange): void {
+    this.d.stale?.(source);
+    this.logger(source).warn(
+      { transferId: ch.row.transferId, from: ch.row.status, to: ch.to, version: ch.row.version },
+      'payout moved on meanwhile; this change was dropped',
+    );
+  }
+
+  private line(source: ChangeSource, ch: PayoutChange, next: PayoutRow): void {
+    const from = ch.row;
+    const fields = {
+      transferId: next.transferId,
+      accountId: next.accountId,
+      requestId: next.requestId,
+      kind: next.kind,
+      from: from.status,
+      to: next.status,
+      version: next.version,
+      attempt: next.attempt,
+      reason: next.reason,
+    };
+    if (next.status === 'REQUIRES_ATTENTION') {
+      // An error line (and an alert on the caller's metric): a person must look at it.
+      this.logger(source).error(
+        { ...fields, checks: from.checkCount, ...ch.log },
+        'payout requires attention: its true state could not be established automatically',
+      );
+    } else {
+      this.logger(source).info({ ...fields, ...ch.log }, 'payout state changed');
+    }
+  }
+
+  private logger(source: ChangeSource): AppLogger {
+    let l = this.loggers.get(source);
+    if (!l) this.loggers.set(source, (l = this.d.logger.child({ component: source })));
+    return l;
+  }
+}

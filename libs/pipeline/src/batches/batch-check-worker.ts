@@ -1,0 +1,239 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { type BatchStatus } from '#contracts';
+import {
+  batchItemEvent,
+  type BatchChange,
+  type BatchChangeFields,
+  type BatchItemRow,
+  type BatchLedger,
+  type BatchRepository,
+  type BatchRow,
+} from '#ledger';
+import { inTransaction } from '#database';
+import { type AppLogger } from '#observability';
+import { type ProviderClient, type ProviderResult } from '#provider-client';
+import { type OutboxWriter } from '../shared/ports.js';
+import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
+import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
+import { after, type BatchSubmission } from './batch-submission.js';
+
+export interface BatchCheckWorkerDeps {
+  pool: pg.Pool;
+  batches: BatchRepository;
+  /** Every state change of a batch goes through it (transition, event, line). */
+  ledger: BatchLedger;
+  /** Writes the entries' events, in the transaction of the batch's own change. */
+  outbox: OutboxWriter;
+  client: ProviderClient;
+  /** Sends a batch again when the provider does not have it. */
+  submission: BatchSubmission;
+  logger: AppLogger;
+  /** Counts entry results that would move an entry backwards, and batches handed to a person. */
+  metrics: ReconcilerMetrics;
+}
+
+export interface BatchCheckWorkerSettings {
+  readonly owner: string;
+  readonly leaseMs: number;
+  /** Delays between checks (RECONCILE_SCHEDULE): past its end, REQUIRES_ATTENTION. */
+  readonly schedule: readonly number[];
+  /** Sends of one batch, in all, before a person decides (MAX_SEND_ATTEMPTS). */
+  readonly maxSendAttempts: number;
+  /** Batches checked at once, and so claimed at once. */
+  readonly perRound: number;
+  readonly pollMs: number;
+}
+
+const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
+
+/** An entry's result is applied unless it would undo a final state (SUCCESS may still be REVERSED). */
+function itemMayMove(from: string, to: string): boolean {
+  if (from === to || !TERMINAL_ITEM.has(from)) return true;
+  return from === 'SUCCESS' && to === 'REVERSED';
+}
+
+/**
+ * Follows submitted batches with getBatchTransferStatus, from a loop of its own. Each entry's
+ * change is an event; once every entry is final the batch is COMPLETED with totals. The batch's
+ * status is derived from its entries.
+ *
+ * A batch left SUBMITTING (a crash mid-call, or an attempt the provider did not process) is
+ * asked about before it is sent again: the provider may have it. Like single payouts, checks
+ * follow RECONCILE_SCHEDULE and sends are bounded by MAX_SEND_ATTEMPTS; past either, the batch
+ * is REQUIRES_ATTENTION.
+ */
+export class BatchCheckWorker {
+  private running = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly d: BatchCheckWorkerDeps,
+    private readonly s: BatchCheckWorkerSettings,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming; resolves once the round in progress has ended. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let n = 0;
+      try {
+        n = await this.checkDue(this.s.perRound);
+      } catch (e) {
+        this.d.logger.error({ err: e }, 'batch checks failed; retrying');
+      }
+      if (n === 0 && this.running) await sleep(this.s.pollMs);
+    }
+  }
+
+  /**
+   * Claims batches due for a status check and checks them together. Claim no more than can be
+   * checked at once: a claimed row waiting its turn here would outlive its lease and be checked
+   * by another instance at the same time.
+   */
+  async checkDue(limit: number): Promise<number> {
+    const rows = await this.d.batches.claimDueChecks(this.d.pool, this.s.owner, this.s.leaseMs, limit);
+    await Promise.all(
+      rows.map((b) =>
+        this.check(b).catch((e: unknown) => this.d.logger.error({ err: e }, 'batch check failed')),
+      ),
+    );
+    return rows.length;
+  }
+
+  private async check(batch: BatchRow): Promise<void> {
+    const r = await this.d.client.getBatchTransferStatus(
+      { batchTransferId: batch.batchTransferId },
+      { accountId: batch.accountId, requestId: batch.requestId ?? undefined },
+    );
+    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING')
+      return this.resubmit(batch);
+    if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
+    const results = r.data.transfers.map((t) => ({
+      transferId: t.transferId,
+      status: mapProviderStatus(t.status) ?? t.status.toUpperCase(),
+      referenceId: t.referenceId === undefined ? null : String(t.referenceId),
+      utr: t.utr || null,
+      reason: t.reason ?? null,
+    }));
+    const outcome = await inTransaction(this.d.pool, async (c) => {
+      const before = new Map((await this.d.batches.items(c, batch.id)).map((i) => [i.transferId, i.status]));
+      const updates = results.filter((u) => itemMayMove(before.get(u.transferId) ?? 'RECEIVED', u.status));
+      if (updates.length < results.length) {
+        this.d.metrics.backwards.inc(results.length - updates.length);
+        this.d.logger.warn(
+          { batchTransferId: batch.batchTransferId, ignored: results.length - updates.length },
+          'batch status answer would move entries backwards; ignored',
+        );
+      }
+      const changed = await this.d.batches.updateItems(c, batch.id, updates);
+      // The entries' events go first: the batch's own event follows them in its stream.
+      await this.d.outbox.enqueue(
+        c,
+        changed.map((i) => batchItemEvent(batch, i)),
+      );
+      const all = await this.d.batches.items(c, batch.id);
+      const totals = totalsOf(all);
+      const done = all.every((i) => TERMINAL_ITEM.has(i.status));
+      let change: BatchChange | undefined;
+      // SUBMITTING or UNKNOWN: the provider has the batch after all.
+      if (batch.status !== 'PROCESSING' || done) {
+        change = {
+          batch,
+          to: done ? 'COMPLETED' : 'PROCESSING',
+          fields: {
+            referenceId: r.data?.referenceId === undefined ? null : String(r.data.referenceId),
+            nextCheckAt: done
+              ? null
+              : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),
+            totals,
+          },
+        };
+      } else {
+        const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
+        if (delay === undefined) {
+          const reason = 'reconciliation_schedule_exhausted';
+          change = {
+            batch,
+            to: 'REQUIRES_ATTENTION',
+            fields: { reason, totals },
+            log: { reason, ...totals },
+          };
+        } else {
+          await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
+        }
+      }
+      const moved = change ? await this.d.ledger.applyWithin(c, change) : undefined;
+      return { status: moved?.status ?? batch.status, totals, change, moved, changed };
+    });
+    if (outcome.change) this.d.ledger.announce(outcome.change, outcome.moved, 'batches');
+    for (const item of outcome.changed) {
+      this.d.logger.info(
+        {
+          transferId: item.transferId,
+          batchTransferId: batch.batchTransferId,
+          requestId: batch.requestId,
+          to: item.status,
+          version: item.version,
+          reason: item.reason,
+        },
+        'batch entry state changed',
+      );
+    }
+    if (outcome.status === 'COMPLETED') {
+      this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
+    } else if (outcome.moved?.status === 'REQUIRES_ATTENTION') {
+      this.d.metrics.requiresAttention.inc({ reason: 'reconciliation_schedule_exhausted' });
+    }
+  }
+
+  /** The provider does not have the batch: send it again (same batchTransferId), within bounds. */
+  private async resubmit(batch: BatchRow): Promise<void> {
+    if (nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) === undefined)
+      return this.move(batch, 'REQUIRES_ATTENTION', { reason: 'not_processed_after_retries' });
+    // A provider that answers "already exists" to a send and "not found" to a status call would
+    // otherwise be sent the batch forever.
+    if (batch.attempt >= this.s.maxSendAttempts)
+      return this.move(batch, 'REQUIRES_ATTENTION', { reason: 'too_many_send_attempts' });
+    const next = await this.d.ledger.resend(batch, this.s.owner, this.s.leaseMs, 'batches');
+    if (next) await this.d.submission.submit(next);
+  }
+
+  private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
+    const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
+    if (delay !== undefined)
+      return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(delay));
+    await this.move(batch, 'REQUIRES_ATTENTION', {
+      reason: `reconciliation_schedule_exhausted (${r.outcome})`,
+    });
+  }
+
+  private async move(batch: BatchRow, to: BatchStatus, fields: BatchChangeFields): Promise<void> {
+    // The metric's label is the reason's fixed part, not its detail.
+    const label = (fields.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!;
+    const log = to === 'REQUIRES_ATTENTION' ? { reason: label } : undefined;
+    const next = await this.d.ledger.change({ batch, to, fields, log }, 'batches');
+    if (next?.status === 'REQUIRES_ATTENTION') this.d.metrics.requiresAttention.inc({ reason: label });
+  }
+}
+
+function totalsOf(items: readonly BatchItemRow[]): {
+  entries: number;
+  succeeded: number;
+  failed: number;
+  pending: number;
+} {
+  const succeeded = items.filter((i) => i.status === 'SUCCESS').length;
+  const failed = items.filter((i) => TERMINAL_ITEM.has(i.status) && i.status !== 'SUCCESS').length;
+  return { entries: items.length, succeeded, failed, pending: items.length - succeeded - failed };
+}

@@ -1,0 +1,92 @@
+import type pg from 'pg';
+import { type BatchStatus } from '#contracts';
+import { type BatchChangeFields, type BatchLedger, type BatchRepository, type BatchRow } from '#ledger';
+import { type AppLogger } from '#observability';
+import { type BatchEntry, type ProviderClient } from '#provider-client';
+
+export interface BatchSubmissionDeps {
+  pool: pg.Pool;
+  batches: BatchRepository;
+  /** Every state change of a batch goes through it (transition, event, line). */
+  ledger: BatchLedger;
+  client: ProviderClient;
+  logger: AppLogger;
+}
+
+export interface BatchSubmissionSettings {
+  /** Delays between checks (RECONCILE_SCHEDULE); the first follows a send. */
+  readonly schedule: readonly number[];
+  readonly resendMs: number;
+}
+
+/**
+ * Sends a SUBMITTING batch as a whole (requestBatchTransfer, same batchTransferId every time) and
+ * records what the provider said. Shared by the submit worker (first send) and the check worker
+ * (a re-send after the provider said it does not have the batch).
+ */
+export class BatchSubmission {
+  constructor(
+    private readonly d: BatchSubmissionDeps,
+    private readonly s: BatchSubmissionSettings,
+  ) {}
+
+  /** Never throws: a failure leaves the batch SUBMITTING, and its lease brings it back. */
+  async submit(batch: BatchRow): Promise<void> {
+    try {
+      const items = await this.d.batches.items(this.d.pool, batch.id);
+      const r = await this.d.client.requestBatchTransfer(
+        {
+          batchTransferId: batch.batchTransferId,
+          batchFormat: batch.batchFormat,
+          batch: items.map((i) => i.entry as unknown as BatchEntry),
+        },
+        {
+          accountId: batch.accountId,
+          requestId: batch.requestId ?? `${batch.batchTransferId}:${batch.attempt}`,
+        },
+      );
+      const first = this.s.schedule[0] ?? 30_000;
+      switch (r.outcome) {
+        case 'success':
+        case 'pending':
+          return await this.move(batch, 'PROCESSING', {
+            referenceId: r.data?.referenceId ?? null,
+            nextCheckAt: after(first),
+          });
+        case 'failed':
+          if (r.kind === 'duplicate') {
+            return await this.move(batch, 'UNKNOWN', {
+              reason: 'already_exists_at_provider',
+              nextCheckAt: after(0),
+            });
+          }
+          return await this.move(batch, r.diagnostics.sent ? 'FAILED' : 'REJECTED', {
+            reason: r.reason,
+            statusCode: r.diagnostics.subCode ?? null,
+          });
+        case 'unknown':
+          return await this.move(batch, 'UNKNOWN', { reason: r.reason, nextCheckAt: after(first) });
+        case 'retry-safe':
+        case 'auth-refresh':
+        case 'fatal-config':
+          return await this.move(batch, 'SUBMITTING', {
+            reason: r.reason,
+            nextCheckAt: after(this.s.resendMs),
+          });
+      }
+    } catch (e) {
+      this.d.logger.error(
+        { err: e, batchTransferId: batch.batchTransferId },
+        'batch submission failed; the lease brings it back',
+      );
+    }
+  }
+
+  private async move(batch: BatchRow, to: BatchStatus, fields: BatchChangeFields): Promise<void> {
+    await this.d.ledger.change({ batch, to, fields }, 'batches');
+  }
+}
+
+export function after(ms: number): Date {
+  return new Date(Date.now() + ms);
+}

@@ -1,0 +1,87 @@
+import { type PayoutRepositorySettings } from '#ledger';
+import { type PipelineConfig } from './pipeline.config.js';
+import { type BatchCheckWorkerSettings } from './batches/batch-check-worker.js';
+import { type BatchSubmissionSettings } from './batches/batch-submission.js';
+import { type BatchSubmitWorkerSettings } from './batches/batch-submit-worker.js';
+import { type ExecutorSettings } from './executor/payout-executor.js';
+import { type ReconcilerSettings } from './reconciler/payout-reconciler.js';
+import { type DecisionTimings } from './shared/decide-after-submit.js';
+import { type LeaseKeeperSettings } from './shared/lease-keeper.js';
+import { type OutcomeRecorderSettings } from './shared/outcome-recorder.js';
+import { REVERSAL_WATCH_KINDS } from './shared/payout-kinds.js';
+
+/*
+ * The settings of each pipeline part, from the validated config section (as outboxRelaySettings
+ * is for the relay). `owner` is this instance's lease owner.
+ */
+
+/** The ledger schedules a SUCCESS row's first reversal check (null: no reversal watch). */
+export function payoutRepositorySettings(c: PipelineConfig): PayoutRepositorySettings {
+  return {
+    reversalWatchFirstMs: c.REVERSAL_WATCH_SCHEDULE[0] ?? null,
+    reversalWatchKinds: REVERSAL_WATCH_KINDS,
+  };
+}
+
+export function leaseKeeperSettings(c: PipelineConfig, owner: string): LeaseKeeperSettings {
+  return {
+    owner,
+    leaseMs: c.EXECUTOR_LEASE_MS,
+    intervalMs: Math.max(50, Math.floor(c.EXECUTOR_LEASE_MS / 4)),
+  };
+}
+
+export function outcomeRecorderSettings(c: PipelineConfig): OutcomeRecorderSettings {
+  return { lingerMs: c.OUTCOME_LINGER_MS, maxBatch: c.OUTCOME_MAX_BATCH };
+}
+
+export function decisionTimings(c: PipelineConfig): DecisionTimings {
+  return {
+    firstCheckMs: c.RECONCILE_SCHEDULE[0] ?? 30_000,
+    resendMs: c.RESEND_DELAY_MS,
+    fatalConfigMs: c.FATAL_CONFIG_RETRY_MS,
+  };
+}
+
+export function executorSettings(c: PipelineConfig, owner: string): ExecutorSettings {
+  return {
+    owner,
+    concurrency: c.EXECUTOR_CONCURRENCY,
+    leaseMs: c.EXECUTOR_LEASE_MS,
+    idlePollMs: c.EXECUTOR_IDLE_POLL_MS,
+  };
+}
+
+export function reconcilerSettings(c: PipelineConfig, owner: string): ReconcilerSettings {
+  return {
+    owner,
+    leaseMs: c.EXECUTOR_LEASE_MS,
+    batchSize: c.RECONCILER_BATCH_SIZE,
+    concurrency: c.RECONCILER_CONCURRENCY,
+    pollMs: c.RECONCILER_POLL_MS,
+    schedule: c.RECONCILE_SCHEDULE,
+    maxSendAttempts: c.MAX_SEND_ATTEMPTS,
+    reversalWatch: c.REVERSAL_WATCH_SCHEDULE,
+  };
+}
+
+export function batchSubmissionSettings(c: PipelineConfig): BatchSubmissionSettings {
+  return { schedule: c.RECONCILE_SCHEDULE, resendMs: c.RESEND_DELAY_MS };
+}
+
+export function batchSubmitWorkerSettings(c: PipelineConfig, owner: string): BatchSubmitWorkerSettings {
+  // A batch call is slow (hundreds of entries): a few at a time.
+  return { owner, leaseMs: c.EXECUTOR_LEASE_MS, idlePollMs: c.EXECUTOR_IDLE_POLL_MS, perRound: 2 };
+}
+
+export function batchCheckWorkerSettings(c: PipelineConfig, owner: string): BatchCheckWorkerSettings {
+  return {
+    owner,
+    leaseMs: c.EXECUTOR_LEASE_MS,
+    schedule: c.RECONCILE_SCHEDULE,
+    maxSendAttempts: c.MAX_SEND_ATTEMPTS,
+    // Claimed no more than are checked at once, as the reconciler does.
+    perRound: Math.min(c.RECONCILER_CONCURRENCY, c.RECONCILER_BATCH_SIZE),
+    pollMs: c.RECONCILER_POLL_MS,
+  };
+}

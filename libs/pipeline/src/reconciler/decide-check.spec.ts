@@ -1,0 +1,149 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { type Diagnostics, type ProviderResult } from '#provider-client';
+import { payoutRow } from '#test-support';
+import { type CheckRules, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
+
+const rules: CheckRules = { schedule: [10, 20, 30], maxSendAttempts: 3, reversalWatch: [100, 200] };
+
+const row = payoutRow;
+
+const diagnostics: Diagnostics = {
+  endpoint: 'getTransferStatus',
+  requestId: 'r',
+  sent: true,
+  attempts: 1,
+  durationMs: 1,
+};
+const notFound: StatusCheck = {
+  found: false,
+  result: { outcome: 'failed', kind: 'not-found', reason: 'no such transfer', diagnostics },
+};
+const unclear: StatusCheck = {
+  found: false,
+  result: { outcome: 'unknown', reason: 'timeout', diagnostics } as ProviderResult<unknown>,
+};
+const says = (status: string, more: Partial<{ reason: string; utr: string }> = {}): StatusCheck => ({
+  found: true,
+  answer: { status, ...more },
+});
+
+describe('decideBeforeAsking', () => {
+  it('asks first about every row but a SUBMITTING one the provider said it did not process', () => {
+    for (const status of ['PENDING', 'UNKNOWN', 'SUCCESS'] as const) {
+      assert.deepEqual(decideBeforeAsking(row({ status }), rules), { do: 'ask-status', resendsSpent: false });
+    }
+    assert.deepEqual(decideBeforeAsking(row({ status: 'SUBMITTING' }), rules), {
+      do: 'ask-status',
+      resendsSpent: false,
+    });
+  });
+
+  it('re-sends an unprocessed attempt at once, while the schedule and the send bound allow', () => {
+    const unprocessed = row({ status: 'SUBMITTING', lastError: { processed: false } });
+    assert.deepEqual(decideBeforeAsking(unprocessed, rules), { do: 'resend' });
+    assert.deepEqual(decideBeforeAsking({ ...unprocessed, attempt: 3 }, rules), {
+      do: 'attention',
+      reason: 'too_many_send_attempts',
+    });
+  });
+
+  it('once re-sends are spent, asks before calling a person when an earlier attempt may have landed', () => {
+    const spent = row({ status: 'SUBMITTING', lastError: { processed: false }, checkCount: 3 });
+    assert.deepEqual(decideBeforeAsking({ ...spent, attempt: 2 }, rules), {
+      do: 'ask-status',
+      resendsSpent: true,
+    });
+    assert.deepEqual(decideBeforeAsking({ ...spent, attempt: 1 }, rules), {
+      do: 'attention',
+      reason: 'not_processed_after_retries',
+    });
+  });
+
+  it('hands a crashed self withdrawal to a person without asking (no status endpoint)', () => {
+    assert.deepEqual(decideBeforeAsking(row({ status: 'SUBMITTING', kind: 'self_withdrawal' }), rules), {
+      do: 'attention',
+      reason: 'in_doubt_resend_unsafe',
+    });
+  });
+});
+
+describe('decideOnAnswer', () => {
+  it('applies a forward answer, with a fresh schedule unless final', () => {
+    assert.deepEqual(decideOnAnswer(row({ checkCount: 3 }), says('PENDING'), false, rules), {
+      do: 'move',
+      to: 'PENDING',
+      answer: { status: 'PENDING' },
+      raw: 'PENDING',
+      recheckInMs: 10,
+    });
+    const done = decideOnAnswer(row({}), says('SUCCESS', { utr: 'U1' }), false, rules);
+    assert.equal(done.do === 'move' && done.recheckInMs, undefined);
+  });
+
+  it('never moves a row backwards: it is noted and checked again', () => {
+    assert.deepEqual(decideOnAnswer(row({ status: 'SUCCESS' }), says('PENDING'), false, rules), {
+      do: 'reschedule',
+      inMs: 200,
+      lastError: null,
+      note: 'backwards',
+    });
+  });
+
+  it('keeps an unknown provider status on the row and checks again', () => {
+    assert.deepEqual(decideOnAnswer(row({}), says('WHATEVER'), false, rules), {
+      do: 'reschedule',
+      inMs: 20,
+      lastError: { providerStatus: 'WHATEVER' },
+      note: 'unknown-status',
+    });
+  });
+
+  it('hands a row to a person when its schedule is spent, but only ends the watch of a SUCCESS', () => {
+    assert.deepEqual(decideOnAnswer(row({ checkCount: 3 }), unclear, false, rules), {
+      do: 'attention',
+      reason: 'reconciliation_schedule_exhausted',
+    });
+    assert.deepEqual(
+      decideOnAnswer(row({ status: 'SUCCESS', checkCount: 2 }), says('SUCCESS'), false, rules),
+      {
+        do: 'end-watch',
+      },
+    );
+  });
+
+  it('re-sends after "not found" only what the provider deduplicates, and within bounds', () => {
+    assert.deepEqual(decideOnAnswer(row({}), notFound, false, rules), { do: 'resend' });
+    assert.deepEqual(decideOnAnswer(row({ kind: 'internal_transfer' }), notFound, false, rules), {
+      do: 'attention',
+      reason: 'in_doubt_resend_unsafe',
+    });
+    assert.deepEqual(decideOnAnswer(row({ attempt: 3 }), notFound, false, rules), {
+      do: 'attention',
+      reason: 'too_many_send_attempts',
+    });
+    assert.deepEqual(decideOnAnswer(row({ status: 'SUBMITTING' }), notFound, true, rules), {
+      do: 'attention',
+      reason: 'not_processed_after_retries',
+    });
+  });
+
+  it('treats "not found" of a PENDING row as an unclear answer: checked again, never re-sent', () => {
+    const step = decideOnAnswer(row({ status: 'PENDING' }), notFound, false, rules);
+    assert.equal(step.do, 'reschedule');
+  });
+
+  it('a kind without a status endpoint goes to a person, a SUCCESS one ends its watch', () => {
+    const none: StatusCheck = { found: false, result: 'no-status-endpoint' };
+    assert.deepEqual(decideOnAnswer(row({ kind: 'self_withdrawal' }), none, false, rules), {
+      do: 'attention',
+      reason: 'no_status_endpoint',
+    });
+    assert.deepEqual(
+      decideOnAnswer(row({ status: 'SUCCESS', kind: 'self_withdrawal' }), none, false, rules),
+      {
+        do: 'end-watch',
+      },
+    );
+  });
+});

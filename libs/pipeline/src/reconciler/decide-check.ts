@@ -1,0 +1,138 @@
+import { type PayoutStatus } from '#contracts';
+import { canMove, isTerminal, type PayoutRow } from '#ledger';
+import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
+import { errorOf } from '../shared/submit-payout.js';
+import { hasStatusCheck, type StatusAnswer, type StatusLookup } from '../shared/payout-kinds.js';
+import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+
+/** What the status endpoint said about a payout (the kind table's lookup), or that it has none. */
+export type StatusCheck = StatusLookup | { found: false; result: 'no-status-endpoint' };
+
+/** The parts of the reconciler's settings its decisions depend on. */
+export interface CheckRules {
+  /** Delays between checks: schedule[n] follows the n-th check. Past its end: REQUIRES_ATTENTION. */
+  readonly schedule: readonly number[];
+  /** Sends of one transferId, in all, before a person decides. */
+  readonly maxSendAttempts: number;
+  /** Delays between reversal checks of a SUCCESS row; past its end the watch stops. */
+  readonly reversalWatch: readonly number[];
+}
+
+/** Why an answer was not applied: counted and logged by the reconciler, whatever the step. */
+export type CheckNote = 'unknown-status' | 'backwards';
+
+/** What the reconciler does with a claimed row. */
+export type CheckStep =
+  /** Ask the status endpoint; `resendsSpent`: re-sends are used up, a "not found" goes to a person. */
+  | { readonly do: 'ask-status'; readonly resendsSpent: boolean }
+  /** Send the same transferId again (SUBMITTING, new attempt). */
+  | { readonly do: 'resend' }
+  | { readonly do: 'attention'; readonly reason: string; readonly note?: CheckNote }
+  /** Same state, look again in `inMs`. */
+  | {
+      readonly do: 'reschedule';
+      readonly inMs: number;
+      readonly lastError: Record<string, unknown> | null;
+      readonly note?: CheckNote;
+    }
+  /** The reversal watch of a SUCCESS row ends; it stays SUCCESS. */
+  | { readonly do: 'end-watch'; readonly note?: CheckNote }
+  /** Apply the provider's answer: a new state, checked again in `recheckInMs` unless final. */
+  | {
+      readonly do: 'move';
+      readonly to: PayoutStatus;
+      readonly answer: StatusAnswer;
+      readonly raw: string | undefined;
+      readonly recheckInMs: number | undefined;
+    };
+
+/**
+ * Before asking: a SUBMITTING row past its lease is a crash mid-call (outcome unknown), a lost
+ * lease, or an attempt the provider did not process. Only the last is sent again without asking
+ * first. Re-sends the provider kept refusing unprocessed (rate limits, a token refresh, refused
+ * credentials) are bounded like checks; an earlier attempt may still have reached it, so a person
+ * is called only once the status endpoint does not know the transfer either.
+ */
+export function decideBeforeAsking(row: PayoutRow, rules: CheckRules): CheckStep {
+  if (row.status !== 'SUBMITTING') return { do: 'ask-status', resendsSpent: false };
+  const step = onExpiredSubmission(row.kind, row.lastError);
+  if (step.do === 'attention') return step;
+  if (step.do === 'resend') {
+    if (nextCheckDelay(rules.schedule, row.checkCount) !== undefined) return resend(row, rules);
+    if (row.attempt <= 1 || !hasStatusCheck(row.kind)) {
+      return { do: 'attention', reason: 'not_processed_after_retries' };
+    }
+    return { do: 'ask-status', resendsSpent: true };
+  }
+  return { do: 'ask-status', resendsSpent: false };
+}
+
+/** After asking: what the answer (or its absence) means for the row. */
+export function decideOnAnswer(
+  row: PayoutRow,
+  check: StatusCheck,
+  resendsSpent: boolean,
+  rules: CheckRules,
+): CheckStep {
+  if (!check.found) {
+    const r = check.result;
+    if (r === 'no-status-endpoint') {
+      return row.status === 'SUCCESS'
+        ? { do: 'end-watch' }
+        : { do: 'attention', reason: 'no_status_endpoint' };
+    }
+    if (
+      r.outcome === 'failed' &&
+      r.kind === 'not-found' &&
+      (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
+    ) {
+      if (resendsSpent) return { do: 'attention', reason: 'not_processed_after_retries' };
+      // The provider has no record of it. Sending the same transferId again is safe only where
+      // the provider would refuse a repeat.
+      const step = onNotFound(row.kind);
+      if (step.do === 'attention') return step;
+      return resend(row, rules);
+    }
+    return later(row, errorOf(r.diagnostics), rules);
+  }
+  const raw = check.answer.status;
+  const to = mapProviderStatus(raw);
+  if (!to) return later(row, { providerStatus: raw ?? null }, rules, 'unknown-status');
+  if (to === row.status) return later(row, null, rules);
+  if (!canMove(row.status, to)) return later(row, null, rules, 'backwards');
+  // A new state starts its schedule afresh (the ledger resets check_count on a state change): the
+  // checks spent on the old state must not send a payout the provider has answered about to a person.
+  const recheckInMs = isTerminal(to) ? undefined : nextCheckDelay(rules.schedule, 0);
+  if (!isTerminal(to) && recheckInMs === undefined) {
+    return { do: 'attention', reason: 'reconciliation_schedule_exhausted' };
+  }
+  return { do: 'move', to, answer: check.answer, raw, recheckInMs };
+}
+
+/**
+ * A re-send is bounded: a provider that answers "already exists" to a send and "not found" to a
+ * status call would otherwise be asked forever.
+ */
+function resend(row: PayoutRow, rules: CheckRules): CheckStep {
+  if (row.attempt >= rules.maxSendAttempts) return { do: 'attention', reason: 'too_many_send_attempts' };
+  return { do: 'resend' };
+}
+
+/** Same state: look again per the schedule, or hand it to a person when the schedule is spent. */
+function later(
+  row: PayoutRow,
+  lastError: Record<string, unknown> | null,
+  rules: CheckRules,
+  note?: CheckNote,
+): CheckStep {
+  const noted = note ? { note } : {};
+  // The reversal watch: a settled payout is never handed to a person, the watch just ends.
+  const schedule = row.status === 'SUCCESS' ? rules.reversalWatch : rules.schedule;
+  const inMs = nextCheckDelay(schedule, row.checkCount);
+  if (inMs === undefined) {
+    return row.status === 'SUCCESS'
+      ? { do: 'end-watch', ...noted }
+      : { do: 'attention', reason: 'reconciliation_schedule_exhausted', ...noted };
+  }
+  return { do: 'reschedule', inMs, lastError, ...noted };
+}
