@@ -45,6 +45,8 @@ const FAST_RECONCILE = {
   REVERSAL_WATCH_SCHEDULE: '2s,5s',
   RECONCILER_POLL_MS: '200',
   RESEND_DELAY_MS: '300',
+  // The sandbox applies a transfer when it receives it or never: two "not found" 3 s apart settle it.
+  NOT_FOUND_SETTLE_MS: '3000',
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };

@@ -18,6 +18,8 @@ describe('reconciliation of single transfers', () => {
         REVERSAL_WATCH_SCHEDULE: '300ms,300ms,500ms,500ms',
         // The "25 s, no answer" account is given up on after 1.5 s: UNKNOWN, never re-sent.
         PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: '1500',
+        // Two "not found" 1 s apart settle an internal transfer the provider never got.
+        NOT_FOUND_SETTLE_MS: '1000',
       },
       sandbox: { pendingDelayMs: 1_000 },
     });
@@ -92,6 +94,29 @@ describe('reconciliation of single transfers', () => {
       accepted: number;
     };
     assert.equal(received.accepted, 1, 'an unknown outcome is checked, never re-initiated');
+  });
+
+  it('an internal transfer the provider never got: not re-sent, FAILED once the status endpoint still does not know it', async () => {
+    // The call reaches the sandbox but is never applied nor answered: the executor gives up
+    // (UNKNOWN); internal transfers are not deduplicated, so no re-send, only status checks.
+    await stack.sandboxCall('POST', '/__sandbox/faults', { endpoint: 'internalTransfer', hang: true });
+    try {
+      await stack.send({
+        type: 'payout.internal_transfer',
+        data: { transferId: 'rc_lost_it', amount: '12.00', rechargeAccount: 'RA0001' },
+      });
+      const failed = await stack.waitForStatus('rc_lost_it', 'FAILED', 20_000);
+      assert.equal(failed.data.reason, 'not_received_by_provider');
+      assert.deepEqual(statusesOf(stack, 'rc_lost_it'), ['RECEIVED', 'SUBMITTING', 'UNKNOWN', 'FAILED']);
+      const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=rc_lost_it')) as {
+        initiations: unknown[];
+        accepted: number;
+      };
+      assert.ok(received.initiations.length <= 1, 'never sent again');
+      assert.equal(received.accepted, 0, 'the money did not move');
+    } finally {
+      await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=internalTransfer');
+    }
   });
 
   it('a schedule exhausted: REQUIRES_ATTENTION with an event, a metric and a log line', async () => {

@@ -43,6 +43,12 @@ export const pipelineConfig = defineSection('pipeline', {
     description:
       'Sends of one payout or batch (the same transferId or batchTransferId) before it is handed to a person (REQUIRES_ATTENTION)',
   }),
+  NOT_FOUND_SETTLE_MS: envVar({
+    schema: env.positiveInt(),
+    default: '900000',
+    description:
+      'For kinds the provider does not deduplicate (internal transfers): how long an in-doubt payout must stay unknown to the status endpoint, from its first "not found", before it is settled FAILED (not_received_by_provider) instead of waiting for a person',
+  }),
   RESEND_DELAY_MS: envVar({
     schema: env.nonNegativeInt(),
     default: '5000',

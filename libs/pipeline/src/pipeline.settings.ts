@@ -62,6 +62,7 @@ export function reconcilerSettings(c: PipelineConfig, owner: string): Reconciler
     schedule: c.RECONCILE_SCHEDULE,
     maxSendAttempts: c.MAX_SEND_ATTEMPTS,
     reversalWatch: c.REVERSAL_WATCH_SCHEDULE,
+    notFoundSettleMs: c.NOT_FOUND_SETTLE_MS,
   };
 }
 

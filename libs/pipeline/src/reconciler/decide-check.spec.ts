@@ -4,7 +4,12 @@ import { type Diagnostics, type ProviderResult } from '#provider-client';
 import { payoutRow } from '#test-support';
 import { type CheckRules, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
 
-const rules: CheckRules = { schedule: [10, 20, 30], maxSendAttempts: 3, reversalWatch: [100, 200] };
+const rules: CheckRules = {
+  schedule: [10, 20, 30],
+  maxSendAttempts: 3,
+  reversalWatch: [100, 200],
+  notFoundSettleMs: 1_000,
+};
 
 const row = payoutRow;
 
@@ -114,10 +119,6 @@ describe('decideOnAnswer', () => {
 
   it('re-sends after "not found" only what the provider deduplicates, and within bounds', () => {
     assert.deepEqual(decideOnAnswer(row({}), notFound, false, rules), { do: 'resend' });
-    assert.deepEqual(decideOnAnswer(row({ kind: 'internal_transfer' }), notFound, false, rules), {
-      do: 'attention',
-      reason: 'in_doubt_resend_unsafe',
-    });
     assert.deepEqual(decideOnAnswer(row({ attempt: 3 }), notFound, false, rules), {
       do: 'attention',
       reason: 'too_many_send_attempts',
@@ -145,5 +146,36 @@ describe('decideOnAnswer', () => {
         do: 'end-watch',
       },
     );
+  });
+
+  it('settles a kind the provider does not deduplicate by asking again: still "not found" is FAILED', () => {
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    const internal = row({ kind: 'internal_transfer', status: 'UNKNOWN' });
+    // The first "not found" is remembered and asked about again after the settle window.
+    assert.deepEqual(decideOnAnswer(internal, notFound, false, rules, now), {
+      do: 'reschedule',
+      inMs: 1_000,
+      lastError: { notFoundSince: '2026-11-23T10:00:00.000Z' },
+    });
+    const remembered = { ...internal, lastError: { notFoundSince: '2026-11-23T10:00:00.000Z' } };
+    // Asked early (another wake-up): only the rest of the window.
+    assert.deepEqual(decideOnAnswer(remembered, notFound, false, rules, now + 400), {
+      do: 'reschedule',
+      inMs: 600,
+      lastError: remembered.lastError,
+    });
+    // Still unknown to the provider after the window: the money did not move.
+    assert.deepEqual(decideOnAnswer(remembered, notFound, false, rules, now + 1_000), {
+      do: 'move',
+      to: 'FAILED',
+      answer: { reason: 'not_received_by_provider' },
+      raw: undefined,
+      recheckInMs: undefined,
+    });
+    // Found meanwhile: its state wins, as for any row.
+    assert.equal(decideOnAnswer(remembered, says('SUCCESS'), false, rules, now + 1_000).do, 'move');
+    // A SUBMITTING row (a crash mid-call) is settled the same way, and a bad stamp starts afresh.
+    const crashed = { ...internal, status: 'SUBMITTING' as const, lastError: { notFoundSince: 'nonsense' } };
+    assert.equal(decideOnAnswer(crashed, notFound, false, rules, now).do, 'reschedule');
   });
 });

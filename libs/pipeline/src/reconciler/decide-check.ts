@@ -16,6 +16,11 @@ export interface CheckRules {
   readonly maxSendAttempts: number;
   /** Delays between reversal checks of a SUCCESS row; past its end the watch stops. */
   readonly reversalWatch: readonly number[];
+  /**
+   * For kinds the provider does not deduplicate: how long the status endpoint must go on not
+   * knowing an in-doubt payout, from its first "not found", before it is settled as not received.
+   */
+  readonly notFoundSettleMs: number;
 }
 
 /** Why an answer was not applied: counted and logged by the reconciler, whatever the step. */
@@ -73,6 +78,7 @@ export function decideOnAnswer(
   check: StatusCheck,
   resendsSpent: boolean,
   rules: CheckRules,
+  nowMs: number = Date.now(),
 ): CheckStep {
   if (!check.found) {
     const r = check.result;
@@ -90,7 +96,7 @@ export function decideOnAnswer(
       // The provider has no record of it. Sending the same transferId again is safe only where
       // the provider would refuse a repeat.
       const step = onNotFound(row.kind);
-      if (step.do === 'attention') return step;
+      if (step.do === 'attention') return notReceived(row, rules, nowMs);
       return resend(row, rules);
     }
     return later(row, errorOf(r.diagnostics), rules);
@@ -108,6 +114,43 @@ export function decideOnAnswer(
   }
   return { do: 'move', to, answer: check.answer, raw, recheckInMs };
 }
+
+/** The `notFoundSince` a first "not found" wrote on the row, in ms; undefined when there is none. */
+function notFoundSince(row: PayoutRow): number | undefined {
+  const v = row.lastError?.['notFoundSince'];
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * "Not found" for a kind the provider does not deduplicate: a re-send could pay twice, and one
+ * answer may be a status endpoint that lags behind. So the status endpoint is asked again once the
+ * settle window has passed since its first "not found"; if it still does not know the transfer,
+ * the money did not move and the payout is FAILED (not_received_by_provider), which a status
+ * check settles without a person. Upstream may then pay under a new id.
+ */
+function notReceived(row: PayoutRow, rules: CheckRules, nowMs: number): CheckStep {
+  const since = notFoundSince(row);
+  if (since === undefined) {
+    return {
+      do: 'reschedule',
+      inMs: rules.notFoundSettleMs,
+      lastError: { notFoundSince: new Date(nowMs).toISOString() },
+    };
+  }
+  const left = since + rules.notFoundSettleMs - nowMs;
+  if (left > 0) return { do: 'reschedule', inMs: left, lastError: row.lastError };
+  return {
+    do: 'move',
+    to: 'FAILED',
+    answer: { reason: NOT_RECEIVED },
+    raw: undefined,
+    recheckInMs: undefined,
+  };
+}
+
+/** The reason of a payout settled FAILED because the provider never had it. */
+export const NOT_RECEIVED = 'not_received_by_provider';
 
 /**
  * A re-send is bounded: a provider that answers "already exists" to a send and "not found" to a

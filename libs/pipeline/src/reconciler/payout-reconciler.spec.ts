@@ -23,8 +23,20 @@ const diagnostics = {
 
 function harness(notFound: boolean | string = true) {
   const moves: PayoutChange[] = [];
+  const rescheduled: Array<{ inMs: number; lastError: Record<string, unknown> | null }> = [];
   const pool = strict<pg.Pool>('pool', {});
-  const payouts = strict<PayoutRepository>('payouts', {});
+  const payouts = strict<PayoutRepository>('payouts', {
+    reschedule: async (
+      _c: unknown,
+      _id: string,
+      _v: number,
+      at: Date | null,
+      lastError: Record<string, unknown> | null,
+    ) => {
+      rescheduled.push({ inMs: (at?.getTime() ?? 0) - Date.now(), lastError });
+      return true;
+    },
+  });
   const ledger = strict<PayoutLedger>('ledger', {
     change: async (change: PayoutChange) => {
       moves.push(change);
@@ -85,9 +97,10 @@ function harness(notFound: boolean | string = true) {
       schedule: [10, 10, 10],
       maxSendAttempts: 3,
       reversalWatch: [],
+      notFoundSettleMs: 60_000,
     },
   );
-  return { reconciler, moves };
+  return { reconciler, moves, rescheduled };
 }
 
 describe('PayoutReconciler bounds', () => {
@@ -100,12 +113,23 @@ describe('PayoutReconciler bounds', () => {
     );
   });
 
-  it('never re-sends an in-doubt internal transfer, whatever the status endpoint says', async () => {
-    const { reconciler, moves } = harness();
-    await reconciler.check(row({ status: 'UNKNOWN', kind: 'internal_transfer', attempt: 1 }));
+  it('never re-sends an in-doubt internal transfer; "not found" twice, a settle window apart, is FAILED', async () => {
+    const first = harness();
+    await first.reconciler.check(row({ status: 'UNKNOWN', kind: 'internal_transfer', attempt: 1 }));
+    assert.deepEqual(first.moves, [], 'one "not found" settles nothing');
+    assert.equal(first.rescheduled.length, 1);
+    const since = first.rescheduled[0]?.lastError?.['notFoundSince'];
+    assert.equal(typeof since, 'string', 'the first "not found" is remembered on the row');
+    assert.ok((first.rescheduled[0]?.inMs ?? 0) > 59_000, 'asked again after the settle window');
+
+    const again = harness();
+    const lastError = { notFoundSince: new Date(Date.now() - 61_000).toISOString() };
+    await again.reconciler.check(
+      row({ status: 'UNKNOWN', kind: 'internal_transfer', attempt: 1, lastError }),
+    );
     assert.deepEqual(
-      moves.map((m) => [m.to, m.fields?.reason]),
-      [['REQUIRES_ATTENTION', 'in_doubt_resend_unsafe']],
+      again.moves.map((m) => [m.to, m.fields?.reason]),
+      [['FAILED', 'not_received_by_provider']],
     );
   });
 
