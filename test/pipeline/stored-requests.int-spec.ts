@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { PayoutRepository } from '#ledger';
 import { startStack, type Stack } from '#test-support';
-import { directTransfer, ACCOUNTS } from '../reconciliation/helpers.js';
+import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
+import { directTransfer, ACCOUNTS, metric } from '../reconciliation/helpers.js';
 
 // Intake decodes every command with the contract's schema before it stores the request; the
 // executor decodes the stored request again before it sends it. A row that no longer decodes (a
@@ -12,12 +13,13 @@ import { directTransfer, ACCOUNTS } from '../reconciliation/helpers.js';
 describe('a stored request that no longer decodes', () => {
   let stack: Stack;
   let pool: pg.Pool;
+  let service: ServiceApp;
   const payouts = new PayoutRepository();
 
   before(async () => {
     stack = await startStack();
     pool = new pg.Pool({ connectionString: stack.db.url, max: 2 });
-    await stack.startService();
+    service = await stack.startService();
   });
   after(async () => {
     await pool?.end();
@@ -65,5 +67,10 @@ describe('a stored request that no longer decodes', () => {
     const bad2 = await payouts.findOne(pool, accountId, 'sr_bad_2');
     assert.match(String(bad2?.lastError?.['message']), /\/data must have required property 'cardToken'/);
     assert.equal(bad2?.lastError?.['endpoint'], 'cardpay');
+    // Counted like every payout handed to a person, whoever hands it over (alerts watch this).
+    assert.equal(
+      await metric(service.url, 'payouts_requires_attention_total', { reason: 'stored_request_invalid' }),
+      2,
+    );
   });
 });

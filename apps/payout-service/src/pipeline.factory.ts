@@ -70,7 +70,8 @@ export function createPipeline(i: PipelineInputs) {
   const metrics = new PipelineMetrics(registry);
   const reconcilerMetrics = new ReconcilerMetrics(registry);
   const stale = (source: string) => metrics.staleResults.inc({ source });
-  const payoutLedger = new PayoutLedger({ pool, payouts, outbox, logger: i.logger, stale });
+  const attention = (reason: string) => reconcilerMetrics.requiresAttention.inc({ reason });
+  const payoutLedger = new PayoutLedger({ pool, payouts, outbox, logger: i.logger, stale, attention });
   const batchLedger = new BatchLedger({ pool, batches, outbox, logger: i.logger, stale });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,

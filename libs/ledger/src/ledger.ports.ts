@@ -14,3 +14,9 @@ export type ChangeSource = 'intake' | 'executor' | 'reconciler' | 'batches' | 'o
 
 /** Counts a change dropped because its row had moved on meanwhile (payouts_stale_results_total). */
 export type StaleCounter = (source: ChangeSource) => void;
+
+/**
+ * Counts a payout handed to a person (payouts_requires_attention_total), whoever hands it over:
+ * alerts watch it, so it is counted where the state changes, not by each caller.
+ */
+export type AttentionCounter = (reason: string, source: ChangeSource) => void;

@@ -4,7 +4,12 @@ import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { payoutStateEvent } from './events.js';
 import { type OutcomeFields, type PayoutRow } from './ledger.types.js';
-import { type LedgerOutbox, type ChangeSource, type StaleCounter } from './ledger.ports.js';
+import {
+  type AttentionCounter,
+  type LedgerOutbox,
+  type ChangeSource,
+  type StaleCounter,
+} from './ledger.ports.js';
 import { type PayoutRepository } from './payout.repository.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
 
@@ -25,6 +30,8 @@ export interface PayoutLedgerDeps {
   readonly logger: AppLogger;
   /** Counts a change dropped because the row had moved on meanwhile. */
   readonly stale?: StaleCounter;
+  /** Counts a payout entering REQUIRES_ATTENTION, by reason. */
+  readonly attention?: AttentionCounter;
 }
 
 /**
@@ -165,7 +172,8 @@ export class PayoutLedger {
       reason: next.reason,
     };
     if (next.status === 'REQUIRES_ATTENTION') {
-      // An error line (and an alert on the caller's metric): a person must look at it.
+      // An error line and a count (alerts watch it): a person must look at it.
+      if (from.status !== 'REQUIRES_ATTENTION') this.d.attention?.(next.reason ?? 'unknown', source);
       this.logger(source).error(
         { ...fields, checks: from.checkCount, ...ch.log },
         'payout requires attention: its true state could not be established automatically',

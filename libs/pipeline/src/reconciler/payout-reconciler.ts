@@ -205,10 +205,10 @@ export class PayoutReconciler {
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {
-    const moved = await this.d.ledger.change(
+    // The ledger step counts it (payouts_requires_attention_total), as for every other writer.
+    await this.d.ledger.change(
       { row, to: 'REQUIRES_ATTENTION', fields: { reason, nextCheckAt: null }, log: { reason } },
       'reconciler',
     );
-    if (moved) this.d.metrics.requiresAttention.inc({ reason });
   }
 }
