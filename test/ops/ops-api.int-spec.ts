@@ -46,7 +46,7 @@ describe('operations API', () => {
       // "pending, then success" stays pending until the sandbox clock passes 10 minutes, and the
       // reconciler gives up after three looks: a payout reaches REQUIRES_ATTENTION in a second.
       sandbox: { pendingDelayMs: 600_000 },
-      env: { OPS_API_TOKEN: TOKEN, RECONCILE_SCHEDULE: '200ms,200ms,200ms' },
+      env: { OPS_API_TOKEN: TOKEN, RECONCILE_SCHEDULE: '200ms,200ms,200ms', NOT_FOUND_SETTLE_MS: '500' },
     });
     const service = await stack.startService();
     url = service.url;
@@ -251,7 +251,7 @@ describe('operations API', () => {
       );
     });
 
-    it('an internal transfer in doubt is only status-checked, never sent again', async () => {
+    it('an internal transfer in doubt is only status-checked, never sent again: unknown to the provider, it is FAILED', async () => {
       // In doubt: the provider may or may not have it, and does not deduplicate internal transfers.
       await insertPayout({
         transferId: 'ops_int_doubt',
@@ -261,15 +261,17 @@ describe('operations API', () => {
       });
       const r = await call('POST', `/ops/payouts/${ACCOUNT}/ops_int_doubt/recheck`);
       assert.equal(r.status, 202, r.text);
-      // The sandbox never saw it: "not found" proves nothing for this kind, so back to a person.
+      // The sandbox never saw it: "not found", and again NOT_FOUND_SETTLE_MS later, so the money
+      // did not move: FAILED (not_received_by_provider), not sent again and not back to a person.
       await eventually(
         () =>
           stack
             .eventsOf('ops_int_doubt')
             .map((e) => e.data.status)
-            .join(',') === 'UNKNOWN,REQUIRES_ATTENTION' || undefined,
-        { what: 'UNKNOWN then REQUIRES_ATTENTION', timeoutMs: 15_000 },
+            .join(',') === 'UNKNOWN,FAILED' || undefined,
+        { what: 'UNKNOWN then FAILED', timeoutMs: 15_000 },
       );
+      assert.equal(stack.eventsOf('ops_int_doubt').at(-1)?.data.reason, 'not_received_by_provider');
       await new Promise((res) => setTimeout(res, 500));
       const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=ops_int_doubt')) as {
         initiations: unknown[];
@@ -278,7 +280,7 @@ describe('operations API', () => {
       const [row] = await stack.sql<{ status: string; attempt: number }>(
         `SELECT status, attempt FROM payout WHERE transfer_id = 'ops_int_doubt'`,
       );
-      assert.deepEqual(row, { status: 'REQUIRES_ATTENTION', attempt: 1 });
+      assert.deepEqual(row, { status: 'FAILED', attempt: 1 });
     });
 
     it('a self withdrawal in doubt cannot be rechecked (no status endpoint): 409', async () => {

@@ -78,7 +78,8 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       // kafkajs restarts a crashed consumer on a timer; a restart already connecting when
       // disconnect() runs is not cancelled and would go on restarting forever, keeping a closed
       // service's process alive. Once closing, a crash ends the consumer.
-      retry: { restartOnFailure: () => Promise.resolve(!this.closing) },
+      // retries: 5 is kafkajs's own default for consumers, which a `retry` option would replace.
+      retry: { retries: 5, restartOnFailure: () => Promise.resolve(!this.closing) },
     });
     consumer.on(consumer.events.CRASH, (e) =>
       this.log.warn(
