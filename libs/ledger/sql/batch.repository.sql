@@ -85,5 +85,8 @@ SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_coun
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
   status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
 
+-- batch.lockForEvents (BatchRepository.lockForEvents)
+SELECT 1 FROM batch WHERE id = $1 FOR UPDATE;
+
 -- batch.items (BatchRepository.items)
 SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, updated_at FROM batch_item WHERE batch_id = $1 ORDER BY position;

@@ -303,6 +303,15 @@ export class BatchRepository {
     return rows.map(toRow);
   }
 
+  /**
+   * Takes the batch row's lock for the rest of the caller's transaction. A check writes entry
+   * events under the batch's key: holding the batch row first makes overlapping checks of one
+   * batch commit in the order they draw event ids, so the relay never sees a newer one first.
+   */
+  async lockForEvents(db: Db, batchId: string): Promise<void> {
+    await db.query(/* sql: batch.lockForEvents */ `SELECT 1 FROM batch WHERE id = $1 FOR UPDATE`, [batchId]);
+  }
+
   async items(db: Db, batchId: string): Promise<BatchItemRow[]> {
     const { rows } = await db.query<RawItem>(
       /* sql: batch.items */ `SELECT ${ITEM_COLUMNS} FROM batch_item WHERE batch_id = $1 ORDER BY position`,

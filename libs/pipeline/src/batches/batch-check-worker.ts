@@ -127,6 +127,9 @@ export class BatchCheckWorker {
       reason: t.reason ?? null,
     }));
     const outcome = await inTransaction(this.d.pool, async (c) => {
+      // First the batch row's lock: an overlapping check of this batch (one that outlived its
+      // lease) waits here, so the two commit their entry events in the order of their ids.
+      await this.d.batches.lockForEvents(c, batch.id);
       const before = new Map((await this.d.batches.items(c, batch.id)).map((i) => [i.transferId, i.status]));
       const updates = results.filter((u) => itemMayMove(before.get(u.transferId) ?? 'RECEIVED', u.status));
       if (updates.length < results.length) {

@@ -1,0 +1,143 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { Registry } from 'prom-client';
+import { createPool } from '#database';
+import { BatchLedger, BatchRepository } from '#ledger';
+import { createLogger } from '#observability';
+import { OutboxRepository } from '#outbox';
+import { BatchCheckWorker, type BatchSubmission, ReconcilerMetrics } from '#pipeline';
+import { type ProviderClient } from '#provider-client';
+import { createTestDatabase, strictFake, type TestDatabase } from '#test-support';
+
+// A batch's entry events share the batch's key, and the relay publishes a key's events in id
+// order as they become visible. Two checks of one batch that overlap (the first outlives its
+// lease) must therefore commit in the order they drew their event ids: the second waits for the
+// first. Otherwise an entry event could be published before an older one of the same key.
+describe('overlapping checks of one batch', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  const batches = new BatchRepository();
+  const outbox = new OutboxRepository();
+  const logger = createLogger({ level: 'silent', name: 'test' });
+
+  before(async () => {
+    db = await createTestDatabase();
+    pool = createPool({
+      url: db.url,
+      max: 8,
+      applicationName: 'batch-order',
+      onConnectionError: () => undefined,
+    });
+  });
+  after(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  /** A checker whose provider reports `entries` as SUCCESS, and whose batch change can be held. */
+  function checker(owner: string, entries: string[], gate?: { reached: () => void; opened: Promise<void> }) {
+    const real = new BatchLedger({ pool, batches, outbox, logger });
+    const ledger = gate
+      ? Object.assign(Object.create(real) as BatchLedger, {
+          applyWithin: async (...args: Parameters<BatchLedger['applyWithin']>) => {
+            gate.reached();
+            await gate.opened;
+            return real.applyWithin(...args);
+          },
+        })
+      : real;
+    const client = strictFake<ProviderClient>('client', {
+      getBatchTransferStatus: async () => ({
+        outcome: 'success',
+        data: {
+          referenceId: 1,
+          transfers: entries.map((transferId) => ({
+            transferId,
+            status: 'SUCCESS',
+            referenceId: 2,
+            utr: 'U',
+          })),
+        },
+        diagnostics: {
+          endpoint: 'getBatchTransferStatus',
+          requestId: 'r',
+          sent: true,
+          attempts: 1,
+          durationMs: 1,
+        },
+      }),
+    });
+    return new BatchCheckWorker(
+      {
+        pool,
+        batches,
+        ledger,
+        outbox,
+        client,
+        submission: strictFake<BatchSubmission>('submission'),
+        logger,
+        metrics: new ReconcilerMetrics(new Registry()),
+      },
+      // A lease of 1 ms: the second checker may claim the batch while the first still checks it.
+      { owner, leaseMs: 1, schedule: [60_000], maxSendAttempts: 3, perRound: 1, pollMs: 10 },
+    );
+  }
+
+  it('do not interleave: the second does not check the batch while the first holds it', async () => {
+    const c = await pool.connect();
+    try {
+      await batches.insertNew(c, {
+        accountId: 'default',
+        batchTransferId: 'bo_1',
+        batchFormat: 'BANK_ACCOUNT',
+        requestHash: 'h',
+        requestId: null,
+        totalAmount: '30.00',
+        entries: [
+          { transferId: 'bo_1_a', amount: '10.00', entry: {} },
+          { transferId: 'bo_1_b', amount: '20.00', entry: {} },
+        ],
+      });
+    } finally {
+      c.release();
+    }
+    assert.equal((await batches.claimForSubmission(pool, 'submitter', 1, 10)).length, 1);
+    await sleep(20);
+
+    let reached!: () => void;
+    let open!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    const opened = new Promise<void>((r) => (open = r));
+    // The first check has written entry a's event and holds before its batch change.
+    const first = checker('first', ['bo_1_a'], { reached, opened }).checkDue(1);
+    await atGate;
+    await sleep(20);
+    // Meanwhile the lease has run out and another checker looks for due batches.
+    let secondChecked: number | undefined;
+    const second = checker('second', ['bo_1_b'])
+      .checkDue(1)
+      .then((n) => (secondChecked = n));
+    await sleep(800);
+    const visible = (
+      await pool.query<{ event_id: string }>(
+        'SELECT event_id FROM outbox WHERE message_key = $1 ORDER BY id',
+        ['batch/default/bo_1'],
+      )
+    ).rows.map((r) => r.event_id);
+    const checkedMeanwhile = secondChecked;
+    open();
+    await Promise.all([first, second]);
+    // It may skip the batch (the first holds it) or wait for it; it must not check it meanwhile.
+    assert.notEqual(
+      checkedMeanwhile,
+      1,
+      'the second checker did not check the batch while the first held it',
+    );
+    assert.ok(
+      !visible.some((id) => id.includes('bo_1_b')),
+      `no event of the second check was visible before the first committed: ${visible.join(', ')}`,
+    );
+  });
+});
