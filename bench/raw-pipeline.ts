@@ -9,7 +9,7 @@
 import { type Kafka } from 'kafkajs';
 import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import { dropDatabase, freshDatabase } from './support.js';
+import { benchDatabase, dropDatabase, freshDatabase } from './support.js';
 
 export interface RawPipelineOptions {
   readonly kafka: Kafka;
@@ -38,7 +38,7 @@ async function token(http: HttpPool): Promise<string> {
 
 /** Payouts per second through the raw pipeline, for `n` commands sent at once. */
 export async function rawPipeline(n: number, o: RawPipelineOptions): Promise<number> {
-  const dbName = 'payouts_bench_raw';
+  const dbName = benchDatabase('raw');
   const db = await freshDatabase(dbName, o.template);
   const pool = new pg.Pool({ connectionString: db, max: o.partitionsConcurrently + 2 });
   await pool.query(
