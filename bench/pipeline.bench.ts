@@ -18,7 +18,7 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics } from '#messaging';
-import { PROFILE, profileDir, profiledNodeArgs, ProfileSession } from './profile-run.js';
+import { type Launch, PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
 import {
   BASE_URL,
@@ -140,7 +140,7 @@ async function stack(
   name: string,
   roles: string,
   sandboxUrl: string,
-  nodeArgs: readonly string[] = [],
+  launch: Launch = { nodeArgs: [], env: {} },
 ): Promise<Stack> {
   const dbUrl = await freshDatabase(name, TEMPLATE);
   const prefix = `bench-${name}-${run}`;
@@ -165,8 +165,9 @@ async function stack(
       EXECUTOR_CONCURRENCY: '128',
       EXECUTOR_IDLE_POLL_MS: '20',
       OUTBOX_POLL_INTERVAL_MS: '200',
+      ...launch.env,
     },
-    nodeArgs,
+    launch.nodeArgs,
   );
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/health/ready`);
@@ -176,7 +177,7 @@ async function stack(
     url,
     svc,
     // A profiled service writes its profile on the way out: give it time to.
-    stopService: () => stopNode(svc, nodeArgs.length > 0 ? 60_000 : 10_000),
+    stopService: () => stopNode(svc, launch.nodeArgs.length > 0 ? 60_000 : 10_000),
     async stop() {
       await stopNode(svc);
       await dropDatabase(name);
@@ -225,7 +226,7 @@ async function endToEnd(
     name,
     'intake,executor,reconciler,relay',
     sandboxUrl,
-    profile ? profiledNodeArgs(profile.dir) : [],
+    profile ? profiledLaunch(profile.dir) : undefined,
   );
   const session = profile
     ? new ProfileSession(profile.dir, s.svc, s.dbUrl, s.url, sandboxUrl, profile.sandboxPid)

@@ -6,7 +6,8 @@
  *     listener alike; BEGIN/COMMIT/ROLLBACK included);
  *   - Kafka requests by client kind and API (kafkajs' REQUEST instrumentation events);
  *   - HTTP requests by method and path, query string dropped (undici's diagnostics channel).
- * On SIGUSR2 it writes a mark, `{ seq, hrtimeUs, counts }`, to `$BENCH_PROBE_DIR/mark-<seq>.json`.
+ * On SIGUSR2 it writes a mark, `{ seq, hrtimeUs, counts }`, to `$BENCH_PROBE_DIR/mark-<seq>.json`,
+ * and at exit to `exit.json`.
  * `hrtimeUs` is on the monotonic clock V8 stamps its CPU profile samples with, so the bench can cut
  * the profile to the window between two marks. Never loaded outside the bench.
  */
@@ -99,14 +100,18 @@ if (dir) {
   patchKafka();
   watchHttp();
   let seq = 0;
-  process.on('SIGUSR2', () => {
+  const write = (name: string): void => {
     const mark: ProbeMark = {
       seq: seq++,
       hrtimeUs: Number(process.hrtime.bigint() / 1000n),
       counts: structuredClone(counts),
     };
-    const file = join(dir, `mark-${mark.seq}.json`);
+    const file = join(dir, `${name}.json`);
     writeFileSync(`${file}.tmp`, JSON.stringify(mark));
     renameSync(`${file}.tmp`, file);
-  });
+  };
+  process.on('SIGUSR2', () => write(`mark-${seq}`));
+  // At exit too, so the bench can compare the server's statistics (complete only once the
+  // service's connections have closed) with what the service sent over the same span.
+  process.on('exit', () => write('exit'));
 }

@@ -65,6 +65,19 @@ const PACKAGE_AREAS: Record<string, string> = {
   ajv: 'ajv (validation)',
 };
 const JSON_BUILTINS = new Set(['parse', 'stringify', 'JSONParse', 'JSONStringify']);
+/** Native bindings (no script URL) that write to or read from sockets: the system calls. */
+const SOCKET_NATIVES = new Set([
+  'writev',
+  'writeBuffer',
+  'writeString',
+  'writeUtf8String',
+  'writeLatin1String',
+  'writeAsciiString',
+  'writeUcs2String',
+  'readStart',
+  'readStop',
+  'shutdown',
+]);
 
 /** The area a frame's self time is counted under. */
 export function areaOf(frame: CallFrame): string {
@@ -72,7 +85,16 @@ export function areaOf(frame: CallFrame): string {
   if (functionName === '(garbage collector)') return 'GC';
   if (functionName === '(idle)') return 'idle';
   if (functionName === '(program)') return '(program): native, unattributed';
-  if (url === '') return JSON_BUILTINS.has(functionName) ? 'JSON' : 'V8 builtins';
+  if (url.startsWith('wasm://') || functionName === 'js-to-wasm' || functionName === 'wasm-to-js')
+    return 'undici'; // llhttp, undici's HTTP parser, is its only WebAssembly
+  if (url === '') {
+    if (JSON_BUILTINS.has(functionName)) return 'JSON';
+    if (SOCKET_NATIVES.has(functionName)) return 'node: socket writes (native)';
+    if (functionName === 'runMicrotasks') return 'V8: microtask queue (promises)';
+    if (functionName.startsWith('RegExp:')) return 'V8: RegExp';
+    if (/^validate\d+$/.test(functionName)) return 'ajv (validation)'; // ajv's generated code
+    return 'V8 builtins / other natives';
+  }
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) {
     const parts = url.slice(nm + '/node_modules/'.length).split('/');

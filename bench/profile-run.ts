@@ -27,13 +27,22 @@ export function profileDir(run: string): string {
   return dir;
 }
 
-export function profiledNodeArgs(dir: string): string[] {
-  return [
-    '--cpu-prof',
-    `--cpu-prof-dir=${dir}`,
-    '--import',
-    pathToFileURL(resolve(ROOT, 'dist/bench/probe.js')).href,
-  ];
+/** How to start a service under the profiler with the probe preloaded, writing into `dir`. */
+export function profiledLaunch(dir: string): Launch {
+  return {
+    nodeArgs: [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      '--import',
+      pathToFileURL(resolve(ROOT, 'dist/bench/probe.js')).href,
+    ],
+    env: { BENCH_PROBE_DIR: dir },
+  };
+}
+
+export interface Launch {
+  readonly nodeArgs: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
 }
 
 type Table = Record<string, number>;
@@ -263,8 +272,17 @@ export class ProfileSession {
     row('  statements inside them (BEGIN/COMMIT not counted)', tx['statements in transactions'] ?? 0);
     row('  single statements outside a transaction', tx['single-statement transactions'] ?? 0);
     const db = diff(before.database, after.database);
+    const exitFile = resolve(this.dir, 'exit.json');
+    if (existsSync(exitFile)) {
+      const exit = JSON.parse(readFileSync(exitFile, 'utf8')) as ProbeMark;
+      const t = diff(start.probe.counts.transactions, exit.counts.transactions);
+      row(
+        'transactions the service opened, first command -> its exit (probe: BEGIN + single statements)',
+        (t['explicit transactions'] ?? 0) + (t['single-statement transactions'] ?? 0),
+      );
+    }
     row(
-      'Postgres transactions (pg_stat_database xact_commit + xact_rollback)',
+      'Postgres transactions, first command -> service exit (pg_stat_database xact_commit + xact_rollback)',
       (db['xact_commit'] ?? 0) + (db['xact_rollback'] ?? 0),
     );
     row('  rolled back', db['xact_rollback'] ?? 0);
@@ -296,15 +314,18 @@ export class ProfileSession {
     line();
     line('Statements by text (probe), most frequent first:');
     line();
-    line('| calls | per payout | statement |');
-    line('| --- | --- | --- |');
+    const idleS = idleFrom ? (start.probe.hrtimeUs - idleFrom.hrtimeUs) / 1e6 : 0;
+    const idleSql = idleFrom ? diff(idleFrom.counts.sql, start.probe.counts.sql) : {};
+    line('| calls | per payout | with no load, per s | statement |');
+    line('| --- | --- | --- | --- |');
     for (const [k, v] of Object.entries(sql)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 25))
-      line(`| ${v.toLocaleString('en-US')} | ${f1(v / n)} | \`${cell(k)}\` |`);
+      line(
+        `| ${v.toLocaleString('en-US')} | ${f1(v / n)} | ${idleS > 0 ? f1((idleSql[k] ?? 0) / idleS) : ''} | \`${cell(k)}\` |`,
+      );
 
     if (idleFrom) {
-      const idleS = (start.probe.hrtimeUs - idleFrom.hrtimeUs) / 1e6;
       const count = (a: ProbeCounts, b: ProbeCounts): [number, number] => [
         Object.values(diff(a.sql, b.sql)).reduce((x, y) => x + y, 0),
         Object.values(diff(a.kafka, b.kafka)).reduce((x, y) => x + y, 0),
