@@ -5,7 +5,8 @@
  *   - Postgres statements by text (every `pg` Client#query, so the pool, typeorm and the outbox
  *     listener alike; BEGIN/COMMIT/ROLLBACK included);
  *   - Kafka requests by client kind and API (kafkajs' REQUEST instrumentation events);
- *   - HTTP requests by method and path, query string dropped (undici's diagnostics channel).
+ *   - HTTP requests by method and path, query string dropped (undici's diagnostics channel);
+ *   - bytes written to sockets, by peer (net.Socket#write: Postgres on 5432, Kafka on 9092, others).
  * On SIGUSR2 it writes a mark, `{ seq, hrtimeUs, counts }`, to `$BENCH_PROBE_DIR/mark-<seq>.json`,
  * and at exit to `exit.json`.
  * `hrtimeUs` is on the monotonic clock V8 stamps its CPU profile samples with, so the bench can cut
@@ -22,6 +23,8 @@ export interface ProbeCounts {
   readonly http: Record<string, number>;
   /** 'explicit transactions', 'statements in transactions', 'single-statement transactions'. */
   readonly transactions: Record<string, number>;
+  /** Bytes the service wrote to sockets, by peer: 'postgres', 'kafka', 'other :<port>'. */
+  readonly bytesWritten: Record<string, number>;
 }
 
 export interface ProbeMark {
@@ -30,7 +33,7 @@ export interface ProbeMark {
   readonly counts: ProbeCounts;
 }
 
-const counts: ProbeCounts = { sql: {}, kafka: {}, http: {}, transactions: {} };
+const counts: ProbeCounts = { sql: {}, kafka: {}, http: {}, transactions: {}, bytesWritten: {} };
 const bump = (table: Record<string, number>, key: string): void => {
   table[key] = (table[key] ?? 0) + 1;
 };
@@ -87,6 +90,24 @@ function patchKafka(): void {
   }
 }
 
+function patchSockets(): void {
+  const net = require('node:net') as { Socket: { prototype: { write: AnyFn; remotePort?: number } } };
+  const original = net.Socket.prototype.write;
+  net.Socket.prototype.write = function (this: unknown, ...args: unknown[]): unknown {
+    const chunk = args[0];
+    const size =
+      typeof chunk === 'string'
+        ? Buffer.byteLength(chunk)
+        : chunk instanceof Uint8Array
+          ? chunk.byteLength
+          : 0;
+    const port = (this as { remotePort?: number }).remotePort;
+    const peer = port === 5432 ? 'postgres' : port === 9092 ? 'kafka' : `other :${port ?? '?'}`;
+    counts.bytesWritten[peer] = (counts.bytesWritten[peer] ?? 0) + size;
+    return original.apply(this, args);
+  };
+}
+
 function watchHttp(): void {
   channel('undici:request:create').subscribe((message) => {
     const { request } = message as { request: { method: string; path: string } };
@@ -98,6 +119,7 @@ const dir = process.env['BENCH_PROBE_DIR'];
 if (dir) {
   patchPg();
   patchKafka();
+  patchSockets();
   watchHttp();
   let seq = 0;
   const write = (name: string): void => {

@@ -310,6 +310,9 @@ export class ProfileSession {
     );
     for (const [k, v] of Object.entries(http).sort((a, b) => b[1] - a[1])) row(`  ${k}`, v);
     for (const [k, v] of Object.entries(diff(start.sandbox, end.sandbox))) row(`sandbox: ${k}`, v);
+    const bytes = diff(start.probe.counts.bytesWritten, end.probe.counts.bytesWritten);
+    for (const [k, v] of Object.entries(bytes).sort((a, b) => b[1] - a[1]))
+      row(`bytes the service wrote to ${k} (probe, net.Socket#write)`, v);
 
     line();
     line('Statements by text (probe), most frequent first:');
