@@ -56,6 +56,7 @@ function isPlumbing(area: string): boolean {
     area.startsWith('V8') ||
     area === 'crypto' ||
     area === 'JSON' ||
+    area === 'bench probe (overhead)' ||
     area.startsWith('(program)')
   );
 }
@@ -120,6 +121,7 @@ export function areaOf(frame: CallFrame): string {
       return 'nestjs / fastify';
     return PACKAGE_AREAS[pkg] ?? `npm: ${pkg}`;
   }
+  if (url.endsWith('/dist/bench/probe.js')) return 'bench probe (overhead)';
   const lib = /\/dist\/(libs|apps)\/([^/]+)\//.exec(url);
   if (lib) return `${lib[1]}/${lib[2]}`;
   if (url.startsWith('node:')) {
