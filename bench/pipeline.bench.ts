@@ -15,7 +15,6 @@ import { type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics } from '#messaging';
 import { type Launch, PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
@@ -23,6 +22,7 @@ import { rawPipeline } from './raw-pipeline.js';
 import {
   BASE_URL,
   benchDatabase,
+  benchPool,
   dropDatabase,
   freePort,
   freshDatabase,
@@ -82,7 +82,7 @@ async function produceAll(
 /** Baseline: what kafkajs + pg alone do on this machine, batch for batch like the intake. */
 async function baseline(n: number): Promise<number> {
   const db = await freshDatabase(benchDatabase('baseline'), TEMPLATE);
-  const pool = new pg.Pool({ connectionString: db, max: 4 });
+  const pool = benchPool(db, 4);
   await pool.query('CREATE TABLE baseline (k text PRIMARY KEY, v jsonb)');
   const prefix = `bench-base-${run}`;
   await topics(prefix, ['in', 'out']);
@@ -187,7 +187,7 @@ async function stack(
 
 async function intake(sandboxUrl: string): Promise<number> {
   const s = await stack(benchDatabase('intake'), 'intake', sandboxUrl);
-  const pool = new pg.Pool({ connectionString: s.dbUrl, max: 2 });
+  const pool = benchPool(s.dbUrl, 2);
   const producer = kafka.producer();
   await producer.connect();
   const msgs = Array.from({ length: INTAKE_N }, (_, i) => command(i, 'in'));

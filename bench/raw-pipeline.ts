@@ -7,9 +7,8 @@
  * event seen by a separate consumer of the events topic.
  */
 import { type Kafka } from 'kafkajs';
-import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import { benchDatabase, dropDatabase, freshDatabase } from './support.js';
+import { benchDatabase, benchPool, dropDatabase, freshDatabase } from './support.js';
 
 export interface RawPipelineOptions {
   readonly kafka: Kafka;
@@ -40,7 +39,7 @@ async function token(http: HttpPool): Promise<string> {
 export async function rawPipeline(n: number, o: RawPipelineOptions): Promise<number> {
   const dbName = benchDatabase('raw');
   const db = await freshDatabase(dbName, o.template);
-  const pool = new pg.Pool({ connectionString: db, max: o.partitionsConcurrently + 2 });
+  const pool = benchPool(db, o.partitionsConcurrently + 2);
   await pool.query(
     'CREATE TABLE raw_payout (k text PRIMARY KEY, v jsonb NOT NULL, status text NOT NULL, answer jsonb)',
   );

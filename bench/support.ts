@@ -51,6 +51,17 @@ export async function migratedTemplate(name: string): Promise<void> {
   await runMigrations(withDatabase(BASE_URL, name));
 }
 
+/**
+ * A pool for the bench's own queries. pg-pool's end() resolves before its connections have
+ * closed, so the DROP ... WITH (FORCE) that follows can terminate one still closing: that error
+ * is expected and must not crash the bench.
+ */
+export function benchPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export async function dropDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
