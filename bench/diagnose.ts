@@ -3,7 +3,15 @@ import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics } from '#messaging';
-import { freePort, freshDatabase, migratedTemplate, startNode, stopNode, waitHttp } from './support.js';
+import {
+  benchDatabase,
+  freePort,
+  freshDatabase,
+  migratedTemplate,
+  startNode,
+  stopNode,
+  waitHttp,
+} from './support.js';
 
 const N = Number(process.env['N'] ?? 1000);
 const RATE = Number(process.env['RATE'] ?? 200);
@@ -11,8 +19,8 @@ const kafka = new Kafka({ clientId: 'diag', brokers: ['127.0.0.1:9092'], logLeve
 const run = Date.now().toString(36);
 
 async function main(): Promise<void> {
-  await migratedTemplate('payouts_bench_template');
-  const db = await freshDatabase('payouts_bench_diag', 'payouts_bench_template');
+  await migratedTemplate(benchDatabase('template'));
+  const db = await freshDatabase(benchDatabase('diag'), benchDatabase('template'));
   const prefix = `diag-${run}`;
   await ensureTopics(
     kafka,

@@ -7,16 +7,22 @@
  *   - end to end: payouts/s from command to terminal event, and p50/p95/p99 latency;
  *   - latency at a steady 200 payouts/s.
  * Knobs: BENCH_INTAKE_N (20000), BENCH_E2E_N (10000), BENCH_STEADY_RATE (200), BENCH_STEADY_SECONDS (15).
+ * BENCH_PROFILE=1: the end-to-end phase's service runs under `node --cpu-prof` with a counting probe,
+ * and the bench prints where its time goes (bench/profile-run.ts) instead of updating the table in
+ * docs/BENCHMARKS.md (the profiler slows the service down).
  */
+import { type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics } from '#messaging';
+import { type Launch, PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
 import {
   BASE_URL,
+  benchDatabase,
+  benchPool,
   dropDatabase,
   freePort,
   freshDatabase,
@@ -33,7 +39,7 @@ const E2E_N = Number(process.env['BENCH_E2E_N'] ?? 10_000);
 const STEADY_RATE = Number(process.env['BENCH_STEADY_RATE'] ?? 200);
 const STEADY_SECONDS = Number(process.env['BENCH_STEADY_SECONDS'] ?? 15);
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
-const TEMPLATE = 'payouts_bench_template';
+const TEMPLATE = benchDatabase('template');
 const PARTITIONS = 6;
 const kafka = new Kafka({ clientId: 'bench', brokers: BROKERS, logLevel: logLevel.NOTHING });
 const run = Date.now().toString(36);
@@ -75,8 +81,8 @@ async function produceAll(
 
 /** Baseline: what kafkajs + pg alone do on this machine, batch for batch like the intake. */
 async function baseline(n: number): Promise<number> {
-  const db = await freshDatabase('payouts_bench_baseline', TEMPLATE);
-  const pool = new pg.Pool({ connectionString: db, max: 4 });
+  const db = await freshDatabase(benchDatabase('baseline'), TEMPLATE);
+  const pool = benchPool(db, 4);
   await pool.query('CREATE TABLE baseline (k text PRIMARY KEY, v jsonb)');
   const prefix = `bench-base-${run}`;
   await topics(prefix, ['in', 'out']);
@@ -116,43 +122,62 @@ async function baseline(n: number): Promise<number> {
   await consumer.disconnect();
   await producer.disconnect();
   await pool.end();
-  await dropDatabase('payouts_bench_baseline');
+  await dropDatabase(benchDatabase('baseline'));
   return rate;
 }
 
 interface Stack {
   dbUrl: string;
   prefix: string;
+  url: string;
+  svc: ChildProcess;
+  /** Stops the service, keeping its database. */
+  stopService(): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function stack(name: string, roles: string, sandboxUrl: string): Promise<Stack> {
+async function stack(
+  name: string,
+  roles: string,
+  sandboxUrl: string,
+  launch: Launch = { nodeArgs: [], env: {} },
+): Promise<Stack> {
   const dbUrl = await freshDatabase(name, TEMPLATE);
   const prefix = `bench-${name}-${run}`;
   await topics(prefix);
   const port = await freePort();
-  const svc = startNode('dist/apps/payout-service/src/main.js', {
-    DATABASE_URL: dbUrl,
-    DATABASE_POOL_SIZE: '20',
-    KAFKA_BROKERS: BROKERS.join(','),
-    KAFKA_TOPIC_PREFIX: prefix,
-    KAFKA_CLIENT_ID: prefix,
-    HTTP_PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SERVICE_ROLES: roles,
-    PROVIDER_BASE_URL: sandboxUrl,
-    PROVIDER_PAYOUT_URL: sandboxUrl,
-    // Production defaults are the provider's published limits (~150/s); the sandbox has none here.
-    PROVIDER_RATE_TRANSFER_PER_MIN: '600000',
-    PROVIDER_RATE_STATUS_PER_MIN: '600000',
-    EXECUTOR_CONCURRENCY: '128',
-    EXECUTOR_IDLE_POLL_MS: '20',
-    OUTBOX_POLL_INTERVAL_MS: '200',
-  });
-  await waitHttp(`http://127.0.0.1:${port}/health/ready`);
+  const svc = startNode(
+    'dist/apps/payout-service/src/main.js',
+    {
+      DATABASE_URL: dbUrl,
+      DATABASE_POOL_SIZE: '20',
+      KAFKA_BROKERS: BROKERS.join(','),
+      KAFKA_TOPIC_PREFIX: prefix,
+      KAFKA_CLIENT_ID: prefix,
+      HTTP_PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SERVICE_ROLES: roles,
+      PROVIDER_BASE_URL: sandboxUrl,
+      PROVIDER_PAYOUT_URL: sandboxUrl,
+      // Production defaults are the provider's published limits (~150/s); the sandbox has none here.
+      PROVIDER_RATE_TRANSFER_PER_MIN: '600000',
+      PROVIDER_RATE_STATUS_PER_MIN: '600000',
+      EXECUTOR_CONCURRENCY: '128',
+      EXECUTOR_IDLE_POLL_MS: '20',
+      OUTBOX_POLL_INTERVAL_MS: '200',
+      ...launch.env,
+    },
+    launch.nodeArgs,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitHttp(`${url}/health/ready`);
   return {
     dbUrl,
     prefix,
+    url,
+    svc,
+    // A profiled service writes its profile on the way out: give it time to.
+    stopService: () => stopNode(svc, launch.nodeArgs.length > 0 ? 60_000 : 10_000),
     async stop() {
       await stopNode(svc);
       await dropDatabase(name);
@@ -161,8 +186,8 @@ async function stack(name: string, roles: string, sandboxUrl: string): Promise<S
 }
 
 async function intake(sandboxUrl: string): Promise<number> {
-  const s = await stack('payouts_bench_intake', 'intake', sandboxUrl);
-  const pool = new pg.Pool({ connectionString: s.dbUrl, max: 2 });
+  const s = await stack(benchDatabase('intake'), 'intake', sandboxUrl);
+  const pool = benchPool(s.dbUrl, 2);
   const producer = kafka.producer();
   await producer.connect();
   const msgs = Array.from({ length: INTAKE_N }, (_, i) => command(i, 'in'));
@@ -180,14 +205,32 @@ async function intake(sandboxUrl: string): Promise<number> {
   return rate;
 }
 
-/** Sends `n` payouts (all at once, or at `rate`/s) and times each from send to terminal event. */
+interface ProfileTarget {
+  readonly dir: string;
+  readonly sandboxPid: number | undefined;
+}
+
+/**
+ * Sends `n` payouts (all at once, or at `rate`/s) and times each from send to terminal event.
+ * With `profile`, the service runs under the CPU profiler and the probe, and `report` says where
+ * the time went.
+ */
 async function endToEnd(
   name: string,
   sandboxUrl: string,
   n: number,
   rate?: number,
-): Promise<{ perSecond: number; latencies: number[] }> {
-  const s = await stack(name, 'intake,executor,reconciler,relay', sandboxUrl);
+  profile?: ProfileTarget,
+): Promise<{ perSecond: number; latencies: number[]; report?: string }> {
+  const s = await stack(
+    name,
+    'intake,executor,reconciler,relay',
+    sandboxUrl,
+    profile ? profiledLaunch(profile.dir) : undefined,
+  );
+  const session = profile
+    ? new ProfileSession(profile.dir, s.svc, s.dbUrl, s.url, sandboxUrl, profile.sandboxPid)
+    : undefined;
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   const consumer = kafka.consumer({ groupId: `${s.prefix}.observer` });
@@ -211,11 +254,13 @@ async function endToEnd(
       },
     });
   });
+  await session?.idle();
   await new Promise((r) => setTimeout(r, 2000));
   const producer = kafka.producer();
   await producer.connect();
   const topic = topicName(s.prefix, TOPICS.commands);
   const msgs = Array.from({ length: n }, (_, i) => command(i, name.slice(-4)));
+  await session?.begin();
   const t0 = performance.now();
   if (rate === undefined) {
     for (let i = 0; i < n; i += 500) {
@@ -238,11 +283,14 @@ async function endToEnd(
     }
   }
   await Promise.race([finished, new Promise((r) => setTimeout(r, 180_000))]);
+  await session?.finish();
   const perSecond = latencies.length / ((last - t0) / 1000);
   await producer.disconnect();
   await consumer.disconnect();
+  await s.stopService();
+  const report = await session?.report(latencies.length, perSecond);
   await s.stop();
-  return { perSecond, latencies: latencies.sort((a, b) => a - b) };
+  return { perSecond, latencies: latencies.sort((a, b) => a - b), ...(report ? { report } : {}) };
 }
 
 function fmt(n: number): string {
@@ -284,10 +332,12 @@ async function main(): Promise<void> {
     console.log(`intake: ${INTAKE_N} commands...`);
     const intakeRate = await intake(sandboxUrl);
     console.log(`end to end: ${E2E_N} payouts...`);
-    const burst = await endToEnd('payouts_bench_e2e', sandboxUrl, E2E_N);
+    const profile = PROFILE ? { dir: profileDir(run), sandboxPid: sandbox.pid } : undefined;
+    if (profile) console.log(`  (profiling the service into ${profile.dir})`);
+    const burst = await endToEnd(benchDatabase('e2e'), sandboxUrl, E2E_N, undefined, profile);
     const steadyN = STEADY_RATE * STEADY_SECONDS;
     console.log(`steady: ${steadyN} payouts at ${STEADY_RATE}/s...`);
-    const steady = await endToEnd('payouts_bench_steady', sandboxUrl, steadyN, STEADY_RATE);
+    const steady = await endToEnd(benchDatabase('steady'), sandboxUrl, steadyN, STEADY_RATE);
     const p = (l: number[], q: number) => `${fmt(percentile(l, q))} ms`;
     const rows = [
       ['measure', 'result', 'target'],
@@ -322,6 +372,13 @@ async function main(): Promise<void> {
     ];
     const md = rows.map((r, i) => `| ${r.join(' | ')} |${i === 0 ? '\n| --- | --- | --- |' : ''}`).join('\n');
     console.log(`\n${md}\n`);
+    if (profile) {
+      const report = `${burst.report ?? ''}\n`;
+      writeFileSync(resolve(profile.dir, 'report.md'), report);
+      console.log(`### Where the time goes (end-to-end phase)\n\n${report}`);
+      console.log(`profile mode: docs/BENCHMARKS.md left as it is; report in ${profile.dir}/report.md`);
+      return;
+    }
     const section = `<!-- bench:pipeline:start -->\nMeasured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on this machine (2 cores, everything co-located: Kafka, Postgres, sandbox at zero latency, one service instance).\n\n${md}\n<!-- bench:pipeline:end -->`;
     const file = resolve(ROOT, 'docs/BENCHMARKS.md');
     const doc = readFileSync(file, 'utf8');

@@ -7,9 +7,8 @@
  * event seen by a separate consumer of the events topic.
  */
 import { type Kafka } from 'kafkajs';
-import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import { dropDatabase, freshDatabase } from './support.js';
+import { benchDatabase, benchPool, dropDatabase, freshDatabase } from './support.js';
 
 export interface RawPipelineOptions {
   readonly kafka: Kafka;
@@ -38,9 +37,9 @@ async function token(http: HttpPool): Promise<string> {
 
 /** Payouts per second through the raw pipeline, for `n` commands sent at once. */
 export async function rawPipeline(n: number, o: RawPipelineOptions): Promise<number> {
-  const dbName = 'payouts_bench_raw';
+  const dbName = benchDatabase('raw');
   const db = await freshDatabase(dbName, o.template);
-  const pool = new pg.Pool({ connectionString: db, max: o.partitionsConcurrently + 2 });
+  const pool = benchPool(db, o.partitionsConcurrently + 2);
   await pool.query(
     'CREATE TABLE raw_payout (k text PRIMARY KEY, v jsonb NOT NULL, status text NOT NULL, answer jsonb)',
   );

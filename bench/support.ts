@@ -2,11 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { runMigrations, withDatabase } from '#database';
+import { databaseName, runMigrations, withDatabase } from '#database';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BASE_URL =
   process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/payouts_bench';
+
+/** A database of this run: BENCH_DATABASE_URL's name + `_` + suffix (payouts_bench_e2e by default). */
+export function benchDatabase(suffix: string): string {
+  return `${databaseName(BASE_URL)}_${suffix}`;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -46,23 +51,38 @@ export async function migratedTemplate(name: string): Promise<void> {
   await runMigrations(withDatabase(BASE_URL, name));
 }
 
+/**
+ * A pool for the bench's own queries. pg-pool's end() resolves before its connections have
+ * closed, so the DROP ... WITH (FORCE) that follows can terminate one still closing: that error
+ * is expected and must not crash the bench.
+ */
+export function benchPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export async function dropDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
-export function startNode(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [resolve(ROOT, script)], {
+export function startNode(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): ChildProcess {
+  const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
 }
 
-export async function stopNode(child: ChildProcess): Promise<void> {
+export async function stopNode(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
