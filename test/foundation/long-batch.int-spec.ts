@@ -10,6 +10,9 @@ import { capturingLogger, eventually, testKafka, testTopicPrefix } from '#test-s
 
 // The broker's smallest session timeout (group.min.session.timeout.ms); the handler takes longer.
 const SESSION_TIMEOUT_MS = 6_000;
+// The service's own heartbeat (KAFKA_HEARTBEAT_INTERVAL_MS): six a session, so a loaded machine
+// (npm test runs the chaos run beside this file) does not miss the session between two of them.
+const HEARTBEAT_INTERVAL_MS = 1_000;
 const HANDLER_MS = 10_000;
 const deliveries: string[] = [];
 
@@ -35,6 +38,7 @@ async function startMember(kafka: Kafka, prefix: string, groupId: string): Promi
       topicFor: (p) => `${prefix}.${p}`,
       logger,
       sessionTimeoutMs: SESSION_TIMEOUT_MS,
+      heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
     }),
   };
   const app = await NestFactory.createMicroservice(SlowModule, { ...strategy, logger: false });
@@ -51,7 +55,7 @@ async function committed(kafka: Kafka, groupId: string, topic: string): Promise<
         const [t] = await admin.fetchOffsets({ groupId, topics: [topic] });
         return t?.partitions[0]?.offset === '1' ? true : undefined;
       },
-      { timeoutMs: 3 * HANDLER_MS, intervalMs: 500, what: 'offset 1 committed' },
+      { timeoutMs: 6 * HANDLER_MS, intervalMs: 500, what: 'offset 1 committed' },
     );
   } finally {
     await admin.disconnect();
