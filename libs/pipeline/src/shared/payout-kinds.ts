@@ -230,7 +230,8 @@ export const PAYOUT_KINDS: KindTable = {
       return { result: r };
     },
     status: legacyStatus,
-    // No documented duplicate answer: in doubt, a person decides.
+    // No documented duplicate answer: never re-sent; in doubt it is settled by status (FAILED
+    // not_received_by_provider once still unknown after NOT_FOUND_SETTLE_MS).
     resendIsSafe: false,
     reversalWatch: true,
     quota: null,
