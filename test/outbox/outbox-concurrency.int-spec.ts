@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Kafka, type Producer } from 'kafkajs';
 import { type OutboxMetrics } from '#outbox';
 import { eventually } from '#test-support';
 import { event, OutboxHarness, range, versionsByKey, type Received } from './harness.js';
@@ -17,6 +18,34 @@ function counting(): OutboxMetrics & { count: number } {
   return m;
 }
 
+/**
+ * A Kafka whose producers hold every send until `open()`: a relay's round then keeps its claimed
+ * rows locked for as long as the test needs, whatever the machine's load.
+ */
+function gatedKafka(kafka: Kafka): { kafka: Kafka; open(): void } {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const gated = new Proxy(kafka, {
+    get(target, prop, receiver) {
+      if (prop !== 'producer') return Reflect.get(target, prop, receiver) as unknown;
+      return (...args: Parameters<Kafka['producer']>): Producer => {
+        const p = target.producer(...args);
+        return new Proxy(p, {
+          get(pt, pp, pr) {
+            const v = Reflect.get(pt, pp, pr) as unknown;
+            if ((pp !== 'send' && pp !== 'sendBatch') || typeof v !== 'function') return v;
+            return async (...a: unknown[]) => {
+              await gate;
+              return (v as (...x: unknown[]) => unknown).apply(pt, a);
+            };
+          },
+        });
+      };
+    },
+  });
+  return { kafka: gated, open };
+}
+
 describe('two OutboxRelay instances over one table', () => {
   let h: OutboxHarness;
   let got: Received[];
@@ -31,10 +60,25 @@ describe('two OutboxRelay instances over one table', () => {
   const seen = (prefix: string) => got.filter((m) => m.key.startsWith(prefix));
 
   it('claim disjoint heads when their rounds overlap', async () => {
-    const a = h.relay({ batchSize: 10 });
+    const gated = gatedKafka(h.kafka);
+    const a = h.relay({ batchSize: 10 }, undefined, gated.kafka);
     const b = h.relay({ batchSize: 10 });
     await h.enqueueTx(range(1, 20).flatMap((k) => [event(`disjoint-${k}`, 1), event(`disjoint-${k}`, 2)]));
-    const [ra, rb] = await Promise.all([a.round(), b.round()]);
+    // a claims and holds its rows (its send waits at the gate) while b claims: the rounds overlap.
+    const roundA = a.round();
+    await eventually(
+      async () => {
+        const { rows } = await h.pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        );
+        return rows[0]?.n === '1' ? true : undefined;
+      },
+      { what: "a's claim transaction open" },
+    );
+    const rb = await b.round();
+    gated.open();
+    const ra = await roundA;
     assert.equal(ra.published, 10);
     assert.equal(rb.published, 10);
     await eventually(() => (seen('disjoint-').length >= 20 ? true : undefined), { what: '20 messages' });

@@ -82,6 +82,32 @@ describe('OutboxRelay (real Kafka and Postgres)', () => {
     }
   });
 
+  it('with no retention (the default), deletes what it published, in order, and still counts its latency', async () => {
+    const registry = new Registry();
+    const relay = h.relay(
+      { retentionHours: 0, batchSize: 7, pollIntervalMs: 100 },
+      new PromOutboxMetrics(registry, () => h.repo.stats(h.pool)),
+    );
+    await relay.start();
+    const keys = range(1, 5).map((k) => `del-${k}`);
+    try {
+      await h.enqueueTx(keys.flatMap((k) => range(1, 6).map((v) => event(k, v))));
+      await eventually(() => (keysSeen('del-').length >= 30 ? true : undefined), { what: '30 messages' });
+      await sleep(200);
+      const byKey = versionsByKey(keysSeen('del-'));
+      for (const k of keys) assert.deepEqual(byKey.get(k), range(1, 6), `versions of ${k}`);
+      const { rows } = await h.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM outbox WHERE message_key LIKE 'del-%'`,
+      );
+      assert.equal(rows[0]?.n, '0', 'no published row is kept');
+      const text = await registry.metrics();
+      assert.match(text, /^payouts_relay_published_total 30$/m);
+      assert.match(text, /^payouts_relay_publish_latency_seconds_count 30$/m);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('wakes on NOTIFY long before its poll interval', async () => {
     const relay = h.relay({ pollIntervalMs: 60_000 });
     await relay.start();

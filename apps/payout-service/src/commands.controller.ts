@@ -4,7 +4,10 @@ import { TOPICS } from '#contracts';
 import { type KafkaBatch } from '#messaging';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor } from '#pipeline';
 
-/** Transport glue only: a Kafka batch in, the intake use case, then wake the executors. */
+/**
+ * Transport glue only: a Kafka batch in, the intake use case, then wake the worker that has new
+ * work (a claim that finds nothing is a transaction for nothing).
+ */
 @Controller()
 export class CommandsController {
   constructor(
@@ -15,8 +18,8 @@ export class CommandsController {
 
   @EventPattern(TOPICS.commands)
   async onCommands(@Payload() batch: KafkaBatch): Promise<void> {
-    await this.intake.ingest(batch.topic, batch.partition, batch.messages);
-    this.executor.wake();
-    this.batches.wake();
+    const r = await this.intake.ingest(batch.topic, batch.partition, batch.messages);
+    if (r.accepted > r.acceptedBatches) this.executor.wake();
+    if (r.acceptedBatches > 0) this.batches.wake();
   }
 }

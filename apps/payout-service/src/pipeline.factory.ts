@@ -71,7 +71,15 @@ export function createPipeline(i: PipelineInputs) {
   const reconcilerMetrics = new ReconcilerMetrics(registry);
   const stale = (source: string) => metrics.staleResults.inc({ source });
   const attention = (reason: string) => reconcilerMetrics.requiresAttention.inc({ reason });
-  const payoutLedger = new PayoutLedger({ pool, payouts, outbox, logger: i.logger, stale, attention });
+  const payoutLedger = new PayoutLedger({
+    pool,
+    payouts,
+    outbox,
+    logger: i.logger,
+    stale,
+    attention,
+    publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
+  });
   const batchLedger = new BatchLedger({ pool, batches, outbox, logger: i.logger, stale });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,

@@ -27,6 +27,11 @@ export function renderContractsDoc(): string {
     `\`${TOPICS.commandsDlq}\` with \`dlq-reason\` and \`dlq-detail\` headers. Amounts are decimal strings, never numbers.`,
     'The machine-readable version is [asyncapi.json](asyncapi.json).',
     '',
+    "Versions of a key only grow, and each change is published in version order. A payout's `SUBMITTING` state",
+    '(the service is about to call the provider) is published by default; a deployment with',
+    '`EVENTS_SUBMITTING=skip` does not publish it (one event fewer per payout, the cheaper setting), and that',
+    "payout's versions on the topic then skip one; a duplicate command still re-emits whatever state is current.",
+    '',
     '## Commands',
     '',
   ];

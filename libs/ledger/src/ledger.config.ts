@@ -28,6 +28,12 @@ export const ledgerConfig = defineSection('ledger', {
       'Older keys, comma-separated <keyId>:<base64 key>: still needed to decrypt, and to recognise a retried command whose request hash was made with them (drop a key only when neither can happen)',
     sensitive: true,
   }),
+  EVENTS_SUBMITTING: envVar({
+    schema: z.enum(['publish', 'skip']),
+    default: 'publish',
+    description:
+      "Whether a payout's SUBMITTING state (about to call the provider) is published; skip: one event fewer per payout, and a gap in that payout's versions on the topic (docs/CONTRACTS.md)",
+  }),
 });
 
 export type LedgerConfig = SectionValues<typeof ledgerConfig.vars>;

@@ -32,6 +32,11 @@ export interface PayoutLedgerDeps {
   readonly stale?: StaleCounter;
   /** Counts a payout entering REQUIRES_ATTENTION, by reason. */
   readonly attention?: AttentionCounter;
+  /**
+   * Whether entering SUBMITTING writes an event (default true). Off, a payout has one event fewer
+   * (EVENTS_SUBMITTING=skip): the row's version still moves, so its versions on the topic skip one.
+   */
+  readonly publishSubmitting?: boolean;
 }
 
 /**
@@ -83,10 +88,7 @@ export class PayoutLedger {
         eraseSecrets: isTerminal(ch.to),
       })),
     );
-    await this.d.outbox.enqueue(
-      c,
-      rows.map((r) => payoutStateEvent(r)),
-    );
+    await this.enqueue(c, rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return changes.map((ch) => byId.get(ch.row.id));
   }
@@ -99,10 +101,7 @@ export class PayoutLedger {
     assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
     const claimed = await inTransaction(this.d.pool, async (c) => {
       const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
-      await this.d.outbox.enqueue(
-        c,
-        rows.map((r) => payoutStateEvent(r)),
-      );
+      await this.enqueue(c, rows);
       return rows;
     });
     for (const r of claimed) this.line('executor', { row: { ...r, status: 'RECEIVED' }, to: r.status }, r);
@@ -143,11 +142,18 @@ export class PayoutLedger {
     assertPayoutMove(row.status, to, row.transferId);
     const moved = await inTransaction(this.d.pool, async (c) => {
       const next = await write(c);
-      if (next) await this.d.outbox.enqueue(c, [payoutStateEvent(next)]);
+      if (next) await this.enqueue(c, [next]);
       return next;
     });
     this.announce([{ row, to }], [moved], source);
     return moved;
+  }
+
+  /** The events of rows that just changed, in the caller's transaction. */
+  private async enqueue(c: pg.PoolClient, rows: readonly PayoutRow[]): Promise<void> {
+    const published =
+      this.d.publishSubmitting === false ? rows.filter((r) => r.status !== 'SUBMITTING') : rows;
+    if (published.length > 0) await this.d.outbox.enqueue(c, published.map((r) => payoutStateEvent(r)));
   }
 
   private stale(source: ChangeSource, ch: PayoutChange): void {

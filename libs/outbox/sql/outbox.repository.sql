@@ -5,10 +5,9 @@
 
 -- outbox.enqueue (OutboxRepository.enqueue)
 INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
-SELECT message_key, event_id, event_type, topic, payload::jsonb, headers::jsonb
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-       WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
- ORDER BY ord
+SELECT r.value->>'k', r.value->>'i', r.value->>'t', r.value->>'o', r.value->'p', r.value->'h'
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(value, ord)
+ ORDER BY r.ord
 ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
 RETURNING id;
 
@@ -27,6 +26,11 @@ SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload, o.head
 UPDATE outbox SET state = 'published', published_at = now()
  WHERE id = ANY($1::bigint[]) AND state = 'pending'
 RETURNING extract(epoch FROM published_at - created_at)::float8 AS latency;
+
+-- outbox.deletePublished (OutboxRepository.deletePublished)
+DELETE FROM outbox
+ WHERE id = ANY($1::bigint[]) AND state = 'pending'
+RETURNING extract(epoch FROM now() - created_at)::float8 AS latency;
 
 -- outbox.markFailed (OutboxRepository.markFailed)
 UPDATE outbox o

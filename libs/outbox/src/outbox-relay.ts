@@ -82,13 +82,18 @@ export class OutboxRelay {
     this.running = true;
     await this.listener.start();
     this.loop = this.run();
+    if (this.deps.settings.retentionHours > 0) this.schedulePurge();
+    this.log.info({ batchSize: this.deps.settings.batchSize }, 'outbox relay started');
+  }
+
+  /** With a retention, published rows stay until the purge job deletes them. */
+  private schedulePurge(): void {
     this.purgeTimer = setInterval(() => {
       this.purging ??= this.purge()
         .catch((e: unknown) => this.log.error({ err: e }, 'outbox purge failed'))
         .finally(() => (this.purging = undefined));
     }, this.deps.settings.purgeIntervalMs);
     this.purgeTimer.unref();
-    this.log.info({ batchSize: this.deps.settings.batchSize }, 'outbox relay started');
   }
 
   /** Lets the round in flight finish (its rows are marked), then closes the producer and LISTEN. */
@@ -158,10 +163,11 @@ export class OutboxRelay {
       const rows = await this.repo.claimHeads(client, settings.batchSize);
       if (rows.length === 0) return undefined;
       const outcome = await this.publisher.publish(rows);
-      const latencies = await this.repo.markPublished(
-        client,
-        outcome.sent.map((row) => row.id),
-      );
+      const sent = outcome.sent.map((row) => row.id);
+      const latencies =
+        settings.retentionHours > 0
+          ? await this.repo.markPublished(client, sent)
+          : await this.repo.deletePublished(client, sent);
       const dead = await this.repo.markFailed(client, outcome.failed, settings);
       return { claimed: rows.length, outcome, latencies, dead };
     });

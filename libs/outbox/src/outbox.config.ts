@@ -38,9 +38,10 @@ export const outboxConfig = defineSection('outbox', {
     description: 'How long the broker may take to acknowledge a batch (acks=all)',
   }),
   OUTBOX_RETENTION_HOURS: envVar({
-    schema: env.positiveInt(),
-    default: '72',
-    description: 'Published rows older than this are purged',
+    schema: env.nonNegativeInt(),
+    default: '0',
+    description:
+      'Hours a published row is kept (then purged); 0: deleted as it is published (the fastest; events live on the topic)',
   }),
   OUTBOX_PURGE_INTERVAL_MS: envVar({
     schema: env.positiveInt(),

@@ -27,6 +27,12 @@ export const pipelineConfig = defineSection('pipeline', {
     default: '200',
     description: 'Executor poll interval when idle (intake wakes it directly in the same process)',
   }),
+  BATCH_IDLE_POLL_MS: envVar({
+    schema: env.positiveInt(),
+    default: '1000',
+    description:
+      'Batch submission poll interval when idle (intake wakes it directly in the same process; batches are few)',
+  }),
   OUTCOME_LINGER_MS: envVar({
     schema: env.nonNegativeInt(),
     default: '3',

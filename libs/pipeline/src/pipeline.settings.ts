@@ -72,7 +72,7 @@ export function batchSubmissionSettings(c: PipelineConfig): BatchSubmissionSetti
 
 export function batchSubmitWorkerSettings(c: PipelineConfig, owner: string): BatchSubmitWorkerSettings {
   // A batch call is slow (hundreds of entries): a few at a time.
-  return { owner, leaseMs: c.EXECUTOR_LEASE_MS, idlePollMs: c.EXECUTOR_IDLE_POLL_MS, perRound: 2 };
+  return { owner, leaseMs: c.EXECUTOR_LEASE_MS, idlePollMs: c.BATCH_IDLE_POLL_MS, perRound: 2 };
 }
 
 export function batchCheckWorkerSettings(c: PipelineConfig, owner: string): BatchCheckWorkerSettings {

@@ -86,6 +86,8 @@ interface StateLine {
 
 export interface IntakeResult {
   accepted: number;
+  /** Of those accepted, how many were batches (the batch worker's work, not the executor's). */
+  acceptedBatches: number;
   duplicates: number;
   conflicts: number;
   rejected: number;
@@ -160,6 +162,8 @@ export class IntakeService {
     const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
     return {
       accepted: n('accepted'),
+      acceptedBatches: outcomes.filter((o) => o.result === 'accepted' && o.type === 'payout.batch_transfer')
+        .length,
       duplicates: n('duplicate'),
       conflicts: n('conflict'),
       rejected: n('rejected'),
