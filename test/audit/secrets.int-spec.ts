@@ -47,7 +47,8 @@ describe('secrets audit: nothing sensitive leaves the service', () => {
   let sdkToken = '';
 
   before(async () => {
-    stack = await startStack({ env: { OPS_API_TOKEN: OPS_TOKEN } });
+    // Published outbox rows are kept (not deleted as they are published), so they are searched too.
+    stack = await startStack({ env: { OPS_API_TOKEN: OPS_TOKEN, OUTBOX_RETENTION_HOURS: '72' } });
     await stack.registerBeneficiary({ beneId: 'AUDIT1', bankAccount: ACCOUNTS[0], ifsc: 'YESB0000262' });
     url = (await stack.startService()).url;
   });

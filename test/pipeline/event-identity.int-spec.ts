@@ -22,7 +22,8 @@ describe('event identity', () => {
     stack = await startStack({
       // Three quick looks, then a long wait: a PENDING payout is rescheduled (the row is written
       // to) without a state change, and stays PENDING for the test.
-      env: { RECONCILE_SCHEDULE: '200ms,200ms,200ms,60s' },
+      // Published rows are kept, so the test can read the keys they were written with.
+      env: { RECONCILE_SCHEDULE: '200ms,200ms,200ms,60s', OUTBOX_RETENTION_HOURS: '72' },
       sandbox: { batchDelayMs: 100 },
     });
     await stack.startService();

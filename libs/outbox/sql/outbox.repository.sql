@@ -5,14 +5,14 @@
 
 -- outbox.enqueue (OutboxRepository.enqueue)
 INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
-SELECT r.value->>'k', r.value->>'i', r.value->>'t', r.value->>'o', r.value->'p', r.value->'h'
-  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(value, ord)
+SELECT r.value->>'k', r.value->>'i', r.value->>'t', r.value->>'o', r.value->'p', (r.value->'h')::jsonb
+  FROM json_array_elements($1::json) WITH ORDINALITY AS r(value, ord)
  ORDER BY r.ord
 ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
 RETURNING id;
 
 -- outbox.claimHeads (OutboxRepository.claimHeads)
-SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload, o.headers, o.attempts
+SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload::text AS payload, o.headers, o.attempts
   FROM outbox o
  WHERE o.state = 'pending'
    AND o.available_at <= now()

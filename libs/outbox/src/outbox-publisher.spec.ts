@@ -36,7 +36,7 @@ const rows: OutboxRow[] = ['a', 'b'].map((k, i) => ({
   eventId: `${k}:1`,
   eventType: 'payout.status',
   topic: 'payouts.events',
-  payload: { id: `${k}:1` },
+  payload: JSON.stringify({ id: `${k}:1` }),
   headers: {},
   attempts: 0,
 }));

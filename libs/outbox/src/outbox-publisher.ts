@@ -203,7 +203,7 @@ export class OutboxPublisher {
 
   private toMessage(row: OutboxRow): Message {
     const headers: IHeaders = { ...row.headers, ce_id: row.eventId, ce_type: row.eventType };
-    return { key: row.messageKey, value: JSON.stringify(row.payload), headers };
+    return { key: row.messageKey, value: row.payload, headers };
   }
 }
 

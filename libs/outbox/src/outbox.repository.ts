@@ -21,7 +21,7 @@ interface RawRow {
   event_id: string;
   event_type: string;
   topic: string;
-  payload: unknown;
+  payload: string;
   headers: Record<string, string> | null;
   attempts: number;
 }
@@ -45,12 +45,13 @@ export class OutboxRepository {
   async enqueue(q: Queryable, rows: readonly OutboxInsert[]): Promise<EnqueueResult> {
     if (rows.length === 0) return { inserted: [] };
     // One JSON parameter rather than six text arrays: pg sends it as it is, where an array literal
-    // has every quote and backslash of every payload escaped element by element.
+    // has every quote and backslash of every payload escaped element by element. `json`, not
+    // `jsonb`: each payload is stored as the very text written here, which the relay sends.
     const { rows: out } = await q.query<{ id: string }>(
       /* sql: outbox.enqueue */ `
       INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
-      SELECT r.value->>'k', r.value->>'i', r.value->>'t', r.value->>'o', r.value->'p', r.value->'h'
-        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(value, ord)
+      SELECT r.value->>'k', r.value->>'i', r.value->>'t', r.value->>'o', r.value->'p', (r.value->'h')::jsonb
+        FROM json_array_elements($1::json) WITH ORDINALITY AS r(value, ord)
        ORDER BY r.ord
       ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
       RETURNING id`,
@@ -86,7 +87,7 @@ export class OutboxRepository {
   async claimHeads(client: pg.PoolClient, limit: number): Promise<OutboxRow[]> {
     const { rows } = await client.query<RawRow>(
       /* sql: outbox.claimHeads */ `
-      SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload, o.headers, o.attempts
+      SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload::text AS payload, o.headers, o.attempts
         FROM outbox o
        WHERE o.state = 'pending'
          AND o.available_at <= now()

@@ -24,7 +24,8 @@ export interface OutboxRow {
   readonly eventId: string;
   readonly eventType: string;
   readonly topic: string;
-  readonly payload: unknown;
+  /** The event as the JSON text it was written with: sent as it is. */
+  readonly payload: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly attempts: number;
 }
