@@ -2,6 +2,7 @@ import { Ledger1763700000000 } from './1763700000000-ledger.js';
 import { ReversalWatch1763800000000 } from './1763800000000-reversal-watch.js';
 import { EventIdentity1763930000000 } from './1763930000000-event-identity.js';
 import { OutboxJsonPayload1764000000000 } from './1764000000000-outbox-json-payload.js';
+import { PayoutReceivedNotify1764000000001 } from './1764000000001-payout-received-notify.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   ReversalWatch1763800000000,
   EventIdentity1763930000000,
   OutboxJsonPayload1764000000000,
+  PayoutReceivedNotify1764000000001,
 ];

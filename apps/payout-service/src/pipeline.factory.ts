@@ -13,7 +13,13 @@ import {
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
 import { OperationsService } from '#operations';
-import { OutboxRelay, OutboxRepository, outboxRelaySettings, PromOutboxMetrics } from '#outbox';
+import {
+  OutboxListener,
+  OutboxRelay,
+  OutboxRepository,
+  outboxRelaySettings,
+  PromOutboxMetrics,
+} from '#outbox';
 import {
   batchCheckWorkerSettings,
   BatchCheckWorker,
@@ -167,6 +173,14 @@ export function createPipeline(i: PipelineInputs) {
     repository: outbox,
     metrics: new PromOutboxMetrics(registry, () => outbox.stats(pool)),
   });
+  // An executor without the intake in its process (roles split) hears of new payouts from
+  // Postgres (migration 1764000000001); in one process the intake wakes it directly.
+  const newPayouts = new OutboxListener({
+    databaseUrl: config.core.DATABASE_URL,
+    logger: executorLog,
+    channel: 'payout_received',
+    onWake: () => executor.wake(),
+  });
   const queries = new QueryService({
     producer: new ReconnectingProducer(kafka),
     client,
@@ -194,6 +208,7 @@ export function createPipeline(i: PipelineInputs) {
     leases,
     submission,
     executor,
+    newPayouts,
     reconciler,
     batchSubmits,
     batchChecks,

@@ -51,6 +51,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     if (roles.has('relay')) await this.p.relay.start();
     if (roles.has('executor')) {
       this.p.executor.start();
+      if (!roles.has('intake')) await this.p.newPayouts.start();
       // A batch call is slow (hundreds of entries) and must not hold up single payouts.
       this.p.batchSubmits.start();
     }
@@ -87,6 +88,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       clearTimeout(timer);
     }
     this.p.leases.stop();
+    await this.p.newPayouts.stop();
     this.logger.info({ drained }, 'workers stopped');
     if (this.config.pipeline.SERVICE_ROLES.includes('relay')) await this.flushEvents();
     await this.p.relay.stop();

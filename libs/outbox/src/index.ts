@@ -5,3 +5,4 @@ export * from './outbox.metrics.js';
 export * from './outbox-listener.js';
 export * from './outbox-publisher.js';
 export * from './outbox-relay.js';
+export { OutboxListener, type OutboxListenerOptions } from './outbox-listener.js';

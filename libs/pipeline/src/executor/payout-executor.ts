@@ -62,14 +62,17 @@ export class PayoutExecutor {
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      let free = 0;
       try {
-        const free = this.s.concurrency - this.inFlight;
+        free = this.s.concurrency - this.inFlight;
         if (free > 0) claimed = await this.claimAndDispatch(free);
       } catch (e) {
         this.d.logger.error({ err: e }, 'executor: claim failed; retrying');
         await sleep(this.s.idlePollMs);
       }
-      if (claimed === 0 || this.inFlight >= this.s.concurrency) await this.idle();
+      // Fewer rows than asked for: none is left now, so wait for a wake (kept if one came during
+      // the claim) or the poll, rather than spend a transaction finding nothing.
+      if (claimed < free || this.inFlight >= this.s.concurrency) await this.idle();
     }
   }
 
