@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, type Stack } from '#test-support';
+import { eventually, startStack, type Stack } from '#test-support';
 
 const direct = (transferId: string) => ({
   type: 'payout.direct_transfer',
@@ -35,5 +35,34 @@ describe('roles split over two processes', () => {
     assert.ok(took < 20_000, `settled in ${took} ms with a 60 s executor poll`);
     await stack.send(direct('split_2'));
     await stack.waitForStatus('split_2', 'SUCCESS', 30_000);
+  });
+});
+
+// One consumer group per consumed topic: a process with the intake only and one with the queries
+// only each get every partition of their own topic. (In one shared group, kafkajs's leader handed
+// command partitions to the queries process, which dropped them, and the queries to nobody.)
+describe('intake and queries in separate processes', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+    await stack.startService({ SERVICE_ROLES: 'intake,executor,reconciler,relay' });
+    await stack.startService({ SERVICE_ROLES: 'queries' });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('handles every command and answers every query', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `apart_${i}`);
+    for (const id of ids) await stack.send(direct(id));
+    const queries = Array.from({ length: 6 }, (_, i) => `apart_q${i}`);
+    for (const queryId of queries) {
+      await stack.query({ type: 'query.bene_history', queryId, data: { beneId: 'BENE1' } });
+    }
+    for (const id of ids) await stack.waitForStatus(id, 'SUCCESS', 30_000);
+    await eventually(
+      () => (queries.every((q) => stack.replies.some((r) => r.queryId === q)) ? true : undefined),
+      { what: 'a reply to every query', timeoutMs: 30_000 },
+    );
   });
 });

@@ -11,6 +11,7 @@ import {
   KafkaBatchTransport,
 } from '#messaging';
 import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
+import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
 
@@ -42,21 +43,25 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
       numPartitions: 6,
     })),
   );
-  app.connectMicroservice(
-    {
-      strategy: new KafkaBatchTransport({
-        kafka,
-        groupId: `${config.core.KAFKA_CLIENT_ID}.intake`,
-        topicFor: (pattern) => topicName(config.core.KAFKA_TOPIC_PREFIX, pattern),
-        partitionsConsumedConcurrently: config.core.KAFKA_PARTITIONS_CONCURRENCY,
-        sessionTimeoutMs: config.core.KAFKA_SESSION_TIMEOUT_MS,
-        heartbeatIntervalMs: config.core.KAFKA_HEARTBEAT_INTERVAL_MS,
-        logger: log,
-        failures: app.get<ConsumerFailures>(CONSUMER_FAILURES),
-      }),
-    },
-    { inheritAppConfig: true },
-  );
+  for (const group of consumerGroups(config)) {
+    app.connectMicroservice(
+      {
+        strategy: new KafkaBatchTransport({
+          kafka,
+          groupId: group.groupId,
+          patterns: [group.topic],
+          fromBeginning: group.fromBeginning,
+          topicFor: (pattern) => topicName(config.core.KAFKA_TOPIC_PREFIX, pattern),
+          partitionsConsumedConcurrently: config.core.KAFKA_PARTITIONS_CONCURRENCY,
+          sessionTimeoutMs: config.core.KAFKA_SESSION_TIMEOUT_MS,
+          heartbeatIntervalMs: config.core.KAFKA_HEARTBEAT_INTERVAL_MS,
+          logger: log,
+          failures: app.get<ConsumerFailures>(CONSUMER_FAILURES),
+        }),
+      },
+      { inheritAppConfig: true },
+    );
+  }
   await app.startAllMicroservices();
   await app.listen(config.core.HTTP_PORT, '0.0.0.0');
   const address = app.getHttpServer().address();

@@ -11,7 +11,7 @@ import { ModuleRef } from '@nestjs/core';
 import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { TOPICS, topicName } from '#contracts';
+import { topicName } from '#contracts';
 import { PG_POOL } from '#database';
 import {
   ConsumerHealthIndicator,
@@ -26,6 +26,7 @@ import { METRICS_REGISTRY } from '#observability';
 import { cachedSource, PipelineGauges } from '#pipeline';
 import { ProviderAccessState, ProviderClient } from '#provider-client';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
+import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
 
 /**
@@ -36,7 +37,7 @@ import { type ServiceConfig } from './service.config.js';
  */
 @Injectable()
 class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
-  private readonly lag: ConsumerLagReader | undefined;
+  private readonly lags: ConsumerLagReader[];
 
   constructor(
     @Inject(SERVICE_CONFIG) config: ServiceConfig,
@@ -58,26 +59,19 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
         this.set(state.problems().length);
       },
     });
-    const roles = new Set(config.pipeline.SERVICE_ROLES);
     const prefix = config.core.KAFKA_TOPIC_PREFIX;
-    const consumed = [
-      ...(roles.has('intake') ? [TOPICS.commands] : []),
-      ...(roles.has('queries') ? [TOPICS.queries] : []),
-    ];
-    // The group bootstrap.ts gives the Kafka transport.
-    this.lag =
-      consumed.length > 0
-        ? new ConsumerLagReader(
-            kafka,
-            `${config.core.KAFKA_CLIENT_ID}.intake`,
-            new Map(consumed.map((t) => [topicName(prefix, t), t])),
-          )
-        : undefined;
+    // One reader per consumer group bootstrap.ts gives a Kafka transport.
+    this.lags = consumerGroups(config).map(
+      (g) => new ConsumerLagReader(kafka, g.groupId, new Map([[topicName(prefix, g.topic), g.topic]])),
+    );
     const ledger = new LedgerStatsRepository();
-    const lag = this.lag;
+    const lags = this.lags;
     new PipelineGauges(registry, {
       ledger: () => ledger.snapshot(pool),
-      consumerLag: lag ? () => lag.read() : undefined,
+      consumerLag:
+        lags.length > 0
+          ? async () => new Map((await Promise.all(lags.map((l) => l.read()))).flatMap((m) => [...m]))
+          : undefined,
     });
   }
 
@@ -150,7 +144,7 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.lag?.close();
+    await Promise.all(this.lags.map((l) => l.close()));
   }
 }
 

@@ -41,10 +41,15 @@ export class ConsumerFailures {
     this.failing.delete(`${topic}\u0000${partition}`);
   }
 
-  /** After a rebalance: partitions no longer assigned to this member are someone else's concern. */
-  assigned(assignment: Readonly<Record<string, readonly number[]>>): void {
+  /**
+   * After a rebalance of the group consuming `topics` (all topics when not given): partitions of
+   * those topics no longer assigned to this member are someone else's concern. Another group's
+   * topics (a process consuming commands and queries has a group for each) are left alone.
+   */
+  assigned(assignment: Readonly<Record<string, readonly number[]>>, topics?: readonly string[]): void {
     for (const [key, f] of this.failing) {
       const [topic = ''] = key.split('\u0000');
+      if (topics && !topics.includes(topic)) continue;
       if (!assignment[topic]?.includes(f.partition)) this.failing.delete(key);
     }
   }

@@ -20,6 +20,12 @@ export interface KafkaBatchTransportOptions {
   /** Maps a handler's logical pattern to the physical topic (e.g. adds a prefix). */
   readonly topicFor: (pattern: string) => string;
   readonly logger: AppLogger;
+  /**
+   * The handler patterns this transport's consumer serves (default: every `@EventPattern` of the
+   * app). One consumer group per topic: members of a group must all subscribe to the same topics,
+   * or kafkajs's group leader hands partitions of its own topics to members that drop them.
+   */
+  readonly patterns?: readonly string[];
   readonly fromBeginning?: boolean;
   /**
    * A killed member holds its partitions this long, and a restarted one waits about as long to
@@ -68,7 +74,10 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
 
   private async start(): Promise<void> {
     const topics = new Map<string, string>();
-    for (const pattern of this.getHandlers().keys()) topics.set(this.options.topicFor(pattern), pattern);
+    for (const pattern of this.getHandlers().keys()) {
+      if (this.options.patterns && !this.options.patterns.includes(pattern)) continue;
+      topics.set(this.options.topicFor(pattern), pattern);
+    }
     if (topics.size === 0) return;
     const consumer = this.options.kafka.consumer({
       groupId: this.options.groupId,
@@ -90,7 +99,8 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     this.consumer = consumer;
     const failures = this.options.failures;
     if (failures) {
-      consumer.on(consumer.events.GROUP_JOIN, (e) => failures.assigned(e.payload.memberAssignment));
+      const mine = [...topics.keys()];
+      consumer.on(consumer.events.GROUP_JOIN, (e) => failures.assigned(e.payload.memberAssignment, mine));
     }
     await consumer.connect();
     await consumer.subscribe({
