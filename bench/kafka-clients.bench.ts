@@ -1,9 +1,10 @@
 /**
  * kafkajs against @platformatic/kafka, in the shapes the service uses (docs/adr/0010-kafka-client.md):
  *
- * - produce: the relay's events (~560 B CloudEvents JSON as libs/ledger writes them, key
- *   `payout/<account>/<id>`, three headers; BENCH_KC_SHAPE below), 300 per send (the relay's batch), acks=all, idempotent, Java-compatible murmur2 partitioning, one send at a
- *   time (the relay awaits each);
+ * - produce: the relay's events (~530 B CloudEvents JSON as libs/ledger writes them, key
+ *   `payout/<account>/<id>`, three headers; BENCH_KC_SHAPE below), 300 per send (the relay's
+ *   batch), acks=all, idempotent, Java-compatible murmur2 partitioning (kafkajs with the service's
+ *   PRODUCER_SETTINGS), one send at a time (the relay awaits each);
  * - consume: a consumer group reads a topic in per-partition batches, builds the service's
  *   InboundMessage (key, value, offset as a string) for each message and commits each batch's last
  *   offset + 1 after "handling" it (KafkaBatchTransport's eachBatch + commitOffsets), 6 partitions
@@ -24,6 +25,7 @@
  *   node dist/bench/kafka-clients.bench.js
  *   BENCH_PLATFORMATIC_FROM=/work/kc-deps BENCH_KC_N=30000 BENCH_KC_RUNS=3 node dist/bench/kafka-clients.bench.js
  *   BENCH_KC_SHAPE=event-1k ...  # events padded to ~1.1 KB; =command: the ~180 B commands consumed
+ *   BENCH_KC_KAFKAJS_PARTITIONER=default ...  # kafkajs with its own DefaultPartitioner
  *
  * Topics are named `kc-<run>-...` and deleted at the end.
  */
@@ -33,6 +35,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Kafka, logLevel, Partitioners, type Message as KafkajsMessage } from 'kafkajs';
+import { murmur2 as serviceMurmur2, PRODUCER_SETTINGS } from '#messaging';
 
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 const N = Number(process.env['BENCH_KC_N'] ?? 30_000);
@@ -40,7 +43,7 @@ const BATCH = Number(process.env['BENCH_KC_BATCH'] ?? 300);
 const RUNS = Number(process.env['BENCH_KC_RUNS'] ?? 3);
 const WARMUP_SENDS = Number(process.env['BENCH_KC_WARMUP_SENDS'] ?? 10);
 /**
- * `event`: the relay's events as the ledger writes them (~560 B CloudEvents JSON, 3 headers);
+ * `event`: the relay's events as the ledger writes them (~530 B CloudEvents JSON, 3 headers);
  * `event-1k`: the same with ~560 B more free text (~1.1 KB); `command`: the ~180 B commands the
  * service consumes, no headers.
  */
@@ -236,12 +239,13 @@ function eventsFor(a: ChildArgs): Array<ReturnType<typeof event>> {
 
 async function produceKafkajs(a: ChildArgs): Promise<Measured> {
   const kafka = new Kafka({ clientId: 'kc-bench', brokers: BROKERS, logLevel: logLevel.NOTHING });
-  // PRODUCER_SETTINGS of libs/messaging (reconnecting-producer.ts).
+  // The service's producer: libs/messaging's settings (BENCH_KC_KAFKAJS_PARTITIONER=default: with
+  // kafkajs's own DefaultPartitioner, as before JavaPartitioner; both place keys alike).
   const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
+    ...PRODUCER_SETTINGS,
+    ...(process.env['BENCH_KC_KAFKAJS_PARTITIONER'] === 'default'
+      ? { createPartitioner: Partitioners.DefaultPartitioner }
+      : {}),
   });
   await producer.connect();
   const events = eventsFor(a);
@@ -518,7 +522,7 @@ function micro(plt: PltModule): void {
   console.log('| operation | kafkajs | @platformatic/kafka |');
   console.log('| --- | --- | --- |');
   console.log(
-    `| murmur2 of a key (~30 bytes) | ${fmt(nsPerCall(keys, kjsMurmur2))} ns | ${fmt(nsPerCall(keys, plt.murmur2))} ns (BigInt) |`,
+    `| murmur2 of a key (~30 bytes) | ${fmt(nsPerCall(keys, kjsMurmur2))} ns (libs/messaging's JavaPartitioner: ${fmt(nsPerCall(keys, serviceMurmur2))} ns) | ${fmt(nsPerCall(keys, plt.murmur2))} ns (BigInt) |`,
   );
   const kb = (batches[0]?.length ?? 0) / 1024;
   console.log(
