@@ -5,3 +5,4 @@ export * from './tokens.js';
 export * from './consumer-lag.js';
 export * from './consumer-failures.js';
 export * from './reconnecting-producer.js';
+export * from './java-partitioner.js';
