@@ -106,12 +106,12 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-/** A process's memory as the bench saw it, in MiB. */
+/** A process's memory as the bench saw it, in MB (10^6 bytes, as the goal is written). */
 export interface MemoryFigures {
   /** Largest VmRSS of the samples (every `intervalMs`, from the process's start). */
-  readonly peakRssMiB: number;
+  readonly peakRssMB: number;
   /** VmHWM (the kernel's own peak RSS over the process's life), read just before it is stopped. */
-  readonly hwmMiB: number | undefined;
+  readonly hwmMB: number | undefined;
   readonly samples: number;
 }
 
@@ -158,8 +158,8 @@ export class RssSampler {
     this.sample();
     const hwm = procStatusKiB(this.pid, 'VmHWM');
     return {
-      peakRssMiB: this.peakKiB / 1024,
-      hwmMiB: hwm === undefined ? undefined : hwm / 1024,
+      peakRssMB: (this.peakKiB * 1024) / 1e6,
+      hwmMB: hwm === undefined ? undefined : (hwm * 1024) / 1e6,
       samples: this.samples,
     };
   }
