@@ -295,6 +295,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 interface EndToEnd {
   readonly perSecond: number;
+  /** One entry per service process: its resident memory once ready, before the load (MB). */
+  readonly atRestMB: Array<number | undefined>;
   readonly latencies: number[];
   readonly completed: number;
   /** One entry per service process. */
@@ -401,6 +403,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
       perSecond,
       latencies: latencies.sort((a, b) => a - b),
       completed: latencies.length,
+      atRestMB: s.services.map((x) => x.atRestMB),
       memory,
       ...(report ? { report } : {}),
     };
@@ -419,6 +422,15 @@ async function burst(ctx: RoundContext, o: Omit<EndToEndOptions, 'n' | 'timeoutM
   return r;
 }
 
+/** Each process's resident memory once ready (before the load) and at its peak. */
+function printMemory(r: EndToEnd): void {
+  const each = r.memory.map((m, i) => {
+    const rest = r.atRestMB[i];
+    return `${rest === undefined ? '?' : fmt(rest)} MB when ready, peak ${fmt(m.peakRssMB)} MB`;
+  });
+  console.log(`    RSS per process: ${each.join('; ')}`);
+}
+
 const latencyRows = (l: number[], label: (p: number) => string, p99Target?: number): Row[] =>
   [50, 95, 99].map((p) => ({
     measure: label(p),
@@ -432,6 +444,7 @@ async function e2eOne(ctx: RoundContext): Promise<Row[]> {
     PROFILE && ctx.round === 0 ? { dir: profileDir(run), sandboxPid: ctx.sandboxPid } : undefined;
   if (profile) console.log(`    (profiling the service into ${profile.dir})`);
   const r = await burst(ctx, { phase: 'e2e', roles: [PIPELINE_ROLES], ...(profile ? { profile } : {}) });
+  printMemory(r);
   if (profile) {
     const report = `${r.report ?? ''}\n`;
     writeFileSync(resolve(profile.dir, 'report.md'), report);
@@ -448,7 +461,7 @@ async function e2eOne(ctx: RoundContext): Promise<Row[]> {
 async function e2eTwo(ctx: RoundContext, phase: 'two' | 'split'): Promise<Row[]> {
   const roles = phase === 'two' ? [PIPELINE_ROLES, PIPELINE_ROLES] : SPLIT_ROLES;
   const r = await burst(ctx, { phase, roles });
-  console.log(`    peak RSS per process: ${r.memory.map((m) => `${fmt(m.peakRssMB)} MB`).join(', ')}`);
+  printMemory(r);
   return [
     {
       measure: phase === 'two' ? M.two : M.split,
@@ -467,6 +480,7 @@ async function steady(ctx: RoundContext): Promise<Row[]> {
     rate: STEADY_RATE,
     timeoutMs: STEADY_SECONDS * 1000 + 60_000,
   });
+  printMemory(r);
   return [
     ...latencyRows(r.latencies, M.steady, GOAL.steadyP99Ms),
     { measure: M.steadyDone, value: r.completed, unit: '', target: { op: '>=', value: STEADY_N } },

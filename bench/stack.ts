@@ -106,6 +106,8 @@ export interface Service {
   readonly url: string;
   readonly proc: ChildProcess;
   readonly memory: RssSampler;
+  /** Resident memory once ready (and owning its partitions), before any load: MB. */
+  atRestMB?: number | undefined;
 }
 
 export interface Stack {
@@ -203,6 +205,7 @@ export async function startStack(env: BenchEnv, o: StackOptions): Promise<Stack>
     await Promise.all(services.map((s) => waitHttp(`${s.url}/health/ready`)));
     const consumers = o.roles.filter((r) => r.split(',').includes('intake')).length;
     if (consumers > 0) await waitGroup(env.kafka, `${o.prefix}.intake`, consumers);
+    for (const s of services) s.atRestMB = s.memory.current();
     return stack;
   } catch (e) {
     await stack.stop();

@@ -153,6 +153,12 @@ export class RssSampler {
     this.peakKiB = Math.max(this.peakKiB, kib);
   }
 
+  /** The resident memory now, in MB (undefined once the process is gone). */
+  current(): number | undefined {
+    const kib = procStatusKiB(this.pid, 'VmRSS');
+    return kib === undefined ? undefined : (kib * 1024) / 1e6;
+  }
+
   stop(): MemoryFigures {
     clearInterval(this.timer);
     this.sample();
