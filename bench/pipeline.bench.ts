@@ -1,24 +1,46 @@
 /**
- * `npm run bench`: payouts through the whole stack on this machine (Kafka, Postgres, the
- * provider sandbox at zero latency, one service instance), next to a baseline of plain kafkajs
- * consume -> one multi-row Postgres insert -> produce. Prints and records in docs/BENCHMARKS.md:
- *   - baseline messages/s;
- *   - intake: commands/s into the ledger (intake role only);
- *   - end to end: payouts/s from command to terminal event, and p50/p95/p99 latency;
- *   - latency at a steady 200 payouts/s.
- * Knobs: BENCH_INTAKE_N (20000), BENCH_E2E_N (10000), BENCH_STEADY_RATE (200), BENCH_STEADY_SECONDS (15).
- * BENCH_PROFILE=1: the end-to-end phase's service runs under `node --cpu-prof` with a counting probe,
- * and the bench prints where its time goes (bench/profile-run.ts) instead of updating the table in
- * docs/BENCHMARKS.md (the profiler slows the service down).
+ * `npm run bench`: payouts through the whole stack on this machine (Kafka, Postgres, the provider
+ * sandbox at zero latency, the service), against issue 12's goals. Phases, in this order:
+ *   - baseline: plain kafkajs consume -> one multi-row Postgres insert -> produce, messages/s;
+ *   - raw pipeline: the same outside work as the service without its ledger logic (bench/raw-pipeline.ts);
+ *   - intake: commands/s into the ledger (intake role only), and / baseline;
+ *   - end to end, one instance: payouts/s from command to terminal event, / raw pipeline, burst
+ *     latency p50/p95/p99, the service's memory (peak RSS sampled every 100 ms, VmHWM);
+ *   - end to end, two instances with all pipeline roles each, and two processes with the roles split
+ *     (A intake,relay; B executor,reconciler): payouts/s and / one instance;
+ *   - steady: latency at BENCH_STEADY_RATE payouts/s, and the service's memory;
+ *   - extra phases (`extraPhases` below).
+ * Every measure runs BENCH_RUNS times (default 3) in rounds: the whole sequence above runs once per
+ * round, so one measure's runs are minutes apart, not back to back. The table gives the median of
+ * the runs, their spread (min-max) and each run's figure; ratios are taken within a round (intake
+ * and baseline of the same round), then their median. Each round starts a fresh sandbox; each
+ * phase a fresh database (from a template migrated once) and its own topics (deleted after it).
+ *
+ * Knobs: BENCH_RUNS (3), BENCH_INTAKE_N (20000), BENCH_E2E_N (10000, also the two-process phases),
+ * BENCH_STEADY_RATE (500), BENCH_STEADY_SECONDS (10), BENCH_PHASES (all: baseline,raw,intake,e2e,
+ * two,split,steady,extra), BENCH_RECORD=0 (print only, leave docs/BENCHMARKS.md alone; so does any
+ * failed phase or a BENCH_PHASES subset), BENCH_DATABASE_URL (the databases' base name).
+ * BENCH_PROFILE=1: the first round's one-instance end-to-end service runs under `node --cpu-prof`
+ * with a counting probe, and the bench prints where its time goes (bench/profile-run.ts) instead of
+ * updating docs/BENCHMARKS.md (the profiler slows the service down); BENCH_RUNS defaults to 1 then.
  */
-import { type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
-import { ensureTopics } from '#messaging';
-import { type Launch, PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
+import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
+import {
+  type BenchEnv,
+  createTopics,
+  deleteTopics,
+  PIPELINE_ROLES,
+  type RoundContext,
+  startStack,
+  waitGroup,
+} from './stack.js';
 import {
   BASE_URL,
   benchDatabase,
@@ -26,6 +48,7 @@ import {
   dropDatabase,
   freePort,
   freshDatabase,
+  type MemoryFigures,
   migratedTemplate,
   percentile,
   ROOT,
@@ -33,16 +56,80 @@ import {
   stopNode,
   waitHttp,
 } from './support.js';
+import { markdown, Results, type Row } from './table.js';
 
-const INTAKE_N = Number(process.env['BENCH_INTAKE_N'] ?? 20_000);
-const E2E_N = Number(process.env['BENCH_E2E_N'] ?? 10_000);
-const STEADY_RATE = Number(process.env['BENCH_STEADY_RATE'] ?? 200);
-const STEADY_SECONDS = Number(process.env['BENCH_STEADY_SECONDS'] ?? 15);
+function numberEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return n;
+}
+
+const RUNS = Math.round(numberEnv('BENCH_RUNS', PROFILE ? 1 : 3));
+const INTAKE_N = numberEnv('BENCH_INTAKE_N', 20_000);
+const E2E_N = numberEnv('BENCH_E2E_N', 10_000);
+const STEADY_RATE = numberEnv('BENCH_STEADY_RATE', 500);
+const STEADY_SECONDS = numberEnv('BENCH_STEADY_SECONDS', 10);
+const STEADY_N = Math.round(STEADY_RATE * STEADY_SECONDS);
+const PHASE_IDS = ['baseline', 'raw', 'intake', 'e2e', 'two', 'split', 'steady', 'extra'] as const;
+type PhaseId = (typeof PHASE_IDS)[number];
+const ONLY = process.env['BENCH_PHASES']
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const RECORD = process.env['BENCH_RECORD'] !== '0' && !PROFILE && ONLY === undefined;
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 const TEMPLATE = benchDatabase('template');
 const PARTITIONS = 6;
 const kafka = new Kafka({ clientId: 'bench', brokers: BROKERS, logLevel: logLevel.NOTHING });
 const run = Date.now().toString(36);
+const env: BenchEnv = { kafka, brokers: BROKERS, template: TEMPLATE, partitions: PARTITIONS };
+
+/** Issue 12's goals. */
+const GOAL = {
+  intake: 20_000,
+  intakeOfBaseline: 0.9,
+  endToEnd: 3_000,
+  endToEndOfRaw: 0.6,
+  steadyP99Ms: 100,
+  rssMB: 300,
+  twoOfOne: 1.5,
+} as const;
+
+/** The split set-up of the roles-split phase: one entry per process. */
+const SPLIT_ROLES = ['intake,relay', 'executor,reconciler'];
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** The table's measures; ratios look their operands up by these labels, within a round. */
+const M = {
+  baseline: 'baseline: kafkajs consume -> 1 pg insert per batch -> produce',
+  raw: 'raw pipeline: consume -> insert -> 1 HTTP call each -> update -> produce (no ledger logic)',
+  intake: 'intake: commands into the ledger (+ accepted events in the outbox)',
+  intakeOfBaseline: 'intake / baseline',
+  e2e: `end to end, one instance: ${fmt(E2E_N)} payouts at once, command -> terminal event`,
+  e2eOfRaw: 'end to end / raw pipeline',
+  burst: (p: number) => `latency at that burst: p${p}`,
+  e2eRss: 'service memory during end to end: peak RSS (sampled every 100 ms)',
+  e2eHwm: 'service memory during end to end: VmHWM at the end',
+  two: `end to end, two instances with all pipeline roles each (one database, one consumer group), ${fmt(E2E_N)} payouts`,
+  twoOfOne: 'two instances / one instance',
+  split: `end to end, roles split on two processes (A ${SPLIT_ROLES[0]}; B ${SPLIT_ROLES[1]}), ${fmt(E2E_N)} payouts`,
+  splitOfOne: 'roles split / one instance',
+  steady: (p: number) => `steady ${fmt(STEADY_RATE)} payouts/s for ${STEADY_SECONDS} s: p${p}`,
+  steadyDone: 'steady: payouts completed',
+  steadyRss: 'service memory during steady: peak RSS (sampled every 100 ms)',
+  steadyHwm: 'service memory during steady: VmHWM at the end',
+} as const;
+
+/**
+ * Extra phases, run once per round after the pipeline's phases. Each call is one run: it returns
+ * that run's rows, which join the table like every other (median of the rounds, spread, target).
+ * `() => Promise<Row[]>` fits; the round's context (sandbox, Kafka, template database) is offered.
+ */
+const extraPhases: Array<(ctx: RoundContext) => Promise<Row[]>> = [
+  // Extra phases go here, e.g. the provider-limit scenario of bench/rate-limit.bench.ts.
+];
 
 function command(i: number, tag: string): { key: string; value: string } {
   const transferId = `${tag}_${run}_${i}`;
@@ -59,16 +146,6 @@ function command(i: number, tag: string): { key: string; value: string } {
   };
 }
 
-async function topics(prefix: string, extra: string[] = []): Promise<void> {
-  await ensureTopics(
-    kafka,
-    [...Object.values(TOPICS), ...extra].map((t) => ({
-      topic: topicName(prefix, t),
-      numPartitions: PARTITIONS,
-    })),
-  );
-}
-
 async function produceAll(
   producer: Producer,
   topic: string,
@@ -79,229 +156,365 @@ async function produceAll(
   }
 }
 
-/** Baseline: what kafkajs + pg alone do on this machine, batch for batch like the intake. */
-async function baseline(n: number): Promise<number> {
-  const db = await freshDatabase(benchDatabase('baseline'), TEMPLATE);
-  const pool = benchPool(db, 4);
-  await pool.query('CREATE TABLE baseline (k text PRIMARY KEY, v jsonb)');
-  const prefix = `bench-base-${run}`;
-  await topics(prefix, ['in', 'out']);
-  const producer = kafka.producer();
-  await producer.connect();
-  const consumer = kafka.consumer({ groupId: `${prefix}.g` });
-  await consumer.connect();
-  await consumer.subscribe({ topic: topicName(prefix, 'in'), fromBeginning: true });
-  let done = 0;
-  const finished = new Promise<void>((resolveDone) => {
-    void consumer.run({
-      eachBatch: async (payload) => {
-        const { batch } = payload;
-        const keys = batch.messages.map((m) => m.key?.toString() ?? '');
-        const vals = batch.messages.map((m) => m.value?.toString() ?? '{}');
-        await pool.query(
-          'INSERT INTO baseline SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT DO NOTHING',
-          [keys, vals],
-        );
-        await producer.send({
-          topic: topicName(prefix, 'out'),
-          messages: batch.messages.map((m) => ({ key: m.key, value: m.value })),
-        });
-        const last = batch.messages[batch.messages.length - 1];
-        if (last) payload.resolveOffset(last.offset);
-        done += batch.messages.length;
-        if (done >= n) resolveDone();
-      },
-    });
-  });
-  await new Promise((r) => setTimeout(r, 2000));
-  const msgs = Array.from({ length: n }, (_, i) => command(i, 'base'));
-  const t0 = performance.now();
-  await produceAll(producer, topicName(prefix, 'in'), msgs);
-  await finished;
-  const rate = n / ((performance.now() - t0) / 1000);
-  await consumer.disconnect();
-  await producer.disconnect();
-  await pool.end();
-  await dropDatabase(benchDatabase('baseline'));
-  return rate;
-}
-
-interface Stack {
-  dbUrl: string;
-  prefix: string;
-  url: string;
-  svc: ChildProcess;
-  /** Stops the service, keeping its database. */
-  stopService(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function stack(
-  name: string,
-  roles: string,
-  sandboxUrl: string,
-  launch: Launch = { nodeArgs: [], env: {} },
-): Promise<Stack> {
-  const dbUrl = await freshDatabase(name, TEMPLATE);
-  const prefix = `bench-${name}-${run}`;
-  await topics(prefix);
-  const port = await freePort();
-  const svc = startNode(
-    'dist/apps/payout-service/src/main.js',
+/** `value` / the figure of `of` in the same round, as a row (none if `of` did not run or failed). */
+function ratio(ctx: RoundContext, measure: string, value: number, of: string, target?: number): Row[] {
+  const base = ctx.results.value(ctx.round, of);
+  if (base === undefined) return [];
+  return [
     {
-      DATABASE_URL: dbUrl,
-      DATABASE_POOL_SIZE: '20',
-      KAFKA_BROKERS: BROKERS.join(','),
-      KAFKA_TOPIC_PREFIX: prefix,
-      KAFKA_CLIENT_ID: prefix,
-      HTTP_PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SERVICE_ROLES: roles,
-      PROVIDER_BASE_URL: sandboxUrl,
-      PROVIDER_PAYOUT_URL: sandboxUrl,
-      // Production defaults are the provider's published limits (~150/s); the sandbox has none here.
-      PROVIDER_RATE_TRANSFER_PER_MIN: '600000',
-      PROVIDER_RATE_STATUS_PER_MIN: '600000',
-      EXECUTOR_CONCURRENCY: '128',
-      EXECUTOR_IDLE_POLL_MS: '20',
-      OUTBOX_POLL_INTERVAL_MS: '200',
-      ...launch.env,
+      measure,
+      value: value / base,
+      unit: 'x',
+      digits: 2,
+      ...(target === undefined ? {} : { target: { op: '>=', value: target } }),
     },
-    launch.nodeArgs,
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitHttp(`${url}/health/ready`);
-  return {
-    dbUrl,
-    prefix,
-    url,
-    svc,
-    // A profiled service writes its profile on the way out: give it time to.
-    stopService: () => stopNode(svc, launch.nodeArgs.length > 0 ? 60_000 : 10_000),
-    async stop() {
-      await stopNode(svc);
-      await dropDatabase(name);
-    },
-  };
+  ];
 }
 
-async function intake(sandboxUrl: string): Promise<number> {
-  const s = await stack(benchDatabase('intake'), 'intake', sandboxUrl);
+const memoryRows = (m: MemoryFigures | undefined, peak: string, hwm: string): Row[] =>
+  m === undefined
+    ? []
+    : [
+        { measure: peak, value: m.peakRssMB, unit: 'MB', target: { op: '<', value: GOAL.rssMB } },
+        ...(m.hwmMB === undefined
+          ? []
+          : [{ measure: hwm, value: m.hwmMB, unit: 'MB', target: { op: '<', value: GOAL.rssMB } } as Row]),
+      ];
+
+/** Baseline: what kafkajs + pg alone do on this machine, batch for batch like the intake. */
+async function baseline(ctx: RoundContext): Promise<Row[]> {
+  const n = INTAKE_N;
+  const dbName = benchDatabase('baseline');
+  const db = await freshDatabase(dbName, TEMPLATE);
+  const pool = benchPool(db, 4);
+  const prefix = `bench-base-${ctx.tag}`;
+  const producer = kafka.producer();
+  const consumer = kafka.consumer({ groupId: `${prefix}.g` });
+  try {
+    await pool.query('CREATE TABLE baseline (k text PRIMARY KEY, v jsonb)');
+    await createTopics(env, [topicName(prefix, 'in'), topicName(prefix, 'out')]);
+    await producer.connect();
+    await consumer.connect();
+    await consumer.subscribe({ topic: topicName(prefix, 'in'), fromBeginning: true });
+    let done = 0;
+    const finished = new Promise<void>((resolveDone) => {
+      void consumer.run({
+        eachBatch: async (payload) => {
+          const { batch } = payload;
+          const keys = batch.messages.map((m) => m.key?.toString() ?? '');
+          const vals = batch.messages.map((m) => m.value?.toString() ?? '{}');
+          await pool.query(
+            'INSERT INTO baseline SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT DO NOTHING',
+            [keys, vals],
+          );
+          await producer.send({
+            topic: topicName(prefix, 'out'),
+            messages: batch.messages.map((m) => ({ key: m.key, value: m.value })),
+          });
+          const last = batch.messages[batch.messages.length - 1];
+          if (last) payload.resolveOffset(last.offset);
+          done += batch.messages.length;
+          if (done >= n) resolveDone();
+        },
+      });
+    });
+    await waitGroup(kafka, `${prefix}.g`, 1);
+    const msgs = Array.from({ length: n }, (_, i) => command(i, `base${ctx.round}`));
+    const t0 = performance.now();
+    await produceAll(producer, topicName(prefix, 'in'), msgs);
+    await withTimeout(finished, 120_000, `baseline: ${done} of ${n} messages`);
+    const rate = n / ((performance.now() - t0) / 1000);
+    return [{ measure: M.baseline, value: rate, unit: 'msg/s' }];
+  } finally {
+    await consumer.disconnect();
+    await producer.disconnect();
+    await pool.end();
+    await dropDatabase(dbName);
+    await deleteTopics(kafka, prefix);
+  }
+}
+
+async function raw(ctx: RoundContext): Promise<Row[]> {
+  const rate = await rawPipeline(E2E_N, {
+    kafka,
+    sandboxUrl: ctx.sandboxUrl,
+    template: TEMPLATE,
+    partitionsConcurrently: PARTITIONS,
+    connections: 128,
+    run: ctx.tag,
+    command: (i, tag) => command(i, `${tag}${ctx.round}`),
+    ensureTopics: (names) => createTopics(env, names),
+  });
+  await deleteTopics(kafka, `bench-raw-${ctx.tag}`);
+  return [{ measure: M.raw, value: rate, unit: 'payouts/s' }];
+}
+
+async function intake(ctx: RoundContext): Promise<Row[]> {
+  const s = await startStack(env, {
+    dbName: benchDatabase('intake'),
+    prefix: `bench-intake-${ctx.tag}`,
+    roles: ['intake'],
+    sandboxUrl: ctx.sandboxUrl,
+  });
   const pool = benchPool(s.dbUrl, 2);
   const producer = kafka.producer();
-  await producer.connect();
-  const msgs = Array.from({ length: INTAKE_N }, (_, i) => command(i, 'in'));
-  const t0 = performance.now();
-  await produceAll(producer, topicName(s.prefix, TOPICS.commands), msgs);
-  for (;;) {
-    const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM payout');
-    if (Number(rows[0]?.n) >= INTAKE_N) break;
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    await producer.connect();
+    const msgs = Array.from({ length: INTAKE_N }, (_, i) => command(i, `in${ctx.round}`));
+    const t0 = performance.now();
+    await produceAll(producer, topicName(s.prefix, TOPICS.commands), msgs);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM payout');
+      if (Number(rows[0]?.n) >= INTAKE_N) break;
+      if (Date.now() > deadline)
+        throw new Error(`intake: ${rows[0]?.n} of ${INTAKE_N} in the ledger after 120 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const rate = INTAKE_N / ((performance.now() - t0) / 1000);
+    return [
+      { measure: M.intake, value: rate, unit: 'cmd/s', target: { op: '>=', value: GOAL.intake } },
+      ...ratio(ctx, M.intakeOfBaseline, rate, M.baseline, GOAL.intakeOfBaseline),
+    ];
+  } finally {
+    await producer.disconnect();
+    await pool.end();
+    await s.stop();
   }
-  const rate = INTAKE_N / ((performance.now() - t0) / 1000);
-  await producer.disconnect();
-  await pool.end();
-  await s.stop();
-  return rate;
 }
 
-interface ProfileTarget {
-  readonly dir: string;
-  readonly sandboxPid: number | undefined;
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error(`${what} after ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+interface EndToEnd {
+  readonly perSecond: number;
+  /** One entry per service process: its resident memory once ready, before the load (MB). */
+  readonly atRestMB: Array<number | undefined>;
+  readonly latencies: number[];
+  readonly completed: number;
+  /** One entry per service process. */
+  readonly memory: MemoryFigures[];
+  readonly report?: string;
+}
+
+interface EndToEndOptions {
+  /** Database suffix and topic prefix part. */
+  readonly phase: string;
+  /** SERVICE_ROLES of each process. */
+  readonly roles: readonly string[];
+  readonly n: number;
+  /** Payouts per second; all at once if absent. */
+  readonly rate?: number;
+  /** Give up waiting for terminal events after this long (from the first command). */
+  readonly timeoutMs: number;
+  readonly profile?: { readonly dir: string; readonly sandboxPid: number | undefined };
 }
 
 /**
  * Sends `n` payouts (all at once, or at `rate`/s) and times each from send to terminal event.
- * With `profile`, the service runs under the CPU profiler and the probe, and `report` says where
- * the time went.
+ * With `profile`, the (first) service runs under the CPU profiler and the probe, and `report` says
+ * where the time went.
  */
-async function endToEnd(
-  name: string,
-  sandboxUrl: string,
-  n: number,
-  rate?: number,
-  profile?: ProfileTarget,
-): Promise<{ perSecond: number; latencies: number[]; report?: string }> {
-  const s = await stack(
-    name,
-    'intake,executor,reconciler,relay',
-    sandboxUrl,
-    profile ? profiledLaunch(profile.dir) : undefined,
-  );
-  const session = profile
-    ? new ProfileSession(profile.dir, s.svc, s.dbUrl, s.url, sandboxUrl, profile.sandboxPid)
-    : undefined;
+async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd> {
+  const { profile, n, rate } = o;
+  const s = await startStack(env, {
+    dbName: benchDatabase(o.phase),
+    prefix: `bench-${o.phase}-${ctx.tag}`,
+    roles: o.roles,
+    sandboxUrl: ctx.sandboxUrl,
+    ...(profile ? { launch: profiledLaunch(profile.dir) } : {}),
+  });
+  const first = s.services[0];
+  const session =
+    profile && first
+      ? new ProfileSession(profile.dir, first.proc, s.dbUrl, first.url, ctx.sandboxUrl, profile.sandboxPid)
+      : undefined;
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   const consumer = kafka.consumer({ groupId: `${s.prefix}.observer` });
-  await consumer.connect();
-  await consumer.subscribe({ topic: topicName(s.prefix, TOPICS.events), fromBeginning: true });
-  let last = 0;
-  const finished = new Promise<void>((resolveDone) => {
-    void consumer.run({
-      eachBatch: async ({ batch }) => {
-        const now = performance.now();
-        for (const m of batch.messages) {
-          const e = JSON.parse(m.value?.toString() ?? '{}') as { subject: string; data: { status: string } };
-          if (e.data.status !== 'SUCCESS' && e.data.status !== 'FAILED') continue;
-          const t = sentAt.get(e.subject);
-          if (t === undefined) continue;
-          sentAt.delete(e.subject);
-          latencies.push(now - t);
-          last = now;
-        }
-        if (latencies.length >= n) resolveDone();
-      },
-    });
-  });
-  await session?.idle();
-  await new Promise((r) => setTimeout(r, 2000));
   const producer = kafka.producer();
-  await producer.connect();
-  const topic = topicName(s.prefix, TOPICS.commands);
-  const msgs = Array.from({ length: n }, (_, i) => command(i, name.slice(-4)));
-  await session?.begin();
-  const t0 = performance.now();
-  if (rate === undefined) {
-    for (let i = 0; i < n; i += 500) {
-      const chunk = msgs.slice(i, i + 500);
-      const now = performance.now();
-      for (const m of chunk) sentAt.set(m.key, now);
-      await producer.send({ topic, messages: chunk });
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic: topicName(s.prefix, TOPICS.events), fromBeginning: true });
+    let last = 0;
+    const finished = new Promise<void>((resolveDone) => {
+      void consumer.run({
+        eachBatch: async ({ batch }) => {
+          const now = performance.now();
+          for (const m of batch.messages) {
+            const e = JSON.parse(m.value?.toString() ?? '{}') as {
+              subject: string;
+              data: { status: string };
+            };
+            if (e.data.status !== 'SUCCESS' && e.data.status !== 'FAILED') continue;
+            const t = sentAt.get(e.subject);
+            if (t === undefined) continue;
+            sentAt.delete(e.subject);
+            latencies.push(now - t);
+            last = now;
+          }
+          if (latencies.length >= n) resolveDone();
+          return Promise.resolve();
+        },
+      });
+    });
+    await waitGroup(kafka, `${s.prefix}.observer`, 1);
+    await session?.idle();
+    await new Promise((r) => setTimeout(r, 2000));
+    await producer.connect();
+    const topic = topicName(s.prefix, TOPICS.commands);
+    const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
+    await session?.begin();
+    const t0 = performance.now();
+    if (rate === undefined) {
+      for (let i = 0; i < n; i += 500) {
+        const chunk = msgs.slice(i, i + 500);
+        const now = performance.now();
+        for (const m of chunk) sentAt.set(m.key, now);
+        await producer.send({ topic, messages: chunk });
+      }
+    } else {
+      const tick = 50;
+      const perTick = Math.max(1, Math.round((rate * tick) / 1000));
+      for (let i = 0; i < n; i += perTick) {
+        const due = t0 + (i / rate) * 1000;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const chunk = msgs.slice(i, i + perTick);
+        const now = performance.now();
+        for (const m of chunk) sentAt.set(m.key, now);
+        await producer.send({ topic, messages: chunk });
+      }
     }
-  } else {
-    const tick = 50;
-    const perTick = Math.max(1, Math.round((rate * tick) / 1000));
-    for (let i = 0; i < n; i += perTick) {
-      const due = t0 + (i / rate) * 1000;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const chunk = msgs.slice(i, i + perTick);
-      const now = performance.now();
-      for (const m of chunk) sentAt.set(m.key, now);
-      await producer.send({ topic, messages: chunk });
-    }
+    const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
+    await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
+    await session?.finish();
+    const perSecond = latencies.length / ((last - t0) / 1000);
+    const memory = await s.stopServices();
+    const report = await session?.report(latencies.length, perSecond);
+    return {
+      perSecond,
+      latencies: latencies.sort((a, b) => a - b),
+      completed: latencies.length,
+      atRestMB: s.services.map((x) => x.atRestMB),
+      memory,
+      ...(report ? { report } : {}),
+    };
+  } finally {
+    await producer.disconnect();
+    await consumer.disconnect();
+    await s.stop();
   }
-  await Promise.race([finished, new Promise((r) => setTimeout(r, 180_000))]);
-  await session?.finish();
-  const perSecond = latencies.length / ((last - t0) / 1000);
-  await producer.disconnect();
-  await consumer.disconnect();
-  await s.stopService();
-  const report = await session?.report(latencies.length, perSecond);
-  await s.stop();
-  return { perSecond, latencies: latencies.sort((a, b) => a - b), ...(report ? { report } : {}) };
 }
 
-function fmt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+/** A burst phase (all payouts at once) must complete: its rate would mean nothing otherwise. */
+async function burst(ctx: RoundContext, o: Omit<EndToEndOptions, 'n' | 'timeoutMs'>): Promise<EndToEnd> {
+  const r = await endToEnd(ctx, { ...o, n: E2E_N, timeoutMs: 120_000 });
+  if (r.completed < E2E_N)
+    throw new Error(`${o.phase}: ${r.completed} of ${E2E_N} payouts terminal within 120 s`);
+  return r;
 }
 
-async function main(): Promise<void> {
-  await migratedTemplate(TEMPLATE);
-  const sandboxPort = await freePort();
-  const sandbox = startNode('dist/apps/provider-sandbox/src/main.js', {
-    SANDBOX_PORT: String(sandboxPort),
+/** Each process's resident memory once ready (before the load) and at its peak. */
+function printMemory(r: EndToEnd): void {
+  const each = r.memory.map((m, i) => {
+    const rest = r.atRestMB[i];
+    return `${rest === undefined ? '?' : fmt(rest)} MB when ready, peak ${fmt(m.peakRssMB)} MB`;
+  });
+  console.log(`    RSS per process: ${each.join('; ')}`);
+}
+
+const latencyRows = (l: number[], label: (p: number) => string, p99Target?: number): Row[] =>
+  [50, 95, 99].map((p) => ({
+    measure: label(p),
+    value: percentile(l, p),
+    unit: 'ms',
+    ...(p === 99 && p99Target !== undefined ? { target: { op: '<' as const, value: p99Target } } : {}),
+  }));
+
+async function e2eOne(ctx: RoundContext): Promise<Row[]> {
+  const profile =
+    PROFILE && ctx.round === 0 ? { dir: profileDir(run), sandboxPid: ctx.sandboxPid } : undefined;
+  if (profile) console.log(`    (profiling the service into ${profile.dir})`);
+  const r = await burst(ctx, { phase: 'e2e', roles: [PIPELINE_ROLES], ...(profile ? { profile } : {}) });
+  printMemory(r);
+  if (profile) {
+    const report = `${r.report ?? ''}\n`;
+    writeFileSync(resolve(profile.dir, 'report.md'), report);
+    profileReport = report;
+  }
+  return [
+    { measure: M.e2e, value: r.perSecond, unit: 'payouts/s', target: { op: '>=', value: GOAL.endToEnd } },
+    ...ratio(ctx, M.e2eOfRaw, r.perSecond, M.raw, GOAL.endToEndOfRaw),
+    ...latencyRows(r.latencies, M.burst),
+    ...memoryRows(r.memory[0], M.e2eRss, M.e2eHwm),
+  ];
+}
+
+async function e2eTwo(ctx: RoundContext, phase: 'two' | 'split'): Promise<Row[]> {
+  const roles = phase === 'two' ? [PIPELINE_ROLES, PIPELINE_ROLES] : SPLIT_ROLES;
+  const r = await burst(ctx, { phase, roles });
+  printMemory(r);
+  return [
+    {
+      measure: phase === 'two' ? M.two : M.split,
+      value: r.perSecond,
+      unit: 'payouts/s',
+    },
+    ...ratio(ctx, phase === 'two' ? M.twoOfOne : M.splitOfOne, r.perSecond, M.e2e, GOAL.twoOfOne),
+  ];
+}
+
+async function steady(ctx: RoundContext): Promise<Row[]> {
+  const r = await endToEnd(ctx, {
+    phase: 'steady',
+    roles: [PIPELINE_ROLES],
+    n: STEADY_N,
+    rate: STEADY_RATE,
+    timeoutMs: STEADY_SECONDS * 1000 + 60_000,
+  });
+  printMemory(r);
+  return [
+    ...latencyRows(r.latencies, M.steady, GOAL.steadyP99Ms),
+    { measure: M.steadyDone, value: r.completed, unit: '', target: { op: '>=', value: STEADY_N } },
+    ...memoryRows(r.memory[0], M.steadyRss, M.steadyHwm),
+  ];
+}
+
+interface Phase {
+  readonly id: PhaseId;
+  readonly title: string;
+  readonly run: (ctx: RoundContext) => Promise<Row[]>;
+}
+
+const PHASES: Phase[] = [
+  { id: 'baseline', title: `baseline: ${fmt(INTAKE_N)} messages`, run: baseline },
+  { id: 'raw', title: `raw pipeline: ${fmt(E2E_N)} payouts`, run: raw },
+  { id: 'intake', title: `intake: ${fmt(INTAKE_N)} commands`, run: intake },
+  { id: 'e2e', title: `end to end, one instance: ${fmt(E2E_N)} payouts`, run: e2eOne },
+  { id: 'two', title: `end to end, two instances: ${fmt(E2E_N)} payouts`, run: (c) => e2eTwo(c, 'two') },
+  { id: 'split', title: `end to end, roles split: ${fmt(E2E_N)} payouts`, run: (c) => e2eTwo(c, 'split') },
+  { id: 'steady', title: `steady: ${fmt(STEADY_N)} payouts at ${fmt(STEADY_RATE)}/s`, run: steady },
+  ...extraPhases.map((fn, i) => ({
+    id: 'extra' as const,
+    title: `extra phase ${i + 1}${fn.name ? ` (${fn.name})` : ''}`,
+    run: fn,
+  })),
+];
+
+let profileReport: string | undefined;
+
+async function startSandbox(): Promise<{ url: string; stop: () => Promise<void>; pid: number | undefined }> {
+  const port = await freePort();
+  const proc = startNode('dist/apps/provider-sandbox/src/main.js', {
+    SANDBOX_PORT: String(port),
     SANDBOX_LOG_LEVEL: 'warn',
     SANDBOX_INITIAL_BALANCE: '9999999999999.00',
     SANDBOX_RATE_LIMIT_TRANSFER: '0',
@@ -309,95 +522,132 @@ async function main(): Promise<void> {
     SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
     SANDBOX_RATE_LIMIT_OTHER: '0',
   });
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  await waitHttp(`${sandboxUrl}/__sandbox/clock`);
+  const url = `http://127.0.0.1:${port}`;
   try {
-    console.log(`baseline: ${INTAKE_N} messages...`);
-    const base = await baseline(INTAKE_N);
-    console.log(`raw pipeline: ${E2E_N} payouts...`);
-    const raw = await rawPipeline(E2E_N, {
-      kafka,
-      sandboxUrl,
-      template: TEMPLATE,
-      partitionsConcurrently: PARTITIONS,
-      connections: 128,
-      run,
-      command,
-      ensureTopics: (names) =>
-        ensureTopics(
-          kafka,
-          names.map((topic) => ({ topic, numPartitions: PARTITIONS })),
-        ),
-    });
-    console.log(`intake: ${INTAKE_N} commands...`);
-    const intakeRate = await intake(sandboxUrl);
-    console.log(`end to end: ${E2E_N} payouts...`);
-    const profile = PROFILE ? { dir: profileDir(run), sandboxPid: sandbox.pid } : undefined;
-    if (profile) console.log(`  (profiling the service into ${profile.dir})`);
-    const burst = await endToEnd(benchDatabase('e2e'), sandboxUrl, E2E_N, undefined, profile);
-    const steadyN = STEADY_RATE * STEADY_SECONDS;
-    console.log(`steady: ${steadyN} payouts at ${STEADY_RATE}/s...`);
-    const steady = await endToEnd(benchDatabase('steady'), sandboxUrl, steadyN, STEADY_RATE);
-    const p = (l: number[], q: number) => `${fmt(percentile(l, q))} ms`;
-    const rows = [
-      ['measure', 'result', 'target'],
-      ['baseline: kafkajs consume -> 1 pg insert per batch -> produce', `${fmt(base)} msg/s`, ''],
-      [
-        'intake: commands into the ledger (+ accepted events in the outbox)',
-        `${fmt(intakeRate)} cmd/s (${(intakeRate / base).toFixed(2)}x baseline)`,
-        '>= 10,000/s',
-      ],
-      [
-        `end to end: ${fmt(E2E_N)} payouts, command -> terminal event`,
-        `${fmt(burst.perSecond)} payouts/s (${(burst.perSecond / base).toFixed(2)}x baseline)`,
-        '>= 1,000/s',
-      ],
-      [
-        'raw pipeline: consume -> insert -> 1 HTTP call each -> update -> produce (no ledger logic)',
-        `${fmt(raw)} payouts/s`,
-        '',
-      ],
-      ['  end to end / raw pipeline', `${(burst.perSecond / raw).toFixed(2)}`, '>= 0.6'],
-      [
-        '  latency at that burst p50 / p95 / p99',
-        `${p(burst.latencies, 50)} / ${p(burst.latencies, 95)} / ${p(burst.latencies, 99)}`,
-        '',
-      ],
-      [
-        `steady ${STEADY_RATE} payouts/s for ${STEADY_SECONDS}s: p50 / p95 / p99`,
-        `${p(steady.latencies, 50)} / ${p(steady.latencies, 95)} / ${p(steady.latencies, 99)}`,
-        'p99 < 250 ms',
-      ],
-      ['  payouts completed', `${fmt(steady.latencies.length)} / ${fmt(steadyN)}`, ''],
-    ];
-    const md = rows.map((r, i) => `| ${r.join(' | ')} |${i === 0 ? '\n| --- | --- | --- |' : ''}`).join('\n');
-    console.log(`\n${md}\n`);
-    if (profile) {
-      const report = `${burst.report ?? ''}\n`;
-      writeFileSync(resolve(profile.dir, 'report.md'), report);
-      console.log(`### Where the time goes (end-to-end phase)\n\n${report}`);
-      console.log(`profile mode: docs/BENCHMARKS.md left as it is; report in ${profile.dir}/report.md`);
-      return;
-    }
-    const section = `<!-- bench:pipeline:start -->\nMeasured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on this machine (2 cores, everything co-located: Kafka, Postgres, sandbox at zero latency, one service instance).\n\n${md}\n<!-- bench:pipeline:end -->`;
-    const file = resolve(ROOT, 'docs/BENCHMARKS.md');
-    const doc = readFileSync(file, 'utf8');
-    const re = /<!-- bench:pipeline:start -->[\s\S]*<!-- bench:pipeline:end -->/;
-    writeFileSync(
-      file,
-      re.test(doc)
-        ? doc.replace(re, section)
-        : `${doc.trimEnd()}\n\n## Pipeline (\`npm run bench\`)\n\n${section}\n`,
-    );
-    console.log(`recorded in docs/BENCHMARKS.md (database base ${new URL(BASE_URL).pathname.slice(1)}_*)`);
-  } finally {
-    await stopNode(sandbox);
-    await dropDatabase(TEMPLATE);
+    await waitHttp(`${url}/__sandbox/clock`);
+  } catch (e) {
+    await stopNode(proc);
+    throw e;
+  }
+  return { url, pid: proc.pid, stop: () => stopNode(proc) };
+}
+
+const started = Date.now();
+function progress(text: string): void {
+  const s = Math.round((Date.now() - started) / 1000);
+  const clock = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  console.log(`[${clock}] ${text}`);
+}
+
+function describeRow(r: Row): string {
+  const v = r.digits ? r.value.toFixed(r.digits) : fmt(r.value);
+  return `${r.measure}: ${r.unit === 'x' ? `${v}x` : `${v} ${r.unit}`.trim()}`;
+}
+
+/** The commit measured, and whether the work tree differs from it (docs/BENCHMARKS.md aside). */
+function measuredCode(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    const sha = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--untracked-files=no')
+      .split('\n')
+      .filter((l) => l !== '' && !l.endsWith('docs/BENCHMARKS.md'));
+    return dirty.length > 0 ? `commit \`${sha}\` with uncommitted changes` : `commit \`${sha}\``;
+  } catch {
+    return 'this code (no git)';
   }
 }
 
+function record(table: string, loads: readonly number[], minutes: number): void {
+  const phases = PHASES.map((p) => p.id).filter((id, i, all) => all.indexOf(id) === i);
+  const section = [
+    '<!-- bench:pipeline:start -->',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${measuredCode()} with \`npm run bench\` on this machine (2 cores, everything co-located: Kafka, Postgres, the sandbox at zero latency; the service at \`LOG_LEVEL=warn\`).`,
+    `Each line is the median of ${RUNS} runs, its spread (min–max) and the runs' figures in order. The runs are rounds: the whole sequence (${phases.join(', ')}) ran once per round, ${RUNS} rounds one after the other (${minutes.toFixed(1)} min in all), so one measure's runs are minutes apart, not back to back. Ratios are taken within a round, then their median. Load average (1 min) at the start of each round: ${loads.map((l) => l.toFixed(1)).join(', ')}.`,
+    '',
+    table,
+    '<!-- bench:pipeline:end -->',
+  ].join('\n');
+  const file = resolve(ROOT, 'docs/BENCHMARKS.md');
+  const doc = readFileSync(file, 'utf8');
+  const re = /<!-- bench:pipeline:start -->[\s\S]*<!-- bench:pipeline:end -->/;
+  writeFileSync(
+    file,
+    re.test(doc)
+      ? doc.replace(re, section)
+      : `${doc.trimEnd()}\n\n## Pipeline (\`npm run bench\`)\n\n<!-- prettier-ignore-start -->\n${section}\n<!-- prettier-ignore-end -->\n`,
+  );
+  console.log(`recorded in docs/BENCHMARKS.md (database base ${new URL(BASE_URL).pathname.slice(1)}_*)`);
+}
+
+async function main(): Promise<void> {
+  const unknown = ONLY?.filter((id) => !(PHASE_IDS as readonly string[]).includes(id)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')}; known: ${PHASE_IDS.join(', ')}`);
+  const phases = PHASES.filter((p) => ONLY === undefined || ONLY.includes(p.id));
+  console.log(
+    `${RUNS} round(s) of: ${phases.map((p) => p.id).join(', ')}; run ${run}; databases ${new URL(BASE_URL).pathname.slice(1)}_*`,
+  );
+  await migratedTemplate(TEMPLATE);
+  const results = new Results(RUNS);
+  const failures: string[] = [];
+  const loads: number[] = [];
+  try {
+    for (let round = 0; round < RUNS; round++) {
+      const load = loadavg()[0] ?? 0;
+      loads.push(load);
+      progress(`round ${round + 1} of ${RUNS} (load average ${load.toFixed(1)})`);
+      const sandbox = await startSandbox();
+      const ctx: RoundContext = {
+        round,
+        runs: RUNS,
+        tag: `${run}r${round}`,
+        sandboxUrl: sandbox.url,
+        sandboxPid: sandbox.pid,
+        env,
+        results,
+      };
+      try {
+        for (const phase of phases) {
+          progress(`  ${phase.title}...`);
+          const t = performance.now();
+          try {
+            const rows = await phase.run(ctx);
+            results.add(round, rows);
+            for (const r of rows) console.log(`    ${describeRow(r)}`);
+            console.log(`    (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+          } catch (e) {
+            failures.push(`round ${round + 1}, ${phase.id}`);
+            console.error(`    FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          }
+        }
+      } finally {
+        await sandbox.stop();
+        await deleteTopics(kafka, ctx.tag);
+      }
+    }
+  } finally {
+    await dropDatabase(TEMPLATE);
+  }
+  const minutes = (Date.now() - started) / 60_000;
+  const table = markdown(results);
+  console.log(`\n${table}\n`);
+  progress(`done in ${minutes.toFixed(1)} min`);
+  if (profileReport !== undefined) {
+    console.log(`### Where the time goes (end-to-end phase)\n\n${profileReport}`);
+    console.log(`profile mode: docs/BENCHMARKS.md left as it is; report in ${profileDir(run)}/report.md`);
+  }
+  if (failures.length > 0) {
+    console.error(`failed: ${failures.join('; ')}; docs/BENCHMARKS.md left as it is`);
+    process.exitCode = 1;
+    return;
+  }
+  if (RECORD) record(table, loads, minutes);
+  else console.log('docs/BENCHMARKS.md left as it is (BENCH_RECORD=0, BENCH_PHASES or BENCH_PROFILE)');
+}
+
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (e: unknown) => {
     console.error(e);
     process.exit(1);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -103,4 +104,69 @@ export async function waitHttp(url: string, timeoutMs = 30_000): Promise<void> {
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** A process's memory as the bench saw it, in MB (10^6 bytes, as the goal is written). */
+export interface MemoryFigures {
+  /** Largest VmRSS of the samples (every `intervalMs`, from the process's start). */
+  readonly peakRssMB: number;
+  /** VmHWM (the kernel's own peak RSS over the process's life), read just before it is stopped. */
+  readonly hwmMB: number | undefined;
+  readonly samples: number;
+}
+
+/** A field of /proc/<pid>/status in kB (KiB), or undefined once the process is gone. */
+function procStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Samples a process's resident memory (VmRSS in /proc/<pid>/status) every `intervalMs` on the
+ * bench's own timer, keeping the peak. `stop()` takes a last sample and reads VmHWM: call it
+ * before the process is stopped (the file is gone once it has exited).
+ */
+export class RssSampler {
+  private peakKiB = 0;
+  private samples = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly pid: number,
+    intervalMs = 100,
+  ) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  private sample(): void {
+    const kib = procStatusKiB(this.pid, 'VmRSS');
+    if (kib === undefined) return;
+    this.samples++;
+    this.peakKiB = Math.max(this.peakKiB, kib);
+  }
+
+  /** The resident memory now, in MB (undefined once the process is gone). */
+  current(): number | undefined {
+    const kib = procStatusKiB(this.pid, 'VmRSS');
+    return kib === undefined ? undefined : (kib * 1024) / 1e6;
+  }
+
+  stop(): MemoryFigures {
+    clearInterval(this.timer);
+    this.sample();
+    const hwm = procStatusKiB(this.pid, 'VmHWM');
+    return {
+      peakRssMB: (this.peakKiB * 1024) / 1e6,
+      hwmMB: hwm === undefined ? undefined : (hwm * 1024) / 1e6,
+      samples: this.samples,
+    };
+  }
 }

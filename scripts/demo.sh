@@ -5,6 +5,11 @@
 #
 #   npm run demo              keeps the stack running until Ctrl-C
 #   npm run demo -- --once    stops everything after the scenario (CI, scripted use)
+#   DEMO_ROLES=split npm run demo
+#                             the service's roles in two processes of the same code (SERVICE_ROLES):
+#                             intake,relay,queries on :HTTP_PORT, executor,reconciler on :HTTP_PORT+1
+#   DEMO_ROLES="intake,relay queries executor,reconciler" npm run demo
+#                             any split: one process per word, on :HTTP_PORT, :HTTP_PORT+1, ...
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 once=0
@@ -17,6 +22,19 @@ export SANDBOX_PORT=${SANDBOX_PORT:-8090}
 export LOG_LEVEL=${LOG_LEVEL:-info}
 # Check unclear payouts sooner than production would, so the demo shows them resolving.
 export RECONCILE_SCHEDULE=${RECONCILE_SCHEDULE:-3s,5s,10s,30s,1m,2m,5m,10m,30m,1h}
+
+# One service process with SERVICE_ROLES as set (all roles by default), or one process per role set.
+case "${DEMO_ROLES:-}" in
+  "" | all) roles=("${SERVICE_ROLES:-}") ;;
+  split) roles=("intake,relay,queries" "executor,reconciler") ;;
+  *) read -r -a roles <<< "$DEMO_ROLES" ;;
+esac
+ports=()
+logs=()
+for i in "${!roles[@]}"; do
+  ports+=($((HTTP_PORT + i)))
+  if [ "$i" -eq 0 ]; then logs+=(.run/logs/service.log); else logs+=(".run/logs/service-$((i + 1)).log"); fi
+done
 
 ensure_deps
 ensure_postgres
@@ -33,23 +51,36 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-for port in "$HTTP_PORT" "$SANDBOX_PORT"; do
+for port in "${ports[@]}" "$SANDBOX_PORT"; do
   port_open 127.0.0.1 "$port" && fail "port $port is in use; stop what listens there or set HTTP_PORT / SANDBOX_PORT"
 done
 
 say "starting the provider sandbox on :$SANDBOX_PORT (log: .run/logs/sandbox.log)"
 node dist/apps/provider-sandbox/src/main.js > .run/logs/sandbox.log 2>&1 &
 pids+=($!)
-say "starting the payout service on :$HTTP_PORT (log: .run/logs/service.log)"
-node dist/apps/payout-service/src/main.js > .run/logs/service.log 2>&1 &
-pids+=($!)
+for i in "${!roles[@]}"; do
+  if [ -z "${roles[$i]}" ]; then
+    say "starting the payout service on :${ports[$i]} (log: ${logs[$i]})"
+    HTTP_PORT=${ports[$i]} node dist/apps/payout-service/src/main.js > "${logs[$i]}" 2>&1 &
+  else
+    say "starting the payout service with SERVICE_ROLES=${roles[$i]} on :${ports[$i]} (log: ${logs[$i]})"
+    SERVICE_ROLES=${roles[$i]} HTTP_PORT=${ports[$i]} node dist/apps/payout-service/src/main.js > "${logs[$i]}" 2>&1 &
+  fi
+  pids+=($!)
+done
 
+all_ready() {
+  for port in "${ports[@]}"; do curl -fsS "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1 || return 1; done
+  port_open 127.0.0.1 "$SANDBOX_PORT"
+}
 for _ in $(seq 1 60); do
-  if curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null 2>&1 && port_open 127.0.0.1 "$SANDBOX_PORT"; then break; fi
+  all_ready && break
   for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || fail "a process exited during start; see .run/logs/"; done
   sleep 1
 done
-curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready" >/dev/null || fail "the service did not become ready; see .run/logs/service.log"
+for i in "${!ports[@]}"; do
+  curl -fsS "http://127.0.0.1:${ports[$i]}/health/ready" >/dev/null || fail "the service on :${ports[$i]} did not become ready; see ${logs[$i]}"
+done
 
 say "stack is up"
 printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
@@ -58,6 +89,11 @@ printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
   "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
   "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \
   "postgres" "127.0.0.1:5432/payouts"
+if [ "${#ports[@]}" -gt 1 ]; then
+  for i in "${!ports[@]}"; do
+    printf '  %-22s %s\n' "process $((i + 1))" "http://127.0.0.1:${ports[$i]} (SERVICE_ROLES=${roles[$i]})"
+  done
+fi
 curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready"; echo
 
 if [ -f dist/scripts/demo-scenario.js ]; then
