@@ -23,4 +23,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/apps/payout-service/src/main.js"]
+# V8 flags: apps/payout-service/src/node-flags.ts (the service's memory; a test keeps them in step).
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=384", "dist/apps/payout-service/src/main.js"]

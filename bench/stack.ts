@@ -19,6 +19,7 @@ import {
   stopNode,
   waitHttp,
 } from './support.js';
+import { SERVICE_NODE_FLAGS } from '../apps/payout-service/src/node-flags.js';
 
 export interface BenchEnv {
   readonly kafka: Kafka;
@@ -197,7 +198,8 @@ export async function startStack(env: BenchEnv, o: StackOptions): Promise<Stack>
       const proc = startNode(
         'dist/apps/payout-service/src/main.js',
         { ...serviceEnv(env, o, dbUrl, port, roles), ...launch.env },
-        launch.nodeArgs,
+        // As the image runs it (apps/payout-service/src/node-flags.ts).
+        [...SERVICE_NODE_FLAGS, ...launch.nodeArgs],
       );
       if (proc.pid === undefined) throw new Error('the service did not start');
       services.push({ roles, url: `http://127.0.0.1:${port}`, proc, memory: new RssSampler(proc.pid) });

@@ -58,13 +58,15 @@ done
 say "starting the provider sandbox on :$SANDBOX_PORT (log: .run/logs/sandbox.log)"
 node dist/apps/provider-sandbox/src/main.js > .run/logs/sandbox.log 2>&1 &
 pids+=($!)
+# V8 flags as in the Dockerfile: apps/payout-service/src/node-flags.ts (a test keeps them in step).
+SERVICE_NODE_FLAGS="--max-semi-space-size=16 --max-old-space-size=384"
 for i in "${!roles[@]}"; do
   if [ -z "${roles[$i]}" ]; then
     say "starting the payout service on :${ports[$i]} (log: ${logs[$i]})"
-    HTTP_PORT=${ports[$i]} node dist/apps/payout-service/src/main.js > "${logs[$i]}" 2>&1 &
+    HTTP_PORT=${ports[$i]} node $SERVICE_NODE_FLAGS dist/apps/payout-service/src/main.js > "${logs[$i]}" 2>&1 &
   else
     say "starting the payout service with SERVICE_ROLES=${roles[$i]} on :${ports[$i]} (log: ${logs[$i]})"
-    SERVICE_ROLES=${roles[$i]} HTTP_PORT=${ports[$i]} node dist/apps/payout-service/src/main.js > "${logs[$i]}" 2>&1 &
+    SERVICE_ROLES=${roles[$i]} HTTP_PORT=${ports[$i]} node $SERVICE_NODE_FLAGS dist/apps/payout-service/src/main.js > "${logs[$i]}" 2>&1 &
   fi
   pids+=($!)
 done

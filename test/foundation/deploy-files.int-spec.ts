@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
+import { SERVICE_NODE_FLAGS } from '../../apps/payout-service/src/node-flags.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -48,8 +49,20 @@ describe('docker-compose.yml and Dockerfile', () => {
   it('builds on Node 24 in stages and runs the service entry point', () => {
     const df = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
     assert.equal((df.match(/^FROM node:24/gm) ?? []).length, 2);
-    assert.match(df, /CMD \["node", "dist\/apps\/payout-service\/src\/main.js"\]/);
+    const flags = SERVICE_NODE_FLAGS.map((f) => `"${f}", `).join('');
+    assert.ok(
+      df.includes(`CMD ["node", ${flags}"dist/apps/payout-service/src/main.js"]`),
+      `the service runs with its V8 flags (${SERVICE_NODE_FLAGS.join(' ')})`,
+    );
     readFileSync(resolve(ROOT, 'apps/payout-service/src/main.ts'));
     readFileSync(resolve(ROOT, 'deploy/prometheus.yml'));
+  });
+
+  it('npm run demo starts the service with the same V8 flags as the image', () => {
+    const demo = readFileSync(resolve(ROOT, 'scripts/demo.sh'), 'utf8');
+    assert.ok(demo.includes(`SERVICE_NODE_FLAGS="${SERVICE_NODE_FLAGS.join(' ')}"`));
+    const starts = demo.match(/node [^\n]*dist\/apps\/payout-service\/src\/main\.js/g) ?? [];
+    assert.ok(starts.length > 0);
+    for (const s of starts) assert.match(s, /node \$SERVICE_NODE_FLAGS dist/);
   });
 });
