@@ -28,6 +28,7 @@ class RecordingMetrics implements ProviderClientMetrics {
   rateLimitWait(e: string, s: number): void {
     this.waits.push([e, s]);
   }
+  rateLimited(): void {}
 }
 
 async function closedPort(): Promise<number> {
