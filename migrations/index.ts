@@ -1,6 +1,12 @@
 import { Ledger1763700000000 } from './1763700000000-ledger.js';
 import { ReversalWatch1763800000000 } from './1763800000000-reversal-watch.js';
 import { EventIdentity1763930000000 } from './1763930000000-event-identity.js';
+import { RateBudget1764100000000 } from './1764100000000-rate-budget.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
-export const migrations = [Ledger1763700000000, ReversalWatch1763800000000, EventIdentity1763930000000];
+export const migrations = [
+  Ledger1763700000000,
+  ReversalWatch1763800000000,
+  EventIdentity1763930000000,
+  RateBudget1764100000000,
+];
