@@ -150,7 +150,7 @@ export const providerClientConfig = defineSection('provider-client', {
   }),
   PROVIDER_RATE_BUDGET_HORIZON_MS: envVar({
     schema: env.positiveInt(),
-    default: '200',
+    default: '500',
     description:
       'Shared budget: how far ahead a slot may be booked (a 429 pause reaches every instance within about this; at least the block)',
   }),

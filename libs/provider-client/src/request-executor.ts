@@ -146,6 +146,10 @@ export class RequestExecutor {
     const pause = (ms: number) => this.budget.pause(key, ms);
     let refreshed = false;
     for (;;) {
+      // Auth first (an authorize, when the token is due): a send slot taken before it would be
+      // spent late, crowded together with the slots after it.
+      const ready = await this.headers(adapter, account, st);
+      if (!ready.ok) return this.finish(adapter, st, ready.c);
       const grant = await this.budget.acquire(key, this.opts.maxRateLimitWaitMs);
       if (!grant.ok) {
         return this.finish(adapter, st, {
@@ -158,7 +162,8 @@ export class RequestExecutor {
         });
       }
       if (grant.waitedMs > 0) this.deps.metrics.rateLimitWait(template, grant.waitedMs / 1000);
-      const h = await this.headers(adapter, account, st);
+      // After a wait, fresh headers (the cached token unless it fell due; a new signature).
+      const h = grant.waitedMs > 0 ? await this.headers(adapter, account, st) : ready;
       if (!h.ok) return this.finish(adapter, st, h.c);
       st.attempts += 1;
       const c = await this.send(adapter, built, h.headers, st, pause);

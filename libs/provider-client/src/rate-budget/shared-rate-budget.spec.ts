@@ -262,13 +262,19 @@ describe('SharedRateBudget', () => {
     );
   });
 
-  it('close refuses whoever still waits', async () => {
+  it('close refuses whoever still waits, and closes the store', async () => {
     const clock = new FakeClock();
     const store = new LatentStore(clock, 1);
-    const b = budget(clock, store, 60);
+    let closedStore = 0;
+    const b = new SharedRateBudget(
+      { perMinuteFor: () => 60, blockMs: 100, horizonMs: 200 },
+      { store, clock, onClose: async () => void (closedStore += 1) },
+    );
     const r = ask(b, clock, 3);
     await clock.advance(2);
     await b.close();
+    await b.close();
+    assert.equal(closedStore, 1, "the store's connections are closed once");
     await clock.advance(1);
     assert.equal(r.grants.filter((g) => !g.ok && g.reason === 'unavailable').length, 2);
     assert.deepEqual(await b.acquire(KEY, 1000), { ok: false, reason: 'unavailable' });

@@ -43,6 +43,8 @@ export interface SharedRateBudgetDeps {
   readonly clock?: BudgetClock;
   /** [0, 1); jitters when a waiting instance asks again, so instances take turns. */
   readonly random?: () => number;
+  /** Called once by close(), after the waiting callers are refused (e.g. ends the store's pool). */
+  readonly onClose?: () => Promise<void>;
 }
 
 interface Waiter {
@@ -144,12 +146,14 @@ export class SharedRateBudget implements RateBudget {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     for (const lane of this.lanes.values()) {
       if (lane.timer !== undefined) this.clock.clearTimeout(lane.timer);
       lane.timer = undefined;
       this.refuseAll(lane, UNAVAILABLE);
     }
+    await this.deps.onClose?.();
   }
 
   private lane(key: RateBudgetKey): Lane {
