@@ -262,6 +262,22 @@ describe('SharedRateBudget', () => {
     );
   });
 
+  it('a wait cap of 0 still sends when the slot is free (the statement is not counted as waiting)', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 20);
+    const b = budget(clock, store, 60);
+    const r = ask(b, clock, 1, 0);
+    await clock.advance(30);
+    assert.deepEqual(r.times, [20]);
+    const late = ask(b, clock, 1, 0);
+    await clock.advance(2_000);
+    assert.deepEqual(
+      late.grants.map((g) => (g.ok ? 'ok' : g.reason)),
+      ['wait-too-long'],
+      'the next slot is a second away',
+    );
+  });
+
   it('close refuses whoever still waits, and closes the store', async () => {
     const clock = new FakeClock();
     const store = new LatentStore(clock, 1);

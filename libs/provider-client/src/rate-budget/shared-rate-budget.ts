@@ -76,6 +76,8 @@ interface Lane {
 const UNAVAILABLE: RateGrant = { ok: false, reason: 'unavailable' };
 const TOO_LONG: RateGrant = { ok: false, reason: 'wait-too-long' };
 const LOG_EVERY_MS = 10_000;
+/** How long a reservation's statement may take on top of a caller's wait cap (maxWaitMs 0 still works). */
+const ROUND_TRIP_GRACE_MS = 250;
 
 /**
  * A rate budget every instance on an account shares: slots are reserved from a store (one
@@ -119,12 +121,14 @@ export class SharedRateBudget implements RateBudget {
     const earliest = Math.max(now, lane.pausedUntil) + lane.waiters.length * lane.stepMs;
     if (earliest - now > maxWaitMs) return Promise.resolve(TOO_LONG);
     return new Promise<RateGrant>((resolve) => {
-      const w: Waiter = { askedAt: now, deadline: now + maxWaitMs, resolve, timer: undefined };
+      // The cap is on the wait for the slot: the reservation's own round trip is not counted.
+      const deadline = now + maxWaitMs + ROUND_TRIP_GRACE_MS;
+      const w: Waiter = { askedAt: now, deadline, resolve, timer: undefined };
       w.timer = this.clock.setTimeout(() => {
         const i = lane.waiters.indexOf(w);
         if (i >= 0) lane.waiters.splice(i, 1);
         resolve(TOO_LONG);
-      }, maxWaitMs);
+      }, deadline - now);
       lane.waiters.push(w);
       this.pump(lane);
     });
