@@ -32,6 +32,11 @@ class FakeClock implements BudgetClock {
     this.setTimeout(fn, 0);
   }
 
+  /** Time passes while the process cannot run: timers due meanwhile fire late, at once. */
+  stall(ms: number): void {
+    this.t += ms;
+  }
+
   /** Runs every timer due up to now + ms, letting promises settle after each. */
   async advance(ms: number): Promise<void> {
     const until = this.t + ms;
@@ -194,6 +199,26 @@ describe('SharedRateBudget', () => {
     assert.equal(ra.times.length + rb.times.length, 600, 'everyone sent in the end');
     assert.equal(metrics[0]!.lost + metrics[1]!.lost, 0, 'no slot lost while callers wait');
     assert.equal(metrics[0]!.granted + metrics[1]!.granted, 600);
+  });
+
+  it('a slot that passed while the process could not run is lost, not sent late with the next ones', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const metrics = new CountingMetrics();
+    const b = budget(clock, store, 6000, metrics); // 10 ms step
+    const r = ask(b, clock, 200);
+    await clock.advance(300);
+    clock.stall(400);
+    await clock.advance(1_500);
+    assert.ok(metrics.lost > 0, 'slots lost in the stall');
+    // No send is more than 100 ms after its slot: any second holds at most 110 sends (+1).
+    const t = r.times;
+    for (let i = 0, j = 0; i < t.length; i += 1) {
+      while (t[i]! - t[j]! >= 1000) j += 1;
+      assert.ok(i - j + 1 <= 111, `${i - j + 1} sends within a second ending at ${t[i]}`);
+    }
+    await clock.advance(3_000);
+    assert.equal(r.times.length, 200, 'the callers whose slots were lost are served later');
   });
 
   it('a pause reaches the other instance: its next slots come after it', async () => {

@@ -18,6 +18,12 @@ export interface SharedRateBudgetSettings {
    * loses at most this much of the budget. At least one block.
    */
   readonly horizonMs: number;
+  /**
+   * How late a slot may still be used (default 100 ms). A caller whose slot came and went while
+   * this process could not run (a long GC, a starved CPU) takes a new one instead: sent late,
+   * the backlog would go out together and crowd one of the provider's windows.
+   */
+  readonly lateMs?: number;
 }
 
 /** Local time and timers; injectable so the scheduling can be tested without waiting. */
@@ -87,8 +93,10 @@ const ROUND_TRIP_GRACE_MS = 250;
  * - A reservation asks for as many slots as callers are waiting, up to a block, and only as far
  *   as the horizon: idle, one caller costs one statement and no wait; saturated, one statement
  *   serves a block, and the instances take turns (a random delay) as room opens.
- * - A slot nobody takes is lost, not given back (a caller that gave up, a pause): the account
- *   sends a little under its limit then, never over.
+ * - A slot nobody takes is lost, not given back (a caller that gave up, a pause, a slot that
+ *   passed while the process could not run): the account sends a little under its limit then,
+ *   never over. No send is more than `lateMs` after its slot, so any window of the provider's
+ *   sees at most the rate times (window + lateMs).
  * - The store unreachable: the callers waiting are refused (`unavailable`, retry-safe, nothing
  *   sent); nothing is sent without a slot.
  * - A pause (429) is written to the store, so every instance's next reservation starts after it;
@@ -100,6 +108,7 @@ export class SharedRateBudget implements RateBudget {
   private readonly metrics: RateBudgetMetrics;
   private readonly random: () => number;
   private readonly jitterMs: number;
+  private readonly lateMs: number;
   private closed = false;
   private lastLogAt = -Infinity;
 
@@ -111,6 +120,7 @@ export class SharedRateBudget implements RateBudget {
     this.metrics = deps.metrics ?? noopRateBudgetMetrics;
     this.random = deps.random ?? Math.random;
     this.jitterMs = Math.max(0, Math.min(settings.blockMs, settings.horizonMs - settings.blockMs)) / 2;
+    this.lateMs = settings.lateMs ?? 100;
   }
 
   acquire(key: RateBudgetKey, maxWaitMs: number): Promise<RateGrant> {
@@ -124,11 +134,7 @@ export class SharedRateBudget implements RateBudget {
       // The cap is on the wait for the slot: the reservation's own round trip is not counted.
       const deadline = now + maxWaitMs + ROUND_TRIP_GRACE_MS;
       const w: Waiter = { askedAt: now, deadline, resolve, timer: undefined };
-      w.timer = this.clock.setTimeout(() => {
-        const i = lane.waiters.indexOf(w);
-        if (i >= 0) lane.waiters.splice(i, 1);
-        resolve(TOO_LONG);
-      }, deadline - now);
+      this.armDeadline(lane, w, deadline - now);
       lane.waiters.push(w);
       this.pump(lane);
     });
@@ -196,7 +202,7 @@ export class SharedRateBudget implements RateBudget {
         continue;
       }
       lane.slots.shift();
-      this.release(w, slot, now);
+      this.release(lane, w, slot, now);
     }
     // A slot used long after its time would crowd the next ones: past by a step, it is lost.
     let stale = 0;
@@ -263,10 +269,37 @@ export class SharedRateBudget implements RateBudget {
     if (!this.closed) this.pump(lane);
   }
 
-  private release(w: Waiter, slot: number, now: number): void {
-    const grant = () => w.resolve({ ok: true, waitedMs: this.clock.now() - w.askedAt });
-    if (slot <= now) grant();
-    else this.clock.setTimeout(grant, Math.ceil(slot - now));
+  private release(lane: Lane, w: Waiter, slot: number, now: number): void {
+    const go = () => {
+      const t = this.clock.now();
+      if (t - slot <= this.lateMs) {
+        w.resolve({ ok: true, waitedMs: t - w.askedAt });
+        return;
+      }
+      // The slot passed while this process could not run: sent now, it would go out with the
+      // slots after it, over the rate. It is lost; the caller queues again, first in line.
+      this.metrics.slotsLost(1);
+      const left = w.deadline - t;
+      if (this.closed) w.resolve(UNAVAILABLE);
+      else if (left <= 0) w.resolve(TOO_LONG);
+      else {
+        this.armDeadline(lane, w, left);
+        lane.waiters.unshift(w);
+        this.pump(lane);
+      }
+    };
+    if (slot <= now) go();
+    else this.clock.setTimeout(go, Math.ceil(slot - now));
+  }
+
+  /** Refuses `w` (too long) after `ms` unless it has been given a slot by then. */
+  private armDeadline(lane: Lane, w: Waiter, ms: number): void {
+    w.timer = this.clock.setTimeout(() => {
+      const i = lane.waiters.indexOf(w);
+      if (i < 0) return;
+      lane.waiters.splice(i, 1);
+      w.resolve(TOO_LONG);
+    }, ms);
   }
 
   private refuseAll(lane: Lane, g: RateGrant): void {
