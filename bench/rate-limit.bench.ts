@@ -10,8 +10,9 @@
  *
  * Knobs: BENCH_RATE_LIMIT (9000 per minute), BENCH_RATE_SECONDS (60), BENCH_RATE_FRACTION (the
  * service's PROVIDER_RATE_TARGET_FRACTION, 0.99), BENCH_RATE_INSTANCES (2), BENCH_RATE_BUDGET
- * (postgres; `memory` shows what happens without sharing). `runRateLimitBench()` is what
- * `npm run bench` can call.
+ * (postgres; `memory` shows what happens without sharing), BENCH_RATE_DUMP (a file for every
+ * receive time and the services' counters). `runRateLimitBench()` is what `npm run bench` can
+ * call; `formatRateLimitBench()` renders its table.
  */
 import { type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -66,6 +67,8 @@ export interface RateLimitBenchResult {
   readonly seen429: number;
   /** Reservations of the shared budget (statements) per transfer sent. */
   readonly reservationsPerSend: number;
+  /** Reserved slots not used (a slot passed while a process could not run, a pause). */
+  readonly slotsLost: number;
   readonly windowSeconds: number;
 }
 
@@ -257,6 +260,7 @@ export async function runRateLimitBench(o: RateLimitBenchOptions = {}): Promise<
       refused429: summary.rateLimited?.['directTransfer'] ?? 0,
       seen429: perService.reduce((a, s) => a + s.seen429, 0),
       reservationsPerSend: perService.reduce((a, s) => a + s.reservations, 0) / Math.max(1, sentTotal),
+      slotsLost: perService.reduce((a, s) => a + s.lost, 0),
       windowSeconds: span,
     };
   } finally {
@@ -287,7 +291,11 @@ export function formatRateLimitBench(r: RateLimitBenchResult): string {
       r.perInstance.map((x) => n(x, 1)).join(' / '),
       '',
     ],
-    ['  budget reservations (statements) per send', n(r.reservationsPerSend, 3), ''],
+    [
+      '  budget reservations (statements) per send; slots lost',
+      `${n(r.reservationsPerSend, 3)}; ${n(r.slotsLost)}`,
+      '',
+    ],
   ];
   return rows.map((row, i) => `| ${row.join(' | ')} |${i === 0 ? '\n| --- | --- | --- |' : ''}`).join('\n');
 }
