@@ -3,6 +3,7 @@ import { ReversalWatch1763800000000 } from './1763800000000-reversal-watch.js';
 import { EventIdentity1763930000000 } from './1763930000000-event-identity.js';
 import { OutboxJsonPayload1764000000000 } from './1764000000000-outbox-json-payload.js';
 import { PayoutReceivedNotify1764000000001 } from './1764000000001-payout-received-notify.js';
+import { RateBudget1764100000000 } from './1764100000000-rate-budget.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   EventIdentity1763930000000,
   OutboxJsonPayload1764000000000,
   PayoutReceivedNotify1764000000001,
+  RateBudget1764100000000,
 ];

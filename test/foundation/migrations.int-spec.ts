@@ -4,7 +4,15 @@ import pg from 'pg';
 import { revertLastMigration, runMigrations } from '#database';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
-const LEDGER_TABLES = ['batch', 'batch_item', 'dead_letter', 'outbox', 'payout', 'withdrawal_quota'];
+const LEDGER_TABLES = [
+  'batch',
+  'batch_item',
+  'dead_letter',
+  'outbox',
+  'payout',
+  'provider_rate_budget',
+  'withdrawal_quota',
+];
 
 async function tables(url: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: url });

@@ -169,8 +169,9 @@ describe('crash in the middle of a self withdrawal (no provider-side idempotency
     );
     assert.equal((await received(stack, 'crash_wd_1')).accepted, 1, 'withdrawn once');
     assert.equal((await ledger(stack, 'crash_wd_1'))?.status, 'REQUIRES_ATTENTION');
-    const last = stack.eventsOf('crash_wd_1').at(-1);
-    assert.equal(last?.data.reason, 'in_doubt_resend_unsafe');
+    // The event follows the ledger's commit (the relay publishes it): wait for it.
+    const last = await stack.waitForStatus('crash_wd_1', 'REQUIRES_ATTENTION');
+    assert.equal(last.data.reason, 'in_doubt_resend_unsafe');
   });
 });
 

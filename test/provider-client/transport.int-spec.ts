@@ -2,7 +2,13 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { type AddressInfo } from 'node:net';
-import { type OutcomeClass, type ProviderClientMetrics } from '#provider-client';
+import {
+  MemorySlotStore,
+  type OutcomeClass,
+  type ProviderClientMetrics,
+  type RateBudget,
+  SharedRateBudget,
+} from '#provider-client';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import { v2Transfer } from './support/endpoint-cases.js';
@@ -21,12 +27,16 @@ const pvp = { transferId: 'tr_v2_1', transferAmount: '100.50', transferToken: 't
 class RecordingMetrics implements ProviderClientMetrics {
   readonly requests: [string, OutcomeClass][] = [];
   readonly waits: [string, number][] = [];
+  limited = 0;
   observeRequest(e: string, o: OutcomeClass): void {
     this.requests.push([e, o]);
   }
   authorize(): void {}
   rateLimitWait(e: string, s: number): void {
     this.waits.push([e, s]);
+  }
+  rateLimited(): void {
+    this.limited += 1;
   }
 }
 
@@ -168,6 +178,46 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     assert.ok(Date.now() - started >= 450);
     assert.equal(metrics.waits.length, 1);
     await client.close();
+  });
+
+  it('a rate budget that cannot be asked refuses the call: retry-safe, nothing sent', async () => {
+    const unreachable: RateBudget = {
+      acquire: async () => ({ ok: false, reason: 'unavailable' }),
+      pause: () => undefined,
+      close: async () => undefined,
+    };
+    const client = testClient(stub, {}, { rateBudget: unreachable });
+    stub.on(V2, { body: v2Transfer('SUCCESS', 'COMPLETED') });
+    const r = await client.processValidatedPayout(pvp);
+    assert.equal(r.outcome, 'retry-safe');
+    assert.equal(r.outcome === 'retry-safe' ? r.reason : '', 'Rate budget unavailable; not sent');
+    assert.equal(r.diagnostics.sent, false);
+    assert.equal(stub.count(V2), 0);
+    await client.close();
+  });
+
+  it('a 429 one instance gets pauses the shared budget for the others too', async () => {
+    const store = new MemorySlotStore(() => performance.now());
+    const shared = () =>
+      new SharedRateBudget({ perMinuteFor: () => 600_000, blockMs: 100, horizonMs: 200 }, { store });
+    const metrics = new RecordingMetrics();
+    const a = testClient(stub, {}, { rateBudget: shared(), metrics });
+    const b = testClient(stub, {}, { rateBudget: shared() });
+    stub.on(V2, (_r, n) =>
+      n === 1
+        ? { status: 429, headers: { 'x-ratelimit-retry': '1' }, body: { message: 'Too many requests' } }
+        : { body: v2Transfer('SUCCESS', 'COMPLETED') },
+    );
+    const first = a.processValidatedPayout(pvp);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const r = await b.processValidatedPayout({ ...pvp, transferId: 'tr_v2_2' });
+    assert.equal(r.outcome, 'success');
+    assert.ok(Date.now() - started >= 600, `b sent ${Date.now() - started} ms after a's 429`);
+    assert.equal((await first).outcome, 'success');
+    assert.equal(metrics.limited, 1, 'the 429 is counted');
+    await a.close();
+    await b.close();
   });
 
   it("propagates the caller's X-Request-Id and sends v2 client headers", async () => {

@@ -7,9 +7,11 @@ import {
   DeadLetterRepository,
   PayoutLedger,
   PayoutRepository,
+  RateBudgetRepository,
   SecretsCipher,
   WithdrawalQuotaRepository,
 } from '#ledger';
+import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
 import { OperationsService } from '#operations';
@@ -44,7 +46,14 @@ import {
   ReconcilerMetrics,
   reconcilerSettings,
 } from '#pipeline';
-import { createProviderClient, providerClientOptionsFromConfig } from '#provider-client';
+import {
+  createProviderClient,
+  PromRateBudgetMetrics,
+  providerClientOptionsFromConfig,
+  type ProviderClientOptions,
+  SharedRateBudget,
+  sharedRateBudgetSettings,
+} from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
@@ -92,10 +101,12 @@ export function createPipeline(i: PipelineInputs) {
     config.ledger.LEDGER_ENCRYPTION_KEY,
     config.ledger.LEDGER_PREVIOUS_KEYS,
   );
-  const client = createProviderClient(
-    providerClientOptionsFromConfig(config.providerClient, config.providerHosts),
-    { registry, logger: log('provider-client') },
-  );
+  const clientOptions = providerClientOptionsFromConfig(config.providerClient, config.providerHosts);
+  const client = createProviderClient(clientOptions, {
+    registry,
+    logger: log('provider-client'),
+    rateBudget: rateBudget(i, clientOptions),
+  });
 
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
   const intake = new IntakeService({
@@ -219,3 +230,29 @@ export function createPipeline(i: PipelineInputs) {
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;
+
+/**
+ * The provider's limit is the account's: with `postgres` (the default), every instance on this
+ * database reserves its send slots from one row per (account, endpoint). The reservations have a
+ * pool of their own (2 connections, 5 s statement cap), so they never queue behind the pipeline's
+ * statements: a late reservation is budget lost. Closing the client closes it.
+ */
+function rateBudget(i: PipelineInputs, clientOptions: ProviderClientOptions): SharedRateBudget | undefined {
+  const c = i.config.providerClient;
+  if (c.PROVIDER_RATE_BUDGET !== 'postgres') return undefined;
+  const logger = i.logger.child({ component: 'rate-budget' });
+  const pool = createPool({
+    url: i.config.core.DATABASE_URL,
+    max: 2,
+    applicationName: `${i.config.core.KAFKA_CLIENT_ID}-rate-budget`,
+    statementTimeoutMs: 5_000,
+    onConnectionError: (e) =>
+      logger.warn({ err: e }, 'a rate budget connection failed; the pool replaces it'),
+  });
+  return new SharedRateBudget(sharedRateBudgetSettings(clientOptions, c), {
+    store: new RateBudgetRepository(pool),
+    metrics: new PromRateBudgetMetrics(i.registry),
+    logger,
+    onClose: () => pool.end(),
+  });
+}

@@ -10,6 +10,7 @@ export * from './batch.repository.js';
 export * from './withdrawal-quota.repository.js';
 export * from './dead-letter.repository.js';
 export * from './ledger-stats.repository.js';
+export * from './rate-budget.repository.js';
 export * from './ledger.ports.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';

@@ -113,7 +113,7 @@ export const providerClientConfig = defineSection('provider-client', {
   PROVIDER_RATE_TRANSFER_PER_MIN: envVar({
     schema: env.positiveInt(),
     default: '9000',
-    description: 'Per account and endpoint: transfer initiations per minute',
+    description: "Per account and endpoint: transfer initiations per minute (the provider's limit)",
   }),
   PROVIDER_RATE_STATUS_PER_MIN: envVar({
     schema: env.positiveInt(),
@@ -129,6 +129,30 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: env.positiveInt(),
     default: '1000',
     description: 'Per account and endpoint: other endpoints per minute',
+  }),
+  PROVIDER_RATE_TARGET_FRACTION: envVar({
+    schema: z.coerce.number().gt(0).max(1),
+    default: '0.99',
+    description:
+      'Share of the PROVIDER_RATE_* limits the client sends at (0 < f <= 1): just under the limit, so no 429',
+  }),
+  PROVIDER_RATE_BUDGET: envVar({
+    schema: env.enumOf(['postgres', 'memory']),
+    default: 'postgres',
+    description:
+      "Where the rate budget lives: `postgres` (shared by every instance on the database: the limit is the account's) or `memory` (this process only)",
+  }),
+  PROVIDER_RATE_BUDGET_BLOCK_MS: envVar({
+    schema: env.positiveInt(),
+    default: '100',
+    description:
+      'Shared budget: the most one reservation books, in time at the full rate (under load, one statement per this many ms of sends)',
+  }),
+  PROVIDER_RATE_BUDGET_HORIZON_MS: envVar({
+    schema: env.positiveInt(),
+    default: '500',
+    description:
+      'Shared budget: how far ahead a slot may be booked (a 429 pause reaches every instance within about this; at least the block)',
   }),
   PROVIDER_MAX_ATTEMPTS: envVar({
     schema: env.positiveInt(),

@@ -6,6 +6,7 @@ import { PromProviderClientMetrics } from './metrics/prom-provider-client-metric
 import { ProviderClient } from './provider-client.js';
 import { type ProviderAccount, type ProviderClientOptions } from './provider-client.options.js';
 import { type HttpTransport, UndiciTransport } from './transport/http-transport.js';
+import { type RateBudget } from './rate-budget/rate-budget.js';
 
 export interface ProviderClientDeps {
   /** Metrics port; or pass `registry` to get the prom-client implementation. Default: none. */
@@ -17,6 +18,12 @@ export interface ProviderClientDeps {
   readonly signer?: (account: ProviderAccount) => SignatureProvider | undefined;
   readonly now?: () => number;
   readonly random?: () => number;
+  /**
+   * What the client asks before each send; the client closes it. Default: a token bucket per
+   * (account, endpoint) in this process. Several instances on one account need a shared one
+   * (SharedRateBudget over a store every instance reaches).
+   */
+  readonly rateBudget?: RateBudget;
 }
 
 export function createProviderClient(
@@ -33,5 +40,6 @@ export function createProviderClient(
     signer: deps.signer,
     now: deps.now,
     random: deps.random,
+    rateBudget: deps.rateBudget,
   });
 }

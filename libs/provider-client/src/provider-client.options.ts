@@ -25,7 +25,10 @@ export interface ProviderClientOptions {
     readonly perEndpoint?: EndpointTimeoutOverrides;
   };
   readonly tokenRefreshMarginSeconds: number;
+  /** The provider's published limits per account and endpoint, by class. */
   readonly ratePerMinute: Readonly<Record<RateClass, number>>;
+  /** Share of those limits the client aims for (default 1): a little under, so no 429. */
+  readonly rateTargetFraction?: number;
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
@@ -69,6 +72,7 @@ export function providerClientOptionsFromConfig(
       authorize: c.PROVIDER_RATE_AUTHORIZE_PER_MIN,
       default: c.PROVIDER_RATE_DEFAULT_PER_MIN,
     },
+    rateTargetFraction: c.PROVIDER_RATE_TARGET_FRACTION,
     maxAttempts: c.PROVIDER_MAX_ATTEMPTS,
     retryBaseMs: c.PROVIDER_RETRY_BASE_MS,
     retryMaxMs: c.PROVIDER_RETRY_MAX_MS,

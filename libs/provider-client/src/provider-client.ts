@@ -159,6 +159,7 @@ export class ProviderClient {
   }
 
   async close(): Promise<void> {
+    await this.exec.close();
     await this.deps.transport.close();
   }
 }

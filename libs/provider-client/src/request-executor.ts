@@ -9,7 +9,9 @@ import { reasonOf, recordResult, type CallState, type ProviderClientLogger } fro
 import { type ProviderClientMetrics } from './metrics/provider-client-metrics.js';
 import { type ProviderAccount, type ProviderClientOptions } from './provider-client.options.js';
 import { errorCodeOf, type HttpTransport, type Timeouts } from './transport/http-transport.js';
-import { backoffMs, RateLimiter, sleep } from './transport/token-bucket.js';
+import { backoffMs, sleep } from './transport/token-bucket.js';
+import { MemoryRateBudget } from './rate-budget/memory-rate-budget.js';
+import { targetPerMinute, type RateBudget, type RateBudgetKey } from './rate-budget/rate-budget.js';
 
 export interface ExecutorDeps {
   readonly transport: HttpTransport;
@@ -18,6 +20,8 @@ export interface ExecutorDeps {
   readonly signer?: (account: ProviderAccount) => SignatureProvider | undefined;
   readonly now?: () => number;
   readonly random?: () => number;
+  /** Asked before each send. Default: this process's token buckets (MemoryRateBudget). */
+  readonly rateBudget?: RateBudget;
 }
 
 /** Told of every result of a configured account, after it is recorded. Must not throw or block. */
@@ -33,7 +37,7 @@ type Headers =
 export class RequestExecutor {
   private readonly accounts: ReadonlyMap<string, ProviderAccount>;
   private readonly tokens = new Map<string, TokenStore>();
-  private readonly limiter: RateLimiter;
+  private readonly budget: RateBudget;
   private readonly now: () => number;
   private readonly listeners: ResultListener[] = [];
 
@@ -43,10 +47,17 @@ export class RequestExecutor {
   ) {
     this.accounts = new Map(opts.accounts.map((a) => [a.accountId, a]));
     this.now = deps.now ?? Date.now;
-    this.limiter = new RateLimiter(
-      (rc) => opts.ratePerMinute[rc as keyof typeof opts.ratePerMinute] ?? 1000,
-      this.now,
-    );
+    this.budget =
+      deps.rateBudget ??
+      new MemoryRateBudget(
+        (rc) => targetPerMinute(opts.ratePerMinute, rc, opts.rateTargetFraction),
+        this.now,
+      );
+  }
+
+  /** Closes the rate budget: callers still waiting for a slot are refused (retry-safe). */
+  async close(): Promise<void> {
+    await this.budget.close();
   }
 
   onResult(listener: ResultListener): void {
@@ -127,25 +138,35 @@ export class RequestExecutor {
     st: CallState,
   ): Promise<ProviderResult<D>> {
     const template = endpointTemplate(adapter);
-    const bucket = this.limiter.bucket(account.accountId, adapter.name, adapter.rateClass);
+    const key: RateBudgetKey = {
+      accountId: account.accountId,
+      endpoint: adapter.name,
+      rateClass: adapter.rateClass,
+    };
+    const pause = (ms: number) => this.budget.pause(key, ms);
     let refreshed = false;
     for (;;) {
-      const wait = bucket.reserve(this.opts.maxRateLimitWaitMs);
-      if (wait === undefined) {
+      // Auth first (an authorize, when the token is due): a send slot taken before it would be
+      // spent late, crowded together with the slots after it.
+      const ready = await this.headers(adapter, account, st);
+      if (!ready.ok) return this.finish(adapter, st, ready.c);
+      const grant = await this.budget.acquire(key, this.opts.maxRateLimitWaitMs);
+      if (!grant.ok) {
         return this.finish(adapter, st, {
           outcome: 'retry-safe',
-          reason: 'Rate limit wait too long; not sent',
+          reason:
+            grant.reason === 'wait-too-long'
+              ? 'Rate limit wait too long; not sent'
+              : 'Rate budget unavailable; not sent',
           wire: {},
         });
       }
-      if (wait > 0) {
-        this.deps.metrics.rateLimitWait(template, wait / 1000);
-        await sleep(wait);
-      }
-      const h = await this.headers(adapter, account, st);
+      if (grant.waitedMs > 0) this.deps.metrics.rateLimitWait(template, grant.waitedMs / 1000);
+      // After a wait, fresh headers (the cached token unless it fell due; a new signature).
+      const h = grant.waitedMs > 0 ? await this.headers(adapter, account, st) : ready;
       if (!h.ok) return this.finish(adapter, st, h.c);
       st.attempts += 1;
-      const c = await this.send(adapter, built, h.headers, st, (ms) => bucket.pauseUntil(this.now() + ms));
+      const c = await this.send(adapter, built, h.headers, st, pause);
       if (c.outcome === 'auth-refresh' && h.token !== undefined && !refreshed) {
         // Only "Token is not valid" gets here: other 403s are fatal-config or failed by table.
         refreshed = true;
@@ -155,7 +176,7 @@ export class RequestExecutor {
       if (c.outcome === 'retry-safe' && st.attempts < this.opts.maxAttempts + (refreshed ? 1 : 0)) {
         if (c.retryAfterMs !== undefined) {
           if (c.retryAfterMs > this.opts.maxRateLimitWaitMs) return this.finish(adapter, st, c);
-          bucket.pauseUntil(this.now() + c.retryAfterMs);
+          pause(c.retryAfterMs);
         } else {
           await sleep(backoffMs(st.attempts, this.opts.retryBaseMs, this.opts.retryMaxMs, this.deps.random));
         }
@@ -203,7 +224,11 @@ export class RequestExecutor {
       const ms = retryAfterMs(out.answer);
       if (ms !== undefined) pause(ms);
     }
-    return adapter.classify(out.answer);
+    const c = adapter.classify(out.answer);
+    if (out.answer.statusCode === 429 || (c.outcome === 'retry-safe' && String(c.wire.subCode) === '429')) {
+      this.deps.metrics.rateLimited(endpointTemplate(adapter));
+    }
+    return c;
   }
 
   private async headers<Req, D>(

@@ -74,6 +74,7 @@ export function optionsFromConfig(cfg: SandboxConfig, rawAllowedIps: string | un
     batchDelayMs: cfg.SANDBOX_BATCH_DELAY_MS,
     initialBalance: cfg.SANDBOX_INITIAL_BALANCE,
     bodyLimitBytes: cfg.SANDBOX_BODY_LIMIT_BYTES,
+    rateWindowMs: cfg.SANDBOX_RATE_WINDOW_MS,
     rateLimits: {
       transfer: cfg.SANDBOX_RATE_LIMIT_TRANSFER,
       status: cfg.SANDBOX_RATE_LIMIT_STATUS,

@@ -7,6 +7,7 @@ export class PromProviderClientMetrics implements ProviderClientMetrics {
   private readonly duration: Histogram<'endpoint' | 'outcome'>;
   private readonly authorizations: Counter<'result'>;
   private readonly waits: Histogram<'endpoint'>;
+  private readonly limited: Counter<'endpoint'>;
 
   constructor(registry: Registry) {
     this.duration = new Histogram({
@@ -24,9 +25,15 @@ export class PromProviderClientMetrics implements ProviderClientMetrics {
     });
     this.waits = new Histogram({
       name: 'payouts_provider_rate_limit_wait_seconds',
-      help: 'Time spent waiting for the local rate limit or a provider 429 before sending',
+      help: 'Time spent waiting for the rate budget (local or shared) or a provider 429 before sending',
       labelNames: ['endpoint'],
       buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60],
+      registers: [registry],
+    });
+    this.limited = new Counter({
+      name: 'payouts_provider_rate_limited_total',
+      help: 'Calls the provider refused for its rate limit (429): the budget was too generous, or shared wrongly',
+      labelNames: ['endpoint'],
       registers: [registry],
     });
   }
@@ -41,5 +48,9 @@ export class PromProviderClientMetrics implements ProviderClientMetrics {
 
   rateLimitWait(endpointTemplate: string, seconds: number): void {
     this.waits.observe({ endpoint: endpointTemplate }, seconds);
+  }
+
+  rateLimited(endpointTemplate: string): void {
+    this.limited.inc({ endpoint: endpointTemplate });
   }
 }

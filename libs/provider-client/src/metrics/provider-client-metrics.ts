@@ -8,10 +8,13 @@ export interface ProviderClientMetrics {
   observeRequest(endpointTemplate: string, outcome: OutcomeClass, seconds: number): void;
   authorize(result: OutcomeClass): void;
   rateLimitWait(endpointTemplate: string, seconds: number): void;
+  /** The provider refused a call for its rate limit (HTTP 429 / subCode 429). */
+  rateLimited(endpointTemplate: string): void;
 }
 
 export const noopProviderClientMetrics: ProviderClientMetrics = {
   observeRequest: () => undefined,
   authorize: () => undefined,
   rateLimitWait: () => undefined,
+  rateLimited: () => undefined,
 };

@@ -129,6 +129,8 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       distinctAccepted: accepted.size,
       byEndpoint,
       acceptedMoreThanOnce,
+      // Calls the rate limit refused (429), per endpoint: they never reach `received`.
+      rateLimited: world.limiter.refusals(),
     };
   });
   // Where every transfer stands now: what a run compares its own final states with.

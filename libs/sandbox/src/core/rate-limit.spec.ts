@@ -17,6 +17,24 @@ describe('RateLimiter', () => {
     assert.equal(limiter.take('getTransferStatus', 'status').allowed, true, '0 disables');
     clock.advance(60_000);
     assert.equal(limiter.take('directTransfer', 'transfer').allowed, true);
+    assert.deepEqual(limiter.refusals(), { directTransfer: 1 });
+  });
+
+  it('a shorter window allows the same share of the per-minute limit per window', () => {
+    const clock = new SandboxClock(() => 120_000);
+    const limiter = new RateLimiter(clock, { transfer: 600, status: 0, authorize: 0, other: 0 }, 10_000);
+    for (let i = 0; i < 100; i += 1) assert.equal(limiter.take('directTransfer', 'transfer').allowed, true);
+    const refused = limiter.take('directTransfer', 'transfer');
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.limit, 100);
+    assert.equal(refused.retry, 10);
+    clock.advance(9_999);
+    assert.equal(limiter.take('directTransfer', 'transfer').allowed, false);
+    clock.advance(1);
+    assert.equal(limiter.take('directTransfer', 'transfer').allowed, true);
+    assert.deepEqual(limiter.refusals(), { directTransfer: 2 });
+    limiter.reset();
+    assert.deepEqual(limiter.refusals(), {});
   });
 });
 

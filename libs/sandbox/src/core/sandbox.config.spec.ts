@@ -27,5 +27,8 @@ describe('sandboxConfig', () => {
       authorize: 3000,
       other: 3000,
     });
+    assert.equal(optionsFromConfig(cfg, undefined).rateWindowMs, 60_000, "the provider's minute");
+    const [short] = loadConfig([sandboxConfig], { SANDBOX_RATE_WINDOW_MS: '5000' });
+    assert.equal(optionsFromConfig(short, undefined).rateWindowMs, 5_000);
   });
 });

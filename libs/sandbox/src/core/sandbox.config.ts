@@ -88,6 +88,12 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     default: '3000',
     description: 'Requests per minute for every other endpoint; 0 disables',
   }),
+  SANDBOX_RATE_WINDOW_MS: envVar({
+    schema: env.positiveInt(),
+    default: '60000',
+    description:
+      "Length of the fixed rate-limit windows (the provider's: a minute); shorter allows the same share per window (tests, benchmarks)",
+  }),
   SANDBOX_BODY_LIMIT_BYTES: envVar({
     schema: env.positiveInt(),
     default: '1048576',

@@ -35,6 +35,8 @@ export interface SandboxSettings {
   readonly initialBalance: string;
   /** Requests per minute per endpoint, by group; 0 disables. */
   readonly rateLimits: Readonly<Record<RateGroup, number>>;
+  /** Length of the fixed rate-limit window (the provider's: a minute); shorter in tests. */
+  readonly rateWindowMs: number;
   readonly bodyLimitBytes: number;
 }
 
@@ -50,5 +52,6 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   batchDelayMs: 5_000,
   initialBalance: '10000000.00',
   rateLimits: { transfer: 9000, status: 7800, authorize: 3000, other: 3000 },
+  rateWindowMs: 60_000,
   bodyLimitBytes: 1024 * 1024,
 };

@@ -29,7 +29,7 @@ export class SandboxWorld {
     readonly settings: SandboxSettings,
     readonly keys: SignatureKeys,
   ) {
-    this.limiter = new RateLimiter(this.clock, settings.rateLimits);
+    this.limiter = new RateLimiter(this.clock, settings.rateLimits, settings.rateWindowMs);
     this.tokens = new TokenIssuer(this.clock, settings.tokenTtlSeconds);
     this.transferTokens = new TransferTokenStore(this.clock);
     this.account = this.newAccount();

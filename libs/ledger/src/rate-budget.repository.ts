@@ -1,0 +1,73 @@
+import type pg from 'pg';
+import { type RateSlotStore, type SlotGrant, type SlotRequest } from '#provider-client';
+
+interface GrantRow {
+  granted: number;
+  first_in_ms: number;
+  next_in_ms: number;
+}
+
+/**
+ * The provider's rate limit as one row per (account, endpoint) that every instance reserves send
+ * slots from (GCRA: `tat` is the next free slot), on Postgres's clock (`clock_timestamp()`), so
+ * the instances' own clocks never matter. A reservation is one UPDATE of one row: instances take
+ * turns on its lock, each for a block of slots.
+ */
+export class RateBudgetRepository implements RateSlotStore {
+  constructor(private readonly db: pg.Pool) {}
+
+  async reserve(r: SlotRequest): Promise<SlotGrant> {
+    let row = await this.take(r);
+    if (!row) {
+      await this.ensure(r.accountId, r.endpoint);
+      row = await this.take(r);
+    }
+    if (!row) throw new Error('rate budget row missing after insert');
+    return { granted: row.granted, firstInMs: row.first_in_ms, nextInMs: row.next_in_ms };
+  }
+
+  async pause(accountId: string, endpoint: string, ms: number): Promise<void> {
+    await this.db.query(
+      /* sql: rateBudget.pause */ `INSERT INTO provider_rate_budget AS b (account_id, endpoint, paused_until)
+       VALUES ($1, $2, clock_timestamp() + $3::float8 * interval '1 millisecond')
+       ON CONFLICT (account_id, endpoint)
+       DO UPDATE SET paused_until = greatest(b.paused_until, excluded.paused_until)`,
+      [accountId, endpoint, ms],
+    );
+  }
+
+  /**
+   * take: up to $3 slots $4 µs apart from the later of the row's next free slot, the clock
+   * and the pause, none beyond $5 ms ahead of the clock; the row's next free slot moves past the
+   * last one granted. The sub-select reads the row's own columns, so a reservation that waited
+   * for another's lock computes from what that one left. Answers in ms from the clock it read.
+   */
+  private async take(r: SlotRequest): Promise<GrantRow | undefined> {
+    const { rows } = await this.db.query<GrantRow>(
+      /* sql: rateBudget.take */ `UPDATE provider_rate_budget AS b
+          SET (tat, granted_from, granted, clock, reservations) = (
+                SELECT s.start + g.n * $4::bigint * interval '1 microsecond', s.start, g.n, c.now,
+                       b.reservations + 1
+                  FROM (SELECT greatest(b.tat, c.now, b.paused_until) AS start) AS s
+                 CROSS JOIN LATERAL (
+                       SELECT least($3::int, greatest(0, floor(
+                                (extract(epoch FROM c.now - s.start) * 1000 + $5::int) * 1000 / $4::bigint
+                              )::int + 1)) AS n) AS g)
+         FROM (SELECT clock_timestamp() AS now) AS c
+        WHERE b.account_id = $1 AND b.endpoint = $2
+       RETURNING b.granted,
+                 (extract(epoch FROM b.granted_from - b.clock) * 1000)::float8 AS first_in_ms,
+                 (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms`,
+      [r.accountId, r.endpoint, r.wanted, r.stepMicros, r.horizonMs],
+    );
+    return rows[0];
+  }
+
+  private async ensure(accountId: string, endpoint: string): Promise<void> {
+    await this.db.query(
+      /* sql: rateBudget.ensure */ `INSERT INTO provider_rate_budget (account_id, endpoint) VALUES ($1, $2)
+       ON CONFLICT (account_id, endpoint) DO NOTHING`,
+      [accountId, endpoint],
+    );
+  }
+}

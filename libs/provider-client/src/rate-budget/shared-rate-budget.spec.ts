@@ -1,0 +1,323 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { type RateBudgetMetrics } from '../metrics/rate-budget-metrics.js';
+import { type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import { SharedRateBudget, type BudgetClock } from './shared-rate-budget.js';
+import {
+  grantSlots,
+  MemorySlotStore,
+  stepMicrosFor,
+  type RateSlotStore,
+  type SlotRequest,
+} from './slot-store.js';
+
+/** A clock whose time moves only when the test says; timers run in time order. */
+class FakeClock implements BudgetClock {
+  t = 0;
+  private seq = 0;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = ++this.seq;
+    this.timers.set(id, { at: this.t + Math.max(0, ms), fn });
+    return id;
+  }
+  clearTimeout(h: unknown): void {
+    this.timers.delete(h as number);
+  }
+  defer(fn: () => void): void {
+    this.setTimeout(fn, 0);
+  }
+
+  /** Time passes while the process cannot run: timers due meanwhile fire late, at once. */
+  stall(ms: number): void {
+    this.t += ms;
+  }
+
+  /** Runs every timer due up to now + ms, letting promises settle after each. */
+  async advance(ms: number): Promise<void> {
+    const until = this.t + ms;
+    for (;;) {
+      await settle();
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const e of this.timers) if (e[1].at <= until && (!next || e[1].at < next[1].at)) next = e;
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.t = Math.max(this.t, next[1].at);
+      next[1].fn();
+    }
+    this.t = until;
+    await settle();
+  }
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i += 1) await new Promise((r) => setImmediate(r));
+};
+
+/** The shared store, answering after `latencyMs` (of the fake clock), and failing when told. */
+class LatentStore implements RateSlotStore {
+  readonly inner: MemorySlotStore;
+  failing = false;
+  calls = 0;
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly latencyMs = 1,
+  ) {
+    this.inner = new MemorySlotStore(() => clock.now());
+  }
+  reserve(r: SlotRequest) {
+    this.calls += 1;
+    const g = this.failing ? undefined : this.inner.reserve(r);
+    return new Promise<Awaited<ReturnType<RateSlotStore['reserve']>>>((resolve, reject) => {
+      this.clock.setTimeout(
+        () => (g ? void g.then(resolve) : reject(new Error('connect ECONNREFUSED'))),
+        this.latencyMs,
+      );
+    });
+  }
+  pause(accountId: string, endpoint: string, ms: number) {
+    return this.inner.pause(accountId, endpoint, ms);
+  }
+}
+
+class CountingMetrics implements RateBudgetMetrics {
+  readonly results: Record<string, number> = { granted: 0, empty: 0, error: 0 };
+  granted = 0;
+  lost = 0;
+  reservation(result: 'granted' | 'empty' | 'error', slots: number): void {
+    this.results[result] = (this.results[result] ?? 0) + 1;
+    this.granted += slots;
+  }
+  slotsLost(n: number): void {
+    this.lost += n;
+  }
+}
+
+const KEY: RateBudgetKey = { accountId: 'acc-1', endpoint: 'directTransfer', rateClass: 'transfer' };
+
+/** A seeded generator, so the instances' turns are the same every run. */
+function lcg(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    return x / 2 ** 31;
+  };
+}
+
+let seed = 1;
+function budget(clock: FakeClock, store: RateSlotStore, perMinute = 6000, metrics = new CountingMetrics()) {
+  return new SharedRateBudget(
+    { perMinuteFor: () => perMinute, blockMs: 100, horizonMs: 200 },
+    { store, clock, metrics, random: lcg(seed++) },
+  );
+}
+
+/** Asks `n` times at once; records when each grant arrives (fake time). */
+function ask(b: SharedRateBudget, clock: FakeClock, n: number, maxWaitMs = 60_000) {
+  const times: number[] = [];
+  const grants: RateGrant[] = [];
+  for (let i = 0; i < n; i += 1) {
+    void b.acquire(KEY, maxWaitMs).then((g) => {
+      grants.push(g);
+      if (g.ok) times.push(clock.now());
+    });
+  }
+  return { times, grants };
+}
+
+describe('grantSlots (the model of rateBudget.take)', () => {
+  it('starts at now when idle, books a block step apart, and stops at the horizon', () => {
+    const row = { tat: -Infinity, pausedUntil: -Infinity };
+    const r = { accountId: 'a', endpoint: 'e', wanted: 5, stepMicros: 10_000, horizonMs: 25 };
+    assert.deepEqual(grantSlots(row, r, 1000), { granted: 3, firstInMs: 0, nextInMs: 30 });
+    assert.equal(row.tat, 1030);
+    assert.deepEqual(grantSlots(row, r, 1000), { granted: 0, firstInMs: 30, nextInMs: 30 });
+    assert.deepEqual(grantSlots(row, r, 1010), { granted: 1, firstInMs: 20, nextInMs: 30 });
+    // Idle for a while: the past is not a credit (no burst).
+    assert.deepEqual(grantSlots(row, { ...r, wanted: 100, horizonMs: 0 }, 5000), {
+      granted: 1,
+      firstInMs: 0,
+      nextInMs: 10,
+    });
+  });
+
+  it('starts after a pause', () => {
+    const row = { tat: 0, pausedUntil: 2000 };
+    const r = { accountId: 'a', endpoint: 'e', wanted: 2, stepMicros: 10_000, horizonMs: 100 };
+    assert.deepEqual(grantSlots(row, r, 1000), { granted: 0, firstInMs: 1000, nextInMs: 1000 });
+    assert.deepEqual(grantSlots(row, r, 1950), { granted: 2, firstInMs: 50, nextInMs: 70 });
+  });
+
+  it('spaces slots by whole microseconds, rounded up (never above the rate)', () => {
+    assert.equal(stepMicrosFor(9000), 6667);
+    assert.equal(stepMicrosFor(8910), 6735);
+    assert.ok(60_000_000 / stepMicrosFor(8910) <= 8910);
+    assert.throws(() => stepMicrosFor(0), RangeError);
+  });
+});
+
+describe('SharedRateBudget', () => {
+  it('idle: one caller costs one reservation and sends at once', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const b = budget(clock, store);
+    const { times, grants } = ask(b, clock, 1);
+    await clock.advance(5);
+    assert.equal(grants.length, 1);
+    assert.deepEqual(times, [1], 'granted as soon as the reservation answered');
+    assert.equal(store.calls, 1);
+  });
+
+  it('two instances on one store: sends never closer than the step, at the full rate, in blocks', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 2);
+    const metrics = [new CountingMetrics(), new CountingMetrics()];
+    const [a, b] = [budget(clock, store, 6000, metrics[0]), budget(clock, store, 6000, metrics[1])]; // 10 ms step
+    const ra = ask(a, clock, 300);
+    const rb = ask(b, clock, 300);
+    await clock.advance(3_000);
+    const all = [...ra.times, ...rb.times].sort((x, y) => x - y);
+    assert.ok(all.length >= 290, `sent ${all.length} in 3 s at 100/s`);
+    assert.ok(all.length <= 301, `sent ${all.length}: over the rate`);
+    for (let i = 1; i < all.length; i += 1) {
+      assert.ok(
+        all[i]! - all[i - 1]! >= 10 - 1e-9,
+        `sends ${i - 1} and ${i} ${all[i]! - all[i - 1]!} ms apart`,
+      );
+    }
+    // Each instance's turns are random; neither is starved.
+    assert.ok(
+      ra.times.length > 75 && rb.times.length > 75,
+      `both sent (${ra.times.length} / ${rb.times.length})`,
+    );
+    assert.ok(store.calls * 3 < all.length, `${store.calls} reservations for ${all.length} sends`);
+    await clock.advance(4_000);
+    assert.equal(ra.times.length + rb.times.length, 600, 'everyone sent in the end');
+    assert.equal(metrics[0]!.lost + metrics[1]!.lost, 0, 'no slot lost while callers wait');
+    assert.equal(metrics[0]!.granted + metrics[1]!.granted, 600);
+  });
+
+  it('a slot that passed while the process could not run is lost, not sent late with the next ones', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const metrics = new CountingMetrics();
+    const b = budget(clock, store, 6000, metrics); // 10 ms step
+    const r = ask(b, clock, 200);
+    await clock.advance(300);
+    clock.stall(400);
+    await clock.advance(1_500);
+    assert.ok(metrics.lost > 0, 'slots lost in the stall');
+    // No send is more than 100 ms after its slot: any second holds at most 110 sends (+1).
+    const t = r.times;
+    for (let i = 0, j = 0; i < t.length; i += 1) {
+      while (t[i]! - t[j]! >= 1000) j += 1;
+      assert.ok(i - j + 1 <= 111, `${i - j + 1} sends within a second ending at ${t[i]}`);
+    }
+    await clock.advance(3_000);
+    assert.equal(r.times.length, 200, 'the callers whose slots were lost are served later');
+  });
+
+  it('a pause reaches the other instance: its next slots come after it', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const [a, b] = [budget(clock, store), budget(clock, store)];
+    ask(a, clock, 1);
+    await clock.advance(5);
+    a.pause(KEY, 1000);
+    await clock.advance(1);
+    const rb = ask(b, clock, 3);
+    await clock.advance(900);
+    assert.deepEqual(rb.times, [], 'nothing during the pause');
+    await clock.advance(200);
+    assert.equal(rb.times.length, 3);
+    assert.ok(rb.times[0]! >= 1005, `first send at ${rb.times[0]}`);
+  });
+
+  it('store unreachable: the waiting callers are refused (retry-safe), nothing is granted', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const metrics = new CountingMetrics();
+    const b = budget(clock, store, 6000, metrics);
+    store.failing = true;
+    const r = ask(b, clock, 4);
+    await clock.advance(10);
+    assert.equal(r.times.length, 0);
+    assert.deepEqual(
+      r.grants.map((g) => (g.ok ? 'ok' : g.reason)),
+      ['unavailable', 'unavailable', 'unavailable', 'unavailable'],
+    );
+    assert.equal(metrics.results['error'], 1);
+    store.failing = false;
+    const again = ask(b, clock, 1);
+    await clock.advance(10);
+    assert.equal(again.times.length, 1, 'served again once the store answers');
+  });
+
+  it('refuses at once a caller who would wait too long even with the budget to itself', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const b = budget(clock, store, 60); // one per second
+    const r = ask(b, clock, 5, 2_500);
+    await clock.advance(0);
+    assert.deepEqual(
+      r.grants.map((g) => (g.ok ? 'ok' : g.reason)),
+      ['wait-too-long', 'wait-too-long'],
+      'the 4th and 5th are refused before any reservation',
+    );
+    await clock.advance(5_000);
+    assert.equal(r.times.length, 3);
+  });
+
+  it('a caller whose slot would come after its deadline is refused then, booking nothing more', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    const a = budget(clock, store, 60);
+    const b = budget(clock, store, 60);
+    ask(a, clock, 3); // a books the first slot; the next is a second later
+    await clock.advance(1);
+    const rb = ask(b, clock, 1, 500);
+    await clock.advance(2_000);
+    assert.deepEqual(
+      rb.grants.map((g) => (g.ok ? 'ok' : g.reason)),
+      ['wait-too-long'],
+    );
+  });
+
+  it('a wait cap of 0 still sends when the slot is free (the statement is not counted as waiting)', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 20);
+    const b = budget(clock, store, 60);
+    const r = ask(b, clock, 1, 0);
+    await clock.advance(30);
+    assert.deepEqual(r.times, [20]);
+    const late = ask(b, clock, 1, 0);
+    await clock.advance(2_000);
+    assert.deepEqual(
+      late.grants.map((g) => (g.ok ? 'ok' : g.reason)),
+      ['wait-too-long'],
+      'the next slot is a second away',
+    );
+  });
+
+  it('close refuses whoever still waits, and closes the store', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    let closedStore = 0;
+    const b = new SharedRateBudget(
+      { perMinuteFor: () => 60, blockMs: 100, horizonMs: 200 },
+      { store, clock, onClose: async () => void (closedStore += 1) },
+    );
+    const r = ask(b, clock, 3);
+    await clock.advance(2);
+    await b.close();
+    await b.close();
+    assert.equal(closedStore, 1, "the store's connections are closed once");
+    await clock.advance(1);
+    assert.equal(r.grants.filter((g) => !g.ok && g.reason === 'unavailable').length, 2);
+    assert.deepEqual(await b.acquire(KEY, 1000), { ok: false, reason: 'unavailable' });
+  });
+});
