@@ -32,6 +32,7 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
 import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
+import { runRateLimitBench } from './rate-limit.bench.js';
 import {
   type BenchEnv,
   createTopics,
@@ -127,9 +128,46 @@ const M = {
  * that run's rows, which join the table like every other (median of the rounds, spread, target).
  * `() => Promise<Row[]>` fits; the round's context (sandbox, Kafka, template database) is offered.
  */
-const extraPhases: Array<(ctx: RoundContext) => Promise<Row[]>> = [
-  // Extra phases go here, e.g. the provider-limit scenario of bench/rate-limit.bench.ts.
-];
+const extraPhases: Array<(ctx: RoundContext) => Promise<Row[]>> = [providerLimit];
+
+/**
+ * Issue 12's provider limit: two instances share the account's 9,000 transfers/min through the
+ * budget in Postgres (bench/rate-limit.bench.ts, ADR 0011). BENCH_RATE_SECONDS (60) per round.
+ */
+async function providerLimit(): Promise<Row[]> {
+  const r = await runRateLimitBench({
+    seconds: Number(process.env['BENCH_RATE_SECONDS'] ?? 60),
+    brokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(','),
+  });
+  const set = `provider limit ${r.limitPerMin.toLocaleString('en-US')}/min, ${r.instances} instances`;
+  return [
+    {
+      measure: `${set}: sent per minute / limit`,
+      value: r.ratio,
+      unit: 'x',
+      digits: 4,
+      target: { op: '>=', value: 0.98 },
+    },
+    {
+      measure: `${set}: most sent in any 60 s`,
+      value: r.maxIn60s,
+      unit: '',
+      target: { op: '<=', value: r.limitPerMin },
+    },
+    {
+      measure: `${set}: 429s refused by the sandbox`,
+      value: r.refused429,
+      unit: '',
+      target: { op: '<=', value: 0 },
+    },
+    {
+      measure: `${set}: 429s seen by the services`,
+      value: r.seen429,
+      unit: '',
+      target: { op: '<=', value: 0 },
+    },
+  ];
+}
 
 function command(i: number, tag: string): { key: string; value: string } {
   const transferId = `${tag}_${run}_${i}`;
