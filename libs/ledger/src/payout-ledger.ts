@@ -153,7 +153,11 @@ export class PayoutLedger {
   private async enqueue(c: pg.PoolClient, rows: readonly PayoutRow[]): Promise<void> {
     const published =
       this.d.publishSubmitting === false ? rows.filter((r) => r.status !== 'SUBMITTING') : rows;
-    if (published.length > 0) await this.d.outbox.enqueue(c, published.map((r) => payoutStateEvent(r)));
+    if (published.length > 0)
+      await this.d.outbox.enqueue(
+        c,
+        published.map((r) => payoutStateEvent(r)),
+      );
   }
 
   private stale(source: ChangeSource, ch: PayoutChange): void {

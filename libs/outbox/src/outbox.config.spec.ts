@@ -9,7 +9,7 @@ describe('outbox config', () => {
     const s = outboxRelaySettings(c);
     assert.equal(s.batchSize, 500);
     assert.equal(s.pollIntervalMs, 1000);
-    assert.equal(s.retentionHours, 0, "published rows are deleted as they are published");
+    assert.equal(s.retentionHours, 0, 'published rows are deleted as they are published');
     assert.ok(s.maxMessageBytes < 1_048_588, "below the broker's default message.max.bytes");
   });
 
