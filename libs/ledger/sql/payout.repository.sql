@@ -5,10 +5,7 @@
 
 -- payout.insertNew (PayoutRepository.insertNew)
 INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
-SELECT r.value->>'a', r.value->>'t', r.value->>'k', r.value->>'h', (r.value->'q')::jsonb,
-       (r.value->'s')::jsonb, (r.value->>'m')::numeric, r.value->>'i'
-  FROM json_array_elements($1::json) WITH ORDINALITY AS r(value, ord)
- ORDER BY r.ord
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[])
 ON CONFLICT (account_id, transfer_id) DO NOTHING
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,

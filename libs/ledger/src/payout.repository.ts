@@ -94,30 +94,20 @@ export class PayoutRepository {
   /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
-    // One JSON parameter, in command order, rather than eight arrays: an array literal has every
-    // quote of every request escaped element by element on the way out.
     const { rows: out } = await db.query<RawPayout>(
       /* sql: payout.insertNew */ `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
-       SELECT r.value->>'a', r.value->>'t', r.value->>'k', r.value->>'h', (r.value->'q')::jsonb,
-              (r.value->'s')::jsonb, (r.value->>'m')::numeric, r.value->>'i'
-         FROM json_array_elements($1::json) WITH ORDINALITY AS r(value, ord)
-        ORDER BY r.ord
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[])
        ON CONFLICT (account_id, transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
-        JSON.stringify(
-          rows.map((r) => ({
-            a: r.accountId,
-            t: r.transferId,
-            k: r.kind,
-            h: r.requestHash,
-            q: r.request,
-            // Absent, not null: `->` then gives SQL NULL, where a JSON null would be a jsonb 'null'.
-            s: r.requestSecrets ?? undefined,
-            m: r.amount,
-            i: r.requestId ?? undefined,
-          })),
-        ),
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.transferId),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.requestHash),
+        rows.map((r) => JSON.stringify(r.request)),
+        rows.map((r) => (r.requestSecrets ? JSON.stringify(r.requestSecrets) : null)),
+        rows.map((r) => r.amount),
+        rows.map((r) => r.requestId),
       ],
     );
     return out.map(toRow);

@@ -5,9 +5,10 @@
 
 -- outbox.enqueue (OutboxRepository.enqueue)
 INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
-SELECT r.value->>'k', r.value->>'i', r.value->>'t', r.value->>'o', r.value->'p', (r.value->'h')::jsonb
-  FROM json_array_elements($1::json) WITH ORDINALITY AS r(value, ord)
- ORDER BY r.ord
+SELECT message_key, event_id, event_type, topic, payload::json, headers::jsonb
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
+ ORDER BY ord
 ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
 RETURNING id;
 
