@@ -46,6 +46,7 @@ import {
   BASE_URL,
   benchDatabase,
   benchPool,
+  directTransferCommand,
   dropDatabase,
   freePort,
   freshDatabase,
@@ -170,18 +171,7 @@ async function providerLimit(): Promise<Row[]> {
 }
 
 function command(i: number, tag: string): { key: string; value: string } {
-  const transferId = `${tag}_${run}_${i}`;
-  return {
-    key: transferId,
-    value: JSON.stringify({
-      type: 'payout.direct_transfer',
-      data: {
-        transferId,
-        amount: '101.00',
-        beneDetails: { name: 'Bench Person', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
-      },
-    }),
-  };
+  return directTransferCommand(`${tag}_${run}_${i}`);
 }
 
 async function produceAll(

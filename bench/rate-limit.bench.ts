@@ -23,6 +23,7 @@ import { ensureTopics } from '#messaging';
 import {
   benchDatabase,
   benchPool,
+  directTransferCommand,
   dropDatabase,
   freePort,
   freshDatabase,
@@ -90,20 +91,6 @@ async function metricSum(url: string, name: string, labels = ''): Promise<number
 }
 
 const TRANSFER = 'endpoint="POST /payout/v1.2/directTransfer"';
-
-function command(transferId: string): { key: string; value: string } {
-  return {
-    key: transferId,
-    value: JSON.stringify({
-      type: 'payout.direct_transfer',
-      data: {
-        transferId,
-        amount: '101.00',
-        beneDetails: { name: 'Bench Person', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
-      },
-    }),
-  };
-}
 
 export async function runRateLimitBench(o: RateLimitBenchOptions = {}): Promise<RateLimitBenchResult> {
   const limitPerMin = o.limitPerMin ?? 9000;
@@ -180,7 +167,7 @@ export async function runRateLimitBench(o: RateLimitBenchOptions = {}): Promise<
     );
     const producer = kafka.producer();
     await producer.connect();
-    const msgs = Array.from({ length: commands }, (_, i) => command(`rl_${run}_${i}`));
+    const msgs = Array.from({ length: commands }, (_, i) => directTransferCommand(`rl_${run}_${i}`));
     for (let i = 0; i < msgs.length; i += 1000) {
       await producer.send({ topic: topicName(prefix, TOPICS.commands), messages: msgs.slice(i, i + 1000) });
     }

@@ -170,3 +170,18 @@ export class RssSampler {
     };
   }
 }
+
+/** The benches' command: a direct transfer of 101.00 to the sandbox's success account. */
+export function directTransferCommand(transferId: string): { key: string; value: string } {
+  return {
+    key: transferId,
+    value: JSON.stringify({
+      type: 'payout.direct_transfer',
+      data: {
+        transferId,
+        amount: '101.00',
+        beneDetails: { name: 'Bench Person', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+      },
+    }),
+  };
+}

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { BatchRepository, type BatchRow } from '#ledger';
+import { inTransaction } from '#database';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
 // The batch statements' guarantees, on the statements themselves: a move from a version that is
@@ -57,21 +58,6 @@ describe('BatchRepository (real Postgres)', () => {
     const r = await batches.findOne(pool, 'default', batchTransferId);
     assert.ok(r, `${batchTransferId} exists`);
     return r;
-  }
-
-  async function inTransaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await fn(c);
-      await c.query('COMMIT');
-      return out;
-    } catch (e) {
-      await c.query('ROLLBACK');
-      throw e;
-    } finally {
-      c.release();
-    }
   }
 
   it('inserts a batch once with its entries; the same id again is not a new batch', async () => {
@@ -182,14 +168,14 @@ describe('BatchRepository (real Postgres)', () => {
           }),
         );
       const submitted = await claimers(() =>
-        inTransaction((c) => batches.claimForSubmission(c, 'race', 60_000, 3)),
+        inTransaction(pool, (c) => batches.claimForSubmission(c, 'race', 60_000, 3)),
       );
       assert.equal(submitted.flat().length, 30, 'every batch claimed once for submission');
       assert.equal(new Set(submitted.flat()).size, 30);
 
       await pool.query(`UPDATE batch SET status = 'PROCESSING', next_check_at = now() - interval '1 second'`);
       const checked = await claimers(() =>
-        inTransaction((c) => batches.claimDueChecks(c, 'race', 60_000, 3)),
+        inTransaction(pool, (c) => batches.claimDueChecks(c, 'race', 60_000, 3)),
       );
       assert.equal(checked.flat().length, 30, 'every batch claimed once for a check');
       assert.equal(new Set(checked.flat()).size, 30);

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutKind, PayoutRepository, type PayoutRow } from '#ledger';
 import { REVERSAL_WATCH_KINDS } from '#pipeline';
+import { inTransaction } from '#database';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
 // The guarantees the pipeline builds on, checked on the statements themselves (no service, no
@@ -64,21 +65,6 @@ describe('PayoutRepository (real Postgres)', () => {
       [transferId],
     );
     return rows[0]?.s ?? null;
-  }
-
-  async function inTransaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await fn(c);
-      await c.query('COMMIT');
-      return out;
-    } catch (e) {
-      await c.query('ROLLBACK');
-      throw e;
-    } finally {
-      c.release();
-    }
   }
 
   describe('stale moves', () => {
@@ -187,7 +173,7 @@ describe('PayoutRepository (real Postgres)', () => {
           }),
         );
       const submitted = await claimers(() =>
-        inTransaction((c) => payouts.claimForSubmission(c, 'race', 60_000, 4)),
+        inTransaction(pool, (c) => payouts.claimForSubmission(c, 'race', 60_000, 4)),
       );
       assert.equal(submitted.flat().length, 60, 'every row claimed once for submission');
       assert.equal(new Set(submitted.flat()).size, 60);
@@ -195,7 +181,7 @@ describe('PayoutRepository (real Postgres)', () => {
       // All due for a check now: the claim pushes each out by its lease, so each is taken once.
       await pool.query(`UPDATE payout SET status = 'PENDING', next_check_at = now() - interval '1 second'`);
       const checked = await claimers(() =>
-        inTransaction((c) => payouts.claimDueChecks(c, 'race', 60_000, 4)),
+        inTransaction(pool, (c) => payouts.claimDueChecks(c, 'race', 60_000, 4)),
       );
       assert.equal(checked.flat().length, 60, 'every row claimed once for a check');
       assert.equal(new Set(checked.flat()).size, 60);

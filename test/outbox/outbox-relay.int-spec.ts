@@ -134,7 +134,7 @@ describe('OutboxRelay (real Kafka and Postgres)', () => {
       assert.ok(relay.isListening);
       const { rows } = await h.pool.query<{ killed: boolean }>(
         `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
-          WHERE datname = current_database() AND application_name = 'payouts-outbox-listen'`,
+          WHERE datname = current_database() AND application_name = 'payouts-listen-outbox'`,
       );
       assert.equal(rows.length, 1);
       await eventually(() => (relay.isListening ? undefined : true), {

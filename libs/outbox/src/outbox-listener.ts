@@ -43,8 +43,7 @@ export class OutboxListener {
     if (this.stopped) return;
     const client = new pg.Client({
       connectionString: this.options.databaseUrl,
-      application_name:
-        this.channel === 'outbox' ? 'payouts-outbox-listen' : `payouts-listen-${this.channel}`,
+      application_name: `payouts-listen-${this.channel}`,
       connectionTimeoutMillis: 5_000,
       keepAlive: true,
     });
