@@ -59,6 +59,18 @@ module.exports = {
       to: { path: '^libs/(pipeline|outbox)/' },
     },
     {
+      name: 'libs-are-framework-free',
+      comment:
+        'ADR 0009: libs are plain TypeScript; only these adapters to Nest may import @nestjs/* or rxjs.',
+      severity: 'error',
+      from: {
+        path: '^libs/',
+        pathNot:
+          '^libs/(health/|observability/src/(logger|metrics\\.controller)\\.ts$|messaging/src/kafka-batch\\.transport\\.ts$)',
+      },
+      to: { path: 'node_modules/(@nestjs/|rxjs/)' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
