@@ -21,9 +21,6 @@ class QuietModule {}
 
 const crashes = (lines: readonly string[]): string[] => lines.filter((l) => l.includes('consumer crashed'));
 
-// A port of its own (not 9092): this test stops the broker.
-const BROKER_PORT = 19_093 + (process.pid % 500) * 2;
-
 /**
  * kafkajs restarts a crashed consumer on a timer, and a restart that is connecting when
  * `disconnect()` runs is not cancelled: it crashes again and schedules the next restart, forever.
@@ -31,7 +28,7 @@ const BROKER_PORT = 19_093 + (process.pid % 500) * 2;
  * file that passed every test and never ended). Closing must end every restart.
  */
 describe('KafkaBatchTransport close while the broker is away', () => {
-  const broker = new PrivateBroker(BROKER_PORT);
+  const broker = new PrivateBroker();
   const prefix = testTopicPrefix();
   const { logger, lines } = capturingLogger('info');
   let app: INestMicroservice;

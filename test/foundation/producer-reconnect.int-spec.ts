@@ -8,9 +8,6 @@ import { KafkaDeadLetterPublisher, QueryService } from '#pipeline';
 import { createProviderClient } from '#provider-client';
 import { capturingLogger, eventually, PrivateBroker, testTopicPrefix } from '#test-support';
 
-// A port of its own (helper A's range): this test stops and starts the broker.
-const BROKER_PORT = 19_410;
-
 /** Offsets written to a topic so far, all partitions together. */
 async function produced(kafka: Kafka, topic: string): Promise<number> {
   const admin = kafka.admin();
@@ -26,7 +23,7 @@ async function produced(kafka: Kafka, topic: string): Promise<number> {
 // Producers that were first used while the broker was down must work once it is back: a refused
 // connect is not kept for ever.
 describe('the DLQ and query-reply producers reconnect after a broker outage', () => {
-  const broker = new PrivateBroker(BROKER_PORT);
+  const broker = new PrivateBroker();
   const prefix = testTopicPrefix();
   const dlqTopic = topicName(prefix, TOPICS.commandsDlq);
   const repliesTopic = topicName(prefix, TOPICS.queryReplies);

@@ -24,12 +24,9 @@ async function ready(url: string): Promise<Readiness> {
   return { status: res.status, body: (await res.json()) as Readiness['body'] };
 }
 
-// A port of its own (not 9092): this test stops and starts the broker.
-const BROKER_PORT = 19_092 + (process.pid % 500) * 2;
-
 describe('readiness follows the real dependencies', () => {
   let db: TestDatabase;
-  const broker = new PrivateBroker(BROKER_PORT);
+  const broker = new PrivateBroker();
   const pgProxy = new TcpProxy('127.0.0.1', 5432);
   let service: ServiceApp;
 

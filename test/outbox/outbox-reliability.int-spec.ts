@@ -6,9 +6,6 @@ import { BrokerUnavailableError } from '#outbox';
 import { eventually, PrivateBroker } from '#test-support';
 import { event, EVENTS, OutboxHarness, range, type Received } from './harness.js';
 
-/** This helper's private port for a broker of its own. */
-const BROKER_PORT = 19610;
-
 interface RowState {
   state: string;
   attempts: number;
@@ -147,7 +144,8 @@ describe('OutboxRelay reliability', () => {
   it('a hung broker (requests time out) kills no row, however long it lasts; the rows flow once it answers', async () => {
     // A private broker, frozen with SIGSTOP: connections stay open and every request times out,
     // as with a hung or partitioned broker (timeouts used to be charged to the rows).
-    const broker = new PrivateBroker(BROKER_PORT);
+    const broker = new PrivateBroker(); // two free ports of its own, taken at start
+    await broker.start();
     const kafka = new Kafka({
       clientId: `hung-${h.prefix}`,
       brokers: broker.brokers,
@@ -156,7 +154,6 @@ describe('OutboxRelay reliability', () => {
       retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 300 },
     });
     const relay = h.relay({ maxAttempts: 3, retryBaseMs: 1, retryMaxMs: 1 }, undefined, kafka);
-    await broker.start();
     const consumer = kafka.consumer({ groupId: `${h.prefix}.hung`, maxWaitTimeInMs: 100 });
     try {
       await ensureTopics(kafka, [{ topic: h.topic(EVENTS), numPartitions: 1 }]);

@@ -1,17 +1,50 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../../tools/kafka/kafka.sh');
 
-/** A private single-node broker, for tests that stop and start Kafka itself. */
+/** Binds 127.0.0.1:port and releases it: the port's number when it was free, else undefined. */
+function tryPort(port: number): Promise<number | undefined> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once('error', () => done(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => done(bound));
+    });
+  });
+}
+
+/** Two consecutive free ports (client, controller), so runs and files never pick the same ones. */
+async function freePortPair(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = await tryPort(0);
+    if (port !== undefined && port < 65_535 && (await tryPort(port + 1)) !== undefined) return port;
+  }
+  throw new Error('no two consecutive free ports on 127.0.0.1');
+}
+
+/**
+ * A private single-node broker, for tests that stop and start Kafka itself. Without a port it
+ * takes two free ones at its first start and keeps them across restarts.
+ */
 export class PrivateBroker {
   private dataDir = '';
+  private chosen: number | undefined;
 
-  constructor(readonly port: number) {}
+  constructor(port?: number) {
+    this.chosen = port;
+  }
+
+  get port(): number {
+    if (this.chosen === undefined) throw new Error('PrivateBroker: start() it before asking its port');
+    return this.chosen;
+  }
 
   get brokers(): string[] {
     return [`127.0.0.1:${this.port}`];
@@ -27,11 +60,13 @@ export class PrivateBroker {
   }
 
   async start(): Promise<void> {
+    this.chosen ??= await freePortPair();
     if (!this.dataDir) this.dataDir = await mkdtemp(join(tmpdir(), `kafka-${this.port}-`));
     await run('bash', [SCRIPT, 'start'], { env: this.env(), timeout: 120_000 });
   }
 
   async stop(): Promise<void> {
+    if (this.chosen === undefined) return;
     await run('bash', [SCRIPT, 'stop'], { env: this.env(), timeout: 60_000 });
   }
 
