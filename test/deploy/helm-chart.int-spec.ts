@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
-import { ROLES } from '#pipeline';
+// The config module alone: the library's index would load kafkajs, pg and the rest for one constant.
+import { ROLES } from '../../libs/pipeline/src/pipeline.config.js';
 import { SERVICE_NODE_FLAGS } from '../../apps/payout-service/src/node-flags.js';
 import { validateManifest } from './kubernetes-schemas.js';
 
@@ -76,6 +77,7 @@ const cases: Record<string, string> = {
   missingSecret: `missingSecret:${CHART}/values-small.yaml`,
   sensitiveInConfig: `sensitiveInConfig:${CHART}/values-large.yaml;config.OPS_API_TOKEN=abcdefghijklmnopqrstuvwxyz`,
   sensitiveInRoleEnv: `sensitiveInRoleEnv:${CHART}/values-large.yaml;roles.executor.env.DATABASE_URL=postgres://x`,
+  misspeltRole: `misspeltRole:${CHART}/values-large.yaml;roles.exector.replicas=3`,
 };
 
 const parsed = new Map<string, Manifest[]>();
@@ -198,6 +200,10 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
     (d.spec as Record<string, unknown>)['replicas'] = 'four';
     assert.notDeepEqual(validateManifest(d), []);
     assert.notDeepEqual(validateManifest({ ...d, kind: 'Deploymnet' }), [], 'an unknown kind is refused');
+  });
+
+  it('refuses values it does not know (values.schema.json): a misspelt role is an error, not ignored', () => {
+    assert.match(renderError('misspeltRole'), /additional properties 'exector' not allowed/);
   });
 
   it('runs one Deployment per role with SERVICE_ROLES set to that role, replicas from the values', () => {

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -69,6 +70,9 @@ public class Render {
         Files.writeString(out.resolve(name + ".error"), String.valueOf(e.getMessage()));
         System.out.println(name + ": failed");
       }
+    }
+    try (Stream<Path> walk = Files.walk(hooksChart.getParent())) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
     }
   }
 
