@@ -48,6 +48,13 @@ ensure_kafka() {
   bash tools/kafka/kafka.sh start
 }
 
+# helm-java (Helm's template engine as a Java library with its native part, from Maven Central):
+# test/deploy renders deploy/helm/payouts with it. Fetched once into tools/helm/libs (about 15 s,
+# 30 MB). The test would fetch it too (tools/helm/helm.sh render does); here it is done up front.
+ensure_helm() {
+  bash tools/helm/helm.sh fetch
+}
+
 # promtool (Debian's `prometheus` package) lets the tests run `promtool check rules` on
 # deploy/prometheus/alerts.yml. Installed only when missing, as root, with apt-get; about 15 s here
 # without recommends. If it cannot be installed, tests skip that one check (the parser check runs).

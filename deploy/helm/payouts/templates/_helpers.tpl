@@ -1,0 +1,53 @@
+{{/* Names and labels shared by every template. */}}
+{{- define "payouts.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "payouts.selectorLabels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "payouts.labels" -}}
+{{ include "payouts.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "payouts.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{- define "payouts.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{ .Values.serviceAccount.name | default (include "payouts.fullname" .) }}
+{{- else -}}
+{{ .Values.serviceAccount.name | default "default" }}
+{{- end -}}
+{{- end -}}
+
+{{- define "payouts.secretName" -}}
+{{ .Values.existingSecret | default (printf "%s-secrets" (include "payouts.fullname" .)) }}
+{{- end -}}
+
+{{/*
+The variables docs/CONFIGURATION.md marks sensitive (test/deploy/helm-chart.int-spec.ts keeps this
+list equal to it). They may only come from the Secret, never from `config` or a role's `env`.
+*/}}
+{{- define "payouts.sensitiveVars" -}}
+DATABASE_URL PROVIDER_CLIENT_SECRET PROVIDER_ACCOUNTS LEDGER_ENCRYPTION_KEY LEDGER_PREVIOUS_KEYS OPS_API_TOKEN
+{{- end -}}
+
+{{- define "payouts.refuseSensitive" -}}
+{{- $sensitive := splitList " " (include "payouts.sensitiveVars" .root) -}}
+{{- range $name, $_ := .env -}}
+{{- if has $name $sensitive -}}
+{{- fail (printf "%s is sensitive: set it in `secrets` or in the Secret named by `existingSecret`, not in %s" $name $.where) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,146 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { parse } from 'yaml';
+
+// No Docker daemon runs where `npm test` runs, so `docker compose config` cannot check
+// docker-compose.yml: it is validated against the Compose Specification's JSON Schema (vendored:
+// test/deploy/compose-spec.md says from where and why), then checked for what the schema cannot
+// see: images or builds, mounted files, host ports, dependencies, and the traces path.
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const SCHEMA_PATH = resolve(ROOT, 'test/deploy/compose-spec.json');
+const SCHEMA_SHA256 = '1f91e091f16b2dd50ab8860e02bb391d22df553d91c145eacedb1b6eff9c3f0e';
+
+interface ComposeService {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  command?: string[];
+  environment?: Record<string, string | number>;
+  ports?: (string | { published?: string | number; target: number })[];
+  volumes?: (string | { type: string; source?: string })[];
+  depends_on?: Record<string, { condition: string }> | string[];
+}
+interface Compose {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+function schemaValidator(): ValidateFunction {
+  const text = readFileSync(SCHEMA_PATH);
+  assert.equal(
+    createHash('sha256').update(text).digest('hex'),
+    SCHEMA_SHA256,
+    'the vendored schema is unchanged',
+  );
+  // strict: false: the schema uses keywords ajv does not know (e.g. `deprecated`), which are
+  // annotations. Its $schema (draft-07, ajv's default dialect) is named by a URL ajv does not map.
+  const schema = JSON.parse(text.toString('utf8')) as Record<string, unknown>;
+  assert.match(String(schema['$schema']), /draft-07/);
+  delete schema['$schema'];
+  const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
+  return ajv.compile(schema);
+}
+
+function loadCompose(): Compose {
+  return parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as Compose;
+}
+
+function dependencies(svc: ComposeService): string[] {
+  return Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
+}
+
+function hostPorts(svc: ComposeService): string[] {
+  return (svc.ports ?? []).map((p) => {
+    if (typeof p !== 'string') return String(p.published ?? '');
+    const parts = p.split(':');
+    // host:container or ip:host:container; a bare container port publishes nothing fixed.
+    return parts.length >= 2 ? (parts[parts.length - 2] ?? '') : '';
+  });
+}
+
+describe('docker-compose.yml against the Compose Specification', () => {
+  const validate = schemaValidator();
+
+  it('is valid against the schema', () => {
+    const ok = validate(loadCompose());
+    assert.ok(ok, JSON.stringify(validate.errors, null, 2));
+  });
+
+  it('the schema check can fail: a misspelt key and an unknown depends_on condition are refused', () => {
+    const bad = loadCompose() as unknown as { services: Record<string, Record<string, unknown>> };
+    const service = bad.services['service'];
+    assert.ok(service);
+    service['enviroment'] = { LOG_LEVEL: 'info' };
+    assert.equal(validate(bad), false);
+    delete service['enviroment'];
+    assert.equal(validate(bad), true);
+    service['depends_on'] = { kafka: { condition: 'service_ready' } };
+    assert.equal(validate(bad), false);
+  });
+
+  it('gives every service an image or a build whose Dockerfile exists, and mounts files that exist', () => {
+    const compose = loadCompose();
+    for (const [name, svc] of Object.entries(compose.services)) {
+      assert.ok(svc.image ?? svc.build, `${name} has an image or a build`);
+      if (svc.build !== undefined) {
+        const ctx = typeof svc.build === 'string' ? svc.build : (svc.build.context ?? '.');
+        const df = typeof svc.build === 'string' ? 'Dockerfile' : (svc.build.dockerfile ?? 'Dockerfile');
+        assert.ok(existsSync(resolve(ROOT, ctx, df)), `${name}: ${ctx}/${df} exists`);
+      }
+      if (svc.image !== undefined)
+        assert.match(svc.image, /^[a-z0-9./_-]+:[A-Za-z0-9._-]+$/, `${name}: pinned tag`);
+      for (const v of svc.volumes ?? []) {
+        const source = typeof v === 'string' ? v.split(':')[0] : v.source;
+        if (source?.startsWith('./')) {
+          assert.ok(statSync(resolve(ROOT, source)).isFile(), `${name} mounts ${source}, which exists`);
+        } else if (source) {
+          assert.ok(compose.volumes?.[source] !== undefined, `${name}: named volume ${source} is declared`);
+        }
+      }
+    }
+  });
+
+  it('publishes no host port twice and points every depends_on at a defined service', () => {
+    const compose = loadCompose();
+    const seen = new Map<string, string>();
+    for (const [name, svc] of Object.entries(compose.services)) {
+      for (const port of hostPorts(svc).filter((p) => p !== '')) {
+        assert.equal(seen.get(port), undefined, `host port ${port}: ${seen.get(port)} and ${name}`);
+        seen.set(port, name);
+      }
+      for (const dep of dependencies(svc)) assert.ok(compose.services[dep], `${name} -> ${dep}`);
+    }
+  });
+
+  it('sends the service traces to the collector, which forwards them to Jaeger', () => {
+    const compose = loadCompose();
+    const env = compose.services['service']?.environment ?? {};
+    const endpoint = new URL(String(env['OTEL_EXPORTER_OTLP_ENDPOINT']));
+    assert.equal(env['OTEL_SERVICE_NAME'], 'payout-service');
+    assert.equal(env['OTEL_EXPORTER_OTLP_PROTOCOL'], 'http/protobuf');
+    assert.ok(compose.services[endpoint.hostname], `${endpoint.hostname} is a compose service`);
+    assert.ok(dependencies(compose.services['service'] ?? {}).includes(endpoint.hostname));
+
+    const collector = parse(readFileSync(resolve(ROOT, 'deploy/otel/collector.yaml'), 'utf8')) as {
+      receivers: { otlp: { protocols: Record<string, { endpoint: string }> } };
+      exporters: Record<string, { endpoint?: string }>;
+      service: { pipelines: Record<string, { receivers: string[]; exporters: string[] }> };
+    };
+    // http/protobuf goes to the receiver's http protocol, on the endpoint's port.
+    assert.equal(collector.receivers.otlp.protocols['http']?.endpoint, `0.0.0.0:${endpoint.port}`);
+    const traces = collector.service.pipelines['traces'];
+    assert.ok(traces, 'a traces pipeline');
+    assert.ok(traces.receivers.includes('otlp'));
+    const jaegerExporter = traces.exporters.find((e) => e.startsWith('otlp/'));
+    assert.ok(jaegerExporter, 'the traces pipeline exports over OTLP');
+    const target = collector.exporters[jaegerExporter]?.endpoint ?? '';
+    const [host] = target.split(':');
+    assert.ok(host && compose.services[host], `the collector exports to the compose service ${host}`);
+    assert.ok(dependencies(compose.services[endpoint.hostname] ?? {}).includes(host));
+    assert.ok(hostPorts(compose.services[host] ?? {}).includes('16686'), 'the Jaeger UI is published');
+  });
+});
