@@ -191,6 +191,11 @@ export class AccountState {
     }
   }
 
+  /** Applies the refund of one transfer if it has reached FAILED/REVERSED by now. */
+  settleTransfer(t: TransferRecord): void {
+    this.settleOne(t, this.clock.now());
+  }
+
   private settleOne(t: TransferRecord, now: number): void {
     const current = stepAt(t, now);
     if (t.debited && !t.refunded && (current.status === 'FAILED' || current.status === 'REVERSED')) {

@@ -128,8 +128,9 @@ export class SandboxWorld {
     void (async () => {
       for (const step of t.steps) {
         await this.at(step.at, account, () => {
-          account.settle();
-          for (const e of transferEvents(t, step)) this.webhooks.emit(e);
+          // The refund is part of the change the webhook reports.
+          account.settleTransfer(t);
+          if (this.webhooks.target) for (const e of transferEvents(t, step)) this.webhooks.emit(e);
         });
         if (!this.isCurrent(account)) return;
       }
