@@ -21,7 +21,8 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
-  answer: (r: Received) => number | 'hang' = () => 200;
+  /** Called before answering; may wait (e.g. to look at the provider's status first). */
+  answer: (r: Received) => number | 'hang' | Promise<number> = () => 200;
   private readonly server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -40,9 +41,9 @@ export class WebhookReceiver {
         transferId: text(json ? data.transferId : body.transferId),
       };
       this.received.push(r);
-      const status = this.answer(r);
-      if (status === 'hang') return;
-      res.writeHead(status).end();
+      void Promise.resolve(this.answer(r)).then((status) => {
+        if (status !== 'hang') res.writeHead(status).end();
+      });
     });
   });
 

@@ -74,6 +74,13 @@ describe('sandbox webhooks', () => {
 
   it('pending then failure: nothing while pending, TRANSFER_FAILED with the reason after the clock moves', async () => {
     await useVersion('v2');
+    // What the status endpoint says when each webhook arrives (the provider's order: state first).
+    const seen: string[] = [];
+    rx.answer = async (r) => {
+      const res = await h.get('/payout/v1.2/getTransferStatus', { transferId: r.transferId });
+      seen.push(`${r.event}:${String((res.body.data as { transfer: { status: string } }).transfer.status)}`);
+      return 200;
+    };
     const ok = await direct(SUCCESS_ACCOUNT);
     const transferId = await direct(acct('7766666351000', 'YESB0000001'));
     await rx.until((all) => all.length === 2);
@@ -88,6 +95,12 @@ describe('sandbox webhooks', () => {
     assert.equal(data.status, 'FAILED');
     assert.equal(data.utr, '');
     assert.ok(failed && signatureValid(failed, secret));
+    await rx.until(() => seen.length === 3);
+    assert.deepEqual(seen, [
+      'TRANSFER_SUCCESS:SUCCESS',
+      'TRANSFER_ACKNOWLEDGED:SUCCESS',
+      'TRANSFER_FAILED:FAILED',
+    ]);
   });
 
   it('v1: success then reversal, form-encoded with the eight fields, signed over the sorted values', async () => {

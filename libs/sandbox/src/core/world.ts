@@ -35,7 +35,7 @@ export class SandboxWorld {
   constructor(
     readonly settings: SandboxSettings,
     readonly keys: SignatureKeys,
-    logger?: AppLogger,
+    private readonly logger?: AppLogger,
   ) {
     this.limiter = new RateLimiter(this.clock, settings.rateLimits, settings.rateWindowMs);
     this.tokens = new TokenIssuer(this.clock, settings.tokenTtlSeconds);
@@ -92,7 +92,13 @@ export class SandboxWorld {
    */
   async at(at: number, account: AccountState, work: () => void): Promise<void> {
     while (this.isCurrent(account) && this.clock.now() < at) await this.clock.sleep(at - this.clock.now());
-    if (this.isCurrent(account)) work();
+    if (!this.isCurrent(account)) return;
+    try {
+      work();
+    } catch (err) {
+      // Nobody awaits scheduled work: report it rather than crash the process.
+      this.logger?.error({ err }, 'sandbox scheduled work failed');
+    }
   }
 
   /** The control API's balance change; a top-up is a CREDIT_CONFIRMATION (v1). */

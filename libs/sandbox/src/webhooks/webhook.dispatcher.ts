@@ -198,11 +198,16 @@ export class WebhookDispatcher {
     const duplicate = draw(f.duplicateRate);
     const job: Job = { id, event, badSignature, duplicate: false, generation: this.generation };
     if (badSignature) this.counts.badSignature += 1;
-    void this.schedule(job);
+    this.background(this.schedule(job));
     if (duplicate) {
       this.counts.duplicated += 1;
-      void this.schedule({ ...job, duplicate: true });
+      this.background(this.schedule({ ...job, duplicate: true }));
     }
+  }
+
+  /** Nobody awaits delivery work: report a failure rather than crash the process. */
+  private background(work: Promise<void>): void {
+    work.catch((err: unknown) => this.logger?.error({ err }, 'sandbox webhook delivery failed'));
   }
 
   private live(job: Job): boolean {
@@ -216,7 +221,8 @@ export class WebhookDispatcher {
     if (!this.live(job)) return;
     if (this.faults.reorderWindowMs > 0) {
       this.held.push(job);
-      if (this.held.length === 1) void this.flushAfter(this.faults.reorderWindowMs, job.generation);
+      if (this.held.length === 1)
+        this.background(this.flushAfter(this.faults.reorderWindowMs, job.generation));
       return;
     }
     this.enqueue([job]);
@@ -248,10 +254,12 @@ export class WebhookDispatcher {
   /** First attempts, one after another; a failed one is retried off the queue. */
   private enqueue(jobs: readonly Job[]): void {
     for (const job of jobs) {
-      this.chain = this.chain.then(async () => {
-        if (!this.live(job)) return;
-        if (!(await this.attempt(job, 1))) void this.retry(job);
-      });
+      this.chain = this.chain
+        .then(async () => {
+          if (!this.live(job)) return;
+          if (!(await this.attempt(job, 1))) this.background(this.retry(job));
+        })
+        .catch((err: unknown) => this.logger?.error({ err }, 'sandbox webhook delivery failed'));
     }
   }
 
