@@ -57,6 +57,9 @@ describe('WebhookDispatcher', () => {
     assert.equal(d.counts.emitted, 0);
     d.configure({ url: null });
     assert.equal(d.target, undefined);
+    d.configure({ version: 'v1' });
+    d.configure({ url: 'http://127.0.0.1:9/other' });
+    assert.deepEqual(d.target, { url: 'http://127.0.0.1:9/other', version: 'v1' }, 'the version is kept');
     d.close();
   });
 });

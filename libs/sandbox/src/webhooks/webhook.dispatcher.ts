@@ -85,7 +85,8 @@ export interface WebhookConfigChange {
  * fault shuffles them); retries run beside them.
  */
 export class WebhookDispatcher {
-  target: WebhookTarget | undefined;
+  private url: string | undefined;
+  private version: WebhookVersion;
   faults: WebhookFaults = NO_WEBHOOK_FAULTS;
   lowBalanceThreshold: Paise;
   disabled = false;
@@ -106,16 +107,19 @@ export class WebhookDispatcher {
     private readonly settings: WebhookSettings,
     private readonly logger?: AppLogger,
   ) {
-    this.target = settings.target;
+    this.url = settings.target?.url;
+    this.version = settings.target?.version ?? 'v2';
     this.lowBalanceThreshold = settings.lowBalanceThreshold;
   }
 
+  /** Where webhooks go now; undefined: none are sent. */
+  get target(): WebhookTarget | undefined {
+    return this.url === undefined ? undefined : { url: this.url, version: this.version };
+  }
+
   configure(change: WebhookConfigChange): void {
-    if (change.url === null) this.target = undefined;
-    else if (change.url !== undefined || change.version !== undefined) {
-      const url = change.url ?? this.target?.url;
-      if (url !== undefined) this.target = { url, version: change.version ?? this.target?.version ?? 'v2' };
-    }
+    if (change.url !== undefined) this.url = change.url ?? undefined;
+    if (change.version !== undefined) this.version = change.version;
     if (change.faults) {
       this.faults = { ...this.faults, ...change.faults };
       this.random = seeded(this.faults.seed);
@@ -135,8 +139,8 @@ export class WebhookDispatcher {
 
   view(): Record<string, unknown> {
     return {
-      url: this.target?.url ?? null,
-      version: this.target?.version ?? null,
+      url: this.url ?? null,
+      version: this.version,
       faults: this.faults,
       lowBalanceThreshold: formatPaise(this.lowBalanceThreshold),
       timeoutMs: this.settings.timeoutMs,
@@ -152,7 +156,8 @@ export class WebhookDispatcher {
   /** Back to the configured endpoint, no faults, enabled, empty log; in-flight work is forgotten. */
   reset(): void {
     this.generation += 1;
-    this.target = this.settings.target;
+    this.url = this.settings.target?.url;
+    this.version = this.settings.target?.version ?? 'v2';
     this.faults = NO_WEBHOOK_FAULTS;
     this.random = seeded(NO_WEBHOOK_FAULTS.seed);
     this.lowBalanceThreshold = this.settings.lowBalanceThreshold;
