@@ -6,7 +6,11 @@ export const STAYS_PENDING = { bankAccount: '007711000031', ifsc: 'HDFC0000077' 
 
 export const ACCOUNT = 'default';
 
-export function directTransfer(transferId: string, amount = '10.00', to = STAYS_PENDING): object {
+export function directTransfer(
+  transferId: string,
+  amount = '10.00',
+  to: { bankAccount: string; ifsc: string } = STAYS_PENDING,
+): object {
   return {
     type: 'payout.direct_transfer',
     data: { transferId, amount, beneDetails: { name: 'A Person', phone: '9876543210', ...to } },
