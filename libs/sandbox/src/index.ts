@@ -12,3 +12,11 @@ export type { SandboxWorld } from './core/world.js';
 export * from './core/test-data.js';
 export { formatPaise, parseAmount } from './core/money.js';
 export * from './tables/index.js';
+export type {
+  DeliveryAttempt,
+  WebhookEventType,
+  WebhookFaults,
+  WebhookTarget,
+  WebhookVersion,
+} from './webhooks/webhook.types.js';
+export type { WebhookCounts, WebhookDispatcher } from './webhooks/webhook.dispatcher.js';

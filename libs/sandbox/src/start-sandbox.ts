@@ -23,7 +23,10 @@ export interface RunningSandbox {
   readonly clientSecret: string;
   /** PEM (SPKI) public key to build X-Svc-Signature headers with. */
   readonly publicKeyPem: string;
-  /** In-process access to state and the clock (tests); the HTTP control API does the same. */
+  /**
+   * In-process access to state and the clock (tests); the HTTP control API does the same.
+   * `world.webhooks` configures webhook sending and lists delivery attempts.
+   */
   readonly world: SandboxWorld;
   close(): Promise<void>;
 }
@@ -38,7 +41,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const logger = givenLogger ?? createLogger({ level: 'warn', name: 'provider-sandbox' });
   const keys = await loadOrGenerateKeys(settings.privateKeyPem);
-  const world = new SandboxWorld(settings, keys);
+  const world = new SandboxWorld(settings, keys, logger);
   const app = buildServer(world, logger);
   await app.listen({ port, host });
   const bound = (app.server.address() as AddressInfo).port;
@@ -51,7 +54,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     publicKeyPem: keys.publicKeyPem,
     world,
     async close() {
-      world.clock.releaseAll();
+      world.close();
       await app.close();
     },
   };
@@ -75,6 +78,13 @@ export function optionsFromConfig(cfg: SandboxConfig, rawAllowedIps: string | un
     initialBalance: cfg.SANDBOX_INITIAL_BALANCE,
     bodyLimitBytes: cfg.SANDBOX_BODY_LIMIT_BYTES,
     rateWindowMs: cfg.SANDBOX_RATE_WINDOW_MS,
+    webhook: cfg.SANDBOX_WEBHOOK_URL
+      ? { url: cfg.SANDBOX_WEBHOOK_URL, version: cfg.SANDBOX_WEBHOOK_VERSION }
+      : undefined,
+    webhookTimeoutMs: cfg.SANDBOX_WEBHOOK_TIMEOUT_MS,
+    webhookRetryBaseMs: cfg.SANDBOX_WEBHOOK_RETRY_BASE_MS,
+    webhookMaxAttempts: cfg.SANDBOX_WEBHOOK_MAX_ATTEMPTS,
+    lowBalanceThreshold: cfg.SANDBOX_LOW_BALANCE_THRESHOLD,
     rateLimits: {
       transfer: cfg.SANDBOX_RATE_LIMIT_TRANSFER,
       status: cfg.SANDBOX_RATE_LIMIT_STATUS,

@@ -16,6 +16,8 @@ import {
   rateLimitSchema,
   timingSchema,
   transferTokenSchema,
+  webhookConfigSchema,
+  webhookIncidentSchema,
 } from './control.schemas.js';
 import { buildOpenApi } from './openapi.js';
 import { INITIATION_ENDPOINTS, RANDOM_FAULT_KINDS } from '../core/faults.js';
@@ -65,8 +67,35 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
   app.post(`${P}/balance`, (req, reply) => {
     const b = decode(balanceSchema, req.body, reply);
     if (!b) return;
-    world.account.balance = paiseFromConfig(b.balance);
+    world.setBalance(paiseFromConfig(b.balance));
     return { balance: formatPaise(world.account.balance) };
+  });
+  app.get(`${P}/webhooks`, () => world.webhooks.view());
+  app.post(`${P}/webhooks`, (req, reply) => {
+    const b = decode(webhookConfigSchema, req.body, reply);
+    if (!b) return;
+    world.webhooks.configure({
+      ...b,
+      lowBalanceThreshold:
+        b.lowBalanceThreshold === undefined ? undefined : paiseFromConfig(b.lowBalanceThreshold),
+    });
+    return world.webhooks.view();
+  });
+  app.post(`${P}/webhooks/enable`, () => {
+    world.webhooks.enable();
+    return world.webhooks.view();
+  });
+  app.get(`${P}/webhooks/deliveries`, (req) => {
+    const q = req.query as Record<string, unknown>;
+    const id = typeof q.transferId === 'string' ? q.transferId : undefined;
+    const deliveries = world.webhooks.deliveries().filter((d) => id === undefined || d.transferId === id);
+    return { deliveries };
+  });
+  app.post(`${P}/webhooks/incident`, (req, reply) => {
+    const b = decode(webhookIncidentSchema, req.body, reply);
+    if (!b) return;
+    world.beneficiaryIncident(b.beneficiaryId ?? '', b.reason);
+    return reply.code(202).send({ event: 'BENEFICIARY_INCIDENT' });
   });
   app.get(`${P}/flags`, () => world.account.flags);
   app.post(`${P}/flags`, (req, reply) => {

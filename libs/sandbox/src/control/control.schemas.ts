@@ -79,3 +79,30 @@ export const faultModeSchema = z.strictObject({
   kinds: z.array(z.enum(RANDOM_FAULT_KINDS)).min(1).optional(),
   lateMs: nonNeg.optional(),
 });
+
+const rate = z.number().min(0).max(1);
+
+export const webhookConfigSchema = z.strictObject({
+  url: z
+    .string()
+    .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'an http(s) URL')
+    .nullable()
+    .optional(),
+  version: z.enum(['v1', 'v2']).optional(),
+  faults: z
+    .strictObject({
+      duplicateRate: rate.optional(),
+      reorderWindowMs: nonNeg.optional(),
+      delayMs: nonNeg.optional(),
+      badSignatureRate: rate.optional(),
+      dropRate: rate.optional(),
+      seed: z.number().int().optional(),
+    })
+    .optional(),
+  lowBalanceThreshold: amount.optional(),
+});
+
+export const webhookIncidentSchema = z.strictObject({
+  beneficiaryId: z.string().max(100).optional(),
+  reason: z.string().min(1).max(200),
+});

@@ -24,6 +24,19 @@ const CONTROL: readonly [string, string, string][] = [
   ['get', '/__sandbox/allowed-ips', 'Read the source allow-list'],
   ['post', '/__sandbox/allowed-ips', 'Replace the source allow-list {ips: []}'],
   ['post', '/__sandbox/timing', 'Change pending/hang/batch delays and token lifetime'],
+  ['get', '/__sandbox/webhooks', 'Webhook endpoint, faults, disabled flag, consecutive failures, counts'],
+  [
+    'post',
+    '/__sandbox/webhooks',
+    'Change the webhook endpoint {url?, version?, faults?, lowBalanceThreshold?}',
+  ],
+  ['post', '/__sandbox/webhooks/enable', 'Re-enable a disabled webhook endpoint (resets the failure count)'],
+  ['get', '/__sandbox/webhooks/deliveries', 'Every webhook attempt (?transferId=)'],
+  [
+    'post',
+    '/__sandbox/webhooks/incident',
+    'Send a BENEFICIARY_INCIDENT webhook (v1) {beneficiaryId?, reason}',
+  ],
 ];
 
 const legacyEnvelope = {

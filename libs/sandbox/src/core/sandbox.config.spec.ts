@@ -31,4 +31,20 @@ describe('sandboxConfig', () => {
     const [short] = loadConfig([sandboxConfig], { SANDBOX_RATE_WINDOW_MS: '5000' });
     assert.equal(optionsFromConfig(short, undefined).rateWindowMs, 5_000);
   });
+  it('webhooks: unset URL sends none; a URL and version map onto the webhook option', () => {
+    const [none] = loadConfig([sandboxConfig], {});
+    assert.equal(optionsFromConfig(none, undefined).webhook, undefined);
+    assert.equal(none.SANDBOX_WEBHOOK_VERSION, 'v2');
+    assert.equal(none.SANDBOX_WEBHOOK_TIMEOUT_MS, 5_000);
+    const [set] = loadConfig([sandboxConfig], {
+      SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9999/hooks',
+      SANDBOX_WEBHOOK_VERSION: 'v1',
+    });
+    assert.deepEqual(optionsFromConfig(set, undefined).webhook, {
+      url: 'http://127.0.0.1:9999/hooks',
+      version: 'v1',
+    });
+    assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_WEBHOOK_VERSION: 'v3' }));
+    assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_WEBHOOK_URL: 'ftp://x' }));
+  });
 });

@@ -99,6 +99,37 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     default: '1048576',
     description: 'Largest accepted request body',
   }),
+  SANDBOX_WEBHOOK_URL: envVar({
+    schema: env.url(['http', 'https']).or(z.literal('')),
+    default: '',
+    description: 'Where the sandbox sends webhooks (unset: none are sent)',
+  }),
+  SANDBOX_WEBHOOK_VERSION: envVar({
+    schema: env.enumOf(['v1', 'v2']),
+    default: 'v2',
+    description:
+      'Webhook format: v1 (form-encoded, field signature) or v2 (JSON, timestamp + body signature)',
+  }),
+  SANDBOX_WEBHOOK_TIMEOUT_MS: envVar({
+    schema: env.positiveInt(),
+    default: '5000',
+    description: 'A webhook attempt counts as delivered only on a 2xx within this time',
+  }),
+  SANDBOX_WEBHOOK_RETRY_BASE_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '10000',
+    description: 'Sandbox-clock wait before the second attempt of a failed webhook; doubles per attempt',
+  }),
+  SANDBOX_WEBHOOK_MAX_ATTEMPTS: envVar({
+    schema: env.positiveInt(),
+    default: '6',
+    description: 'Attempts per webhook, the first included',
+  }),
+  SANDBOX_LOW_BALANCE_THRESHOLD: envVar({
+    schema: z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 10000.00'),
+    default: '10000.00',
+    description: 'LOW_BALANCE_ALERT webhook (v1) when the balance falls below this (INR)',
+  }),
   SANDBOX_LOG_LEVEL: envVar({
     schema: env.enumOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     default: 'info',

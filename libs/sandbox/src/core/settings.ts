@@ -18,6 +18,8 @@ export type EndpointId =
   | 'v2TransferStatus'
   | 'sdkToken';
 
+import { type WebhookTarget } from '../webhooks/webhook.types.js';
+
 export type RateGroup = 'transfer' | 'status' | 'authorize' | 'other';
 
 /** Everything a running sandbox needs, resolved from options or the environment. */
@@ -38,6 +40,16 @@ export interface SandboxSettings {
   /** Length of the fixed rate-limit window (the provider's: a minute); shorter in tests. */
   readonly rateWindowMs: number;
   readonly bodyLimitBytes: number;
+  /** Where webhooks go and in which format; absent: none are sent. */
+  readonly webhook: WebhookTarget | undefined;
+  /** A 2xx must arrive within this (real time) for a webhook attempt to count as delivered. */
+  readonly webhookTimeoutMs: number;
+  /** Wait before the second attempt of a failed webhook (sandbox clock); doubles per attempt. */
+  readonly webhookRetryBaseMs: number;
+  /** Attempts per webhook, the first included. */
+  readonly webhookMaxAttempts: number;
+  /** LOW_BALANCE_ALERT (v1) when the balance falls below this amount. */
+  readonly lowBalanceThreshold: string;
 }
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
@@ -54,4 +66,9 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   rateLimits: { transfer: 9000, status: 7800, authorize: 3000, other: 3000 },
   rateWindowMs: 60_000,
   bodyLimitBytes: 1024 * 1024,
+  webhook: undefined,
+  webhookTimeoutMs: 5_000,
+  webhookRetryBaseMs: 10_000,
+  webhookMaxAttempts: 6,
+  lowBalanceThreshold: '10000.00',
 };

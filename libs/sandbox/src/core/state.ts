@@ -106,9 +106,15 @@ export function defaultFlags(): AccountFlags {
   };
 }
 
+/** Told about changes as they happen (the webhook side listens). */
+export interface AccountListener {
+  transferRecorded(t: TransferRecord): void;
+  balanceChanged(before: Paise, after: Paise): void;
+}
+
 /** One merchant account: balance, flags and everything it has sent. All in memory. */
 export class AccountState {
-  balance: Paise;
+  private current: Paise;
   flags: AccountFlags = defaultFlags();
   readonly transfers = new Map<string, TransferRecord>();
   readonly byReference = new Map<string, TransferRecord>();
@@ -130,8 +136,19 @@ export class AccountState {
     readonly clientId: string,
     initialBalance: Paise,
     private readonly clock: SandboxClock,
+    private readonly listener?: AccountListener,
   ) {
-    this.balance = initialBalance;
+    this.current = initialBalance;
+  }
+
+  get balance(): Paise {
+    return this.current;
+  }
+
+  set balance(value: Paise) {
+    const before = this.current;
+    this.current = value;
+    if (value !== before) this.listener?.balanceChanged(before, value);
   }
 
   newReferenceId(): number {
@@ -145,6 +162,13 @@ export class AccountState {
     this.bySvcId.set(t.svcTransferId, t);
     if (t.steps.some((s) => s.at > this.clock.now())) this.unsettled.add(t);
     this.settleOne(t, this.clock.now());
+    this.listener?.transferRecorded(t);
+  }
+
+  /** An internal transfer (outside `transfers`: not deduplicated, outside the limits). */
+  addInternalTransfer(t: TransferRecord): void {
+    this.internalTransfers.set(t.transferId, t);
+    this.listener?.transferRecorded(t);
   }
 
   receive(endpoint: EndpointId, transferId: string, accepted: boolean, answer: string): void {
@@ -165,6 +189,11 @@ export class AccountState {
       this.settleOne(t, now);
       if (t.steps.every((s) => s.at <= now)) this.unsettled.delete(t);
     }
+  }
+
+  /** Applies the refund of one transfer if it has reached FAILED/REVERSED by now. */
+  settleTransfer(t: TransferRecord): void {
+    this.settleOne(t, this.clock.now());
   }
 
   private settleOne(t: TransferRecord, now: number): void {

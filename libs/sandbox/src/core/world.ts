@@ -1,10 +1,13 @@
+import { type AppLogger } from '#observability';
+import { transferEvents } from '../webhooks/transfer-events.js';
+import { WebhookDispatcher } from '../webhooks/webhook.dispatcher.js';
 import { SandboxClock } from './clock.js';
 import { FaultRegistry } from './faults.js';
-import { paiseFromConfig } from './money.js';
+import { formatPaise, paiseFromConfig, type Paise } from './money.js';
 import { RateLimiter } from './rate-limit.js';
 import { type SandboxSettings } from './settings.js';
 import { type SignatureKeys } from './signature.js';
-import { AccountState } from './state.js';
+import { AccountState, type TransferRecord } from './state.js';
 import { TokenIssuer } from './tokens.js';
 import { TransferTokenStore } from './transfer-tokens.js';
 
@@ -18,20 +21,37 @@ export class SandboxWorld {
   readonly limiter: RateLimiter;
   readonly tokens: TokenIssuer;
   readonly transferTokens: TransferTokenStore;
+  /** Webhook sending: configuration, faults, the disabled flag and the attempt log. */
+  readonly webhooks: WebhookDispatcher;
   account: AccountState;
   /** Allow-listed source addresses; the control API may change them. */
   allowedIps: readonly string[];
   pendingDelayMs: number;
   hangMs: number;
   batchDelayMs: number;
+  private closed = false;
+  private credits = 0;
 
   constructor(
     readonly settings: SandboxSettings,
     readonly keys: SignatureKeys,
+    private readonly logger?: AppLogger,
   ) {
     this.limiter = new RateLimiter(this.clock, settings.rateLimits, settings.rateWindowMs);
     this.tokens = new TokenIssuer(this.clock, settings.tokenTtlSeconds);
     this.transferTokens = new TransferTokenStore(this.clock);
+    this.webhooks = new WebhookDispatcher(
+      this.clock,
+      settings.clientSecret,
+      {
+        target: settings.webhook,
+        timeoutMs: settings.webhookTimeoutMs,
+        retryBaseMs: settings.webhookRetryBaseMs,
+        maxAttempts: settings.webhookMaxAttempts,
+        lowBalanceThreshold: paiseFromConfig(settings.lowBalanceThreshold),
+      },
+      logger,
+    );
     this.account = this.newAccount();
     this.allowedIps = settings.allowedIps;
     this.pendingDelayMs = settings.pendingDelayMs;
@@ -47,17 +67,105 @@ export class SandboxWorld {
     this.tokens.rotate();
     this.tokens.setTtl(this.settings.tokenTtlSeconds);
     this.transferTokens.clear();
+    this.webhooks.reset();
     this.allowedIps = this.settings.allowedIps;
     this.pendingDelayMs = this.settings.pendingDelayMs;
     this.hangMs = this.settings.hangMs;
     this.batchDelayMs = this.settings.batchDelayMs;
   }
 
+  /** Stops sending and releases every sandbox-clock wait. */
+  close(): void {
+    this.closed = true;
+    this.webhooks.close();
+    this.clock.releaseAll();
+  }
+
+  /** True while `account` is still the current one and the sandbox runs (for scheduled work). */
+  isCurrent(account: AccountState): boolean {
+    return !this.closed && account === this.account;
+  }
+
+  /**
+   * Runs `work` once the sandbox clock reaches `at` (real time passing or the clock advanced),
+   * unless the account was reset or the sandbox closed meanwhile.
+   */
+  async at(at: number, account: AccountState, work: () => void): Promise<void> {
+    while (this.isCurrent(account) && this.clock.now() < at) await this.clock.sleep(at - this.clock.now());
+    if (!this.isCurrent(account)) return;
+    try {
+      work();
+    } catch (err) {
+      // Nobody awaits scheduled work: report it rather than crash the process.
+      this.logger?.error({ err }, 'sandbox scheduled work failed');
+    }
+  }
+
+  /** The control API's balance change; a top-up is a CREDIT_CONFIRMATION (v1). */
+  setBalance(balance: Paise): void {
+    const before = this.account.balance;
+    this.account.balance = balance;
+    if (balance <= before) return;
+    this.credits += 1;
+    this.webhooks.emit({
+      kind: 'account',
+      type: 'CREDIT_CONFIRMATION',
+      at: this.clock.now(),
+      utr: `SBXCR${this.credits}`,
+      reason: '',
+      fields: { amount: formatPaise(balance - before) },
+    });
+  }
+
+  /** A BENEFICIARY_INCIDENT (v1), as the provider sends when a beneficiary bank has trouble. */
+  beneficiaryIncident(beneficiaryId: string, reason: string): void {
+    this.webhooks.emit({
+      kind: 'account',
+      type: 'BENEFICIARY_INCIDENT',
+      at: this.clock.now(),
+      utr: '',
+      reason,
+      fields: { beneId: beneficiaryId },
+    });
+  }
+
+  /** Every step of a transfer, once visible on the status endpoint, becomes its webhooks. */
+  private watchTransfer(account: AccountState, t: TransferRecord): void {
+    void (async () => {
+      for (const step of t.steps) {
+        await this.at(step.at, account, () => {
+          // The refund is part of the change the webhook reports.
+          account.settleTransfer(t);
+          if (this.webhooks.target) for (const e of transferEvents(t, step)) this.webhooks.emit(e);
+        });
+        if (!this.isCurrent(account)) return;
+      }
+    })();
+  }
+
+  private lowBalance(before: Paise, after: Paise): void {
+    const threshold = this.webhooks.lowBalanceThreshold;
+    if (!(before >= threshold && after < threshold)) return;
+    this.webhooks.emit({
+      kind: 'account',
+      type: 'LOW_BALANCE_ALERT',
+      at: this.clock.now(),
+      utr: '',
+      reason: '',
+      fields: { currentBalance: formatPaise(after), threshold: formatPaise(threshold) },
+    });
+  }
+
   private newAccount(): AccountState {
-    return new AccountState(
+    const account: AccountState = new AccountState(
       this.settings.clientId,
       paiseFromConfig(this.settings.initialBalance),
       this.clock,
+      {
+        transferRecorded: (t) => this.watchTransfer(account, t),
+        balanceChanged: (before, after) => this.lowBalance(before, after),
+      },
     );
+    return account;
   }
 }

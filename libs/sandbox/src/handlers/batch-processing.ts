@@ -1,4 +1,4 @@
-import { parseAmount, rupees } from '../core/money.js';
+import { formatPaise, parseAmount, rupees } from '../core/money.js';
 import { type BatchRecord } from '../core/state.js';
 import { bankOutcome, FAILING_WALLET_PHONE, vpaOutcome, type Outcome } from '../core/test-data.js';
 import { type SandboxWorld } from '../core/world.js';
@@ -36,7 +36,8 @@ function entryOutcome(
 /**
  * Processes a batch's entries once the sandbox clock passes its processing time. Each entry
  * goes through the same transfer rules as requestTransfer; a refused entry is recorded with
- * the refusal message as its reason.
+ * the refusal message as its reason, and a TRANSFER_REJECTED webhook (all refused: also
+ * BULK_TRANSFER_REJECTED, v2).
  */
 export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void {
   if (batch.processed || world.clock.now() < batch.processAt) return;
@@ -81,6 +82,37 @@ export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void
       if (!(err instanceof RowAnswer)) throw err;
       account.receive('requestBatchTransfer', transferId, false, err.row.subCode);
       batch.results.push({ entry: e, transferId, record: undefined, reason: err.row.message });
+      const amount = parseAmount(e.amount);
+      world.webhooks.emit({
+        kind: 'transfer',
+        type: 'TRANSFER_REJECTED',
+        at: world.clock.now(),
+        transferId,
+        referenceId: '',
+        utr: '',
+        acknowledged: 0,
+        reason: err.row.message,
+        status: 'REJECTED',
+        amount: formatPaise(amount && amount.decimals <= 2 ? amount.paise : 0n),
+      });
     }
   }
+  const first = batch.results[0];
+  if (first && batch.results.every((r) => r.record === undefined)) {
+    world.webhooks.emit({
+      kind: 'bulk',
+      type: 'BULK_TRANSFER_REJECTED',
+      at: world.clock.now(),
+      batchTransferId: batch.batchTransferId,
+      reason: first.reason,
+    });
+  }
+}
+
+/**
+ * The provider processes a batch on its own once the delay passes (not when someone asks), so
+ * its entries' webhooks go out without a status call.
+ */
+export function scheduleBatch(world: SandboxWorld, batch: BatchRecord): void {
+  void world.at(batch.processAt, world.account, () => processBatchIfDue(world, batch));
 }

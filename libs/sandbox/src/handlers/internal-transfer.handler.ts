@@ -38,7 +38,7 @@ export const internalTransfer: LegacyEndpoint = {
     const referenceId = String(account.newReferenceId());
     const now = world.clock.now();
     // The legacy status endpoint answers for internal transfers too (no dedupe: a repeat is a new one).
-    account.internalTransfers.set(transferId, {
+    account.addInternalTransfer({
       transferId,
       referenceId,
       svcTransferId: referenceId,

@@ -1,0 +1,103 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeWebhook, v1Fields } from './webhook.encode.js';
+import { eventInVersion, type TransferEvent } from './webhook.types.js';
+
+const at = Date.parse('2026-11-24T00:00:00.000Z');
+const success: TransferEvent = {
+  kind: 'transfer',
+  type: 'TRANSFER_SUCCESS',
+  at,
+  transferId: 'T1',
+  referenceId: '100001',
+  utr: 'SBX100001',
+  acknowledged: 1,
+  reason: '',
+  status: 'SUCCESS',
+  amount: '10.50',
+};
+
+// Expected signatures computed outside this code (openssl dgst -sha256 -hmac secret -binary | base64).
+describe('webhook encoding', () => {
+  it('v1: form fields, signature over the values sorted by field name', () => {
+    const { body, headers } = encodeWebhook(success, 'v1', 'secret', 0);
+    assert.equal(headers['content-type'], 'application/x-www-form-urlencoded');
+    assert.deepEqual(Object.fromEntries(new URLSearchParams(body)), {
+      event: 'TRANSFER_SUCCESS',
+      transferId: 'T1',
+      referenceId: '100001',
+      utr: 'SBX100001',
+      acknowledged: '1',
+      eventTime: '2026-11-24T00:00:00.000Z',
+      reason: '',
+      // "1" + "TRANSFER_SUCCESS" + "2026-11-24T00:00:00.000Z" + "" + "100001" + "T1" + "SBX100001"
+      signature: 'sn5sVEWGBACHDTc7BJLQynuPNi/G3jfsVxEXsrZtVwI=',
+    });
+  });
+
+  it('v2: JSON body, signature over timestamp + raw body', () => {
+    const failed: TransferEvent = {
+      ...success,
+      type: 'TRANSFER_FAILED',
+      utr: '',
+      acknowledged: 0,
+      reason: 'BENEFICIARY_BANK_OFFLINE',
+      status: 'FAILED',
+    };
+    const { body, headers } = encodeWebhook(failed, 'v2', 'secret', 1_795_000_000_000);
+    assert.equal(
+      body,
+      '{"type":"TRANSFER_FAILED","event_time":"2026-11-24T00:00:00.000Z","data":{"transferId":"T1","referenceId":"100001","utr":"","acknowledged":0,"reason":"BENEFICIARY_BANK_OFFLINE","status":"FAILED","amount":"10.50"}}',
+    );
+    assert.equal(headers['content-type'], 'application/json');
+    assert.equal(headers['x-webhook-timestamp'], '1795000000000');
+    assert.equal(headers['x-webhook-signature'], 'ceFU0YVjNA4kFzJEry1codTaDV1G7iCyG09X22RO6zU=');
+  });
+
+  it('account events carry the seven standard v1 fields (empty when they do not apply) plus their own', () => {
+    const fields = v1Fields({
+      kind: 'account',
+      type: 'LOW_BALANCE_ALERT',
+      at,
+      utr: '',
+      reason: '',
+      fields: { currentBalance: '98.00' },
+    });
+    assert.deepEqual(fields, {
+      event: 'LOW_BALANCE_ALERT',
+      transferId: '',
+      referenceId: '',
+      utr: '',
+      acknowledged: '',
+      eventTime: '2026-11-24T00:00:00.000Z',
+      reason: '',
+      currentBalance: '98.00',
+    });
+  });
+
+  it('which events each format has', () => {
+    const bulk = {
+      kind: 'bulk',
+      type: 'BULK_TRANSFER_REJECTED',
+      at,
+      batchTransferId: 'B',
+      reason: 'x',
+    } as const;
+    const credit = {
+      kind: 'account',
+      type: 'CREDIT_CONFIRMATION',
+      at,
+      utr: 'u',
+      reason: '',
+      fields: {},
+    } as const;
+    assert.deepEqual(
+      [success, bulk, credit].map((e) => [eventInVersion(e, 'v1'), eventInVersion(e, 'v2')]),
+      [
+        [true, true],
+        [false, true],
+        [true, false],
+      ],
+    );
+  });
+});

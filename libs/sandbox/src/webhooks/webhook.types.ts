@@ -1,0 +1,110 @@
+/** Webhook shapes the sandbox sends (provider-facts.md, "Webhooks"). */
+export type WebhookVersion = 'v1' | 'v2';
+
+export interface WebhookTarget {
+  readonly url: string;
+  readonly version: WebhookVersion;
+}
+
+export const TRANSFER_EVENTS = [
+  'TRANSFER_ACKNOWLEDGED',
+  'TRANSFER_SUCCESS',
+  'TRANSFER_FAILED',
+  'TRANSFER_REVERSED',
+  'TRANSFER_REJECTED',
+] as const;
+export type TransferEventType = (typeof TRANSFER_EVENTS)[number];
+
+/** Events only the v1 format has. */
+export const ACCOUNT_EVENTS = ['CREDIT_CONFIRMATION', 'BENEFICIARY_INCIDENT', 'LOW_BALANCE_ALERT'] as const;
+export type AccountEventType = (typeof ACCOUNT_EVENTS)[number];
+
+export type WebhookEventType = TransferEventType | AccountEventType | 'BULK_TRANSFER_REJECTED';
+
+/** A transfer's state change, as both formats carry it. */
+export interface TransferEvent {
+  readonly kind: 'transfer';
+  readonly type: TransferEventType;
+  /** Sandbox-clock milliseconds of the state change. */
+  readonly at: number;
+  readonly transferId: string;
+  readonly referenceId: string;
+  readonly utr: string;
+  readonly acknowledged: 0 | 1;
+  readonly reason: string;
+  readonly status: string;
+  /** Decimal rupees, 2 places. */
+  readonly amount: string;
+}
+
+/** v2 only: a batch none of whose entries could be processed. */
+export interface BulkRejectedEvent {
+  readonly kind: 'bulk';
+  readonly type: 'BULK_TRANSFER_REJECTED';
+  readonly at: number;
+  readonly batchTransferId: string;
+  readonly reason: string;
+}
+
+/** v1 only: account-level notices. `fields` are sent beside the seven standard v1 fields. */
+export interface AccountEvent {
+  readonly kind: 'account';
+  readonly type: AccountEventType;
+  readonly at: number;
+  readonly utr: string;
+  readonly reason: string;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+export type WebhookEvent = TransferEvent | BulkRejectedEvent | AccountEvent;
+
+/** Whether the provider sends this event in this format. */
+export function eventInVersion(e: WebhookEvent, version: WebhookVersion): boolean {
+  if (e.kind === 'transfer') return true;
+  return e.kind === 'bulk' ? version === 'v2' : version === 'v1';
+}
+
+/** What the delivery-side faults do; rates are shares 0..1 drawn from a seeded generator. */
+export interface WebhookFaults {
+  /** Share of webhooks sent twice (the same payload, one right after the other). */
+  readonly duplicateRate: number;
+  /** Hold deliveries this long (sandbox clock), then send what was held in a shuffled order. */
+  readonly reorderWindowMs: number;
+  /** Delay before the first attempt of every webhook (sandbox clock). */
+  readonly delayMs: number;
+  /** Share of webhooks signed with the wrong key (recorded as `signatureValid: false`). */
+  readonly badSignatureRate: number;
+  /** Share of webhooks never sent (the lost webhook). */
+  readonly dropRate: number;
+  /** Seed of the generator; the same seed faults the same webhooks. */
+  readonly seed: number;
+}
+
+export const NO_WEBHOOK_FAULTS: WebhookFaults = {
+  duplicateRate: 0,
+  reorderWindowMs: 0,
+  delayMs: 0,
+  badSignatureRate: 0,
+  dropRate: 0,
+  seed: 1,
+};
+
+export type DeliveryOutcome = 'delivered' | 'failed' | 'dropped' | 'skipped';
+
+/** One attempt (or a webhook that was never attempted: dropped, or skipped while disabled). */
+export interface DeliveryAttempt {
+  /** Same for every attempt (and the duplicate) of one webhook. */
+  readonly id: number;
+  readonly event: WebhookEventType;
+  readonly transferId: string;
+  readonly batchTransferId: string;
+  /** 1 for the first try; 0 when never attempted. */
+  readonly attempt: number;
+  readonly outcome: DeliveryOutcome;
+  readonly httpStatus: number | undefined;
+  readonly error: string | undefined;
+  readonly signatureValid: boolean;
+  readonly duplicate: boolean;
+  /** Sandbox clock. */
+  readonly at: number;
+}
