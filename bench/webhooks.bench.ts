@@ -11,7 +11,10 @@
  * service's `provider_webhook` table in the webhook mode, from a recorder the sandbox posts to
  * instead in the polling mode (the service never sees those).
  *
- *   BENCH_WEBHOOK_N=200 npm run bench:webhooks
+ * Commands go out at BENCH_WEBHOOK_RATE per second (20; 0 sends them all at once: the sandbox
+ * sends first attempts one at a time, so a burst's webhooks queue behind each other there).
+ *
+ *   BENCH_WEBHOOK_N=200 BENCH_WEBHOOK_RATE=0 npm run bench:webhooks
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -33,6 +36,8 @@ import {
 } from './support.js';
 
 const N = Number(process.env['BENCH_WEBHOOK_N'] ?? 100);
+/** Commands sent per second (0: all at once, a burst whose webhooks queue at the sandbox). */
+const RATE = Number(process.env['BENCH_WEBHOOK_RATE'] ?? 20);
 const PENDING_MS = 2_000;
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 const PENDING_THEN_SUCCESS = { bankAccount: '00224412311300', ifsc: 'YESB0000001' };
@@ -44,6 +49,10 @@ interface Figures {
   readonly latencyMs: readonly number[];
   readonly statusCallsPerPayout: number;
   readonly wallSeconds: number;
+  /** Change -> the service's 200 for its TRANSFER_SUCCESS (the sandbox's delivery log), p50. */
+  readonly answeredP50Ms: number | undefined;
+  /** The service's own figure: webhook received -> terminal state committed, mean (webhook mode). */
+  readonly receivedToTerminalMs: number | undefined;
 }
 
 /** Records the event_time of each TRANSFER_SUCCESS the sandbox posts (polling mode). */
@@ -72,15 +81,19 @@ async function recorder(times: Map<string, number>): Promise<{ url: string; serv
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
 }
 
-async function statusCalls(serviceUrl: string): Promise<number> {
+/** Sum of the samples of `name` whose labels pass `test`, from the service's /metrics. */
+async function metric(serviceUrl: string, name: string, test: (labels: string) => boolean): Promise<number> {
   const text = await (await fetch(`${serviceUrl}/metrics`)).text();
   let n = 0;
   for (const line of text.split('\n')) {
-    const m = /^payouts_provider_request_duration_seconds_count\{([^}]*)\} ([0-9.e+-]+)$/.exec(line);
-    if (m && /endpoint="[^"]*[Ss]tatus/.test(m[1] ?? '')) n += Number(m[2]);
+    const m = /^([a-z_]+)(?:\{([^}]*)\})? ([0-9.e+-]+)$/.exec(line);
+    if (m && m[1] === name && test(m[2] ?? '')) n += Number(m[3]);
   }
   return n;
 }
+
+const statusCalls = (url: string) =>
+  metric(url, 'payouts_provider_request_duration_seconds_count', (l) => /endpoint="[^"]*[Ss]tatus/.test(l));
 
 async function runMode(mode: Mode, template: string, tag: string): Promise<Figures> {
   const dbName = benchDatabase(`webhooks_${mode}`);
@@ -138,20 +151,26 @@ async function runMode(mode: Mode, template: string, tag: string): Promise<Figur
   await producer.connect();
   const ids = Array.from({ length: N }, (_, i) => `${tag}_${mode}_${i}`);
   const started = Date.now();
-  await producer.send({
-    topic: topicName(prefix, TOPICS.commands),
-    messages: ids.map((transferId) => ({
-      key: transferId,
-      value: JSON.stringify({
-        type: 'payout.direct_transfer',
-        data: {
-          transferId,
-          amount: '101.00',
-          beneDetails: { name: 'Bench Person', ...PENDING_THEN_SUCCESS },
-        },
-      }),
-    })),
+  const command = (transferId: string) => ({
+    key: transferId,
+    value: JSON.stringify({
+      type: 'payout.direct_transfer',
+      data: {
+        transferId,
+        amount: '101.00',
+        beneDetails: { name: 'Bench Person', ...PENDING_THEN_SUCCESS },
+      },
+    }),
   });
+  const topic = topicName(prefix, TOPICS.commands);
+  if (RATE <= 0) await producer.send({ topic, messages: ids.map(command) });
+  else {
+    for (let i = 0; i < ids.length; i++) {
+      const due = started + (i * 1000) / RATE;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      await producer.send({ topic, messages: [command(ids[i] ?? '')] });
+    }
+  }
   const deadline = Date.now() + 120_000;
   while (terminalAt.size < N && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   const wallSeconds = (Date.now() - started) / 1000;
@@ -164,7 +183,21 @@ async function runMode(mode: Mode, template: string, tag: string): Promise<Figur
     for (const r of rows) changedAt.set(r.transfer_id, r.at.getTime());
     await pool.end();
   }
+  const answered: number[] = [];
+  if (mode === 'webhooks') {
+    const log = (await (await fetch(`${sandbox.url}/__sandbox/webhooks/deliveries`)).json()) as {
+      deliveries: Array<{ event: string; transferId: string; outcome: string; at: number }>;
+    };
+    for (const d of log.deliveries) {
+      const at = changedAt.get(d.transferId);
+      if (d.event === 'TRANSFER_SUCCESS' && d.outcome === 'delivered' && at !== undefined)
+        answered.push(d.at - at);
+    }
+    answered.sort((a, b) => a - b);
+  }
   const calls = await statusCalls(service.url);
+  const appliedSum = await metric(service.url, 'payouts_webhook_to_terminal_seconds_sum', () => true);
+  const applied = await metric(service.url, 'payouts_webhook_to_terminal_seconds_count', () => true);
   const latencyMs = ids
     .filter((id) => terminalAt.has(id) && changedAt.has(id))
     .map((id) => (terminalAt.get(id) ?? 0) - (changedAt.get(id) ?? 0))
@@ -175,13 +208,21 @@ async function runMode(mode: Mode, template: string, tag: string): Promise<Figur
   await sandbox.close();
   if (rec) await new Promise((r) => rec.server.close(r));
   await dropDatabase(dbName);
-  return { mode, settled: terminalAt.size, latencyMs, statusCallsPerPayout: calls / N, wallSeconds };
+  return {
+    mode,
+    settled: terminalAt.size,
+    latencyMs,
+    statusCallsPerPayout: calls / N,
+    wallSeconds,
+    answeredP50Ms: answered.length ? percentile(answered, 50) : undefined,
+    receivedToTerminalMs: applied > 0 ? (appliedSum / applied) * 1000 : undefined,
+  };
 }
 
 function row(f: Figures): string {
   const l = f.latencyMs;
   const ms = (p: number) => (l.length ? `${Math.round(percentile(l, p))}` : '-');
-  return `| ${f.mode === 'webhooks' ? 'webhooks (v2) + polling' : 'polling only'} | ${N} | ${f.settled} | ${ms(50)} | ${ms(90)} | ${ms(99)} | ${l.length ? Math.round(l[l.length - 1] ?? 0) : '-'} | ${f.statusCallsPerPayout.toFixed(2)} | ${f.wallSeconds.toFixed(1)} |`;
+  return `| ${f.mode === 'webhooks' ? 'webhooks (v2) + polling' : 'polling only'} | ${N} | ${f.settled} | ${ms(50)} | ${ms(90)} | ${ms(99)} | ${l.length ? Math.round(l[l.length - 1] ?? 0) : '-'} | ${f.statusCallsPerPayout.toFixed(2)} | ${f.answeredP50Ms === undefined ? '-' : f.answeredP50Ms.toFixed(0)} | ${f.receivedToTerminalMs === undefined ? '-' : f.receivedToTerminalMs.toFixed(0)} | ${f.wallSeconds.toFixed(1)} |`;
 }
 
 async function main(): Promise<void> {
@@ -195,9 +236,12 @@ async function main(): Promise<void> {
   }
   await dropDatabase(template);
   console.log(
-    '\n| mode | payouts | settled | change -> terminal event p50 (ms) | p90 | p99 | max | status calls / payout | wall (s) |',
+    `\n${N} payouts at ${RATE > 0 ? `${RATE}/s` : 'once'}; the sandbox settles each ${PENDING_MS} ms after accepting it\n`,
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| mode | payouts | settled | change -> terminal event p50 (ms) | p90 | p99 | max | status calls / payout | change -> webhook answered p50 (ms) | webhook received -> terminal committed, mean (ms) | wall (s) |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const f of results) console.log(row(f));
   const failed = results.some((f) => f.settled < N);
   if (failed) process.exitCode = 1;

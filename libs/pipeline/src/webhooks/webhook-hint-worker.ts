@@ -23,6 +23,8 @@ export interface WebhookWorkerSettings {
   /** How long a claimed webhook is held before another worker may take it. */
   readonly leaseMs: number;
   readonly batchSize: number;
+  /** Transfers handled side by side (each one's webhooks stay in arrival order). */
+  readonly concurrency: number;
   readonly pollMs: number;
   readonly retryMs: number;
   readonly giveUpMs: number;
@@ -104,13 +106,26 @@ export class WebhookHintWorker {
     }
   }
 
-  /** One round: claim due webhooks and handle them in arrival order. Returns how many. */
+  /**
+   * One round: claim due webhooks and handle them; those of one transfer (or batch) in arrival
+   * order, different ones side by side (up to `concurrency`). Returns how many were claimed.
+   */
   async tick(): Promise<number> {
     const rows = await this.d.webhooks.claimDue(this.d.pool, this.s.leaseMs, this.s.batchSize);
+    const streams = new Map<string, WebhookRow[]>();
     for (const w of rows) {
-      if (!this.running) break;
-      await this.handle(w);
+      const key = `${w.accountId}/${w.transferId ?? w.batchTransferId ?? `#${w.id}`}`;
+      const list = streams.get(key);
+      if (list) list.push(w);
+      else streams.set(key, [w]);
     }
+    const queue = [...streams.values()];
+    const lane = async () => {
+      for (let list = queue.shift(); list; list = queue.shift()) {
+        for (const w of list) if (this.running) await this.handle(w);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.s.concurrency, queue.length) }, lane));
     return rows.length;
   }
 

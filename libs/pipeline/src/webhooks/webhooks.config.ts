@@ -57,6 +57,12 @@ export const webhooksConfig = defineSection('webhooks', {
     description:
       'Settled webhooks are deleted after this; it is also how long a redelivery is recognised as a duplicate',
   }),
+  WEBHOOKS_CONCURRENCY: envVar({
+    schema: z.coerce.number().int().min(1).max(64),
+    default: '8',
+    description:
+      'Transfers whose webhooks the worker handles side by side (the webhooks of one transfer stay in arrival order)',
+  }),
   WEBHOOKS_BATCH_SIZE: envVar({
     schema: z.coerce.number().int().min(1).max(1000),
     default: '100',
@@ -75,6 +81,7 @@ export function webhookWorkerSettings(c: WebhooksConfig): WebhookWorkerSettings 
     // Handling one webhook is a few statements: a worker holding one for 30 s is gone.
     leaseMs: 30_000,
     batchSize: c.WEBHOOKS_BATCH_SIZE,
+    concurrency: c.WEBHOOKS_CONCURRENCY,
     pollMs: c.WEBHOOKS_POLL_MS,
     retryMs: c.WEBHOOKS_RETRY_MS,
     giveUpMs: c.WEBHOOKS_GIVE_UP_MS,
