@@ -208,6 +208,8 @@ export class WebhookHintWorker {
    * now rather than an entry being written from the webhook (ADR 0013).
    */
   private async batchHint(w: WebhookRow, batch: BatchRow): Promise<Settlement> {
+    // An entry's ACKNOWLEDGED announces no state: no reason to spend a check on it.
+    if (w.event !== 'BULK_TRANSFER_REJECTED' && WEBHOOK_STATUS[w.event] === null) return done('no_state');
     if (batch.status === 'RECEIVED') return this.later(w, 'waiting');
     if (!['SUBMITTING', 'PROCESSING', 'UNKNOWN'].includes(batch.status)) return done('same_state');
     const due = await this.d.batches.checkNow(this.d.pool, batch.id);
