@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, startStack, type Stack } from '#test-support';
 import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
-import { ACCOUNT, directTransfer, keptWebhooks, statusCalls, statusesOf } from './helpers.js';
+import { ACCOUNT, directTransfer, keptWebhooks, metric, statusCalls, statusesOf } from './helpers.js';
 
 const PENDING_THEN_SUCCESS = { bankAccount: '00224412311300', ifsc: 'YESB0000001' };
 const PENDING_THEN_FAILURE = { bankAccount: '7766666351000', ifsc: 'YESB0000001' };
@@ -68,4 +68,41 @@ describe('webhooks sent by the provider sandbox', () => {
       assert.ok(sent.every((d) => d.httpStatus === 200));
     });
   }
+
+  it('duplicated and reordered deliveries from the sandbox change nothing: one SUCCESS, its version once', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/webhooks', {
+      url: `${service.webhooksUrl}/webhooks/v2/${ACCOUNT}`,
+      version: 'v2',
+      faults: { duplicateRate: 1, reorderWindowMs: 300, seed: 7 },
+    });
+    try {
+      const duplicates = await metric(service.url, 'payouts_webhooks_received_total', {
+        result: 'duplicate',
+      });
+      await stack.send(directTransfer('whs_faults', '10.00', PENDING_THEN_SUCCESS));
+      const done = await stack.waitForStatus('whs_faults', 'SUCCESS', 10_000);
+      // Shuffled, TRANSFER_ACKNOWLEDGED comes before TRANSFER_SUCCESS: an odd order, so it asks
+      // for a status check; whichever settles it first, the other finds it settled.
+      await eventually(async () => {
+        const kept = await keptWebhooks(stack, 'whs_faults');
+        return kept.length === 2 && kept.every((k) => k.state === 'done') ? kept : undefined;
+      });
+      await eventually(async () =>
+        (await metric(service.url, 'payouts_webhooks_received_total', { result: 'duplicate' })) >=
+        duplicates + 2
+          ? true
+          : undefined,
+      );
+      assert.deepEqual(statusesOf(stack, 'whs_faults'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'SUCCESS']);
+      const [row] = await stack.sql<{ version: number; status: string }>(
+        'SELECT version, status FROM payout WHERE transfer_id = $1',
+        ['whs_faults'],
+      );
+      assert.deepEqual(row, { version: done.data.version, status: 'SUCCESS' });
+    } finally {
+      await stack.sandboxCall('POST', '/__sandbox/webhooks', {
+        faults: { duplicateRate: 0, reorderWindowMs: 0 },
+      });
+    }
+  });
 });
