@@ -2,7 +2,7 @@ import { coreConfig, providerHostsConfig, renderConfigDoc } from '#config';
 import { ledgerConfig } from '#ledger';
 import { operationsConfig } from '#operations';
 import { outboxConfig } from '#outbox';
-import { pipelineConfig } from '#pipeline';
+import { pipelineConfig, webhooksConfig } from '#pipeline';
 import { providerClientConfig } from '#provider-client';
 import { sandboxConfig } from '#sandbox';
 
@@ -37,6 +37,11 @@ export function renderConfiguration(): string {
         title: 'Pipeline (intake, executor, reconciler)',
         source: 'libs/pipeline/src/pipeline.config.ts',
         section: pipelineConfig,
+      },
+      {
+        title: 'Webhooks (role `webhooks`, ADR 0013)',
+        source: 'libs/pipeline/src/webhooks/webhooks.config.ts',
+        section: webhooksConfig,
       },
       { title: 'Outbox relay', source: 'libs/outbox/src/outbox.config.ts', section: outboxConfig },
       {

@@ -3,6 +3,7 @@
  * the running stack, then prints each resulting event as a table. Run by scripts/demo.sh.
  */
 import { Kafka, logLevel } from 'kafkajs';
+import pg from 'pg';
 import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
 
 const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
@@ -122,6 +123,41 @@ function commands(transferToken: string): Array<{ key: string; value: object }> 
   });
 }
 
+/**
+ * The provider's webhooks of this run, as the service kept them (ADR 0013): which payouts a
+ * webhook settled directly (no status call), and what came of the others. Empty without the
+ * `webhooks` role.
+ */
+async function webhookReport(): Promise<string[][]> {
+  const url = process.env['DATABASE_URL'];
+  if (!url) return [];
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      transfer_id: string;
+      event: string;
+      outcome: string | null;
+      ms: number | null;
+    }>(
+      `SELECT transfer_id, event, outcome,
+              round(extract(epoch FROM processed_at - received_at) * 1000)::int AS ms
+         FROM provider_webhook WHERE transfer_id LIKE $1 ORDER BY id`,
+      [`${run}%`],
+    );
+    return rows.map((r) => [
+      r.transfer_id,
+      r.event,
+      r.outcome ?? '(open)',
+      r.ms === null ? '' : String(r.ms),
+    ]);
+  } catch {
+    return []; // an older database without the table: no webhooks to show
+  } finally {
+    await client.end();
+  }
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
@@ -221,6 +257,15 @@ async function main(): Promise<void> {
       ]),
     ]),
   );
+  const hooks = await webhookReport();
+  if (hooks.length > 0) {
+    console.log(
+      "\nProvider webhooks (the sandbox's, verified and kept by the service; 'applied' settled the payout with no status call):\n",
+    );
+    console.log(table([['transferId', 'event', 'outcome', 'received -> done (ms)'], ...hooks]));
+    const direct = hooks.filter((h) => h[2] === 'applied').map((h) => h[0]);
+    console.log(`\nsettled by webhook: ${direct.length ? direct.join(', ') : 'none this run'}`);
+  }
   const missing = cmds
     .filter((c) => !events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status)))
     .map((c) => c.key);

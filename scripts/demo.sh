@@ -7,9 +7,11 @@
 #   npm run demo -- --once    stops everything after the scenario (CI, scripted use)
 #   DEMO_ROLES=split npm run demo
 #                             the service's roles in two processes of the same code (SERVICE_ROLES):
-#                             intake,relay,queries on :HTTP_PORT, executor,reconciler on :HTTP_PORT+1
+#                             intake,relay,queries,webhooks on :HTTP_PORT, executor,reconciler on :HTTP_PORT+1
 #   DEMO_ROLES="intake,relay queries executor,reconciler" npm run demo
 #                             any split: one process per word, on :HTTP_PORT, :HTTP_PORT+1, ...
+# The `webhooks` role listens on :WEBHOOKS_PORT (3900 here) and the sandbox sends its webhooks there
+# (v2; DEMO_WEBHOOK_VERSION=v1 for the form-encoded ones); give that role to one process only.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 once=0
@@ -22,11 +24,14 @@ export SANDBOX_PORT=${SANDBOX_PORT:-8090}
 export LOG_LEVEL=${LOG_LEVEL:-info}
 # Check unclear payouts sooner than production would, so the demo shows them resolving.
 export RECONCILE_SCHEDULE=${RECONCILE_SCHEDULE:-3s,5s,10s,30s,1m,2m,5m,10m,30m,1h}
+# The provider's webhooks (ADR 0013): the service listens here, the sandbox posts here.
+export WEBHOOKS_PORT=${WEBHOOKS_PORT:-3900}
+export PROVIDER_ACCOUNT_ID=${PROVIDER_ACCOUNT_ID:-default}
 
 # One service process with SERVICE_ROLES as set (all roles by default), or one process per role set.
 case "${DEMO_ROLES:-}" in
-  "" | all) roles=("${SERVICE_ROLES:-}") ;;
-  split) roles=("intake,relay,queries" "executor,reconciler") ;;
+  "" | all) roles=("${SERVICE_ROLES:-intake,executor,reconciler,relay,queries,webhooks}") ;;
+  split) roles=("intake,relay,queries,webhooks" "executor,reconciler") ;;
   *) read -r -a roles <<< "$DEMO_ROLES" ;;
 esac
 ports=()
@@ -51,10 +56,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-for port in "${ports[@]}" "$SANDBOX_PORT"; do
+webhook_ports=()
+case " ${roles[*]} " in *webhooks*) webhook_ports=("$WEBHOOKS_PORT") ;; esac
+for port in "${ports[@]}" "$SANDBOX_PORT" "${webhook_ports[@]}"; do
   port_open 127.0.0.1 "$port" && fail "port $port is in use; stop what listens there or set HTTP_PORT / SANDBOX_PORT"
 done
 
+if [ "${#webhook_ports[@]}" -gt 0 ]; then
+  export SANDBOX_WEBHOOK_URL="http://127.0.0.1:$WEBHOOKS_PORT/webhooks/${DEMO_WEBHOOK_VERSION:-v2}/$PROVIDER_ACCOUNT_ID"
+  export SANDBOX_WEBHOOK_VERSION=${DEMO_WEBHOOK_VERSION:-v2}
+  say "the sandbox sends its webhooks to $SANDBOX_WEBHOOK_URL"
+fi
 say "starting the provider sandbox on :$SANDBOX_PORT (log: .run/logs/sandbox.log)"
 node dist/apps/provider-sandbox/src/main.js > .run/logs/sandbox.log 2>&1 &
 pids+=($!)
@@ -89,6 +101,7 @@ printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
   "readiness" "http://127.0.0.1:$HTTP_PORT/health/ready" \
   "metrics" "http://127.0.0.1:$HTTP_PORT/metrics" \
   "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
+  "webhooks (public)" "${SANDBOX_WEBHOOK_URL:-off (no webhooks role)}" \
   "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \
   "postgres" "127.0.0.1:5432/payouts"
 if [ "${#ports[@]}" -gt 1 ]; then

@@ -11,6 +11,7 @@ const LEDGER_TABLES = [
   'outbox',
   'payout',
   'provider_rate_budget',
+  'provider_webhook',
   'withdrawal_quota',
 ];
 

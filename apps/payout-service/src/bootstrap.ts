@@ -11,15 +11,19 @@ import {
   KafkaBatchTransport,
 } from '#messaging';
 import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
+import { WebhookIntake } from '#pipeline';
 import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
+import { startWebhooksServer, type WebhooksServer } from './webhooks-server.js';
 
 export interface ServiceApp {
   readonly app: NestFastifyApplication;
   readonly logger: AppLogger;
   /** The address /health and /metrics listen on. */
   readonly url: string;
+  /** The webhook listener's address (role `webhooks` only): the one port meant for the provider. */
+  readonly webhooksUrl?: string;
   close(): Promise<void>;
 }
 
@@ -66,5 +70,24 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
   await app.listen(config.core.HTTP_PORT, '0.0.0.0');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.core.HTTP_PORT;
-  return { app, logger: log, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  let webhooks: WebhooksServer | undefined;
+  if (config.pipeline.SERVICE_ROLES.includes('webhooks')) {
+    try {
+      webhooks = await startWebhooksServer(app.get(WebhookIntake), config.webhooks.WEBHOOKS_PORT, log);
+    } catch (e) {
+      await app.close();
+      throw e;
+    }
+  }
+  return {
+    app,
+    logger: log,
+    url: `http://127.0.0.1:${port}`,
+    webhooksUrl: webhooks?.url,
+    // The webhook listener closes first: a webhook refused during shutdown is sent again.
+    close: async () => {
+      await webhooks?.close();
+      await app.close();
+    },
+  };
 }

@@ -55,6 +55,7 @@ import {
   sharedRateBudgetSettings,
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
+import { createWebhooks } from './webhooks.factory.js';
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -200,6 +201,17 @@ export function createPipeline(i: PipelineInputs) {
     logger: log('queries'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
   });
+  const webhooks = createWebhooks({
+    config,
+    pool,
+    registry,
+    logger: i.logger,
+    payouts,
+    batches,
+    outbox,
+    ledger: payoutLedger,
+    accounts: clientOptions.accounts,
+  });
   const operations = new OperationsService({
     pool,
     payouts,
@@ -226,6 +238,7 @@ export function createPipeline(i: PipelineInputs) {
     relay,
     queries,
     operations,
+    ...webhooks,
   };
 }
 

@@ -17,7 +17,7 @@ import { PG_POOL } from '#database';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
 import { OperationsService } from '#operations';
-import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService } from '#pipeline';
+import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
 import { QueriesController } from './queries.controller.js';
@@ -59,6 +59,10 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.reconciler.start();
       this.p.batchChecks.start();
     }
+    if (roles.has('webhooks')) {
+      this.p.webhookWorker.start();
+      await this.p.newWebhooks.start();
+    }
   }
 
   /**
@@ -75,6 +79,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.batchSubmits.stop(),
       this.p.reconciler.stop(),
       this.p.batchChecks.stop(),
+      this.p.webhookWorker.stop(),
     ]);
     const drained = await this.p.submission.drain(deadline);
     if (!drained) await this.p.submission.abandonInFlight();
@@ -89,6 +94,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     }
     this.p.leases.stop();
     await this.p.newPayouts.stop();
+    await this.p.newWebhooks.stop();
     this.logger.info({ drained }, 'workers stopped');
     if (this.config.pipeline.SERVICE_ROLES.includes('relay')) await this.flushEvents();
     await this.p.relay.stop();
@@ -146,6 +152,7 @@ const providers: Provider[] = [
   part(QueryService, 'queries'),
   part(ProviderClient, 'client'),
   part(OperationsService, 'operations'),
+  part(WebhookIntake, 'webhookIntake'),
   Workers,
 ];
 

@@ -9,7 +9,7 @@ import {
 import { ledgerConfig, type LedgerConfig } from '#ledger';
 import { operationsConfig, type OperationsConfig } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
-import { pipelineConfig, type PipelineConfig } from '#pipeline';
+import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
 import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
 
 export const serviceConfigSections = [
@@ -20,6 +20,7 @@ export const serviceConfigSections = [
   pipelineConfig,
   outboxConfig,
   operationsConfig,
+  webhooksConfig,
 ] as const;
 
 export interface ServiceConfig {
@@ -30,13 +31,14 @@ export interface ServiceConfig {
   readonly pipeline: PipelineConfig;
   readonly outbox: OutboxConfig;
   readonly operations: OperationsConfig;
+  readonly webhooks: WebhooksConfig;
 }
 
 /** Reads and validates the whole environment once; throws ConfigError listing every problem. */
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox, operations] = loadConfig(
+  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks] = loadConfig(
     serviceConfigSections,
     source,
   );
@@ -48,5 +50,6 @@ export function loadServiceConfig(
     pipeline,
     outbox,
     operations,
+    webhooks,
   };
 }

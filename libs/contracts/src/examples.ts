@@ -246,4 +246,18 @@ export const EVENT_EXAMPLES: readonly PayoutEvent[] = [
       occurredAt: at,
     },
   },
+  {
+    ...base,
+    id: 'provider/default:low_balance_alert:3f9a0c1d2e4b5a69',
+    type: 'payouts.provider.low_balance',
+    subject: 'default',
+    data: {
+      accountId: 'default',
+      id: 'default',
+      kind: 'provider_notice',
+      status: 'LOW_BALANCE_ALERT',
+      version: 1,
+      occurredAt: at,
+    },
+  },
 ];

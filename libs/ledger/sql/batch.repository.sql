@@ -60,6 +60,16 @@ WHERE b.id IN (SELECT id FROM batch
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.check_count;
 
+-- batch.findByEntry (BatchRepository.findByEntry)
+SELECT b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at FROM batch b JOIN batch_item i ON i.batch_id = b.id
+WHERE b.account_id = $1 AND i.transfer_id = $2
+ORDER BY b.id DESC LIMIT 1;
+
+-- batch.checkNow (BatchRepository.checkNow)
+UPDATE batch SET next_check_at = now()
+WHERE id = $1 AND status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
+  AND (lease_until IS NULL OR lease_until < now());
+
 -- batch.reschedule (BatchRepository.reschedule)
 UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2;
 

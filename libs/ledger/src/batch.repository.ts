@@ -235,6 +235,31 @@ export class BatchRepository {
     }));
   }
 
+  /** findByEntry: the batch one of whose entries has this transferId (a webhook names entries). */
+  async findByEntry(db: Db, accountId: string, transferId: string): Promise<BatchRow | undefined> {
+    const { rows } = await db.query<RawBatch>(
+      /* sql: batch.findByEntry */ `SELECT ${qualify(COLUMNS, 'b')} FROM batch b JOIN batch_item i ON i.batch_id = b.id
+        WHERE b.account_id = $1 AND i.transfer_id = $2
+        ORDER BY b.id DESC LIMIT 1`,
+      [accountId, transferId],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * checkNow: a batch the status worker would look at anyway (SUBMITTING, PROCESSING, UNKNOWN) is
+   * due now, unless a worker holds it. Not a state change: no version bump, no event.
+   */
+  async checkNow(db: Db, id: string): Promise<boolean> {
+    const { rowCount } = await db.query(
+      /* sql: batch.checkNow */ `UPDATE batch SET next_check_at = now()
+        WHERE id = $1 AND status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
+          AND (lease_until IS NULL OR lease_until < now())`,
+      [id],
+    );
+    return rowCount === 1;
+  }
+
   async reschedule(db: Db, id: string, version: number, nextCheckAt: Date): Promise<void> {
     await db.query(
       /* sql: batch.reschedule */ `UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2`,

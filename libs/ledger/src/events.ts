@@ -221,3 +221,35 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessa
     ),
   );
 }
+
+/** Provider notices a webhook brings that are about the account, not a payout (ADR 0013). */
+export const PROVIDER_NOTICES = {
+  LOW_BALANCE_ALERT: 'low_balance',
+  BENEFICIARY_INCIDENT: 'beneficiary_incident',
+} as const;
+export type ProviderNotice = keyof typeof PROVIDER_NOTICES;
+
+/**
+ * A provider notice as an event: `payouts.provider.<low_balance|beneficiary_incident>`, keyed
+ * `provider/<accountId>`, its subject the account, its id the webhook's identity (a redelivered
+ * notice is the same event). Only the account, the notice and its time: the provider's free text
+ * (which may name a beneficiary) stays out.
+ */
+export function providerNoticeEvent(
+  accountId: string,
+  notice: ProviderNotice,
+  identity: string,
+  at: Date,
+): OutboxMessage {
+  const key = `provider/${accountId}`;
+  const id = `${key}:${notice.toLowerCase()}:${identity.slice(0, 16)}`;
+  const data: EventData = {
+    accountId,
+    id: accountId,
+    kind: 'provider_notice',
+    status: notice,
+    version: 1,
+    occurredAt: at.toISOString(),
+  };
+  return message(key, envelope(id, accountId, `payouts.provider.${PROVIDER_NOTICES[notice]}`, data, at));
+}

@@ -11,6 +11,7 @@ export * from './withdrawal-quota.repository.js';
 export * from './dead-letter.repository.js';
 export * from './ledger-stats.repository.js';
 export * from './rate-budget.repository.js';
+export * from './webhook.repository.js';
 export * from './ledger.ports.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';

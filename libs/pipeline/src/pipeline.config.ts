@@ -2,14 +2,20 @@ import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
 
-export const ROLES = ['intake', 'executor', 'reconciler', 'relay', 'queries'] as const;
+export const ROLES = ['intake', 'executor', 'reconciler', 'relay', 'queries', 'webhooks'] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * The roles an instance runs when SERVICE_ROLES is not set: all but `webhooks`, which opens a
+ * listener meant to face the provider (ADR 0013) and is therefore asked for explicitly.
+ */
+export const DEFAULT_ROLES: readonly Role[] = ROLES.filter((r) => r !== 'webhooks');
 
 export const pipelineConfig = defineSection('pipeline', {
   SERVICE_ROLES: envVar({
     schema: env.list().pipe(z.array(z.enum(ROLES))),
-    default: ROLES.join(','),
-    description: `Roles this instance runs: ${ROLES.join(', ')} (one image, scaled per role)`,
+    default: DEFAULT_ROLES.join(','),
+    description: `Roles this instance runs: ${ROLES.join(', ')} (one image, scaled per role; \`webhooks\` opens WEBHOOKS_PORT and is never on by default)`,
   }),
   EXECUTOR_CONCURRENCY: envVar({
     schema: env.positiveInt(),

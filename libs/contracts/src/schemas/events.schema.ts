@@ -34,6 +34,8 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * `<batch key>/<transferId>:<version>`, for a conflict `<key>:<version>:conflict:<request hash
  * prefix>`. Consumers dedupe on `id`: an id always stands for the same content, also when a
  * duplicate command re-emits it. `subject` is the bare transferId, batchTransferId or withdrawalId.
+ * Provider notices (LOW_BALANCE_ALERT, BENEFICIARY_INCIDENT webhooks) are keyed
+ * `provider/<accountId>`, with id `provider/<accountId>:<notice>:<webhook identity prefix>`.
  */
 export const eventSchema = {
   type: 'object',
@@ -49,7 +51,10 @@ export const eventSchema = {
     },
     type: {
       type: 'string',
-      pattern: '^payouts\\.(payout|batch|batch_item)\\.[a-z_]+$|^payouts\\.command\\.(rejected|conflict)$',
+      pattern:
+        '^payouts\\.(payout|batch|batch_item)\\.[a-z_]+$|^payouts\\.command\\.(rejected|conflict)$|^payouts\\.provider\\.(low_balance|beneficiary_incident)$',
+      description:
+        'payouts.payout.*, payouts.batch.*, payouts.batch_item.*: state changes; payouts.command.*: refused commands; payouts.provider.low_balance and payouts.provider.beneficiary_incident: notices the provider pushed by webhook (key provider/<accountId>, data.kind provider_notice, subject and data.id the accountId, data.status the provider event; no free text)',
     },
     source: { type: 'string', minLength: 1 },
     time: { type: 'string', format: 'date-time' },

@@ -1,0 +1,70 @@
+import type pg from 'pg';
+import { type Registry } from 'prom-client';
+import { type BatchRepository, type PayoutLedger, type PayoutRepository, WebhookRepository } from '#ledger';
+import { type AppLogger } from '#observability';
+import { OutboxListener, type OutboxRepository } from '#outbox';
+import {
+  WebhookHintWorker,
+  WebhookIntake,
+  webhookIntakeSettings,
+  WebhookMetrics,
+  webhookWorkerSettings,
+} from '#pipeline';
+import { type ProviderAccount } from '#provider-client';
+import { type ServiceConfig } from './service.config.js';
+
+export interface WebhooksInputs {
+  readonly config: ServiceConfig;
+  readonly pool: pg.Pool;
+  readonly registry: Registry;
+  readonly logger: AppLogger;
+  readonly payouts: PayoutRepository;
+  readonly batches: BatchRepository;
+  readonly outbox: OutboxRepository;
+  readonly ledger: PayoutLedger;
+  /** The configured provider accounts: one webhook endpoint each, keyed by its client secret. */
+  readonly accounts: readonly ProviderAccount[];
+}
+
+/**
+ * The `webhooks` role (ADR 0013): the intake behind the webhook listener and the worker that
+ * turns kept webhooks into hints, sharing the pipeline's repositories and ledger step. A worker in
+ * another process than the listener hears of new webhooks from Postgres (`webhook_received`).
+ */
+export function createWebhooks(i: WebhooksInputs) {
+  const { pool, config } = i;
+  const repository = new WebhookRepository();
+  const metrics = new WebhookMetrics(i.registry, () => repository.backlog(pool));
+  const logger = i.logger.child({ component: 'webhooks' });
+  const webhookWorker = new WebhookHintWorker(
+    {
+      pool,
+      webhooks: repository,
+      payouts: i.payouts,
+      batches: i.batches,
+      ledger: i.ledger,
+      outbox: i.outbox,
+      metrics,
+      logger,
+    },
+    webhookWorkerSettings(config.webhooks),
+  );
+  const webhookIntake = new WebhookIntake(
+    {
+      pool,
+      webhooks: repository,
+      secrets: new Map(i.accounts.map((a) => [a.accountId, a.clientSecret])),
+      metrics,
+      logger,
+      onStored: () => webhookWorker.wake(),
+    },
+    webhookIntakeSettings(config.webhooks),
+  );
+  const newWebhooks = new OutboxListener({
+    databaseUrl: config.core.DATABASE_URL,
+    logger,
+    channel: 'webhook_received',
+    onWake: () => webhookWorker.wake(),
+  });
+  return { webhookIntake, webhookWorker, newWebhooks };
+}

@@ -1,0 +1,278 @@
+import type pg from 'pg';
+import { inTransaction } from '#database';
+import {
+  type BatchRepository,
+  type BatchRow,
+  type LedgerOutbox,
+  type PayoutLedger,
+  type PayoutRepository,
+  type PayoutRow,
+  PROVIDER_NOTICES,
+  type ProviderNotice,
+  providerNoticeEvent,
+  type WebhookRepository,
+  type WebhookRow,
+  type WebhookState,
+} from '#ledger';
+import { type AppLogger } from '#observability';
+import { Idle } from '../shared/idle.js';
+import { decideHint, WEBHOOK_STATUS } from './decide-hint.js';
+import { type WebhookMetrics } from './webhooks.metrics.js';
+
+export interface WebhookWorkerSettings {
+  /** How long a claimed webhook is held before another worker may take it. */
+  readonly leaseMs: number;
+  readonly batchSize: number;
+  /** Transfers handled side by side (each one's webhooks stay in arrival order). */
+  readonly concurrency: number;
+  readonly pollMs: number;
+  readonly retryMs: number;
+  readonly giveUpMs: number;
+  readonly unmatchedRetryMs: number;
+  readonly unmatchedKeepMs: number;
+  readonly retentionMs: number;
+}
+
+export interface WebhookWorkerDeps {
+  readonly pool: pg.Pool;
+  readonly webhooks: WebhookRepository;
+  readonly payouts: PayoutRepository;
+  readonly batches: BatchRepository;
+  /** Every state change goes through it, with source 'webhook'. */
+  readonly ledger: PayoutLedger;
+  readonly outbox: LedgerOutbox;
+  readonly metrics: WebhookMetrics;
+  readonly logger: AppLogger;
+}
+
+/** What came of one look at a webhook. */
+interface Settlement {
+  readonly state: WebhookState;
+  readonly outcome: string;
+  readonly retryInMs: number | null;
+}
+
+const done = (outcome: string): Settlement => ({ state: 'done', outcome, retryInMs: null });
+
+/** Outcomes counted once per webhook, not once per look. */
+const REPEATED: ReadonlySet<WebhookState> = new Set(['waiting', 'unmatched']);
+
+/**
+ * Turns kept webhooks into hints (ADR 0013), after the HTTP answer: a consistent terminal status
+ * is applied through the ledger at once; anything odd asks the reconciler to check the payout (or
+ * batch) now; a webhook its payout cannot take yet (still SUBMITTING) waits and is looked at
+ * again; one for an unknown transferId is kept and matched again. Woken by NOTIFY
+ * (`webhook_received`) or by the intake in this process; polls as a backstop. Claims are row
+ * locks with a lease, so any number of instances can run; each claimed group is handled in
+ * arrival order.
+ */
+export class WebhookHintWorker {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private readonly idle = new Idle();
+  private lastPurge = 0;
+
+  constructor(
+    private readonly d: WebhookWorkerDeps,
+    private readonly s: WebhookWorkerSettings,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.idle.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.idle.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let n = 0;
+      try {
+        n = await this.tick();
+        await this.purge();
+      } catch (e) {
+        this.d.logger.error({ err: e }, 'webhook worker: round failed');
+      }
+      if (n < this.s.batchSize) await this.idle.wait(this.s.pollMs);
+    }
+  }
+
+  /**
+   * One round: claim due webhooks and handle them; those of one transfer (or batch) in arrival
+   * order, different ones side by side (up to `concurrency`). Returns how many were claimed.
+   */
+  async tick(): Promise<number> {
+    const rows = await this.d.webhooks.claimDue(this.d.pool, this.s.leaseMs, this.s.batchSize);
+    const streams = new Map<string, WebhookRow[]>();
+    for (const w of rows) {
+      const key = `${w.accountId}/${w.transferId ?? w.batchTransferId ?? `#${w.id}`}`;
+      const list = streams.get(key);
+      if (list) list.push(w);
+      else streams.set(key, [w]);
+    }
+    const queue = [...streams.values()];
+    const lane = async () => {
+      for (let list = queue.shift(); list; list = queue.shift()) {
+        for (const w of list) if (this.running) await this.handle(w);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.s.concurrency, queue.length) }, lane));
+    return rows.length;
+  }
+
+  private async handle(w: WebhookRow): Promise<void> {
+    try {
+      const notice = noticeOf(w.event);
+      if (notice) return await this.publishNotice(w, notice);
+      const s = await this.settlementOf(w);
+      await this.d.webhooks.settle(this.d.pool, w.id, s.state, s.outcome, s.retryInMs);
+      if (!(REPEATED.has(s.state) && w.state === s.state)) this.d.metrics.hints.inc({ outcome: s.outcome });
+    } catch (e) {
+      this.d.logger.error(
+        { err: e, webhookId: w.id, event: w.event, transferId: w.transferId },
+        'webhook worker: a webhook failed; the lease brings it back',
+      );
+    }
+  }
+
+  private async settlementOf(w: WebhookRow): Promise<Settlement> {
+    if (w.event === 'BULK_TRANSFER_REJECTED') {
+      const batch = w.batchTransferId
+        ? await this.d.batches.findOne(this.d.pool, w.accountId, w.batchTransferId)
+        : undefined;
+      return batch ? this.batchHint(w, batch) : this.unmatched(w);
+    }
+    if (!Object.hasOwn(WEBHOOK_STATUS, w.event) || !w.transferId) return done('ignored');
+    const payout = await this.d.payouts.findOne(this.d.pool, w.accountId, w.transferId);
+    if (payout) return this.payoutHint(w, payout);
+    const batch = await this.d.batches.findByEntry(this.d.pool, w.accountId, w.transferId);
+    return batch ? this.batchHint(w, batch) : this.unmatched(w);
+  }
+
+  private async payoutHint(w: WebhookRow, row: PayoutRow): Promise<Settlement> {
+    const step = decideHint(row, w.event, w.fields);
+    const log = { webhookId: w.id, event: w.event, transferId: row.transferId, status: row.status };
+    switch (step.do) {
+      case 'apply': {
+        const moved = await this.d.ledger.change(
+          {
+            row,
+            to: step.to,
+            fields: {
+              statusCode: w.fields.status ?? step.to,
+              reason: w.fields.reason ?? null,
+              utr: w.fields.utr ?? null,
+              referenceId: w.fields.referenceId ?? null,
+              lastError: null,
+              nextCheckAt: null,
+            },
+            log: { webhookId: w.id, event: w.event },
+          },
+          'webhook',
+        );
+        // The row moved on between the read and the write: look again now.
+        if (!moved) return { state: 'waiting', outcome: 'stale', retryInMs: 0 };
+        this.d.metrics.toTerminal.observe({ to: step.to }, (Date.now() - w.receivedAt.getTime()) / 1000);
+        return done('applied');
+      }
+      case 'recheck': {
+        const due = await this.d.payouts.checkNow(this.d.pool, row.id);
+        this.d.logger.info({ ...log, why: step.why }, 'webhook: not applied; the payout is checked now');
+        return due ? done('recheck') : this.later(w, 'recheck_busy');
+      }
+      case 'reopen': {
+        const reopened = await this.d.ledger.reopen(row, `webhook_${w.event.toLowerCase()}`, 'webhook');
+        return reopened ? done('reopened') : { state: 'waiting', outcome: 'stale', retryInMs: 0 };
+      }
+      case 'wait':
+        return this.later(w, 'waiting');
+      case 'nothing':
+        if (step.why === 'backwards') {
+          this.d.logger.info(log, 'webhook: would move the payout backwards; ignored');
+        }
+        return done(step.why);
+    }
+  }
+
+  /**
+   * A batch or one of its entries: one status call covers every entry, so the batch is checked
+   * now rather than an entry being written from the webhook (ADR 0013).
+   */
+  private async batchHint(w: WebhookRow, batch: BatchRow): Promise<Settlement> {
+    // An entry's ACKNOWLEDGED announces no state: no reason to spend a check on it.
+    if (w.event !== 'BULK_TRANSFER_REJECTED' && WEBHOOK_STATUS[w.event] === null) return done('no_state');
+    if (batch.status === 'RECEIVED') return this.later(w, 'waiting');
+    if (!['SUBMITTING', 'PROCESSING', 'UNKNOWN'].includes(batch.status)) return done('same_state');
+    const due = await this.d.batches.checkNow(this.d.pool, batch.id);
+    if (!due) return this.later(w, 'waiting');
+    this.d.logger.info(
+      { webhookId: w.id, event: w.event, batchTransferId: batch.batchTransferId, transferId: w.transferId },
+      'webhook: the batch is checked now',
+    );
+    return done('recheck_batch');
+  }
+
+  /** Its payout cannot take it yet: again soon, until it has waited too long. */
+  private later(w: WebhookRow, outcome: string): Settlement {
+    if (Date.now() - w.receivedAt.getTime() > this.s.giveUpMs) {
+      this.d.logger.warn(
+        { webhookId: w.id, event: w.event, transferId: w.transferId },
+        'webhook: waited too long for its payout; dropped (the reconciler polls it)',
+      );
+      return done('expired');
+    }
+    return { state: 'waiting', outcome, retryInMs: this.s.retryMs };
+  }
+
+  /** No payout nor batch entry has its transferId: kept, counted, matched again for a while. */
+  private unmatched(w: WebhookRow): Settlement {
+    if (w.state !== 'unmatched') {
+      this.d.metrics.unmatched.inc();
+      this.d.logger.warn(
+        {
+          webhookId: w.id,
+          event: w.event,
+          transferId: w.transferId,
+          batchTransferId: w.batchTransferId,
+          accountId: w.accountId,
+        },
+        'webhook for a transfer this service does not know; kept and matched again later',
+      );
+    }
+    if (Date.now() - w.receivedAt.getTime() > this.s.unmatchedKeepMs) return done('unmatched');
+    return { state: 'unmatched', outcome: 'unmatched', retryInMs: this.s.unmatchedRetryMs };
+  }
+
+  /** A notice is an event of its own, written with the webhook's settlement in one transaction. */
+  private async publishNotice(w: WebhookRow, notice: ProviderNotice): Promise<void> {
+    const event = providerNoticeEvent(w.accountId, notice, w.identity, w.eventTime ?? w.receivedAt);
+    await inTransaction(this.d.pool, async (c) => {
+      await this.d.outbox.enqueue(c, [event]);
+      await this.d.webhooks.settle(c, w.id, 'done', 'notice', null);
+    });
+    this.d.metrics.notices.inc({ type: PROVIDER_NOTICES[notice] });
+    this.d.metrics.hints.inc({ outcome: 'notice' });
+    this.d.logger.warn({ accountId: w.accountId, notice, webhookId: w.id }, 'provider notice received');
+  }
+
+  /** Settled webhooks past the retention are deleted, at most once a minute. */
+  private async purge(): Promise<void> {
+    if (Date.now() - this.lastPurge < 60_000) return;
+    this.lastPurge = Date.now();
+    const n = await this.d.webhooks.purgeDone(this.d.pool, this.s.retentionMs, 1_000);
+    if (n > 0) this.d.logger.info({ deleted: n }, 'webhook worker: settled webhooks past retention deleted');
+  }
+}
+
+function noticeOf(event: string): ProviderNotice | undefined {
+  return Object.hasOwn(PROVIDER_NOTICES, event) ? (event as ProviderNotice) : undefined;
+}

@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { z } from 'zod';
+import { type NewWebhook, type WebhookApiVersion, type WebhookFields, type WebhookRepository } from '#ledger';
+import { type AppLogger } from '#observability';
+import { v1Fields, v1SignatureValid, v2SignatureValid } from './webhook-signature.js';
+import { type WebhookMetrics } from './webhooks.metrics.js';
+
+/** One delivery as the HTTP edge received it: nothing parsed but the path. */
+export interface WebhookDelivery {
+  readonly version: WebhookApiVersion;
+  readonly accountId: string;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly rawBody: Buffer;
+}
+
+export type DeliveryResult =
+  'accepted' | 'duplicate' | 'bad_signature' | 'stale' | 'unknown_account' | 'malformed' | 'too_large';
+
+/** The edge maps a result to its HTTP status once (webhooks-server.ts). */
+export const DELIVERY_STATUS: Readonly<Record<DeliveryResult, number>> = {
+  accepted: 200,
+  duplicate: 200,
+  // A verified body we cannot read is answered 200 all the same: the provider would only send it
+  // again, and five failures in a row disable the endpoint for every webhook (counted, logged).
+  malformed: 200,
+  bad_signature: 401,
+  stale: 401,
+  unknown_account: 404,
+  too_large: 413,
+};
+
+/** Event types used as metric labels; any other verified type is counted as `other`. */
+export const WEBHOOK_EVENTS = [
+  'TRANSFER_SUCCESS',
+  'TRANSFER_FAILED',
+  'TRANSFER_REVERSED',
+  'TRANSFER_ACKNOWLEDGED',
+  'TRANSFER_REJECTED',
+  'CREDIT_CONFIRMATION',
+  'BENEFICIARY_INCIDENT',
+  'LOW_BALANCE_ALERT',
+  'BULK_TRANSFER_REJECTED',
+] as const;
+
+export interface WebhookIntakeSettings {
+  /** v2: the most |now - x-webhook-timestamp| accepted. */
+  readonly replayWindowMs: number;
+  readonly maxBodyBytes: number;
+}
+
+export interface WebhookIntakeDeps {
+  readonly pool: pg.Pool;
+  readonly webhooks: WebhookRepository;
+  /** Each configured provider account's client secret: the webhook key. */
+  readonly secrets: ReadonlyMap<string, string>;
+  readonly metrics: WebhookMetrics;
+  readonly logger: AppLogger;
+  /** Called after a new webhook is committed (the worker in this process starts on it). */
+  readonly onStored?: () => void;
+  readonly now?: () => number;
+}
+
+const v2Body = z.object({
+  type: z.string().min(1),
+  event_time: z.union([z.string(), z.number()]).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A JSON value the provider may send as text, number or boolean, as text; empty is absent. */
+function text(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.length > 0 ? v : undefined;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+function compact(f: Record<string, string | undefined>): WebhookFields {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Receives a webhook: verifies it (signature over the raw body, v2's replay window), keeps it
+ * once (deduplicated by its identity) and answers. Nothing else happens before the answer: the
+ * worker applies it from the table (WebhookHintWorker).
+ */
+export class WebhookIntake {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly d: WebhookIntakeDeps,
+    private readonly s: WebhookIntakeSettings,
+  ) {
+    this.now = d.now ?? Date.now;
+  }
+
+  get maxBodyBytes(): number {
+    return this.s.maxBodyBytes;
+  }
+
+  /** An account has an endpoint only when it is configured (its secret is the key). */
+  knows(accountId: string): boolean {
+    return this.d.secrets.has(accountId);
+  }
+
+  /** A body over the size limit, refused before it is read in full. */
+  refuseTooLarge(version: WebhookApiVersion): DeliveryResult {
+    this.d.metrics.received.inc({ version, type: 'unverified', result: 'too_large' });
+    return 'too_large';
+  }
+
+  async receive(delivery: WebhookDelivery): Promise<DeliveryResult> {
+    const { version } = delivery;
+    const verified = this.verify(delivery);
+    if (typeof verified === 'string') {
+      this.d.metrics.received.inc({ version, type: 'unverified', result: verified });
+      if (verified !== 'unknown_account') {
+        this.d.logger.warn(
+          { accountId: delivery.accountId, version, result: verified },
+          'webhook refused: it does not verify',
+        );
+      }
+      return verified;
+    }
+    if (verified === undefined) {
+      this.d.metrics.received.inc({ version, type: 'other', result: 'malformed' });
+      this.d.logger.warn(
+        { accountId: delivery.accountId, version, bytes: delivery.rawBody.length },
+        'webhook verified but unreadable (no event type); answered 200 and dropped',
+      );
+      return 'malformed';
+    }
+    const type = (WEBHOOK_EVENTS as readonly string[]).includes(verified.event) ? verified.event : 'other';
+    const id = await this.d.webhooks.insert(this.d.pool, verified);
+    const result = id ? 'accepted' : 'duplicate';
+    this.d.metrics.received.inc({ version, type, result });
+    if (id) this.d.onStored?.();
+    return result;
+  }
+
+  /** The webhook to keep; a refusal; or undefined for a verified body with no event in it. */
+  private verify(delivery: WebhookDelivery): NewWebhook | Exclude<DeliveryResult, 'accepted'> | undefined {
+    const secret = this.d.secrets.get(delivery.accountId);
+    if (secret === undefined) return 'unknown_account';
+    if (delivery.version === 'v1') {
+      const fields = v1Fields(delivery.rawBody);
+      if (!fields || !v1SignatureValid(fields, secret)) return 'bad_signature';
+      const event = fields.get('event');
+      if (!event) return undefined;
+      return this.webhook(delivery, event, {
+        transferId: text(fields.get('transferId')),
+        referenceId: text(fields.get('referenceId')),
+        utr: text(fields.get('utr')),
+        acknowledged: text(fields.get('acknowledged')),
+        reason: text(fields.get('reason')),
+        eventTime: text(fields.get('eventTime')),
+      });
+    }
+    const timestamp = delivery.headers['x-webhook-timestamp'] ?? '';
+    const signature = delivery.headers['x-webhook-signature'] ?? '';
+    if (!v2SignatureValid(timestamp, delivery.rawBody, signature, secret)) return 'bad_signature';
+    // Checked after the signature, so the window cannot be probed without the key.
+    const at = /^\d{1,16}$/.test(timestamp) ? Number(timestamp) : NaN;
+    if (!Number.isFinite(at) || Math.abs(this.now() - at) > this.s.replayWindowMs) return 'stale';
+    let json: unknown;
+    try {
+      json = JSON.parse(delivery.rawBody.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    const body = v2Body.safeParse(json);
+    if (!body.success) return undefined;
+    const data = body.data.data ?? {};
+    return this.webhook(delivery, body.data.type, {
+      transferId: text(data['transferId']),
+      batchTransferId: text(data['batchTransferId']),
+      referenceId: text(data['referenceId']),
+      utr: text(data['utr']),
+      acknowledged: text(data['acknowledged']),
+      reason: text(data['reason']),
+      status: text(data['status']),
+      amount: text(data['amount']),
+      eventTime: text(body.data.event_time),
+    });
+  }
+
+  private webhook(
+    delivery: WebhookDelivery,
+    event: string,
+    raw: Record<string, string | undefined>,
+  ): NewWebhook {
+    const fields = compact(raw);
+    const t = fields.eventTime === undefined ? NaN : Date.parse(fields.eventTime);
+    return {
+      accountId: delivery.accountId,
+      apiVersion: delivery.version,
+      identity: webhookIdentity(delivery.version, event, fields),
+      event,
+      transferId: fields.transferId ?? null,
+      batchTransferId: fields.batchTransferId ?? null,
+      fields,
+      eventTime: Number.isFinite(t) ? new Date(t) : null,
+    };
+  }
+}
+
+/**
+ * A webhook's identity: what it says, not how it was delivered (the signature and the v2
+ * delivery timestamp are left out, so a redelivery signed again is still the same webhook).
+ */
+export function webhookIdentity(version: WebhookApiVersion, event: string, f: WebhookFields): string {
+  const parts = [
+    version,
+    event,
+    f.transferId,
+    f.batchTransferId,
+    f.eventTime,
+    f.status,
+    f.referenceId,
+    f.utr,
+    f.acknowledged,
+    f.reason,
+    f.amount,
+  ].map((p) => p ?? null);
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}

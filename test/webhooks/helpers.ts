@@ -1,0 +1,68 @@
+import { type PayoutEvent } from '#contracts';
+import { type Stack } from '#test-support';
+
+/** The stays-pending sandbox account: only a webhook (or a test's say-so) settles it. */
+export const STAYS_PENDING = { bankAccount: '007711000031', ifsc: 'HDFC0000077' } as const;
+
+export const ACCOUNT = 'default';
+
+export function directTransfer(
+  transferId: string,
+  amount = '10.00',
+  to: { bankAccount: string; ifsc: string } = STAYS_PENDING,
+): object {
+  return {
+    type: 'payout.direct_transfer',
+    data: { transferId, amount, beneDetails: { name: 'A Person', phone: '9876543210', ...to } },
+  };
+}
+
+/** The service's /metrics as text. */
+export async function metricsText(url: string): Promise<string> {
+  return (await fetch(`${url}/metrics`)).text();
+}
+
+/** Sum of the samples of `name` whose labels include every `labels` pair (and match `labelTest`). */
+export async function metric(
+  url: string,
+  name: string,
+  labels: Record<string, string> = {},
+  labelTest: (labels: string) => boolean = () => true,
+): Promise<number> {
+  let sum = 0;
+  for (const line of (await metricsText(url)).split('\n')) {
+    const m = /^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const l = m[2] ?? '';
+    if (Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)) && labelTest(l))
+      sum += Number(m[3]);
+  }
+  return sum;
+}
+
+/** Status calls this service made to the provider (every status endpoint, retries included). */
+export function statusCalls(url: string): Promise<number> {
+  return metric(url, 'payouts_provider_request_duration_seconds_count', {}, (l) =>
+    /endpoint="[^"]*[Ss]tatus/.test(l),
+  );
+}
+
+/** Distinct events of one subject, in arrival order. */
+export function distinctEvents(stack: Stack, id: string): PayoutEvent[] {
+  const seen = new Set<string>();
+  return stack.eventsOf(id).filter((e) => !seen.has(e.id) && Boolean(seen.add(e.id)));
+}
+
+export function statusesOf(stack: Stack, id: string): string[] {
+  return distinctEvents(stack, id).map((e) => e.data.status);
+}
+
+/** The kept webhooks of a transferId: state and outcome. */
+export async function keptWebhooks(
+  stack: Stack,
+  transferId: string,
+): Promise<Array<{ state: string; outcome: string | null; event: string }>> {
+  return stack.sql('SELECT state, outcome, event FROM provider_webhook WHERE transfer_id = $1 ORDER BY id', [
+    transferId,
+  ]);
+}
