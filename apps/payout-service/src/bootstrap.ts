@@ -10,7 +10,13 @@ import {
   KAFKA,
   KafkaBatchTransport,
 } from '#messaging';
-import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
+import {
+  createLogger,
+  NestPinoLogger,
+  tracingFromConfig,
+  type AppLogger,
+  type Tracing,
+} from '#observability';
 import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
@@ -20,17 +26,24 @@ export interface ServiceApp {
   readonly logger: AppLogger;
   /** The address /health and /metrics listen on. */
   readonly url: string;
+  readonly tracing: Tracing;
   close(): Promise<void>;
 }
 
 /**
  * Builds and starts the service: HTTP (health, metrics) and the Kafka transport. Used by main.ts
- * and by integration tests, which pass their own config (database, topic prefix, port 0).
+ * and by integration tests, which pass their own config (database, topic prefix, port 0) and
+ * may pass their own tracing (an in-memory exporter). Default: from the config (off unless an
+ * OTLP endpoint is set). Closing the service flushes and stops the tracing it was given.
  */
-export async function startService(config: ServiceConfig, logger?: AppLogger): Promise<ServiceApp> {
+export async function startService(
+  config: ServiceConfig,
+  logger?: AppLogger,
+  tracing: Tracing = tracingFromConfig(config.tracing),
+): Promise<ServiceApp> {
   const log = logger ?? createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ServiceModule.forRoot(config, log),
+    ServiceModule.forRoot(config, log, tracing),
     new FastifyAdapter({ bodyLimit: 1_048_576 }),
     { logger: new NestPinoLogger(log), bufferLogs: false, abortOnError: false },
   );
@@ -57,6 +70,7 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
           heartbeatIntervalMs: config.core.KAFKA_HEARTBEAT_INTERVAL_MS,
           logger: log,
           failures: app.get<ConsumerFailures>(CONSUMER_FAILURES),
+          tracing,
         }),
       },
       { inheritAppConfig: true },
@@ -66,5 +80,14 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
   await app.listen(config.core.HTTP_PORT, '0.0.0.0');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.core.HTTP_PORT;
-  return { app, logger: log, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  return {
+    app,
+    logger: log,
+    url: `http://127.0.0.1:${port}`,
+    tracing,
+    close: async () => {
+      await app.close();
+      await tracing.shutdown().catch((e: unknown) => log.warn({ err: e }, 'flushing traces failed'));
+    },
+  };
 }

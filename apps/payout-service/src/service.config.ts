@@ -7,6 +7,7 @@ import {
   type ProviderHosts,
 } from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
+import { tracingConfig, type TracingConfig } from '#observability';
 import { operationsConfig, type OperationsConfig } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig } from '#pipeline';
@@ -20,6 +21,7 @@ export const serviceConfigSections = [
   pipelineConfig,
   outboxConfig,
   operationsConfig,
+  tracingConfig,
 ] as const;
 
 export interface ServiceConfig {
@@ -30,13 +32,14 @@ export interface ServiceConfig {
   readonly pipeline: PipelineConfig;
   readonly outbox: OutboxConfig;
   readonly operations: OperationsConfig;
+  readonly tracing: TracingConfig;
 }
 
 /** Reads and validates the whole environment once; throws ConfigError listing every problem. */
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox, operations] = loadConfig(
+  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, tracing] = loadConfig(
     serviceConfigSections,
     source,
   );
@@ -48,5 +51,6 @@ export function loadServiceConfig(
     pipeline,
     outbox,
     operations,
+    tracing,
   };
 }
