@@ -1,5 +1,6 @@
 import { coreConfig, providerHostsConfig, renderConfigDoc } from '#config';
 import { ledgerConfig } from '#ledger';
+import { tracingConfig } from '#observability';
 import { operationsConfig } from '#operations';
 import { outboxConfig } from '#outbox';
 import { pipelineConfig } from '#pipeline';
@@ -43,6 +44,11 @@ export function renderConfiguration(): string {
         title: 'Operations API',
         source: 'libs/operations/src/operations.config.ts',
         section: operationsConfig,
+      },
+      {
+        title: 'Tracing (OpenTelemetry)',
+        source: 'libs/observability/src/tracing.config.ts',
+        section: tracingConfig,
       },
       {
         title: 'Provider sandbox (apps/provider-sandbox)',
