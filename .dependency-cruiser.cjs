@@ -59,6 +59,14 @@ module.exports = {
       to: { path: '^libs/(pipeline|outbox)/' },
     },
     {
+      name: 'opentelemetry-only-in-observability',
+      comment:
+        'Libs and apps trace through the Tracing port of libs/observability (ADR 0015); only it imports the SDK.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: '^libs/observability/' },
+      to: { path: 'node_modules/@opentelemetry/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

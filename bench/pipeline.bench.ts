@@ -56,6 +56,7 @@ import {
   type MemoryFigures,
   migratedTemplate,
   percentile,
+  processCpuMs,
   ROOT,
   startNode,
   stopNode,
@@ -404,6 +405,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     const topic = topicName(s.prefix, TOPICS.commands);
     const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
     await session?.begin();
+    const cpu0 = processCpuMs(first?.proc.pid);
     const t0 = performance.now();
     if (rate === undefined) {
       for (let i = 0; i < n; i += 500) {
@@ -427,6 +429,11 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     }
     const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
     await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
+    const cpu1 = processCpuMs(first?.proc.pid);
+    if (cpu0 !== undefined && cpu1 !== undefined && latencies.length > 0)
+      console.log(
+        `    first service process: ${((cpu1 - cpu0) / latencies.length).toFixed(3)} ms of CPU per payout (${latencies.length} payouts)`,
+      );
     await session?.finish();
     const perSecond = latencies.length / ((last - t0) / 1000);
     const memory = await s.stopServices();
