@@ -205,5 +205,5 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
 /** A header's first value (kafkajs gives a Buffer, a string or an array of them). */
 function headerOf(m: KafkaMessage, name: string): Buffer | string | undefined {
   const v = m.headers?.[name];
-  return Array.isArray(v) ? (v[0] as Buffer | string | undefined) : v;
+  return Array.isArray(v) ? v[0] : v;
 }
