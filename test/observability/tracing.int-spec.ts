@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanKind } from '@opentelemetry/api';
-import { createTracing, InMemorySpanExporter, parseTraceparent, type ReadableSpan } from '#observability';
+import { parseTraceparent } from '#observability';
+import {
+  createTracing,
+  InMemorySpanExporter,
+  type ReadableSpan,
+} from '../../libs/observability/src/tracing-sdk.js';
 import { eventually, startStack, type Stack } from '#test-support';
 import { ACCOUNTS, directTransfer } from '../reconciliation/helpers.js';
 

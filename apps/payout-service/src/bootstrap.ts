@@ -39,9 +39,11 @@ export interface ServiceApp {
 export async function startService(
   config: ServiceConfig,
   logger?: AppLogger,
-  tracing: Tracing = tracingFromConfig(config.tracing),
+  givenTracing?: Tracing,
 ): Promise<ServiceApp> {
   const log = logger ?? createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
+  const tracing = givenTracing ?? (await tracingFromConfig(config.tracing));
+  if (tracing.enabled) log.info({ serviceName: config.tracing.OTEL_SERVICE_NAME }, 'tracing on (OTLP)');
   const app = await NestFactory.create<NestFastifyApplication>(
     ServiceModule.forRoot(config, log, tracing),
     new FastifyAdapter({ bodyLimit: 1_048_576 }),

@@ -6,4 +6,3 @@ export * from './metrics.controller.js';
 export * from './process-warnings.js';
 export * from './tracing.js';
 export * from './tracing.config.js';
-export * from './tracing-sdk.js';

@@ -14,8 +14,8 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { otlpHeaders, type TracingConfig, tracesUrl } from './tracing.config.js';
-import { NOOP_TRACING, OtelTracing, type Tracing } from './tracing.js';
+import { otlpHeaders, type TracingConfig } from './tracing.config.js';
+import { OtelTracing, type Tracing } from './tracing.js';
 
 export type { SpanExporter } from '@opentelemetry/sdk-trace';
 export { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
@@ -79,10 +79,8 @@ export function samplerOf(c: TracingConfig): Sampler {
   }
 }
 
-/** From the configuration: OTLP/HTTP when an endpoint is set, else NOOP_TRACING (no SDK at all). */
-export function tracingFromConfig(c: TracingConfig): Tracing {
-  const url = tracesUrl(c);
-  if (!url) return NOOP_TRACING;
+/** OTLP/HTTP to `url` (see tracingFromConfig, which loads this module only when tracing is on). */
+export function otlpTracing(c: TracingConfig, url: string): Tracing {
   return createTracing({
     serviceName: c.OTEL_SERVICE_NAME,
     sampler: samplerOf(c),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
+import { NOOP_TRACING, type Tracing } from './tracing.js';
 
 /**
  * The OpenTelemetry variables this service reads (the standard names; ADR 0015). Tracing is off
@@ -84,4 +85,15 @@ export function otlpHeaders(raw: string): Record<string, string> {
     }
   }
   return out;
+}
+
+/**
+ * From the configuration: OTLP/HTTP when an endpoint is set, else NOOP_TRACING. The SDK is loaded
+ * only then: a service with tracing off does not even import it.
+ */
+export async function tracingFromConfig(c: TracingConfig): Promise<Tracing> {
+  const url = tracesUrl(c);
+  if (!url) return NOOP_TRACING;
+  const { otlpTracing } = await import('./tracing-sdk.js');
+  return otlpTracing(c, url);
 }
