@@ -44,7 +44,10 @@ describe('Tracing', () => {
     await tracing.inSpan('one', { parents: [T1, T1] }, () =>
       tracing.inSpan('inner', { parents: [T1] }, () => Promise.resolve()),
     );
-    await tracing.inSpan('many', { parents: [T1, T2, null] }, () => Promise.resolve());
+    await tracing.inSpan('outer', { parents: [T1] }, async () => {
+      await tracing.inSpan('many', { parents: [T1, T2, null] }, () => Promise.resolve());
+      await tracing.inSpan('none', { parents: [null] }, () => Promise.resolve());
+    });
     await tracing.inSpan('claim', { parentsOf: () => [] }, () => Promise.resolve());
     await tracing.inSpan('claimed', { parentsOf: (r: string[]) => r }, () => Promise.resolve([T2]));
     const kept = await tracing.inSpan('unsampled', { parents: [UNSAMPLED] }, (s) =>
@@ -56,7 +59,11 @@ describe('Tracing', () => {
     assert.equal(one.parentSpanContext?.spanId, 'b'.repeat(16));
     assert.equal(byName.get('inner')!.parentSpanContext?.spanId, one.spanContext().spanId);
     const many = byName.get('many')!;
-    assert.notEqual(many.spanContext().traceId, 'a'.repeat(32));
+    assert.notEqual(many.spanContext().traceId, 'a'.repeat(32), 'a new trace, not the active one');
+    assert.equal(many.parentSpanContext, undefined);
+    const none = byName.get('none')!;
+    assert.equal(none.parentSpanContext, undefined, 'no valid parent: a new trace, not the active one');
+    assert.notEqual(none.spanContext().traceId, 'a'.repeat(32));
     assert.deepEqual(
       many.links.map((l) => l.context.traceId),
       ['a'.repeat(32), 'c'.repeat(32)],

@@ -20,9 +20,11 @@ import {
 export interface Tracing {
   readonly enabled: boolean;
   /**
-   * Runs `fn` in a span. Its parent: when the `parents` name one trace, that trace (the active
-   * span when it is already in it, else the named span); when they name several, the active
-   * context, with a link to each (a batch); when none, the active context (or a new trace).
+   * Runs `fn` in a span. Without `parents`, a child of the active span (or a new trace). With
+   * them: when they name one trace, in that trace (under the active span when it is already in
+   * it, else under the named span); when they name several, a new trace with a link to each (a
+   * batch); when none is valid, a new trace. Work done for payouts is never parented by whatever
+   * context happened to be active (a worker loop woken from another payout's span).
    * With `parentsOf`, the span is made when `fn` has returned, from its result (a claim learns
    * which payouts it took only from its answer); it then covers fn's time but is not active in it,
    * and is not made at all when the result names no parent (an idle poll).
@@ -136,13 +138,13 @@ export function placeSpan(
   parents: ReadonlyArray<string | null | undefined> | undefined,
   active: Context = context.active(),
 ): { parent: Context; links: Link[] } {
-  if (!parents || parents.length === 0) return { parent: active, links: [] };
+  if (!parents) return { parent: active, links: [] };
   const byTrace = new Map<string, SpanContext>();
   for (const p of parents) {
     const sc = parseTraceparent(p);
     if (sc && !byTrace.has(sc.traceId)) byTrace.set(sc.traceId, sc);
   }
-  if (byTrace.size === 0) return { parent: active, links: [] };
+  if (byTrace.size === 0) return { parent: ROOT_CONTEXT, links: [] };
   if (byTrace.size === 1) {
     const [sc] = byTrace.values() as unknown as [SpanContext];
     const current = trace.getSpan(active)?.spanContext();
@@ -150,7 +152,7 @@ export function placeSpan(
     return { parent: trace.setSpanContext(ROOT_CONTEXT, sc), links: [] };
   }
   const links = [...byTrace.values()].slice(0, MAX_LINKS).map((sc) => ({ context: sc }));
-  return { parent: active, links };
+  return { parent: ROOT_CONTEXT, links };
 }
 
 /** Tracing on: spans of the given tracer (an SDK's; see createTracing in tracing-sdk.ts). */
