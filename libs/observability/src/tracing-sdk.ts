@@ -14,7 +14,6 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { otlpHeaders, type TracingConfig } from './tracing.config.js';
 import { OtelTracing, type Tracing } from './tracing.js';
 
 export type { SpanExporter } from '@opentelemetry/sdk-trace';
@@ -61,29 +60,44 @@ export function createTracing(settings: TracingSettings): Tracing {
   return new OtelTracing(provider.getTracer('payouts'), () => provider.shutdown());
 }
 
-export function samplerOf(c: TracingConfig): Sampler {
-  const ratio = () => new TraceIdRatioBasedSampler(c.OTEL_TRACES_SAMPLER_ARG);
-  switch (c.OTEL_TRACES_SAMPLER) {
+export type SamplerName =
+  | 'parentbased_always_on'
+  | 'parentbased_always_off'
+  | 'parentbased_traceidratio'
+  | 'always_on'
+  | 'always_off'
+  | 'traceidratio';
+
+/** The sampler an OTEL_TRACES_SAMPLER value names (ratio: OTEL_TRACES_SAMPLER_ARG). */
+export function samplerOf(name: SamplerName, ratio: number): Sampler {
+  const byRatio = () => new TraceIdRatioBasedSampler(ratio);
+  switch (name) {
     case 'always_on':
       return new AlwaysOnSampler();
     case 'always_off':
       return new AlwaysOffSampler();
     case 'traceidratio':
-      return ratio();
+      return byRatio();
     case 'parentbased_always_off':
       return new ParentBasedSampler({ root: new AlwaysOffSampler() });
     case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: ratio() });
+      return new ParentBasedSampler({ root: byRatio() });
     case 'parentbased_always_on':
       return new ParentBasedSampler({ root: new AlwaysOnSampler() });
   }
 }
 
-/** OTLP/HTTP to `url` (see tracingFromConfig, which loads this module only when tracing is on). */
-export function otlpTracing(c: TracingConfig, url: string): Tracing {
+/** OTLP/HTTP to `url` (tracingFromConfig loads this module only when tracing is on). */
+export function otlpTracing(o: {
+  readonly serviceName: string;
+  readonly sampler: SamplerName;
+  readonly ratio: number;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+}): Tracing {
   return createTracing({
-    serviceName: c.OTEL_SERVICE_NAME,
-    sampler: samplerOf(c),
-    exporter: new OTLPTraceExporter({ url, headers: otlpHeaders(c.OTEL_EXPORTER_OTLP_HEADERS) }),
+    serviceName: o.serviceName,
+    sampler: samplerOf(o.sampler, o.ratio),
+    exporter: new OTLPTraceExporter({ url: o.url, headers: o.headers }),
   });
 }

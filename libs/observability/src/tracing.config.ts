@@ -95,5 +95,11 @@ export async function tracingFromConfig(c: TracingConfig): Promise<Tracing> {
   const url = tracesUrl(c);
   if (!url) return NOOP_TRACING;
   const { otlpTracing } = await import('./tracing-sdk.js');
-  return otlpTracing(c, url);
+  return otlpTracing({
+    serviceName: c.OTEL_SERVICE_NAME,
+    sampler: c.OTEL_TRACES_SAMPLER,
+    ratio: c.OTEL_TRACES_SAMPLER_ARG,
+    url,
+    headers: otlpHeaders(c.OTEL_EXPORTER_OTLP_HEADERS),
+  });
 }

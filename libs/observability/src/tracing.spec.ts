@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '#config';
 import { createTracing, InMemorySpanExporter } from './tracing-sdk.js';
+import { otlpHeaders, tracesUrl, tracingConfig, tracingFromConfig } from './tracing.config.js';
 import { formatTraceparent, NOOP_TRACING, parseTraceparent, validTraceparent } from './tracing.js';
 
 const T1 = `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`;
@@ -73,5 +75,34 @@ describe('Tracing', () => {
     assert.equal(byName.has('unsampled'), false, 'the command said: not sampled');
     assert.equal(parseTraceparent(kept)?.traceId, 'e'.repeat(32));
     await tracing.shutdown();
+  });
+});
+
+describe('tracing configuration', () => {
+  const load = (env: Record<string, string>) => loadConfig([tracingConfig], env)[0];
+
+  it('is off by default, OTLP with an endpoint, off again when told', async () => {
+    assert.equal(tracesUrl(load({})), undefined);
+    assert.equal((await tracingFromConfig(load({}))).enabled, false);
+    const on = load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' });
+    assert.equal(tracesUrl(on), 'http://collector:4318/v1/traces');
+    const tracing = await tracingFromConfig(on);
+    assert.equal(tracing.enabled, true);
+    await tracing.shutdown();
+    assert.equal(
+      tracesUrl(load({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/traces' })),
+      'https://x.example/traces',
+    );
+    const offs: Array<Record<string, string>> = [
+      { OTEL_TRACES_EXPORTER: 'none' },
+      { OTEL_SDK_DISABLED: 'true' },
+    ];
+    for (const off of offs)
+      assert.equal(tracesUrl(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...off })), undefined);
+    assert.throws(() => load({ OTEL_TRACES_SAMPLER: 'sometimes' }));
+  });
+
+  it('reads OTLP headers as the spec writes them', () => {
+    assert.deepEqual(otlpHeaders('api-key=a%20b, x=1,broken'), { 'api-key': 'a b', x: '1' });
   });
 });
