@@ -71,6 +71,14 @@ module.exports = {
       to: { path: 'node_modules/(@nestjs/|rxjs/)' },
     },
     {
+      name: 'opentelemetry-only-in-observability',
+      comment:
+        'Libs and apps trace through the Tracing port of libs/observability (ADR 0015); only it imports the SDK.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: '^libs/observability/' },
+      to: { path: 'node_modules/@opentelemetry/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -20,6 +20,8 @@
  * BENCH_STEADY_RATE (500), BENCH_STEADY_SECONDS (10), BENCH_PHASES (all: baseline,raw,intake,e2e,
  * two,split,steady,extra), BENCH_RECORD=0 (print only, leave docs/BENCHMARKS.md alone; so does any
  * failed phase or a BENCH_PHASES subset), BENCH_DATABASE_URL (the databases' base name).
+ * BENCH_TRACING=otlp: the services trace (ADR 0015) and export over OTLP/HTTP to a local sink that
+ * discards (bench/otlp-sink.ts); a record is then left alone, like a subset's.
  * BENCH_PROFILE=1: the first round's one-instance end-to-end service runs under `node --cpu-prof`
  * with a counting probe, and the bench prints where its time goes (bench/profile-run.ts) instead of
  * updating docs/BENCHMARKS.md (the profiler slows the service down); BENCH_RUNS defaults to 1 then.
@@ -30,6 +32,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
+import { startOtlpSink } from './otlp-sink.js';
 import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
 import { runRateLimitBench } from './rate-limit.bench.js';
@@ -53,6 +56,7 @@ import {
   type MemoryFigures,
   migratedTemplate,
   percentile,
+  processCpuMs,
   ROOT,
   startNode,
   stopNode,
@@ -79,7 +83,8 @@ const ONLY = process.env['BENCH_PHASES']
   ?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);
-const RECORD = process.env['BENCH_RECORD'] !== '0' && !PROFILE && ONLY === undefined;
+const TRACING = process.env['BENCH_TRACING'] === 'otlp';
+const RECORD = process.env['BENCH_RECORD'] !== '0' && !PROFILE && !TRACING && ONLY === undefined;
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 const TEMPLATE = benchDatabase('template');
 const PARTITIONS = 6;
@@ -400,6 +405,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     const topic = topicName(s.prefix, TOPICS.commands);
     const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
     await session?.begin();
+    const cpu0 = processCpuMs(first?.proc.pid);
     const t0 = performance.now();
     if (rate === undefined) {
       for (let i = 0; i < n; i += 500) {
@@ -423,6 +429,11 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     }
     const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
     await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
+    const cpu1 = processCpuMs(first?.proc.pid);
+    if (cpu0 !== undefined && cpu1 !== undefined && latencies.length > 0)
+      console.log(
+        `    first service process: ${((cpu1 - cpu0) / latencies.length).toFixed(3)} ms of CPU per payout (${latencies.length} payouts)`,
+      );
     await session?.finish();
     const perSecond = latencies.length / ((last - t0) / 1000);
     const memory = await s.stopServices();
@@ -616,6 +627,12 @@ async function main(): Promise<void> {
   console.log(
     `${RUNS} round(s) of: ${phases.map((p) => p.id).join(', ')}; run ${run}; databases ${new URL(BASE_URL).pathname.slice(1)}_*`,
   );
+  // Service processes inherit this environment (startNode): they trace and export to the sink.
+  const sink = TRACING ? await startOtlpSink() : undefined;
+  if (sink) {
+    process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] = sink.url;
+    console.log(`tracing on: OTLP/HTTP to a discarding sink at ${sink.url}`);
+  }
   await migratedTemplate(TEMPLATE);
   const results = new Results(RUNS);
   const failures: string[] = [];
@@ -656,6 +673,10 @@ async function main(): Promise<void> {
     }
   } finally {
     await dropDatabase(TEMPLATE);
+    if (sink) {
+      console.log(`OTLP sink: ${sink.requests} exports, ${(sink.bytes / 1e6).toFixed(1)} MB`);
+      await sink.close();
+    }
   }
   const minutes = (Date.now() - started) / 60_000;
   const table = markdown(results);

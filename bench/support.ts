@@ -115,6 +115,25 @@ export interface MemoryFigures {
   readonly samples: number;
 }
 
+/**
+ * CPU time a process has used (user + system, /proc/<pid>/stat, in ms), or undefined once it is
+ * gone. Under a shared box's load a rate says little; the CPU a process spent per payout is
+ * steadier.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined; // USER_HZ is 100 on Linux
+}
+
 /** A field of /proc/<pid>/status in kB (KiB), or undefined once the process is gone. */
 function procStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   let text: string;

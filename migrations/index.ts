@@ -5,6 +5,7 @@ import { OutboxJsonPayload1764000000000 } from './1764000000000-outbox-json-payl
 import { PayoutReceivedNotify1764000000001 } from './1764000000001-payout-received-notify.js';
 import { RateBudget1764100000000 } from './1764100000000-rate-budget.js';
 import { ProviderWebhooks1764200000000 } from './1764200000000-provider-webhooks.js';
+import { TraceContext1764300000000 } from './1764300000000-trace-context.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   PayoutReceivedNotify1764000000001,
   RateBudget1764100000000,
   ProviderWebhooks1764200000000,
+  TraceContext1764300000000,
 ];

@@ -1,5 +1,6 @@
 import { coreConfig, providerHostsConfig, renderConfigDoc } from '#config';
 import { ledgerConfig } from '#ledger';
+import { tracingConfig } from '#observability';
 import { operationsConfig } from '#operations';
 import { outboxConfig } from '#outbox';
 import { pipelineConfig, webhooksConfig } from '#pipeline';
@@ -16,6 +17,7 @@ Read by the test harness and \`npm run bench\`, not by the service.
 | --- | --- | --- | --- |
 | \`TEST_DATABASE_URL\` | \`postgres://postgres@127.0.0.1:5432/payouts_test\` |  | base for per-file test databases; its name must contain \`test\` |
 | \`TEST_KAFKA_BROKERS\` | \`127.0.0.1:9092\` |  | broker for integration tests |
+| \`BENCH_TRACING\` | (off) |  | \`otlp\`: \`npm run bench\`'s services trace and export to a local sink that discards (docs/BENCHMARKS.md, "Tracing overhead") |
 | \`BENCH_DATABASE_URL\` | \`postgres://postgres@127.0.0.1:5432/payouts_bench\` |  | base for benchmark databases |
 | \`CHAOS_VARIANT\` | \`full\` |  | \`npm run chaos\`: \`short\` starts from the short variant (as in \`npm test\`) |
 | \`CHAOS_COMMANDS\`, \`CHAOS_HOSTILE\`, \`CHAOS_KILLS\`, \`CHAOS_BROKER_RESTARTS\`, \`CHAOS_POSTGRES_RESTARTS\`, \`CHAOS_ROLLING_RESTART\`, \`CHAOS_FAULT_RATE\`, \`CHAOS_SEED\`, \`CHAOS_DURATION\`, \`CHAOS_LEASE\`, \`CHAOS_BASE_PORT\`, ... | see docs/RELIABILITY.md |  | the chaos run's scale (the same as \`--commands=\` etc.; test/chaos/config.ts) |
@@ -48,6 +50,11 @@ export function renderConfiguration(): string {
         title: 'Operations API',
         source: 'libs/operations/src/operations.config.ts',
         section: operationsConfig,
+      },
+      {
+        title: 'Tracing (OpenTelemetry)',
+        source: 'libs/observability/src/tracing.config.ts',
+        section: tracingConfig,
       },
       {
         title: 'Provider sandbox (apps/provider-sandbox)',

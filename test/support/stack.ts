@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type Consumer, type KafkaMessage, type Producer } from 'kafkajs';
 import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
+import { type Tracing } from '#observability';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '#sandbox';
 import { startService, type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
 import { loadServiceConfig } from '../../apps/payout-service/src/service.config.js';
@@ -13,12 +14,14 @@ export interface Stack {
   readonly sandbox: RunningSandbox;
   readonly prefix: string;
   readonly events: PayoutEvent[];
+  /** Every event with its Kafka headers (strings), in the order consumed. */
+  readonly eventMessages: Array<{ readonly event: PayoutEvent; readonly headers: Record<string, string> }>;
   readonly replies: QueryReply[];
   readonly dlq: KafkaMessage[];
   readonly logLines: string[];
   services: ServiceApp[];
   env: Record<string, string>;
-  send(command: object, key?: string): Promise<void>;
+  send(command: object, key?: string, headers?: Record<string, string>): Promise<void>;
   sendRaw(value: Buffer | string | null, key?: string): Promise<void>;
   /** Many messages in ONE produce request, all to `partition`: the intake sees them in this order, usually in one batch. */
   sendToPartition(
@@ -56,7 +59,12 @@ export const FAST_RECONCILE = {
  * plus a consumer that collects every event, reply and dead letter.
  */
 export async function startStack(
-  opts: { env?: Record<string, string>; sandbox?: SandboxOptions } = {},
+  opts: {
+    env?: Record<string, string>;
+    sandbox?: SandboxOptions;
+    /** The services' tracing (e.g. an in-memory exporter); closing a service shuts it down. */
+    tracing?: Tracing;
+  } = {},
 ): Promise<Stack> {
   const db = await createTestDatabase();
   const prefix = testTopicPrefix();
@@ -72,6 +80,7 @@ export async function startStack(
   const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   const events: PayoutEvent[] = [];
+  const eventMessages: Stack['eventMessages'] = [];
   const replies: QueryReply[] = [];
   const dlq: KafkaMessage[] = [];
   const consumer: Consumer = kafka.consumer({ groupId: `${prefix}.observer`, allowAutoTopicCreation: false });
@@ -83,8 +92,14 @@ export async function startStack(
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const v = message.value?.toString() ?? 'null';
-      if (topic.endsWith(TOPICS.events)) events.push(JSON.parse(v) as PayoutEvent);
-      else if (topic.endsWith(TOPICS.queryReplies)) replies.push(JSON.parse(v) as QueryReply);
+      if (topic.endsWith(TOPICS.events)) {
+        const event = JSON.parse(v) as PayoutEvent;
+        events.push(event);
+        const headers = Object.fromEntries(
+          Object.entries(message.headers ?? {}).map(([k, h]) => [k, String(Array.isArray(h) ? h[0] : h)]),
+        );
+        eventMessages.push({ event, headers });
+      } else if (topic.endsWith(TOPICS.queryReplies)) replies.push(JSON.parse(v) as QueryReply);
       else dlq.push(message);
     },
   });
@@ -114,17 +129,18 @@ export async function startStack(
     sandbox,
     prefix,
     events,
+    eventMessages,
     replies,
     dlq,
     logLines: lines,
     services: [],
     env,
-    async send(command, key) {
+    async send(command, key, headers) {
       const d = (command as { data?: Record<string, string | undefined> }).data;
       const k = key ?? d?.['transferId'] ?? d?.['batchTransferId'] ?? d?.['withdrawalId'] ?? '';
       await producer.send({
         topic: topicName(prefix, TOPICS.commands),
-        messages: [{ key: k, value: JSON.stringify(command) }],
+        messages: [{ key: k, value: JSON.stringify(command), headers }],
       });
     },
     async sendRaw(value, key) {
@@ -166,7 +182,7 @@ export async function startStack(
       }
     },
     async startService(extraEnv = {}) {
-      const s = await startService(loadServiceConfig({ ...env, ...extraEnv }), logger);
+      const s = await startService(loadServiceConfig({ ...env, ...extraEnv }), logger, opts.tracing);
       stack.services.push(s);
       return s;
     },

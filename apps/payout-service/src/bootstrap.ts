@@ -10,7 +10,13 @@ import {
   KAFKA,
   KafkaBatchTransport,
 } from '#messaging';
-import { createLogger, NestPinoLogger, type AppLogger } from '#observability';
+import {
+  createLogger,
+  NestPinoLogger,
+  tracingFromConfig,
+  type AppLogger,
+  type Tracing,
+} from '#observability';
 import { WebhookIntake } from '#pipeline';
 import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
@@ -24,17 +30,26 @@ export interface ServiceApp {
   readonly url: string;
   /** The webhook listener's address (role `webhooks` only): the one port meant for the provider. */
   readonly webhooksUrl?: string;
+  readonly tracing: Tracing;
   close(): Promise<void>;
 }
 
 /**
  * Builds and starts the service: HTTP (health, metrics) and the Kafka transport. Used by main.ts
- * and by integration tests, which pass their own config (database, topic prefix, port 0).
+ * and by integration tests, which pass their own config (database, topic prefix, port 0) and
+ * may pass their own tracing (an in-memory exporter). Default: from the config (off unless an
+ * OTLP endpoint is set). Closing the service flushes and stops the tracing it was given.
  */
-export async function startService(config: ServiceConfig, logger?: AppLogger): Promise<ServiceApp> {
+export async function startService(
+  config: ServiceConfig,
+  logger?: AppLogger,
+  givenTracing?: Tracing,
+): Promise<ServiceApp> {
   const log = logger ?? createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
+  const tracing = givenTracing ?? (await tracingFromConfig(config.tracing));
+  if (tracing.enabled) log.info({ serviceName: config.tracing.OTEL_SERVICE_NAME }, 'tracing on (OTLP)');
   const app = await NestFactory.create<NestFastifyApplication>(
-    ServiceModule.forRoot(config, log),
+    ServiceModule.forRoot(config, log, tracing),
     new FastifyAdapter({ bodyLimit: 1_048_576 }),
     { logger: new NestPinoLogger(log), bufferLogs: false, abortOnError: false },
   );
@@ -61,6 +76,7 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
           heartbeatIntervalMs: config.core.KAFKA_HEARTBEAT_INTERVAL_MS,
           logger: log,
           failures: app.get<ConsumerFailures>(CONSUMER_FAILURES),
+          tracing,
         }),
       },
       { inheritAppConfig: true },
@@ -84,10 +100,12 @@ export async function startService(config: ServiceConfig, logger?: AppLogger): P
     logger: log,
     url: `http://127.0.0.1:${port}`,
     webhooksUrl: webhooks?.url,
+    tracing,
     // The webhook listener closes first: a webhook refused during shutdown is sent again.
     close: async () => {
       await webhooks?.close();
       await app.close();
+      await tracing.shutdown().catch((e: unknown) => log.warn({ err: e }, 'flushing traces failed'));
     },
   };
 }

@@ -18,7 +18,13 @@ export class CommandsController {
 
   @EventPattern(TOPICS.commands)
   async onCommands(@Payload() batch: KafkaBatch): Promise<void> {
-    const r = await this.intake.ingest(batch.topic, batch.partition, batch.messages);
+    const messages = batch.messages.map((m, i) => ({
+      key: m.key,
+      value: m.value,
+      offset: m.offset,
+      traceparent: batch.traceparents[i],
+    }));
+    const r = await this.intake.ingest(batch.topic, batch.partition, messages);
     if (r.accepted > r.acceptedBatches) this.executor.wake();
     if (r.acceptedBatches > 0) this.batches.wake();
   }

@@ -3,7 +3,14 @@ import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { createPool, PG_POOL } from '#database';
 import { CONSUMER_FAILURES, ConsumerFailures, createKafka, KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
-import { createMetricsRegistry, LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
+import {
+  createMetricsRegistry,
+  LOGGER,
+  METRICS_REGISTRY,
+  TRACING,
+  type AppLogger,
+  type Tracing,
+} from '#observability';
 import { type ServiceConfig } from './service.config.js';
 
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
@@ -14,13 +21,14 @@ export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(@Inject(PG_POOL) private readonly pool: pg.Pool) {}
 
-  static forRoot(config: ServiceConfig, logger: AppLogger): DynamicModule {
+  static forRoot(config: ServiceConfig, logger: AppLogger, tracing: Tracing): DynamicModule {
     const { core } = config;
     return {
       module: InfrastructureModule,
       providers: [
         { provide: SERVICE_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
+        { provide: TRACING, useValue: tracing },
         { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry() },
         {
           provide: PG_POOL,
@@ -51,6 +59,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       exports: [
         SERVICE_CONFIG,
         LOGGER,
+        TRACING,
         METRICS_REGISTRY,
         PG_POOL,
         KAFKA,

@@ -13,7 +13,7 @@ import {
 } from '#ledger';
 import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
-import { type AppLogger } from '#observability';
+import { type AppLogger, type Tracing } from '#observability';
 import { OperationsService } from '#operations';
 import {
   OutboxListener,
@@ -65,6 +65,8 @@ export interface PipelineInputs {
   readonly topicPrefix: string;
   readonly registry: Registry;
   readonly logger: AppLogger;
+  /** Spans of the ledger, the provider calls, the executor, reconciler and relay (ADR 0015). */
+  readonly tracing: Tracing;
   /** The lease_owner of this instance's claims. */
   readonly owner: string;
 }
@@ -75,7 +77,7 @@ export interface PipelineInputs {
  * provider client). The Nest module only hands these out.
  */
 export function createPipeline(i: PipelineInputs) {
-  const { config, pool, kafka, topicPrefix, registry, owner } = i;
+  const { config, pool, kafka, topicPrefix, registry, owner, tracing } = i;
   const c = config.pipeline;
   const log = (component: string) => i.logger.child({ component });
   const executorLog = log('executor');
@@ -95,8 +97,9 @@ export function createPipeline(i: PipelineInputs) {
     stale,
     attention,
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
+    tracing,
   });
-  const batchLedger = new BatchLedger({ pool, batches, outbox, logger: i.logger, stale });
+  const batchLedger = new BatchLedger({ pool, batches, outbox, logger: i.logger, stale, tracing });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,
     config.ledger.LEDGER_ENCRYPTION_KEY,
@@ -107,6 +110,7 @@ export function createPipeline(i: PipelineInputs) {
     registry,
     logger: log('provider-client'),
     rateBudget: rateBudget(i, clientOptions),
+    tracing,
   });
 
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
@@ -124,6 +128,7 @@ export function createPipeline(i: PipelineInputs) {
     logger: log('intake'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
     maxCommandBytes: c.MAX_COMMAND_BYTES,
+    tracing,
   });
 
   const leases = new LeaseKeeper(pool, payouts, executorLog, leaseKeeperSettings(c, owner), () =>
@@ -131,7 +136,7 @@ export function createPipeline(i: PipelineInputs) {
   );
   const recorder = new OutcomeRecorder(payoutLedger, executorLog, outcomeRecorderSettings(c));
   const submission = new PayoutSubmission(
-    { recorder, client, cipher, leases, logger: executorLog },
+    { recorder, client, cipher, leases, logger: executorLog, tracing },
     decisionTimings(c),
   );
   const executor = new PayoutExecutor(
@@ -148,6 +153,7 @@ export function createPipeline(i: PipelineInputs) {
       submission,
       metrics: reconcilerMetrics,
       logger: log('reconciler'),
+      tracing,
     },
     reconcilerSettings(c, owner),
   );
@@ -184,6 +190,7 @@ export function createPipeline(i: PipelineInputs) {
     settings: outboxRelaySettings(config.outbox),
     repository: outbox,
     metrics: new PromOutboxMetrics(registry, () => outbox.stats(pool)),
+    tracing,
   });
   // An executor without the intake in its process (roles split) hears of new payouts from
   // Postgres (migration 1764000000001); in one process the intake wakes it directly.

@@ -15,7 +15,7 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
-import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
+import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
 import { OperationsService } from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
 import { ProviderClient } from '#provider-client';
@@ -126,7 +126,7 @@ function part<K extends keyof Pipeline>(
 const providers: Provider[] = [
   {
     provide: PIPELINE,
-    inject: [SERVICE_CONFIG, PG_POOL, KAFKA, KAFKA_TOPIC_PREFIX, METRICS_REGISTRY, LOGGER],
+    inject: [SERVICE_CONFIG, PG_POOL, KAFKA, KAFKA_TOPIC_PREFIX, METRICS_REGISTRY, LOGGER, TRACING],
     useFactory: (
       config: ServiceConfig,
       pool: pg.Pool,
@@ -134,6 +134,7 @@ const providers: Provider[] = [
       topicPrefix: string,
       registry: Registry,
       logger: AppLogger,
+      tracing: Tracing,
     ): Pipeline =>
       createPipeline({
         config,
@@ -142,6 +143,7 @@ const providers: Provider[] = [
         topicPrefix,
         registry,
         logger,
+        tracing,
         // One owner per service instance, even with several in one process.
         owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
       }),

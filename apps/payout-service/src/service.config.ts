@@ -7,6 +7,7 @@ import {
   type ProviderHosts,
 } from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
+import { tracingConfig, type TracingConfig } from '#observability';
 import { operationsConfig, type OperationsConfig } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
@@ -21,6 +22,7 @@ export const serviceConfigSections = [
   outboxConfig,
   operationsConfig,
   webhooksConfig,
+  tracingConfig,
 ] as const;
 
 export interface ServiceConfig {
@@ -32,13 +34,15 @@ export interface ServiceConfig {
   readonly outbox: OutboxConfig;
   readonly operations: OperationsConfig;
   readonly webhooks: WebhooksConfig;
+  readonly tracing: TracingConfig;
 }
 
 /** Reads and validates the whole environment once; throws ConfigError listing every problem. */
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks] = loadConfig(
+  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks, tracing] =
+    loadConfig(
     serviceConfigSections,
     source,
   );
@@ -51,5 +55,6 @@ export function loadServiceConfig(
     outbox,
     operations,
     webhooks,
+    tracing,
   };
 }

@@ -17,6 +17,16 @@ export function buildAsyncApi(): Record<string, unknown> {
         contentType: 'application/json',
         summary: `Command ${type}; Kafka key = ${type === 'payout.batch_transfer' ? 'batchTransferId' : type === 'payout.self_withdrawal' ? 'withdrawalId' : 'transferId'}`,
         payload: schema,
+        headers: {
+          type: 'object',
+          properties: {
+            traceparent: {
+              type: 'string',
+              description:
+                'Optional W3C trace context of the command: the payout joins this trace, and its events carry it (a new trace when absent)',
+            },
+          },
+        },
         examples: COMMAND_EXAMPLES.filter((c) => c.type === type).map((c) => ({ payload: c })),
       },
     ]),
@@ -78,6 +88,21 @@ export function buildAsyncApi(): Record<string, unknown> {
           summary:
             'A payout, batch or batch entry changed state (Kafka key = payout/<accountId>/<transferId or withdrawalId>, or batch/<accountId>/<batchTransferId> for a batch and its entries; id = <key>:<version>, unique, one id one content)',
           payload: eventSchema,
+          headers: {
+            type: 'object',
+            required: ['ce_id', 'ce_type', 'content-type'],
+            properties: {
+              ce_id: { type: 'string', description: 'The event id' },
+              ce_type: { type: 'string', description: 'The event type' },
+              'content-type': { type: 'string', const: 'application/cloudevents+json' },
+              traceparent: {
+                type: 'string',
+                pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$',
+                description:
+                  "W3C trace context of the command that caused the event (stored with its payout or batch; a conflict event carries the conflicting command's); absent when the command had none and tracing is off",
+              },
+            },
+          },
           examples: EVENT_EXAMPLES.map((e) => ({ name: e.type, payload: e })),
         },
         queryReply: {

@@ -4,11 +4,11 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- batch.insertNew (BatchRepository.insertNew)
-INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
 RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
 
 -- batch.insertNew.items (BatchRepository.insertNew)
 INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
@@ -17,7 +17,7 @@ SELECT $1, t.transfer_id, t.position, t.amount, t.entry
 
 -- batch.findByIdentities (BatchRepository.findByIdentities)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at FROM batch
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch
 WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY id
   FOR SHARE;
@@ -28,7 +28,7 @@ UPDATE batch b
       lease_until = now() + make_interval(secs => $2::double precision / 1000),
       next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
 WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at;
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent;
 
 -- batch.transition (BatchRepository.transition)
 UPDATE batch
@@ -38,7 +38,7 @@ UPDATE batch
         totals = $8::jsonb
   WHERE id = $1 AND version = $2
   RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at;
+    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
 
 -- batch.markResent (BatchRepository.markResent)
 UPDATE batch
@@ -48,7 +48,7 @@ UPDATE batch
         next_check_at = now() + make_interval(secs => $4::double precision / 1000)
   WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
   RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at;
+    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
 
 -- batch.claimDueChecks (BatchRepository.claimDueChecks)
 UPDATE batch b
@@ -58,7 +58,7 @@ UPDATE batch b
 WHERE b.id IN (SELECT id FROM batch
                 WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.check_count;
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.check_count;
 
 -- batch.findByEntry (BatchRepository.findByEntry)
 SELECT b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at FROM batch b JOIN batch_item i ON i.batch_id = b.id
@@ -89,11 +89,11 @@ RETURNING i.batch_id, i.transfer_id, i.position, i.amount, i.entry, i.status, i.
 
 -- batch.findOne (BatchRepository.findOne)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at FROM batch WHERE account_id = $1 AND batch_transfer_id = $2;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch WHERE account_id = $1 AND batch_transfer_id = $2;
 
 -- batch.requiringAttention (BatchRepository.requiringAttention)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
 
 -- batch.lockForEvents (BatchRepository.lockForEvents)
 SELECT 1 FROM batch WHERE id = $1 FOR UPDATE;

@@ -4,17 +4,17 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- payout.insertNew (PayoutRepository.insertNew)
-INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[])
+INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[])
 ON CONFLICT (account_id, transfer_id) DO NOTHING
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at;
+  check_count, created_at, updated_at, state_changed_at, traceparent;
 
 -- payout.findByIdentities (PayoutRepository.findByIdentities)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at FROM payout
+  check_count, created_at, updated_at, state_changed_at, traceparent FROM payout
 WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY id
   FOR SHARE;
@@ -22,7 +22,7 @@ ORDER BY id
 -- payout.findOne (PayoutRepository.findOne)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at FROM payout WHERE account_id = $1 AND transfer_id = $2;
+  check_count, created_at, updated_at, state_changed_at, traceparent FROM payout WHERE account_id = $1 AND transfer_id = $2;
 
 -- payout.claimForSubmission (PayoutRepository.claimForSubmission)
 UPDATE payout p
@@ -31,7 +31,7 @@ UPDATE payout p
       next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
 WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                 ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at;
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent;
 
 -- payout.transitionMany (PayoutRepository.transitionMany)
 UPDATE payout p
@@ -56,7 +56,7 @@ UPDATE payout p
       AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
            last_error, next_check_at, erase)
 WHERE p.id = m.id AND p.version = m.from_version
-RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at;
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent;
 
 -- payout.claimDueChecks (PayoutRepository.claimDueChecks)
 UPDATE payout p
@@ -66,7 +66,7 @@ UPDATE payout p
 WHERE p.id IN (SELECT id FROM payout
                 WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS') AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at;
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent;
 
 -- payout.renewLeases (PayoutRepository.renewLeases)
 UPDATE payout p
@@ -87,7 +87,7 @@ UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attemp
 WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at;
+  check_count, created_at, updated_at, state_changed_at, traceparent;
 
 -- payout.checkNow (PayoutRepository.checkNow)
 UPDATE payout SET next_check_at = now()
@@ -95,7 +95,7 @@ WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING')
   AND (lease_until IS NULL OR lease_until < now())
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at;
+  check_count, created_at, updated_at, state_changed_at, traceparent;
 
 -- payout.reopenForRecheck (PayoutRepository.reopenForRecheck)
 UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
@@ -103,9 +103,9 @@ UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_c
 WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at;
+  check_count, created_at, updated_at, state_changed_at, traceparent;
 
 -- payout.requiringAttention (PayoutRepository.requiringAttention)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
+  check_count, created_at, updated_at, state_changed_at, traceparent FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { inTransaction } from '#database';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type BatchRepository } from './batch.repository.js';
 import { batchStateEvent } from './events.js';
 import { type BatchRow, type BatchTotals } from './ledger.types.js';
@@ -33,6 +33,8 @@ export interface BatchLedgerDeps {
   readonly outbox: LedgerOutbox;
   readonly logger: AppLogger;
   readonly stale?: StaleCounter;
+  /** A span per change, in the batch's trace (ADR 0015). */
+  readonly tracing?: Tracing;
 }
 
 /**
@@ -50,7 +52,11 @@ export class BatchLedger {
 
   /** One change in its own transaction: the new row, or undefined when the batch had moved on. */
   async change(change: BatchChange, source: ChangeSource): Promise<BatchRow | undefined> {
-    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, change));
+    const moved = await (this.d.tracing ?? NOOP_TRACING).inSpan(
+      'ledger batch transition',
+      { parents: [change.batch.traceparent], attributes: { 'payouts.source': source } },
+      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, change)),
+    );
     this.announce(change, moved, source);
     return moved;
   }

@@ -6,7 +6,7 @@ import { type BatchItemRow, type BatchRow, type BatchTotals, type NewBatch } fro
 type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at`;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent`;
 
 interface RawBatch {
   id: string;
@@ -26,6 +26,7 @@ interface RawBatch {
   totals: BatchTotals | null;
   created_at: Date;
   updated_at: Date;
+  traceparent: string | null;
 }
 
 const ITEM_COLUMNS =
@@ -80,6 +81,7 @@ function toRow(r: RawBatch): BatchRow {
     totals: r.totals,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    traceparent: r.traceparent,
   };
 }
 
@@ -92,8 +94,8 @@ export class BatchRepository {
   /** insertNew: the parent and all its items, or nothing when the batch id exists. */
   async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
-      /* sql: batch.insertNew */ `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      /* sql: batch.insertNew */ `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -104,6 +106,7 @@ export class BatchRepository {
         b.entries.length,
         b.totalAmount,
         b.requestId,
+        b.traceparent ?? null,
       ],
     );
     const parent = rows[0];

@@ -74,15 +74,18 @@ function strip<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
-function message(key: string, e: PayoutEvent): OutboxMessage {
-  return {
-    messageKey: key,
-    eventId: e.id,
-    eventType: e.type,
-    topic: TOPICS.events,
-    payload: e,
-    headers: { ce_id: e.id, ce_type: e.type, 'content-type': 'application/cloudevents+json' },
+/**
+ * `traceparent`: the trace of the command that caused the event (stored with its payout or batch;
+ * ADR 0015), so a consumer can follow an event back to its command. Absent when there is none.
+ */
+function message(key: string, e: PayoutEvent, traceparent?: string | null): OutboxMessage {
+  const headers: Record<string, string> = {
+    ce_id: e.id,
+    ce_type: e.type,
+    'content-type': 'application/cloudevents+json',
   };
+  if (traceparent) headers['traceparent'] = traceparent;
+  return { messageKey: key, eventId: e.id, eventType: e.type, topic: TOPICS.events, payload: e, headers };
 }
 
 /**
@@ -118,6 +121,7 @@ export function payoutStateEvent(row: PayoutRow): OutboxMessage {
       data,
       at,
     ),
+    row.traceparent,
   );
 }
 
@@ -152,6 +156,7 @@ export function batchStateEvent(row: BatchRow): OutboxMessage {
       data,
       at,
     ),
+    row.traceparent,
   );
 }
 
@@ -165,6 +170,8 @@ export function conflictEvent(
   current: PayoutRow | BatchRow,
   conflictingKind: string,
   conflictingHash: string,
+  /** The conflicting command's trace: that command caused this event. */
+  traceparent?: string | null,
 ): OutboxMessage {
   const isBatch = 'batchTransferId' in current;
   const identity = isBatch ? current.batchTransferId : current.transferId;
@@ -180,7 +187,7 @@ export function conflictEvent(
     occurredAt: at.toISOString(),
   };
   const id = `${stateEventId(key, current.version)}:conflict:${hashTag(conflictingHash)}`;
-  return message(key, envelope(id, identity, 'payouts.command.conflict', data, at));
+  return message(key, envelope(id, identity, 'payouts.command.conflict', data, at), traceparent);
 }
 
 /** 16 hex digits of a request hash (a stored hash may carry its key id before a ':'). */
@@ -219,6 +226,7 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessa
       data,
       at,
     ),
+    batch.traceparent,
   );
 }
 

@@ -37,6 +37,8 @@ export interface PayoutRow {
   updatedAt: Date;
   /** When the current version began: the time of its event (moves only with `version`). */
   stateChangedAt: Date;
+  /** The W3C traceparent of the command's trace (ADR 0015); its events carry it. */
+  traceparent?: string | null;
 }
 
 export interface NewPayout {
@@ -48,6 +50,7 @@ export interface NewPayout {
   requestSecrets: Record<string, SealedSecret> | null;
   amount: string;
   requestId: string | null;
+  traceparent?: string | null;
 }
 
 export interface BatchRow {
@@ -72,6 +75,8 @@ export interface BatchRow {
   updatedAt: Date;
   /** Set on rows claimed for a status check. */
   checkCount?: number;
+  /** The W3C traceparent of the command's trace (ADR 0015); its events carry it. */
+  traceparent?: string | null;
 }
 
 export interface BatchTotals {
@@ -87,6 +92,7 @@ export interface NewBatch {
   batchFormat: BatchFormat;
   requestHash: string;
   requestId: string | null;
+  traceparent?: string | null;
   totalAmount: string;
   entries: ReadonlyArray<{ transferId: string; amount: string; entry: Record<string, unknown> }>;
 }

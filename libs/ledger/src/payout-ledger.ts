@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { inTransaction } from '#database';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { payoutStateEvent } from './events.js';
 import { type OutcomeFields, type PayoutRow } from './ledger.types.js';
 import {
@@ -37,6 +37,8 @@ export interface PayoutLedgerDeps {
    * (EVENTS_SUBMITTING=skip): the row's version still moves, so its versions on the topic skip one.
    */
   readonly publishSubmitting?: boolean;
+  /** A span per ledger transaction, in the trace of the payouts it changes (ADR 0015). */
+  readonly tracing?: Tracing;
 }
 
 /**
@@ -64,7 +66,12 @@ export class PayoutLedger {
     changes: readonly PayoutChange[],
     source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
-    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, changes));
+    const moved = await this.traced(
+      'ledger transition',
+      source,
+      changes.map((ch) => ch.row.traceparent),
+      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, changes)),
+    );
     this.announce(changes, moved, source);
     return moved;
   }
@@ -99,11 +106,20 @@ export class PayoutLedger {
    */
   async claimForSubmission(owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
-    const claimed = await inTransaction(this.d.pool, async (c) => {
-      const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
-      await this.enqueue(c, rows);
-      return rows;
-    });
+    // The claimed payouts are known from the answer only: the span is made after it (parentsOf).
+    const claimed = await (this.d.tracing ?? NOOP_TRACING).inSpan(
+      'ledger claim',
+      {
+        attributes: { 'payouts.source': 'executor' },
+        parentsOf: (rows: PayoutRow[]) => rows.map((r) => r.traceparent),
+      },
+      () =>
+        inTransaction(this.d.pool, async (c) => {
+          const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
+          await this.enqueue(c, rows);
+          return rows;
+        }),
+    );
     for (const r of claimed) this.line('executor', { row: { ...r, status: 'RECEIVED' }, to: r.status }, r);
     return claimed;
   }
@@ -140,13 +156,31 @@ export class PayoutLedger {
     write: (c: pg.PoolClient) => Promise<PayoutRow | undefined>,
   ): Promise<PayoutRow | undefined> {
     assertPayoutMove(row.status, to, row.transferId);
-    const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await write(c);
-      if (next) await this.enqueue(c, [next]);
-      return next;
-    });
+    const moved = await this.traced('ledger transition', source, [row.traceparent], () =>
+      inTransaction(this.d.pool, async (c) => {
+        const next = await write(c);
+        if (next) await this.enqueue(c, [next]);
+        return next;
+      }),
+    );
     this.announce([{ row, to }], [moved], source);
     return moved;
+  }
+
+  /** A ledger transaction in a span, in the trace of the payouts it changes (one trace: its child; several: links). */
+  private traced<T>(
+    name: string,
+    source: ChangeSource,
+    parents: ReadonlyArray<string | null | undefined>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    const tracing = this.d.tracing ?? NOOP_TRACING;
+    if (!tracing.enabled) return fn();
+    return tracing.inSpan(
+      name,
+      { parents, attributes: { 'payouts.source': source, 'payouts.count': parents.length } },
+      fn,
+    );
   }
 
   /** The events of rows that just changed, in the caller's transaction. */

@@ -15,7 +15,7 @@ type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at`;
+  check_count, created_at, updated_at, state_changed_at, traceparent`;
 
 interface RawPayout {
   id: string;
@@ -41,6 +41,7 @@ interface RawPayout {
   created_at: Date;
   updated_at: Date;
   state_changed_at: Date;
+  traceparent: string | null;
 }
 
 function toRow(r: RawPayout): PayoutRow {
@@ -68,6 +69,7 @@ function toRow(r: RawPayout): PayoutRow {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     stateChangedAt: r.state_changed_at,
+    traceparent: r.traceparent,
   };
 }
 
@@ -95,8 +97,8 @@ export class PayoutRepository {
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
     const { rows: out } = await db.query<RawPayout>(
-      /* sql: payout.insertNew */ `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[])
+      /* sql: payout.insertNew */ `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[])
        ON CONFLICT (account_id, transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -108,6 +110,7 @@ export class PayoutRepository {
         rows.map((r) => (r.requestSecrets ? JSON.stringify(r.requestSecrets) : null)),
         rows.map((r) => r.amount),
         rows.map((r) => r.requestId),
+        rows.map((r) => r.traceparent ?? null),
       ],
     );
     return out.map(toRow);

@@ -1,7 +1,7 @@
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
 import { type Consumer, type EachBatchPayload, type Kafka, type KafkaMessage } from 'kafkajs';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type TraceSpan, type Tracing, validTraceparent } from '#observability';
 import { type ConsumerFailures } from './consumer-failures.js';
 import { whileBeating } from './heartbeat.js';
 
@@ -10,6 +10,11 @@ export interface KafkaBatch {
   readonly topic: string;
   readonly partition: number;
   readonly messages: readonly KafkaMessage[];
+  /**
+   * Per message (same order), the trace it belongs to: its consume span's traceparent when
+   * tracing is on, else its own valid `traceparent` header; undefined: none (ADR 0015).
+   */
+  readonly traceparents: ReadonlyArray<string | undefined>;
   /** Keeps the consumer's session alive during long work. */
   heartbeat(): Promise<void>;
 }
@@ -38,6 +43,11 @@ export interface KafkaBatchTransportOptions {
   readonly partitionsConsumedConcurrently?: number;
   /** Told of every batch's end, so readiness and metrics can show a partition that keeps failing. */
   readonly failures?: ConsumerFailures;
+  /**
+   * A consume span per message, child of its `traceparent` header (or a new trace), from the
+   * batch's start to its commit (ADR 0015). Default: none.
+   */
+  readonly tracing?: Tracing;
 }
 
 /**
@@ -121,20 +131,29 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     const pattern = topics.get(batch.topic);
     const handler = pattern === undefined ? null : this.getHandlerByPattern(pattern);
     if (!handler || batch.messages.length === 0) return;
+    const tracing = this.options.tracing ?? NOOP_TRACING;
+    const spans = tracing.enabled ? this.consumeSpans(tracing, pattern ?? batch.topic, payload) : undefined;
     const data: KafkaBatch = {
       topic: batch.topic,
       partition: batch.partition,
       messages: batch.messages,
+      traceparents: spans
+        ? spans.map((s) => s.traceparent)
+        : batch.messages.map((m) => validTraceparent(headerOf(m, 'traceparent'))),
       heartbeat: () => payload.heartbeat(),
     };
+    const handle = async () => {
+      const result: unknown = await handler(data);
+      await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    };
+    // One message: its span is active in the handler (log lines carry its ids); several: each
+    // ledger step places itself by the messages' traces (links).
+    const only = spans?.length === 1 ? spans[0] : undefined;
     try {
       await whileBeating(
         () => payload.heartbeat(),
         this.options.heartbeatIntervalMs ?? 3_000,
-        async () => {
-          const result: unknown = await handler(data);
-          await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
-        },
+        only ? () => tracing.withSpan(only, handle) : handle,
         (e) => this.log.warn({ err: e, topic: batch.topic, partition: batch.partition }, 'heartbeat failed'),
       );
       const last = batch.messages[batch.messages.length - 1];
@@ -148,8 +167,31 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       this.options.failures?.succeeded(batch.topic, batch.partition);
     } catch (e) {
       this.options.failures?.failed(batch.topic, batch.partition, e);
+      for (const s of spans ?? []) s.fail(e);
       throw e;
+    } finally {
+      for (const s of spans ?? []) s.end();
     }
+  }
+
+  /** A consume span per message (semantic conventions for messaging; no key, no value). */
+  private consumeSpans(tracing: Tracing, pattern: string, payload: EachBatchPayload): TraceSpan[] {
+    const { batch } = payload;
+    return batch.messages.map((m) =>
+      tracing.startSpan(`process ${pattern}`, {
+        kind: 'consumer',
+        parents: [validTraceparent(headerOf(m, 'traceparent'))],
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': batch.topic,
+          'messaging.destination.partition.id': String(batch.partition),
+          'messaging.kafka.offset': Number(m.offset),
+          'messaging.consumer.group.name': this.options.groupId,
+          'messaging.batch.message_count': batch.messages.length,
+        },
+      }),
+    );
   }
 
   async close(): Promise<void> {
@@ -158,4 +200,10 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
     this.consumer = undefined;
     if (consumer) await consumer.disconnect();
   }
+}
+
+/** A header's first value (kafkajs gives a Buffer, a string or an array of them). */
+function headerOf(m: KafkaMessage, name: string): Buffer | string | undefined {
+  const v = m.headers?.[name];
+  return Array.isArray(v) ? v[0] : v;
 }

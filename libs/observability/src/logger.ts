@@ -1,6 +1,7 @@
 import { type LoggerService } from '@nestjs/common';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { redactDeep } from './redact.js';
+import { activeTraceIds } from './tracing.js';
 
 export type AppLogger = Logger;
 
@@ -21,6 +22,8 @@ export function createLogger(settings: LoggerSettings): AppLogger {
     name: settings.name,
     base: { service: settings.name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // The active span's traceId and spanId (none when tracing is off or no span is active).
+    mixin: activeTraceIds,
     messageKey: 'msg',
     formatters: {
       level: (label) => ({ level: label }),

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import { type Kafka } from 'kafkajs';
 import { inTransaction } from '#database';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type OutboxRelaySettings } from './outbox.config.js';
 import { noopOutboxMetrics, type OutboxMetrics } from './outbox.metrics.js';
 import { OutboxListener } from './outbox-listener.js';
-import { OutboxPublisher } from './outbox-publisher.js';
+import { OutboxPublisher, type PublishOutcome } from './outbox-publisher.js';
 import { OutboxRepository } from './outbox.repository.js';
-import { type ReplayResult } from './outbox.types.js';
+import { type OutboxRow, type ReplayResult } from './outbox.types.js';
 
 export interface OutboxRelayDeps {
   readonly pool: pg.Pool;
@@ -19,6 +19,11 @@ export interface OutboxRelayDeps {
   readonly settings: OutboxRelaySettings;
   readonly metrics?: OutboxMetrics;
   readonly repository?: OutboxRepository;
+  /**
+   * A producer span per send, in the trace of the rows' `traceparent` headers (one trace: its
+   * child; several: links to each). The headers themselves are sent as stored (ADR 0015).
+   */
+  readonly tracing?: Tracing;
 }
 
 export interface RoundResult {
@@ -162,7 +167,7 @@ export class OutboxRelay {
     const r = await inTransaction(this.deps.pool, async (client) => {
       const rows = await this.repo.claimHeads(client, settings.batchSize);
       if (rows.length === 0) return undefined;
-      const outcome = await this.publisher.publish(rows);
+      const outcome = await this.send(rows);
       const sent = outcome.sent.map((row) => row.id);
       const latencies =
         settings.retentionHours > 0
@@ -189,6 +194,33 @@ export class OutboxRelay {
       failed: outcome.failed.length,
       dead: dead.length,
     };
+  }
+
+  private send(rows: readonly OutboxRow[]): Promise<PublishOutcome> {
+    const tracing = this.deps.tracing ?? NOOP_TRACING;
+    if (!tracing.enabled) return this.publisher.publish(rows);
+    const topics = [...new Set(rows.map((r) => r.topic))].join(' ');
+    return tracing.inSpan(
+      `send ${topics}`,
+      {
+        kind: 'producer',
+        parents: rows.map((r) => r.headers['traceparent']),
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'send',
+          'messaging.destination.name': topics,
+          'messaging.batch.message_count': rows.length,
+        },
+      },
+      async (span) => {
+        const outcome = await this.publisher.publish(rows);
+        span.setAttributes({
+          'payouts.outbox.sent': outcome.sent.length,
+          'payouts.outbox.failed': outcome.failed.length,
+        });
+        return outcome;
+      },
+    );
   }
 
   /** Deletes published rows older than the retention, in bounded batches. Returns how many. */

@@ -1,4 +1,5 @@
 import { type Registry } from 'prom-client';
+import { type Tracing } from '#observability';
 import { type SignatureProvider } from './auth/signature-provider.js';
 import { type ProviderClientLogger } from './call-recorder.js';
 import { noopProviderClientMetrics, type ProviderClientMetrics } from './metrics/provider-client-metrics.js';
@@ -24,6 +25,8 @@ export interface ProviderClientDeps {
    * (SharedRateBudget over a store every instance reaches).
    */
   readonly rateBudget?: RateBudget;
+  /** A client span per call (ADR 0015); default none. */
+  readonly tracing?: Tracing;
 }
 
 export function createProviderClient(
@@ -41,5 +44,6 @@ export function createProviderClient(
     now: deps.now,
     random: deps.random,
     rateBudget: deps.rateBudget,
+    tracing: deps.tracing,
   });
 }

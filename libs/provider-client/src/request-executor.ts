@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { NOOP_TRACING, type Tracing } from '#observability';
 import { authorizeAdapter, type AuthorizeData } from './adapters/authorize.adapter.js';
 import { RsaSignatureProvider, type SignatureProvider } from './auth/signature-provider.js';
 import { TokenStore } from './auth/token-store.js';
@@ -22,6 +23,8 @@ export interface ExecutorDeps {
   readonly random?: () => number;
   /** Asked before each send. Default: this process's token buckets (MemoryRateBudget). */
   readonly rateBudget?: RateBudget;
+  /** A client span per call (retries, waits for a send slot and an authorize included). */
+  readonly tracing?: Tracing;
 }
 
 /** Told of every result of a configured account, after it is recorded. Must not throw or block. */
@@ -70,7 +73,18 @@ export class RequestExecutor {
     req: Req,
     requestId: string = randomUUID(),
   ): Promise<ProviderResult<D>> {
-    const result = await this.run(adapter, accountId, req, requestId);
+    const tracing = this.deps.tracing ?? NOOP_TRACING;
+    const result = !tracing.enabled
+      ? await this.run(adapter, accountId, req, requestId)
+      : await tracing.inSpan(
+          `provider ${adapter.name}`,
+          { kind: 'client', attributes: { 'payouts.provider.endpoint': adapter.name } },
+          async (span) => {
+            const r = await this.run(adapter, accountId, req, requestId);
+            span.setAttributes(callAttributes(r));
+            return r;
+          },
+        );
     const id = accountId ?? this.opts.defaultAccountId;
     if (this.accounts.has(id)) {
       for (const l of this.listeners) {
@@ -310,4 +324,25 @@ export class RequestExecutor {
 
 function defaultSigner(account: ProviderAccount): SignatureProvider | undefined {
   return account.publicKey ? new RsaSignatureProvider(account.publicKey) : undefined;
+}
+
+/**
+ * What a provider call's span records: the outcome and the wire's codes, never a message (it may
+ * quote a request), an account, a VPA, a name or a token. The request id is the client's own.
+ */
+function callAttributes(r: ProviderResult<unknown>): Record<string, string | number | boolean> {
+  const d = r.diagnostics;
+  const out: Record<string, string | number | boolean> = {
+    'payouts.provider.outcome': r.outcome,
+    'payouts.provider.sent': d.sent,
+    'payouts.provider.attempts': d.attempts,
+    'payouts.provider.request_id': d.requestId,
+  };
+  if (d.httpStatus !== undefined) out['http.response.status_code'] = d.httpStatus;
+  if (d.status !== undefined) out['payouts.provider.status'] = d.status;
+  if (d.subCode !== undefined) out['payouts.provider.sub_code'] = d.subCode;
+  if (d.code !== undefined) out['payouts.provider.code'] = d.code;
+  if (d.errorCode !== undefined) out['error.type'] = d.errorCode;
+  if (r.outcome === 'failed') out['payouts.provider.failure'] = r.kind;
+  return out;
 }

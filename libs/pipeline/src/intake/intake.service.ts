@@ -26,7 +26,13 @@ import {
   sumAmounts,
   type WithdrawalQuotaRepository,
 } from '#ledger';
-import { ACCOUNT_MIN_DIGITS, type AppLogger, maskDigitRuns } from '#observability';
+import {
+  ACCOUNT_MIN_DIGITS,
+  type AppLogger,
+  maskDigitRuns,
+  NOOP_TRACING,
+  type Tracing,
+} from '#observability';
 import {
   type DeadLetterMessage,
   type DeadLetterPublisher,
@@ -53,6 +59,8 @@ export interface IntakeDeps {
   logger: AppLogger;
   defaultAccountId: string;
   maxCommandBytes?: number;
+  /** A span per intake transaction, in the commands' traces (ADR 0015). */
+  tracing?: Tracing;
 }
 
 interface Valid {
@@ -180,15 +188,26 @@ export class IntakeService {
     outcomes: Array<{ type: string; result: CommandResult }>,
     changes: StateLine[],
   ): Promise<void> {
-    await inTransaction(this.d.pool, async (client) => {
-      const events = await this.record(client, valid, outcomes, changes);
-      await this.d.deadLetters.record(
-        client,
-        dead.map((x) => this.deadLetterRecord(topic, partition, x)),
-      );
-      const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
-      await this.d.outbox.enqueue(client, unique);
-    });
+    const tx = () =>
+      inTransaction(this.d.pool, async (client) => {
+        const events = await this.record(client, valid, outcomes, changes);
+        await this.d.deadLetters.record(
+          client,
+          dead.map((x) => this.deadLetterRecord(topic, partition, x)),
+        );
+        const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
+        await this.d.outbox.enqueue(client, unique);
+      });
+    const tracing = this.d.tracing ?? NOOP_TRACING;
+    if (!tracing.enabled || valid.length === 0) return tx();
+    await tracing.inSpan(
+      'ledger intake',
+      {
+        parents: valid.map((v) => v.message.traceparent),
+        attributes: { 'payouts.source': 'intake', 'payouts.count': valid.length },
+      },
+      tx,
+    );
   }
 
   /**
@@ -289,6 +308,7 @@ export class IntakeService {
         batchFormat: d.batchFormat,
         requestHash: v.hash,
         requestId: v.command.requestId ?? null,
+        traceparent: v.message.traceparent ?? null,
         totalAmount: sumAmounts(d.entries.map((e) => e.amount)),
         entries: d.entries.map((e) => ({ transferId: e.transferId, amount: e.amount, entry: { ...e } })),
       });
@@ -329,7 +349,7 @@ export class IntakeService {
         outcomes.push({ type: v.command.type, result: 'duplicate' });
       } else {
         const kind = v.isBatch ? 'batch_transfer' : kindOf(v.command);
-        events.push(conflictEvent(current, kind, v.hash));
+        events.push(conflictEvent(current, kind, v.hash, v.message.traceparent));
         outcomes.push({ type: v.command.type, result: 'conflict' });
         this.d.logger.warn(
           { transferId: v.identity, requestId: v.command.requestId ?? null, accountId: v.accountId, kind },
@@ -354,6 +374,7 @@ export class IntakeService {
       requestSecrets: sealed,
       amount: (plain['amount'] as string | undefined) ?? '0',
       requestId: v.command.requestId ?? null,
+      traceparent: v.message.traceparent ?? null,
     };
   }
 

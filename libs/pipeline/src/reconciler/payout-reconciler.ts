@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type ProviderClient } from '#provider-client';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
@@ -36,6 +36,8 @@ export interface ReconcilerDeps {
   submission: PayoutSubmission;
   metrics: ReconcilerMetrics;
   logger: AppLogger;
+  /** A span per check, in the payout's trace (ADR 0015). */
+  tracing?: Tracing;
 }
 
 /**
@@ -106,6 +108,24 @@ export class PayoutReconciler {
 
   /** One claimed row: decide (decide-check.ts), ask the provider when that is the step, act. */
   async check(row: PayoutRow): Promise<void> {
+    const tracing = this.d.tracing ?? NOOP_TRACING;
+    if (!tracing.enabled) return this.checkRow(row);
+    return tracing.inSpan(
+      'payout status check',
+      {
+        parents: [row.traceparent],
+        attributes: {
+          'payouts.kind': row.kind,
+          'payouts.status': row.status,
+          'payouts.check': row.checkCount + 1,
+          'payouts.id': row.id,
+        },
+      },
+      () => this.checkRow(row),
+    );
+  }
+
+  private async checkRow(row: PayoutRow): Promise<void> {
     this.d.metrics.checks.inc({ status: row.status });
     try {
       const first = decideBeforeAsking(row, this.s);

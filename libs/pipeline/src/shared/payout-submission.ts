@@ -1,6 +1,6 @@
 import { type ProviderClient } from '#provider-client';
 import { type PayoutRow, type SecretsCipher } from '#ledger';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type OutcomeRecorder } from './outcome-recorder.js';
 import { type LeaseKeeper } from './lease-keeper.js';
 import { decideAfterSubmit, type DecisionTimings } from './decide-after-submit.js';
@@ -14,6 +14,8 @@ export interface SubmissionDeps {
   logger: AppLogger;
   /** Keeps the row's lease alive while its call runs. */
   leases: LeaseKeeper;
+  /** A span per submission, in the payout's trace (ADR 0015). */
+  tracing?: Tracing;
 }
 
 /**
@@ -34,7 +36,18 @@ export class PayoutSubmission {
   run(row: PayoutRow): Promise<void> {
     this.d.leases.hold(row.id, row.version);
     this.rows.set(row.id, row);
-    const p = this.submit(row).finally(() => {
+    const tracing = this.d.tracing ?? NOOP_TRACING;
+    const submitted = !tracing.enabled
+      ? this.submit(row)
+      : tracing.inSpan(
+          'payout submit',
+          {
+            parents: [row.traceparent],
+            attributes: { 'payouts.kind': row.kind, 'payouts.attempt': row.attempt, 'payouts.id': row.id },
+          },
+          () => this.submit(row),
+        );
+    const p = submitted.finally(() => {
       this.d.leases.release(row.id);
       if (this.rows.get(row.id) === row) this.rows.delete(row.id);
       this.running.delete(p);

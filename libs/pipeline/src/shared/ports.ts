@@ -19,6 +19,11 @@ export interface InboundMessage {
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly offset: string;
+  /**
+   * The W3C traceparent the payout is stored with (ADR 0015): the message's consume span when
+   * tracing is on, else the command's own `traceparent` header when valid; undefined: none.
+   */
+  readonly traceparent?: string;
 }
 
 /** Messages for one topic. */
