@@ -4,6 +4,7 @@ import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, Payload, type CustomStrategy } from '@nestjs/microservices';
 import { type INestMicroservice } from '@nestjs/common';
+import { type Consumer } from 'kafkajs';
 import { ensureTopics, KafkaBatchTransport, type KafkaBatch } from '#messaging';
 import { capturingLogger, eventually, testKafka, testTopicPrefix } from '#test-support';
 
@@ -81,5 +82,45 @@ describe('KafkaBatchTransport (real broker)', () => {
     });
     assert.equal(failuresLeft, 0, 'the first delivery failed');
     assert.equal(received.filter((v) => v === 'retry-me').length, 1);
+  });
+});
+
+// kafkajs heartbeats from its fetch loop: an idle consumer heartbeats only when a fetch returns,
+// after the fetch's max wait (kafkajs' default 5 s). An idle member then learns of a rebalance up
+// to 5 s late (a restarted instance's join waits for it), and with a 6 s session it is close to
+// losing its place. The transport's fetches wait no longer than its heartbeat interval.
+describe('KafkaBatchTransport on an idle topic (real broker)', () => {
+  const prefix = testTopicPrefix();
+  const kafka = testKafka();
+  let app: INestMicroservice;
+  let transport: KafkaBatchTransport;
+
+  before(async () => {
+    await ensureTopics(kafka, [{ topic: `${prefix}.probe`, numPartitions: 1 }]);
+    const { logger } = capturingLogger('error');
+    transport = new KafkaBatchTransport({
+      kafka,
+      groupId: `${prefix}.idle`,
+      topicFor: (p) => `${prefix}.${p}`,
+      logger,
+      sessionTimeoutMs: 6_000,
+      heartbeatIntervalMs: 500,
+    });
+    app = await NestFactory.createMicroservice(ProbeModule, { strategy: transport, logger: false });
+    await app.listen();
+  });
+
+  after(async () => {
+    await app.close();
+  });
+
+  it('heartbeats about every heartbeat interval while nothing arrives', async () => {
+    const consumer = transport.unwrap<Consumer>();
+    let beats = 0;
+    const off = consumer.on(consumer.events.HEARTBEAT, () => (beats += 1));
+    await new Promise((r) => setTimeout(r, 6_000));
+    off();
+    // Every 0.5-1 s: 6 or more. With fetches waiting 5 s, 1 or 2.
+    assert.ok(beats >= 4, `${beats} heartbeats in 6 s of idling`);
   });
 });

@@ -23,13 +23,13 @@ describe('RateBudgetRepository (real Postgres)', () => {
     await db?.drop();
   });
 
-  const req = (endpoint: string, wanted: number, stepMicros: number, horizonMs: number) => ({
-    accountId: 'acc-1',
-    endpoint,
-    wanted,
-    stepMicros,
-    horizonMs,
-  });
+  const req = (
+    endpoint: string,
+    wanted: number,
+    stepMicros: number,
+    horizonMs: number,
+    toleranceMicros = 0,
+  ) => ({ accountId: 'acc-1', endpoint, wanted, stepMicros, horizonMs, toleranceMicros });
 
   it('a first reservation starts now; later ones queue behind it, up to the horizon', async () => {
     // One slot a second, booked up to 3.5 s ahead: the statements' own latency does not matter.
@@ -45,6 +45,20 @@ describe('RateBudgetRepository (real Postgres)', () => {
     const third = await repo.reserve(req('idle', 5, 1_000_000, 3_500));
     assert.equal(third.granted, 0);
     assert.ok(third.nextInMs > 3_500, `room opens in ${third.nextInMs - 3_500} ms`);
+  });
+
+  it('a tolerance lets a burst go at once after idle, then the slots are spaced again', async () => {
+    // One slot a second, a tolerance of 3 steps: after idle, 4 slots are due at once.
+    const burst = await repo.reserve(req('burst', 6, 1_000_000, 1_500, 3_000_000));
+    assert.equal(burst.granted, 5, 'the 4 due at once, and the one at +1 s within the horizon');
+    assert.ok(
+      burst.firstInMs <= -3_000 && burst.firstInMs > -3_100,
+      `first slot ${burst.firstInMs} ms: 3 steps before the clock, so the first 4 are due now`,
+    );
+    assert.ok(Math.abs(burst.nextInMs - burst.firstInMs - 5_000) < 0.001, `next at ${burst.nextInMs}`);
+    const after = await repo.reserve(req('burst', 6, 1_000_000, 1_500, 3_000_000));
+    assert.equal(after.granted, 0, 'the burst is spent: the next slot is 2 s away, past the horizon');
+    assert.ok(after.nextInMs > 1_900 && after.nextInMs <= 2_000, `room in ${after.nextInMs} ms`);
   });
 
   it('racing reservations on one row from 8 connections hand out every slot once', async () => {

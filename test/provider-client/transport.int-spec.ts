@@ -170,11 +170,14 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
   it('the local token bucket spaces calls per account and endpoint', async () => {
     const metrics = new RecordingMetrics();
     const rate = { transfer: 120, status: 600_000, authorize: 600_000, default: 600_000 };
-    const client = testClient(stub, { ratePerMinute: rate }, { metrics });
+    const client = testClient(stub, { ratePerMinute: rate, rateTargetFraction: 0.95 }, { metrics });
     stub.on(RT, { body: ok });
     const started = Date.now();
-    await Promise.all([1, 2, 3].map((i) => client.requestTransfer({ ...rt, transferId: `tr_${i}` })));
-    // Burst of 2 (one second's worth), then 500 ms per request at 120/min.
+    await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((i) => client.requestTransfer({ ...rt, transferId: `tr_${i}` })),
+    );
+    // At 0.95 of 120/min (a step of 526 ms), a burst of 5 keeps every minute at or under 120
+    // (burstSlots: 120 - 60.1 s / 526 ms); the sixth waits a step.
     assert.ok(Date.now() - started >= 450);
     assert.equal(metrics.waits.length, 1);
     await client.close();

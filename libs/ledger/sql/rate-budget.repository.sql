@@ -14,7 +14,8 @@ UPDATE provider_rate_budget AS b
    SET (tat, granted_from, granted, clock, reservations) = (
          SELECT s.start + g.n * $4::bigint * interval '1 microsecond', s.start, g.n, c.now,
                 b.reservations + 1
-           FROM (SELECT greatest(b.tat, c.now, b.paused_until) AS start) AS s
+           FROM (SELECT greatest(b.tat, c.now - $6::bigint * interval '1 microsecond',
+                               b.paused_until) AS start) AS s
           CROSS JOIN LATERAL (
                 SELECT least($3::int, greatest(0, floor(
                          (extract(epoch FROM c.now - s.start) * 1000 + $5::int) * 1000 / $4::bigint

@@ -37,8 +37,8 @@ export class RateBudgetRepository implements RateSlotStore {
   }
 
   /**
-   * take: up to $3 slots $4 µs apart from the later of the row's next free slot, the clock
-   * and the pause, none beyond $5 ms ahead of the clock; the row's next free slot moves past the
+   * take: up to $3 slots $4 µs apart from the later of the row's next free slot, the clock less
+   * the tolerance $6 µs (GCRA's burst: such a slot is due at once) and the pause, none beyond $5 ms ahead of the clock; the row's next free slot moves past the
    * last one granted. The sub-select reads the row's own columns, so a reservation that waited
    * for another's lock computes from what that one left. Answers in ms from the clock it read.
    */
@@ -48,7 +48,8 @@ export class RateBudgetRepository implements RateSlotStore {
           SET (tat, granted_from, granted, clock, reservations) = (
                 SELECT s.start + g.n * $4::bigint * interval '1 microsecond', s.start, g.n, c.now,
                        b.reservations + 1
-                  FROM (SELECT greatest(b.tat, c.now, b.paused_until) AS start) AS s
+                  FROM (SELECT greatest(b.tat, c.now - $6::bigint * interval '1 microsecond',
+                                      b.paused_until) AS start) AS s
                  CROSS JOIN LATERAL (
                        SELECT least($3::int, greatest(0, floor(
                                 (extract(epoch FROM c.now - s.start) * 1000 + $5::int) * 1000 / $4::bigint
@@ -58,7 +59,7 @@ export class RateBudgetRepository implements RateSlotStore {
        RETURNING b.granted,
                  (extract(epoch FROM b.granted_from - b.clock) * 1000)::float8 AS first_in_ms,
                  (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms`,
-      [r.accountId, r.endpoint, r.wanted, r.stepMicros, r.horizonMs],
+      [r.accountId, r.endpoint, r.wanted, r.stepMicros, r.horizonMs, r.toleranceMicros],
     );
     return rows[0];
   }

@@ -39,6 +39,13 @@ export interface KafkaBatchTransportOptions {
    */
   readonly sessionTimeoutMs?: number;
   readonly heartbeatIntervalMs?: number;
+  /**
+   * How long the broker may hold a fetch while nothing arrives (default: the heartbeat interval).
+   * kafkajs heartbeats from its fetch loop, so an idle consumer heartbeats only when a fetch
+   * returns: with kafkajs' 5 s default, an idle member (a quiet queries topic) learned of a
+   * rebalance up to 5 s late, and a restarted instance's join waited for it.
+   */
+  readonly maxWaitTimeMs?: number;
   /** Partitions whose batches are handled at the same time (each in its own transaction). */
   readonly partitionsConsumedConcurrently?: number;
   /** Told of every batch's end, so readiness and metrics can show a partition that keeps failing. */
@@ -93,6 +100,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       groupId: this.options.groupId,
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
+      maxWaitTimeInMs: this.options.maxWaitTimeMs ?? this.options.heartbeatIntervalMs ?? 3_000,
       allowAutoTopicCreation: false,
       // kafkajs restarts a crashed consumer on a timer; a restart already connecting when
       // disconnect() runs is not cancelled and would go on restarting forever, keeping a closed

@@ -136,6 +136,12 @@ export const providerClientConfig = defineSection('provider-client', {
     description:
       'Share of the PROVIDER_RATE_* limits the client sends at (0 < f <= 1): just under the limit, so no 429',
   }),
+  PROVIDER_RATE_WINDOW_MS: envVar({
+    schema: env.positiveInt(),
+    default: '60000',
+    description:
+      "The provider's counting window for the PROVIDER_RATE_* limits (a minute): after idle, a burst goes at once as long as no such window can exceed the limit",
+  }),
   PROVIDER_RATE_BUDGET: envVar({
     schema: env.enumOf(['postgres', 'memory']),
     default: 'postgres',

@@ -29,6 +29,8 @@ export interface ProviderClientOptions {
   readonly ratePerMinute: Readonly<Record<RateClass, number>>;
   /** Share of those limits the client aims for (default 1): a little under, so no 429. */
   readonly rateTargetFraction?: number;
+  /** The provider's counting window (default a minute): sizes the burst allowed after idle. */
+  readonly rateWindowMs?: number;
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
@@ -73,6 +75,7 @@ export function providerClientOptionsFromConfig(
       default: c.PROVIDER_RATE_DEFAULT_PER_MIN,
     },
     rateTargetFraction: c.PROVIDER_RATE_TARGET_FRACTION,
+    rateWindowMs: c.PROVIDER_RATE_WINDOW_MS,
     maxAttempts: c.PROVIDER_MAX_ATTEMPTS,
     retryBaseMs: c.PROVIDER_RETRY_BASE_MS,
     retryMaxMs: c.PROVIDER_RETRY_MAX_MS,

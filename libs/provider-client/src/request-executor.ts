@@ -55,6 +55,7 @@ export class RequestExecutor {
       new MemoryRateBudget(
         (rc) => targetPerMinute(opts.ratePerMinute, rc, opts.rateTargetFraction),
         this.now,
+        { limitPerMinuteFor: (rc) => targetPerMinute(opts.ratePerMinute, rc), windowMs: opts.rateWindowMs },
       );
   }
 

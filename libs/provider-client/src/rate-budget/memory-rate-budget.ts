@@ -1,6 +1,16 @@
 import { type RateClass } from '../core/endpoint-adapter.js';
 import { RateLimiter, sleep } from '../transport/token-bucket.js';
-import { type RateBudget, type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import { burstSlots, type RateBudget, type RateBudgetKey, type RateGrant } from './rate-budget.js';
+
+/** The burst allowance's inputs (see `burstSlots`); without them the bucket holds one second's worth. */
+export interface MemoryBurstSettings {
+  /** The provider's published limit per class, calls per minute. */
+  readonly limitPerMinuteFor: (rateClass: RateClass) => number;
+  /** The provider's counting window (default a minute). */
+  readonly windowMs?: number;
+  /** Lateness allowed for in the bound (default 100 ms, as the shared budget's). */
+  readonly lateMs?: number;
+}
 
 /**
  * One process's budget: a token bucket per (account, endpoint). Right for a single instance; with
@@ -12,8 +22,19 @@ export class MemoryRateBudget implements RateBudget {
   constructor(
     perMinuteFor: (rateClass: RateClass) => number,
     private readonly now: () => number = Date.now,
+    burst?: MemoryBurstSettings,
   ) {
-    this.limiter = new RateLimiter((rc) => perMinuteFor(rc as RateClass), now);
+    // The bucket's capacity is the burst: the same bound as the shared budget's GCRA tolerance.
+    const capacityFor = burst
+      ? (rc: string) =>
+          burstSlots({
+            limitPerMinute: burst.limitPerMinuteFor(rc as RateClass),
+            stepMs: 60_000 / perMinuteFor(rc as RateClass),
+            windowMs: burst.windowMs ?? 60_000,
+            lateMs: burst.lateMs ?? 100,
+          })
+      : undefined;
+    this.limiter = new RateLimiter((rc) => perMinuteFor(rc as RateClass), now, capacityFor);
   }
 
   async acquire(key: RateBudgetKey, maxWaitMs: number): Promise<RateGrant> {

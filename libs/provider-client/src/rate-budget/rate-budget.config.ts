@@ -10,6 +10,8 @@ export function sharedRateBudgetSettings(
 ): SharedRateBudgetSettings {
   return {
     perMinuteFor: (rc) => targetPerMinute(o.ratePerMinute, rc, o.rateTargetFraction),
+    limitPerMinuteFor: (rc) => targetPerMinute(o.ratePerMinute, rc),
+    windowMs: o.rateWindowMs,
     blockMs: c.PROVIDER_RATE_BUDGET_BLOCK_MS,
     // A whole block must fit within the horizon.
     horizonMs: Math.max(c.PROVIDER_RATE_BUDGET_HORIZON_MS, c.PROVIDER_RATE_BUDGET_BLOCK_MS),

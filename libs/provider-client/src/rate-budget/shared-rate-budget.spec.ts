@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { type RateBudgetMetrics } from '../metrics/rate-budget-metrics.js';
-import { type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import { burstSlots, type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import { MemoryRateBudget } from './memory-rate-budget.js';
+import { TokenBucket } from '../transport/token-bucket.js';
 import { SharedRateBudget, type BudgetClock } from './shared-rate-budget.js';
 import {
   grantSlots,
@@ -132,12 +135,19 @@ function ask(b: SharedRateBudget, clock: FakeClock, n: number, maxWaitMs = 60_00
 describe('grantSlots (the model of rateBudget.take)', () => {
   it('starts at now when idle, books a block step apart, and stops at the horizon', () => {
     const row = { tat: -Infinity, pausedUntil: -Infinity };
-    const r = { accountId: 'a', endpoint: 'e', wanted: 5, stepMicros: 10_000, horizonMs: 25 };
+    const r = {
+      accountId: 'a',
+      endpoint: 'e',
+      wanted: 5,
+      stepMicros: 10_000,
+      horizonMs: 25,
+      toleranceMicros: 0,
+    };
     assert.deepEqual(grantSlots(row, r, 1000), { granted: 3, firstInMs: 0, nextInMs: 30 });
     assert.equal(row.tat, 1030);
     assert.deepEqual(grantSlots(row, r, 1000), { granted: 0, firstInMs: 30, nextInMs: 30 });
     assert.deepEqual(grantSlots(row, r, 1010), { granted: 1, firstInMs: 20, nextInMs: 30 });
-    // Idle for a while: the past is not a credit (no burst).
+    // Idle for a while: with no tolerance, the past is not a credit (no burst).
     assert.deepEqual(grantSlots(row, { ...r, wanted: 100, horizonMs: 0 }, 5000), {
       granted: 1,
       firstInMs: 0,
@@ -147,7 +157,14 @@ describe('grantSlots (the model of rateBudget.take)', () => {
 
   it('starts after a pause', () => {
     const row = { tat: 0, pausedUntil: 2000 };
-    const r = { accountId: 'a', endpoint: 'e', wanted: 2, stepMicros: 10_000, horizonMs: 100 };
+    const r = {
+      accountId: 'a',
+      endpoint: 'e',
+      wanted: 2,
+      stepMicros: 10_000,
+      horizonMs: 100,
+      toleranceMicros: 0,
+    };
     assert.deepEqual(grantSlots(row, r, 1000), { granted: 0, firstInMs: 1000, nextInMs: 1000 });
     assert.deepEqual(grantSlots(row, r, 1950), { granted: 2, firstInMs: 50, nextInMs: 70 });
   });
@@ -319,5 +336,193 @@ describe('SharedRateBudget', () => {
     await clock.advance(1);
     assert.equal(r.grants.filter((g) => !g.ok && g.reason === 'unavailable').length, 2);
     assert.deepEqual(await b.acquire(KEY, 1000), { ok: false, reason: 'unavailable' });
+  });
+});
+
+/** The most sends in any window of `windowMs` (sliding, so every fixed window the provider counts is covered). */
+function maxInWindow(times: readonly number[], windowMs: number): number {
+  const t = [...times].sort((x, y) => x - y);
+  let most = 0;
+  for (let i = 0, j = 0; i < t.length; i += 1) {
+    while (t[i]! - t[j]! >= windowMs) j += 1;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+/**
+ * Target fractions that leave room for the lateness in a 10 s window (up to 0.98): at 0.99 or 1 the
+ * rate alone fills such a window, the burst is 1 (none), and lateness can cost a send or two; that
+ * is what the fraction is for (the integration test takes 0.95 for a 10 s window).
+ */
+const FRACTIONS = fc.oneof(fc.constantFrom(0.9, 0.95, 0.98), fc.double({ min: 0.5, max: 0.98, noNaN: true }));
+
+describe('burst allowance (GCRA tolerance)', () => {
+  it('burstSlots: as many at once as keep every window at or under the limit', () => {
+    // 9,000/min at 0.99 (step rounded up to 6,735 us), 100 ms late at most (+20 ms round trip).
+    assert.equal(burstSlots({ limitPerMinute: 9000, stepMs: 6.735, windowMs: 60_000, lateMs: 120 }), 73);
+    // A punctual client: the (1 - fraction) x limit of the brief, 90.
+    assert.equal(
+      burstSlots({ limitPerMinute: 9000, stepMs: 60_000 / 8910, windowMs: 60_000, lateMs: 0 }),
+      90,
+    );
+    // The bench's 600,000/min: thousands.
+    assert.equal(
+      burstSlots({ limitPerMinute: 600_000, stepMs: 0.102, windowMs: 60_000, lateMs: 120 }),
+      10_588,
+    );
+    // A 10 s window at 600/min and 0.95 (the integration test's): 3.
+    assert.equal(burstSlots({ limitPerMinute: 600, stepMs: 60_000 / 570, windowMs: 10_000, lateMs: 120 }), 3);
+    // No room: at least one (the rate itself is the promise).
+    assert.equal(burstSlots({ limitPerMinute: 600, stepMs: 100, windowMs: 60_000, lateMs: 120 }), 1);
+  });
+
+  it('shared: a burst after idle gets its tolerance at once, then the slots are spaced at the rate', async () => {
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 1);
+    // Limit 6,600/min, target 6,000 (10 ms step), a 10 s window: 1,100 per window.
+    const settings = {
+      perMinuteFor: () => 6000,
+      limitPerMinuteFor: () => 6600,
+      windowMs: 10_000,
+      blockMs: 100,
+      horizonMs: 200,
+    };
+    const burst = burstSlots({ limitPerMinute: 6600, stepMs: 10, windowMs: 10_000, lateMs: 120 });
+    assert.equal(burst, 88);
+    const b = new SharedRateBudget(settings, { store, clock, random: lcg(7) });
+    await clock.advance(60_000); // idle
+    const r = ask(b, clock, 150);
+    await clock.advance(3_000);
+    assert.equal(r.times.length, 150);
+    const t0 = 60_000;
+    // 88 at once: 9 reservations of a block of 10, 1 ms each.
+    assert.ok(
+      r.times[burst - 1]! - t0 <= 15,
+      `the ${burst}th sent ${r.times[burst - 1]! - t0} ms after asking`,
+    );
+    // After it, the slots are a step apart (the first of them is a step after the burst's last slot).
+    for (let i = burst + 1; i < r.times.length; i += 1)
+      assert.ok(r.times[i]! - r.times[i - 1]! >= 10 - 1e-9, `sends ${i - 1}, ${i} closer than the step`);
+    // Idle again for long enough: the tolerance is back.
+    await clock.advance(20_000);
+    const again = ask(b, clock, burst);
+    await clock.advance(20);
+    assert.equal(again.times.length, burst, 'a second burst after idle, at once');
+  });
+
+  it('memory: the bucket holds the same burst, and it is there at once after idle', async () => {
+    let t = 0;
+    const bucket = new TokenBucket(
+      6000,
+      () => t,
+      burstSlots({ limitPerMinute: 6600, stepMs: 10, windowMs: 10_000, lateMs: 100 }),
+    );
+    const waits = Array.from({ length: 100 }, () => bucket.reserve(60_000)!);
+    assert.equal(waits.filter((w) => w === 0).length, 90, 'the burst: 90 at once');
+    assert.deepEqual(waits.slice(90, 93), [10, 20, 30]);
+    t = 60_000;
+    assert.equal(Array.from({ length: 90 }, () => bucket.reserve(0)).filter((w) => w === 0).length, 90);
+    // The MemoryRateBudget builds its buckets with that capacity.
+    const m = new MemoryRateBudget(
+      () => 6000,
+      () => t,
+      { limitPerMinuteFor: () => 6600, windowMs: 10_000 },
+    );
+    const grants = await Promise.all(Array.from({ length: 91 }, () => m.acquire(KEY, 0)));
+    assert.equal(grants.filter((g) => g.ok).length, 90, 'the 91st would wait: refused with a cap of 0');
+  });
+
+  // Any traffic (bursts after idle, saturation, two instances taking turns, the process stalled
+  // now and then): no window of the provider's length ever holds more than its limit.
+  it("property: no window of the provider's length exceeds the limit (shared, two instances)", async () => {
+    const LIMIT = 6600;
+    const WINDOW = 10_000; // 1,100 per window
+    await fc.assert(
+      fc.asyncProperty(
+        FRACTIONS,
+        fc.array(
+          fc.record({
+            // Now and then idle for longer than a window: the burst is back.
+            gapMs: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constant(15_000)),
+            n: fc.integer({ min: 1, max: 600 }),
+            instance: fc.integer({ min: 0, max: 1 }),
+            stallMs: fc.constantFrom(0, 0, 0, 50, 150, 400),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
+        async (fraction, events) => {
+          const clock = new FakeClock();
+          const store = new LatentStore(clock, 1);
+          const settings = {
+            perMinuteFor: () => LIMIT * fraction,
+            limitPerMinuteFor: () => LIMIT,
+            windowMs: WINDOW,
+            blockMs: 100,
+            horizonMs: 300,
+          };
+          const budgets = [0, 1].map(
+            (i) => new SharedRateBudget(settings, { store, clock, random: lcg(11 + i) }),
+          );
+          const asked: number[][] = [];
+          for (const e of events) {
+            await clock.advance(e.gapMs);
+            asked.push(ask(budgets[e.instance]!, clock, e.n).times);
+            if (e.stallMs > 0) {
+              // The process cannot run for a while: slots due meanwhile are lost or sent late.
+              await clock.advance(5);
+              clock.stall(e.stallMs);
+            }
+          }
+          await clock.advance(60_000);
+          const all = asked.flat();
+          assert.equal(
+            all.length,
+            events.reduce((n, e) => n + e.n, 0),
+            'everyone sent in the end',
+          );
+          const most = maxInWindow(all, WINDOW);
+          assert.ok(most <= (LIMIT * WINDOW) / 60_000, `${most} sends in one ${WINDOW} ms window`);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("property: no window of the provider's length exceeds the limit (memory bucket, sends up to 100 ms late)", () => {
+    const LIMIT = 6600;
+    const WINDOW = 10_000;
+    fc.assert(
+      fc.property(
+        FRACTIONS,
+        fc.array(
+          fc.record({
+            gapMs: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constant(15_000)),
+            n: fc.integer({ min: 1, max: 600 }),
+            lateMs: fc.integer({ min: 0, max: 100 }),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
+        (fraction, events) => {
+          let t = 0;
+          const perMinute = LIMIT * fraction;
+          const capacity = burstSlots({
+            limitPerMinute: LIMIT,
+            stepMs: 60_000 / perMinute,
+            windowMs: WINDOW,
+            lateMs: 100,
+          });
+          const bucket = new TokenBucket(perMinute, () => t, capacity);
+          const sends: number[] = [];
+          for (const e of events) {
+            t += e.gapMs;
+            for (let i = 0; i < e.n; i += 1) sends.push(t + bucket.reserve(Infinity)! + e.lateMs);
+          }
+          const most = maxInWindow(sends, WINDOW);
+          assert.ok(most <= (LIMIT * WINDOW) / 60_000, `${most} sends in one ${WINDOW} ms window`);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { type RateClass } from '../core/endpoint-adapter.js';
 import { type ProviderClientLogger } from '../call-recorder.js';
 import { noopRateBudgetMetrics, type RateBudgetMetrics } from '../metrics/rate-budget-metrics.js';
-import { type RateBudget, type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import { burstSlots, type RateBudget, type RateBudgetKey, type RateGrant } from './rate-budget.js';
 import { stepMicrosFor, type RateSlotStore } from './slot-store.js';
 
 export interface SharedRateBudgetSettings {
@@ -24,6 +24,14 @@ export interface SharedRateBudgetSettings {
    * the backlog would go out together and crowd one of the provider's windows.
    */
   readonly lateMs?: number;
+  /**
+   * The provider's published limit per class (calls per minute), for the burst allowance: after
+   * idle, as many sends go at once as keep any window of `windowMs` at or under it (`burstSlots`).
+   * Unset: no burst, every send spaced at the target rate.
+   */
+  readonly limitPerMinuteFor?: (rateClass: RateClass) => number;
+  /** The provider's counting window (default a minute). */
+  readonly windowMs?: number;
 }
 
 /** Local time and timers; injectable so the scheduling can be tested without waiting. */
@@ -65,6 +73,8 @@ interface Lane {
   readonly key: RateBudgetKey;
   readonly stepMicros: number;
   readonly stepMs: number;
+  /** GCRA's tolerance: (burst − 1) steps, in whole microseconds. */
+  readonly toleranceMicros: number;
   /** Slots per reservation at most: a block. */
   readonly blockSlots: number;
   readonly waiters: Waiter[];
@@ -84,6 +94,11 @@ const TOO_LONG: RateGrant = { ok: false, reason: 'wait-too-long' };
 const LOG_EVERY_MS = 10_000;
 /** How long a reservation's statement may take on top of a caller's wait cap (maxWaitMs 0 still works). */
 const ROUND_TRIP_GRACE_MS = 250;
+/**
+ * The burst's allowance for a reservation's round trip: a slot's local time is taken when the
+ * answer arrives, up to a round trip after the store read its clock (about 1 ms; 20 ms allowed).
+ */
+const RESERVATION_SLACK_MS = 20;
 
 /**
  * A rate budget every instance on an account shares: slots are reserved from a store (one
@@ -172,10 +187,21 @@ export class SharedRateBudget implements RateBudget {
     if (!lane) {
       const stepMicros = stepMicrosFor(this.settings.perMinuteFor(key.rateClass));
       const stepMs = stepMicros / 1000;
+      const limit = this.settings.limitPerMinuteFor?.(key.rateClass);
+      const burst =
+        limit === undefined
+          ? 1
+          : burstSlots({
+              limitPerMinute: limit,
+              stepMs,
+              windowMs: this.settings.windowMs ?? 60_000,
+              lateMs: this.lateMs + RESERVATION_SLACK_MS,
+            });
       lane = {
         key,
         stepMicros,
         stepMs,
+        toleranceMicros: (burst - 1) * stepMicros,
         blockSlots: Math.max(1, Math.floor(this.settings.blockMs / stepMs)),
         waiters: [],
         slots: [],
@@ -247,6 +273,7 @@ export class SharedRateBudget implements RateBudget {
         wanted,
         stepMicros: lane.stepMicros,
         horizonMs: this.settings.horizonMs,
+        toleranceMicros: lane.toleranceMicros,
       });
       // The store's clock read at or before this moment: slots are taken no earlier than booked.
       const at = this.clock.now();
@@ -254,7 +281,8 @@ export class SharedRateBudget implements RateBudget {
       this.metrics.reservation(g.granted > 0 ? 'granted' : 'empty', g.granted);
       let lost = 0;
       for (let i = 0; i < g.granted; i += 1) {
-        const t = at + g.firstInMs + i * lane.stepMs;
+        // A slot before the store's clock (the burst) is due at once, not late.
+        const t = at + Math.max(0, g.firstInMs + i * lane.stepMs);
         if (t < lane.pausedUntil) lost += 1;
         else lane.slots.push(t);
       }

@@ -13,11 +13,20 @@ export interface SlotRequest {
   readonly stepMicros: number;
   /** No slot is granted later than this far ahead of the store's clock. */
   readonly horizonMs: number;
+  /**
+   * GCRA's tolerance, in whole microseconds (the burst less one, times the step; 0: no burst):
+   * a slot may be this far before the store's clock, i.e. due at once. After idle, that many
+   * steps' worth of sends go together; under load the TAT is ahead of the clock and it is unused.
+   */
+  readonly toleranceMicros: number;
 }
 
-/** Times in milliseconds from the store's clock when it answered (negative: already past). */
+/** Times in milliseconds from the store's clock when it answered (negative: already due). */
 export interface SlotGrant {
-  /** Slots granted: the first at `firstInMs`, the others `stepMicros` apart. */
+  /**
+   * Slots granted: the first at `firstInMs`, the others `stepMicros` apart. A slot before the
+   * clock (down to the tolerance) is due at once: send at the later of the slot and the clock.
+   */
   readonly granted: number;
   readonly firstInMs: number;
   /** The next free slot after this grant (a pause included): when more room opens. */
@@ -37,13 +46,14 @@ export interface SlotRow {
 }
 
 /**
- * GCRA with no burst, for a block: the slots start at the later of the row's TAT, now and the
- * pause, are `step` apart, and stop at the horizon. The TAT moves past the last one granted. The
- * SQL of `rateBudget.take` computes the same; this is its model (and the in-memory store's).
+ * GCRA for a block: the slots start at the later of the row's TAT, now less the tolerance, and
+ * the pause, are `step` apart, and stop at the horizon. The TAT moves past the last one granted.
+ * (A pause ends with no burst: its first slot is the pause's end.) The SQL of `rateBudget.take`
+ * computes the same; this is its model (and the in-memory store's).
  */
 export function grantSlots(row: SlotRow, r: SlotRequest, now: number): SlotGrant {
   const step = r.stepMicros / 1000;
-  const start = Math.max(row.tat, now, row.pausedUntil);
+  const start = Math.max(row.tat, now - r.toleranceMicros / 1000, row.pausedUntil);
   const room = Math.floor((now + r.horizonMs - start) / step) + 1;
   const granted = Math.min(r.wanted, Math.max(0, room));
   row.tat = start + granted * step;

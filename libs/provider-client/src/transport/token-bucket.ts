@@ -51,13 +51,15 @@ export class RateLimiter {
   constructor(
     private readonly perMinuteFor: (rateClass: string) => number,
     private readonly now: () => number = Date.now,
+    /** The bucket's capacity per class (the burst after idle); default one second's worth. */
+    private readonly capacityFor?: (rateClass: string) => number,
   ) {}
 
   bucket(accountId: string, endpoint: string, rateClass: string): TokenBucket {
     const key = `${accountId}\u0000${endpoint}`;
     let b = this.buckets.get(key);
     if (!b) {
-      b = new TokenBucket(this.perMinuteFor(rateClass), this.now);
+      b = new TokenBucket(this.perMinuteFor(rateClass), this.now, this.capacityFor?.(rateClass));
       this.buckets.set(key, b);
     }
     return b;
