@@ -41,8 +41,7 @@ export interface ServiceConfig {
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks, tracing] =
-    loadConfig(
+  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks, tracing] = loadConfig(
     serviceConfigSections,
     source,
   );
