@@ -61,7 +61,7 @@ WHERE b.id IN (SELECT id FROM batch
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.check_count;
 
 -- batch.findByEntry (BatchRepository.findByEntry)
-SELECT b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at FROM batch b JOIN batch_item i ON i.batch_id = b.id
+SELECT b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent FROM batch b JOIN batch_item i ON i.batch_id = b.id
 WHERE b.account_id = $1 AND i.transfer_id = $2
 ORDER BY b.id DESC LIMIT 1;
 
