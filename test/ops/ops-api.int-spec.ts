@@ -73,10 +73,14 @@ describe('operations API', () => {
       assert.equal(basic.status, 401);
       assert.equal((await call('GET', '/ops/requires-attention')).status, 200);
       const hash = OPERATORS.split(',')[0]!.split(':')[2]!;
-      assert.equal((await call('GET', '/ops/requires-attention', hash)).status, 401, 'the configured hash is no token');
+      assert.equal(
+        (await call('GET', '/ops/requires-attention', hash)).status,
+        401,
+        'the configured hash is no token',
+      );
     });
 
-    it("a viewer reads but may not act: 403 naming the role needed, and nothing happens", async () => {
+    it('a viewer reads but may not act: 403 naming the role needed, and nothing happens', async () => {
       const viewer = 'ops-viewer-token-0123456789abcdef';
       assert.equal((await call('GET', '/ops/requires-attention', viewer)).status, 200);
       const me = await call('GET', '/ops/me', viewer);
