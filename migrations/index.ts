@@ -5,6 +5,7 @@ import { OutboxJsonPayload1764000000000 } from './1764000000000-outbox-json-payl
 import { PayoutReceivedNotify1764000000001 } from './1764000000001-payout-received-notify.js';
 import { RateBudget1764100000000 } from './1764100000000-rate-budget.js';
 import { ProviderWebhooks1764200000000 } from './1764200000000-provider-webhooks.js';
+import { OperatorSide1764250000000 } from './1764250000000-operator-side.js';
 import { TraceContext1764300000000 } from './1764300000000-trace-context.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
@@ -16,5 +17,6 @@ export const migrations = [
   PayoutReceivedNotify1764000000001,
   RateBudget1764100000000,
   ProviderWebhooks1764200000000,
+  OperatorSide1764250000000,
   TraceContext1764300000000,
 ];

@@ -8,10 +8,13 @@ const LEDGER_TABLES = [
   'batch',
   'batch_item',
   'dead_letter',
+  'operator_action',
   'outbox',
   'payout',
+  'payout_proposal',
   'provider_rate_budget',
   'provider_webhook',
+  'state_history',
   'withdrawal_quota',
 ];
 

@@ -6,3 +6,4 @@ export * from './broker.js';
 export * from './stack.js';
 export * from './fakes.js';
 export * from './webhook-signer.js';
+export * from './operators.js';

@@ -1,21 +1,25 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import { OperatorDirectory } from '#operations';
 import { LOGGER, type AppLogger } from '#observability';
-import { SERVICE_CONFIG } from './infrastructure.module.js';
 import { OpsAuthGuard, OpsController } from './ops.controller.js';
 import { type ServiceConfig } from './service.config.js';
 
-/** Says once, at boot, whether the operations API is on. */
+/** Says once, at boot, whether the operations API is on, and for how many operators. */
 @Injectable()
 class OpsAnnouncer implements OnApplicationBootstrap {
   constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(OperatorDirectory) private readonly operators: OperatorDirectory,
     @Inject(LOGGER) private readonly logger: AppLogger,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.operations.OPS_API_TOKEN === '')
-      this.logger.info('operations API disabled (OPS_API_TOKEN is not set): /ops answers 404');
-    else this.logger.info('operations API enabled on /ops (bearer token)');
+    if (!this.operators.enabled)
+      this.logger.info('operations API disabled (OPS_OPERATORS is not set): /ops answers 404');
+    else
+      this.logger.info(
+        { operators: this.operators.size },
+        'operations API enabled on /ops (one bearer token per operator)',
+      );
   }
 }
 
@@ -26,11 +30,11 @@ class OpsAnnouncer implements OnApplicationBootstrap {
 @Module({})
 export class OpsModule {
   static forRoot(config: ServiceConfig): DynamicModule {
-    const enabled = config.operations.OPS_API_TOKEN !== '';
+    const directory = new OperatorDirectory(config.operations.OPS_OPERATORS);
     return {
       module: OpsModule,
-      controllers: enabled ? [OpsController] : [],
-      providers: [OpsAnnouncer, OpsAuthGuard],
+      controllers: directory.enabled ? [OpsController] : [],
+      providers: [{ provide: OperatorDirectory, useValue: directory }, OpsAnnouncer, OpsAuthGuard],
     };
   }
 }

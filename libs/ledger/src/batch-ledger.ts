@@ -3,8 +3,14 @@ import { type BatchStatus } from '#contracts';
 import { inTransaction } from '#database';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type BatchRepository } from './batch.repository.js';
-import { batchStateEvent } from './events.js';
-import { type BatchRow, type BatchTotals } from './ledger.types.js';
+import { batchItemEvent, batchStateEvent } from './events.js';
+import {
+  CAUSE_OF_SOURCE,
+  type HistoryCause,
+  type HistoryEntry,
+  type HistoryRepository,
+} from './history.repository.js';
+import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.types.js';
 import { type ChangeSource, type LedgerOutbox, type StaleCounter } from './ledger.ports.js';
 import { assertBatchMove } from './state-machine.js';
 
@@ -25,12 +31,15 @@ export interface BatchChange {
   readonly fields?: BatchChangeFields;
   /** Extra fields of the state-change line (ids, codes and totals only). */
   readonly log?: Readonly<Record<string, unknown>>;
+  /** The history's cause when the source alone does not say it (the batch submitter: executor). */
+  readonly cause?: HistoryCause;
 }
 
 export interface BatchLedgerDeps {
   readonly pool: pg.Pool;
   readonly batches: BatchRepository;
   readonly outbox: LedgerOutbox;
+  readonly history: HistoryRepository;
   readonly logger: AppLogger;
   readonly stale?: StaleCounter;
   /** A span per change, in the batch's trace (ADR 0015). */
@@ -55,19 +64,74 @@ export class BatchLedger {
     const moved = await (this.d.tracing ?? NOOP_TRACING).inSpan(
       'ledger batch transition',
       { parents: [change.batch.traceparent], attributes: { 'payouts.source': source } },
-      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, change)),
+      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, change, source)),
     );
     this.announce(change, moved, source);
     return moved;
   }
 
-  /** The change and its event in the caller's transaction; the caller announces it once committed. */
-  async applyWithin(c: pg.PoolClient, change: BatchChange): Promise<BatchRow | undefined> {
+  /** A new batch (intake), in the caller's transaction: its first history row. */
+  async admitted(c: pg.PoolClient, batch: BatchRow): Promise<void> {
+    await this.d.history.record(c, [batchHistory(null, batch, 'intake')]);
+  }
+
+  /**
+   * The change, its event and its history row in the caller's transaction; the caller announces
+   * it once committed.
+   */
+  async applyWithin(
+    c: pg.PoolClient,
+    change: BatchChange,
+    source: ChangeSource,
+  ): Promise<BatchRow | undefined> {
     const { batch, to } = change;
     assertBatchMove(batch.status, to, batch.batchTransferId);
     const moved = await this.d.batches.transition(c, batch.id, batch.version, to, change.fields ?? {});
-    if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+    if (moved) {
+      await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+      await this.d.history.record(c, [
+        batchHistory(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source]),
+      ]);
+    }
     return moved;
+  }
+
+  /**
+   * The provider's per-entry results, in the caller's transaction (which holds the batch's lock):
+   * the entries that moved (BatchRepository.updateItems: forwards only), their events (before the
+   * batch's own) and their history rows. Returns the entries that moved.
+   */
+  async applyEntriesWithin(
+    c: pg.PoolClient,
+    batch: BatchRow,
+    updates: Parameters<BatchRepository['updateItems']>[2],
+    before: ReadonlyMap<string, string>,
+    source: ChangeSource,
+  ): Promise<BatchItemRow[]> {
+    const changed = await this.d.batches.updateItems(c, batch.id, updates);
+    if (changed.length === 0) return changed;
+    await this.d.outbox.enqueue(
+      c,
+      changed.map((i) => batchItemEvent(batch, i)),
+    );
+    const cause = CAUSE_OF_SOURCE[source];
+    await this.d.history.record(
+      c,
+      changed.map((i) => ({
+        subject: 'batch_entry' as const,
+        subjectId: batch.id,
+        accountId: batch.accountId,
+        transferId: i.transferId,
+        from: before.get(i.transferId) ?? null,
+        to: i.status,
+        version: i.version,
+        cause,
+        reason: i.reason,
+        referenceId: i.referenceId,
+        utr: i.utr,
+      })),
+    );
+    return changed;
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */
@@ -78,6 +142,10 @@ export class BatchLedger {
       await this.d.outbox.enqueue(
         c,
         rows.map((r) => batchStateEvent(r)),
+      );
+      await this.d.history.record(
+        c,
+        rows.map((r) => batchHistory('RECEIVED', r, 'executor')),
       );
       return rows;
     });
@@ -95,7 +163,10 @@ export class BatchLedger {
     assertBatchMove(batch.status, 'SUBMITTING', batch.batchTransferId);
     const moved = await inTransaction(this.d.pool, async (c) => {
       const next = await this.d.batches.markResent(c, batch.id, batch.version, owner, leaseMs);
-      if (next) await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+      if (next) {
+        await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+        await this.d.history.record(c, [batchHistory(batch.status, next, CAUSE_OF_SOURCE[source])]);
+      }
       return next;
     });
     this.announce({ batch, to: 'SUBMITTING' }, moved, source);
@@ -133,4 +204,20 @@ export class BatchLedger {
       this.log.info({ ...fields, ...change.log }, 'batch state changed');
     }
   }
+}
+
+function batchHistory(from: BatchStatus | null, b: BatchRow, cause: HistoryCause): HistoryEntry {
+  return {
+    subject: 'batch',
+    subjectId: b.id,
+    accountId: b.accountId,
+    transferId: b.batchTransferId,
+    from,
+    to: b.status,
+    version: b.version,
+    cause,
+    reason: b.reason,
+    statusCode: b.statusCode,
+    referenceId: b.referenceId,
+  };
 }

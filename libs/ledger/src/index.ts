@@ -13,5 +13,6 @@ export * from './ledger-stats.repository.js';
 export * from './rate-budget.repository.js';
 export * from './webhook.repository.js';
 export * from './ledger.ports.js';
+export * from './history.repository.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';

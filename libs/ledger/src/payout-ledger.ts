@@ -3,7 +3,13 @@ import { type PayoutStatus } from '#contracts';
 import { inTransaction } from '#database';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { payoutStateEvent } from './events.js';
-import { type OutcomeFields, type PayoutRow } from './ledger.types.js';
+import {
+  CAUSE_OF_SOURCE,
+  type HistoryEntry,
+  type HistoryRepository,
+  type OperatorActor,
+} from './history.repository.js';
+import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
 import {
   type AttentionCounter,
   type LedgerOutbox,
@@ -21,12 +27,16 @@ export interface PayoutChange {
   readonly fields?: OutcomeFields;
   /** Extra fields of the state-change line (ids and codes only, never request content). */
   readonly log?: Readonly<Record<string, unknown>>;
+  /** The person behind a change of source `operations` (required there): written to the history. */
+  readonly actor?: OperatorActor;
 }
 
 export interface PayoutLedgerDeps {
   readonly pool: pg.Pool;
   readonly payouts: PayoutRepository;
   readonly outbox: LedgerOutbox;
+  /** The durable history: one row per change, in the change's transaction. */
+  readonly history: HistoryRepository;
   readonly logger: AppLogger;
   /** Counts a change dropped because the row had moved on meanwhile. */
   readonly stale?: StaleCounter;
@@ -43,7 +53,7 @@ export interface PayoutLedgerDeps {
 
 /**
  * The one way a payout changes state: in one transaction, the move (legal per the state machine,
- * from the version the caller saw) and its event in the outbox; after the commit, the state-change
+ * from the version the caller saw), its event in the outbox and its history row; after the commit, the state-change
  * line, or the count of a stale result when the row had moved on. Secrets are erased on entering
  * a terminal state. An illegal move throws IllegalTransitionError and changes nothing.
  */
@@ -70,10 +80,28 @@ export class PayoutLedger {
       'ledger transition',
       source,
       changes.map((ch) => ch.row.traceparent),
-      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, changes)),
+      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, changes, source)),
     );
     this.announce(changes, moved, source);
     return moved;
+  }
+
+  /**
+   * New payouts (intake), in the caller's transaction: the rows, their accepted events and their
+   * first history rows. Existing identities are left untouched and not returned.
+   */
+  async admit(c: pg.PoolClient, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
+    const inserted = await this.d.payouts.insertNew(c, rows);
+    if (inserted.length === 0) return inserted;
+    await this.d.outbox.enqueue(
+      c,
+      inserted.map((row) => payoutStateEvent(row)),
+    );
+    await this.d.history.record(
+      c,
+      inserted.map((r) => historyOf(null, r, 'intake')),
+    );
+    return inserted;
   }
 
   /**
@@ -83,8 +111,12 @@ export class PayoutLedger {
   async applyWithin(
     c: pg.PoolClient,
     changes: readonly PayoutChange[],
+    source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
     for (const ch of changes) assertPayoutMove(ch.row.status, ch.to, ch.row.transferId);
+    const cause = CAUSE_OF_SOURCE[source];
+    if (cause === 'operator' && changes.some((ch) => !ch.actor))
+      throw new Error('an operator change needs the operator (actor)');
     const rows = await this.d.payouts.transitionMany(
       c,
       changes.map((ch) => ({
@@ -97,7 +129,14 @@ export class PayoutLedger {
     );
     await this.enqueue(c, rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return changes.map((ch) => byId.get(ch.row.id));
+    const out = changes.map((ch) => byId.get(ch.row.id));
+    const history: HistoryEntry[] = [];
+    changes.forEach((ch, i) => {
+      const next = out[i];
+      if (next) history.push(historyOf(ch.row.status, next, cause, ch.actor));
+    });
+    await this.d.history.record(c, history);
+    return out;
   }
 
   /**
@@ -117,6 +156,10 @@ export class PayoutLedger {
         inTransaction(this.d.pool, async (c) => {
           const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
           await this.enqueue(c, rows);
+          await this.d.history.record(
+            c,
+            rows.map((r) => historyOf('RECEIVED', r, 'executor')),
+          );
           return rows;
         }),
     );
@@ -126,12 +169,23 @@ export class PayoutLedger {
 
   /** A re-send of the same transferId: back to SUBMITTING with a new attempt (SUBMITTING or UNKNOWN only). */
   async resend(row: PayoutRow, source: ChangeSource): Promise<PayoutRow | undefined> {
-    return this.special(row, 'SUBMITTING', source, (c) => this.d.payouts.markResent(c, row.id, row.version));
+    return this.special(row, 'SUBMITTING', source, undefined, (c) =>
+      this.d.payouts.markResent(c, row.id, row.version),
+    );
   }
 
-  /** REQUIRES_ATTENTION back to UNKNOWN, due now with a fresh schedule (an operator's recheck). */
-  async reopen(row: PayoutRow, reason: string, source: ChangeSource): Promise<PayoutRow | undefined> {
-    return this.special(row, 'UNKNOWN', source, (c) =>
+  /**
+   * REQUIRES_ATTENTION back to UNKNOWN, due now with a fresh schedule: an operator's recheck
+   * (`by` names the operator) or a provider webhook about the payout (`by` is 'webhook').
+   */
+  async reopen(
+    row: PayoutRow,
+    reason: string,
+    by: OperatorActor | 'webhook',
+  ): Promise<PayoutRow | undefined> {
+    const [source, actor] =
+      by === 'webhook' ? (['webhook', undefined] as const) : (['operations', by] as const);
+    return this.special(row, 'UNKNOWN', source, actor, (c) =>
       this.d.payouts.reopenForRecheck(c, row.id, row.version, reason),
     );
   }
@@ -153,13 +207,17 @@ export class PayoutLedger {
     row: PayoutRow,
     to: PayoutStatus,
     source: ChangeSource,
+    actor: OperatorActor | undefined,
     write: (c: pg.PoolClient) => Promise<PayoutRow | undefined>,
   ): Promise<PayoutRow | undefined> {
     assertPayoutMove(row.status, to, row.transferId);
     const moved = await this.traced('ledger transition', source, [row.traceparent], () =>
       inTransaction(this.d.pool, async (c) => {
         const next = await write(c);
-        if (next) await this.enqueue(c, [next]);
+        if (next) {
+          await this.enqueue(c, [next]);
+          await this.d.history.record(c, [historyOf(row.status, next, CAUSE_OF_SOURCE[source], actor)]);
+        }
         return next;
       }),
     );
@@ -232,4 +290,28 @@ export class PayoutLedger {
     if (!l) this.loggers.set(source, (l = this.d.logger.child({ component: source })));
     return l;
   }
+}
+
+/** A payout's history row: its new state and provider references, never its request. */
+function historyOf(
+  from: PayoutStatus | null,
+  r: PayoutRow,
+  cause: HistoryEntry['cause'],
+  actor?: OperatorActor,
+): HistoryEntry {
+  return {
+    subject: 'payout',
+    subjectId: r.id,
+    accountId: r.accountId,
+    transferId: r.transferId,
+    from,
+    to: r.status,
+    version: r.version,
+    cause,
+    reason: r.reason,
+    statusCode: r.statusCode,
+    referenceId: r.referenceId,
+    utr: r.utr,
+    ...(actor ? { actor } : {}),
+  };
 }

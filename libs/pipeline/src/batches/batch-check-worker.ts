@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import {
-  batchItemEvent,
   type BatchChange,
   type BatchChangeFields,
   type BatchItemRow,
@@ -13,7 +12,6 @@ import {
 import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
-import { type OutboxWriter } from '../shared/ports.js';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { after, type BatchSubmission } from './batch-submission.js';
@@ -21,10 +19,8 @@ import { after, type BatchSubmission } from './batch-submission.js';
 export interface BatchCheckWorkerDeps {
   pool: pg.Pool;
   batches: BatchRepository;
-  /** Every state change of a batch goes through it (transition, event, line). */
+  /** Every state change of a batch and its entries goes through it (move, event, history, line). */
   ledger: BatchLedger;
-  /** Writes the entries' events, in the transaction of the batch's own change. */
-  outbox: OutboxWriter;
   client: ProviderClient;
   /** Sends a batch again when the provider does not have it. */
   submission: BatchSubmission;
@@ -139,12 +135,8 @@ export class BatchCheckWorker {
           'batch status answer would move entries backwards; ignored',
         );
       }
-      const changed = await this.d.batches.updateItems(c, batch.id, updates);
       // The entries' events go first: the batch's own event follows them in its stream.
-      await this.d.outbox.enqueue(
-        c,
-        changed.map((i) => batchItemEvent(batch, i)),
-      );
+      const changed = await this.d.ledger.applyEntriesWithin(c, batch, updates, before, 'batches');
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
@@ -176,7 +168,7 @@ export class BatchCheckWorker {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
         }
       }
-      const moved = change ? await this.d.ledger.applyWithin(c, change) : undefined;
+      const moved = change ? await this.d.ledger.applyWithin(c, change, 'batches') : undefined;
       return { status: moved?.status ?? batch.status, totals, change, moved, changed };
     });
     if (outcome.change) this.d.ledger.announce(outcome.change, outcome.moved, 'batches');
