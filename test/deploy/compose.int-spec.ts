@@ -121,7 +121,8 @@ describe('docker-compose.yml against the Compose Specification', () => {
     const env = compose.services['service']?.environment ?? {};
     const endpoint = new URL(String(env['OTEL_EXPORTER_OTLP_ENDPOINT']));
     assert.equal(env['OTEL_SERVICE_NAME'], 'payout-service');
-    assert.equal(env['OTEL_EXPORTER_OTLP_PROTOCOL'], 'http/protobuf');
+    // The service's exporter is OTLP over HTTP (JSON, @opentelemetry/exporter-trace-otlp-http).
+    assert.equal(endpoint.protocol, 'http:');
     assert.ok(compose.services[endpoint.hostname], `${endpoint.hostname} is a compose service`);
     assert.ok(dependencies(compose.services['service'] ?? {}).includes(endpoint.hostname));
 
@@ -130,7 +131,7 @@ describe('docker-compose.yml against the Compose Specification', () => {
       exporters: Record<string, { endpoint?: string }>;
       service: { pipelines: Record<string, { receivers: string[]; exporters: string[] }> };
     };
-    // http/protobuf goes to the receiver's http protocol, on the endpoint's port.
+    // OTLP/HTTP goes to the receiver's http protocol, on the endpoint's port.
     assert.equal(collector.receivers.otlp.protocols['http']?.endpoint, `0.0.0.0:${endpoint.port}`);
     const traces = collector.service.pipelines['traces'];
     assert.ok(traces, 'a traces pipeline');
