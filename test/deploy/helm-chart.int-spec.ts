@@ -75,7 +75,7 @@ const cases: Record<string, string> = {
   large: `large:${CHART}/values-large.yaml`,
   noWebhooks: `noWebhooks:${CHART}/values-large.yaml;roles.webhooks.enabled=false`,
   missingSecret: `missingSecret:${CHART}/values-small.yaml`,
-  sensitiveInConfig: `sensitiveInConfig:${CHART}/values-large.yaml;config.OPS_API_TOKEN=abcdefghijklmnopqrstuvwxyz`,
+  sensitiveInConfig: `sensitiveInConfig:${CHART}/values-large.yaml;config.OPS_OPERATORS=alice:viewer:abcdef`,
   sensitiveInRoleEnv: `sensitiveInRoleEnv:${CHART}/values-large.yaml;roles.executor.env.DATABASE_URL=postgres://x`,
   misspeltRole: `misspeltRole:${CHART}/values-large.yaml;roles.exector.replicas=3`,
 };
@@ -316,7 +316,7 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
         );
       }
     }
-    assert.match(renderError('sensitiveInConfig'), /OPS_API_TOKEN is sensitive/);
+    assert.match(renderError('sensitiveInConfig'), /OPS_OPERATORS is sensitive/);
     assert.match(renderError('sensitiveInRoleEnv'), /DATABASE_URL is sensitive/);
     assert.match(renderError('missingSecret'), /DATABASE_URL is required/);
   });
