@@ -26,6 +26,7 @@ ensure_deps
 ensure_postgres
 ensure_kafka
 ensure_promtool
+ensure_chromium
 
 step "format (prettier --check)" prettier --check --log-level warn .
 step "lint (eslint, warnings fail)" eslint --max-warnings 0 .
