@@ -63,7 +63,7 @@ function httpStatusOf(code: OperationsErrorCode): HttpStatus {
   }
 }
 
-async function answer<T>(work: () => Promise<T>): Promise<T> {
+export async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
@@ -75,7 +75,7 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Transport glue only: decode the path, call the use case, map domain errors. */
+/** Transport glue only: decode the path, call the use case, map domain errors (also used by the other /ops controllers). */
 @Controller('ops')
 @UseGuards(OpsAuthGuard)
 export class OpsController {

@@ -14,7 +14,7 @@ import {
 import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
-import { OperationsService } from '#operations';
+import { DeadLetterListing, OperationsService } from '#operations';
 import {
   OutboxListener,
   OutboxRelay,
@@ -209,6 +209,11 @@ export function createPipeline(i: PipelineInputs) {
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),
   });
+  const deadLetterListing = new DeadLetterListing({
+    pool,
+    deadLetters: new DeadLetterRepository(),
+    deadOutboxRows: (page) => outbox.listDead(pool, page),
+  });
 
   return {
     payouts,
@@ -226,6 +231,7 @@ export function createPipeline(i: PipelineInputs) {
     relay,
     queries,
     operations,
+    deadLetterListing,
   };
 }
 

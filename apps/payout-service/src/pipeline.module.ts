@@ -16,7 +16,7 @@ import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
-import { OperationsService } from '#operations';
+import { DeadLetterListing, OperationsService } from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService } from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
@@ -146,6 +146,7 @@ const providers: Provider[] = [
   part(QueryService, 'queries'),
   part(ProviderClient, 'client'),
   part(OperationsService, 'operations'),
+  part(DeadLetterListing, 'deadLetterListing'),
   Workers,
 ];
 
@@ -167,7 +168,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OperationsService],
+      exports: [ProviderClient, OperationsService, DeadLetterListing],
     };
   }
 }
