@@ -101,13 +101,28 @@ export function qs(q) {
   return s ? `?${s}` : '';
 }
 
+/** "GET /ops/a/{x}/b" -> "GET /ops/a/{}/b": route names compare whatever their parameters are called. @param {string} r */
+const routeKey = (r) => r.replace(/\{[^}]+\}/g, '{}');
+
 /**
  * Which routes this service has, from its OpenAPI document (GET /ops/openapi.json). A service
  * without the document has today's routes only; views of the others say they are not available.
- * @returns {Promise<Set<string>>} "METHOD /ops/path/{param}" entries
  */
+export class Capabilities {
+  /** @param {Iterable<string>} routes "METHOD /ops/path/{param}" */
+  constructor(routes) {
+    this.routes = new Set([...routes].map(routeKey));
+  }
+
+  /** @param {string} route e.g. "GET /ops/payouts/{accountId}/{transferId}/timeline" */
+  has(route) {
+    return this.routes.has(routeKey(route));
+  }
+}
+
+/** @returns {Promise<Capabilities>} */
 export async function capabilities() {
-  const base = [
+  const found = [
     'GET /ops/payouts/{accountId}/{transferId}',
     'GET /ops/batches/{accountId}/{batchTransferId}',
     'GET /ops/requires-attention',
@@ -116,15 +131,27 @@ export async function capabilities() {
     'GET /ops/dead-letters',
     'GET /ops/outbox/dead',
   ];
-  const found = new Set(base);
   try {
     /** @type {{ paths?: Record<string, Record<string, unknown>> }} */
     const doc = await call('GET', 'openapi.json');
     for (const [path, ops] of Object.entries(doc.paths ?? {}))
-      for (const m of Object.keys(ops))
-        found.add(`${m.toUpperCase()} ${path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+      for (const m of Object.keys(ops)) found.push(`${m.toUpperCase()} ${path}`);
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) throw e;
   }
-  return found;
+  return new Capabilities(found);
+}
+
+/**
+ * Who is signed in and what they may do (GET /ops/me). A service without operator identities has
+ * one shared token: everyone may do everything the API offers.
+ * @param {Capabilities} caps
+ * @returns {Promise<{ id: string | null, role: string | null, may: Set<string> }>}
+ */
+export async function whoAmI(caps) {
+  if (!caps.has('GET /ops/me'))
+    return { id: null, role: null, may: new Set(['read', 'recheck', 'replay', 'propose', 'decide']) };
+  /** @type {{ id: string, role: string, may: string[] }} */
+  const me = await call('GET', 'me');
+  return { id: me.id, role: me.role, may: new Set(me.may) };
 }

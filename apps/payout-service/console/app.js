@@ -1,7 +1,7 @@
 // @ts-check
 // The console's shell: sign-in, navigation, hash routes (#/queue, #/search, #/payout/<account>/<id>,
 // #/proposals, #/dead-letters). Each view is a function that fills <main> from the operations API.
-import { ApiError, call, capabilities, describe, token, whenUnauthorized } from './api.js';
+import { ApiError, call, capabilities, describe, token, whenUnauthorized, whoAmI } from './api.js';
 import { h, mount, notice } from './dom.js';
 import { deadLettersView } from './view-dead-letters.js';
 import { payoutView } from './view-payout.js';
@@ -25,14 +25,14 @@ const ROUTES = [
   [/^\/dead-letters$/, 'dead-letters', deadLettersView],
 ];
 
-/** @type {Set<string> | null} */
-let caps = null;
+/** @type {{ caps: import('./api.js').Capabilities, me: import('./view-types.js').Me } | null} */
+let session = null;
 /** Each render has a number; a slow answer for an older one is dropped. */
 let generation = 0;
 
 whenUnauthorized(() => {
   token.clear();
-  caps = null;
+  session = null;
 });
 
 function showLogin(/** @type {string} */ message = '') {
@@ -93,7 +93,11 @@ async function render() {
   const mine = ++generation;
   if (!token.get()) return showLogin();
   try {
-    caps ??= await capabilities();
+    if (!session) {
+      const caps = await capabilities();
+      session = { caps, me: await whoAmI(caps) };
+      who.textContent = session.me.id ? `${session.me.id} (${session.me.role ?? ''})` : 'signed in';
+    }
   } catch (e) {
     return showLogin(
       e instanceof ApiError && e.status === 401 ? 'Your token was refused; sign in again.' : describe(e),
@@ -118,7 +122,8 @@ async function render() {
       el: section,
       params,
       query: new URLSearchParams(query),
-      caps,
+      caps: session.caps,
+      me: session.me,
       current: () => mine === generation,
       refresh: () => void render(),
     });
@@ -131,7 +136,7 @@ async function render() {
 
 signOut.addEventListener('click', () => {
   token.clear();
-  caps = null;
+  session = null;
   location.hash = '#/queue';
   showLogin();
 });

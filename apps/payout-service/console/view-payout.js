@@ -15,24 +15,36 @@ import { timelineSection } from './view-timeline.js';
  */
 
 const FINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
+const TIMELINE = 'GET /ops/payouts/{accountId}/{transferId}/timeline';
+
+/**
+ * @typedef {import('./view-timeline.js').Timeline} Timeline
+ */
 
 /** @type {import('./view-types.js').View} */
 export async function payoutView(ctx) {
   const [accountId = '', transferId = ''] = ctx.params;
   const path = `payouts/${seg(accountId)}/${seg(transferId)}`;
+  // With the history API, one call answers the payout and its story; without it, the payout alone.
+  /** @type {Timeline | null} */
+  const story = ctx.caps.has(TIMELINE) ? await call('GET', `${path}/timeline`) : null;
   /** @type {Payout} */
-  const p = await call('GET', path);
+  const p = story ? story.payout : await call('GET', path);
   if (!ctx.current()) return;
 
   const result = h('div', { id: 'action-result' });
-  const canRecheck = !FINAL.has(p.status) && p.status !== 'RECEIVED';
+  const canRecheck = !FINAL.has(p.status) && p.status !== 'RECEIVED' && ctx.me.may.has('recheck');
   const recheck = h(
     'button',
     {
       type: 'button',
       id: 'recheck',
       disabled: !canRecheck,
-      title: canRecheck ? null : `a ${p.status} payout has nothing to check`,
+      title: canRecheck
+        ? null
+        : ctx.me.may.has('recheck')
+          ? `a ${p.status} payout has nothing to check`
+          : `your role (${ctx.me.role ?? ''}) may not recheck`,
       onclick: async () => {
         const ok = await confirmAction({
           title: `Recheck ${p.transferId}?`,
@@ -122,5 +134,6 @@ export async function payoutView(ctx) {
     ),
     timeline,
   );
-  await Promise.all([timelineSection(ctx, timeline, p), fourEyesSection(ctx, fourEyes, p)]);
+  timelineSection(ctx, timeline, story);
+  fourEyesSection(ctx, fourEyes, p, story);
 }

@@ -1,23 +1,28 @@
 // @ts-check
-// A payout's timeline: every state change from the durable history (GET .../timeline).
-import { call, seg } from './api.js';
+// A payout's timeline: every state change from the durable history and every operator action
+// (GET /ops/payouts/:accountId/:transferId/timeline, read once by the payout view).
 import { h, mount, notice, statusBadge, table, when } from './dom.js';
 
-const ROUTE = 'GET /ops/payouts/{accountId}/{transferId}/timeline';
-
 /**
- * @typedef {{ fromStatus: string | null, toStatus: string, version: number, cause: string,
- *   operatorId: string | null, reason: string | null, utr: string | null, referenceId: string | null,
- *   at: string }} TimelineEntry
+ * @typedef {{ at: string, from: string | null, to: string, version: number, cause: string,
+ *   reason: string | null, statusCode: string | null, referenceId: string | null, utr: string | null,
+ *   operatorId: string | null, approverId: string | null, proposalId: string | null }} HistoryEntry
+ * @typedef {{ at: string, operatorId: string, role: string, action: string, result: string,
+ *   eventId: string | null, proposalId: string | null }} ActionEntry
+ * @typedef {{ id: string, accountId: string, transferId: string, fromVersion: number, outcome: string,
+ *   utr: string | null, note: string, proposedBy: string, proposedAt: string, state: string,
+ *   decidedBy: string | null, decidedAt: string | null, decisionNote: string | null }} Proposal
+ * @typedef {{ payout: import('./view-payout.js').Payout, history: HistoryEntry[], actions: ActionEntry[],
+ *   proposals: Proposal[] }} Timeline
  */
 
 /**
- * @param {import('./view-types.js').ViewContext} ctx
+ * @param {import('./view-types.js').ViewContext} _ctx
  * @param {HTMLElement} el
- * @param {{ accountId: string, transferId: string }} p
+ * @param {Timeline | null} story null: the service has no history API
  */
-export async function timelineSection(ctx, el, p) {
-  if (!ctx.caps.has(ROUTE)) {
+export function timelineSection(_ctx, el, story) {
+  if (!story) {
     mount(
       el,
       h('h2', {}, 'Timeline'),
@@ -25,27 +30,47 @@ export async function timelineSection(ctx, el, p) {
     );
     return;
   }
-  /** @type {{ entries: TimelineEntry[] }} */
-  const t = await call('GET', `payouts/${seg(p.accountId)}/${seg(p.transferId)}/timeline`);
-  if (!ctx.current()) return;
   mount(
     el,
     h('h2', {}, 'Timeline'),
-    t.entries.length === 0
+    story.history.length === 0
       ? h('p', { class: 'empty' }, 'No recorded change yet.')
       : table(
           [
             { title: 'When', cell: (e) => when(e.at) },
-            { title: 'From', cell: (e) => (e.fromStatus ? statusBadge(e.fromStatus) : '—') },
-            { title: 'To', cell: (e) => statusBadge(e.toStatus) },
+            { title: 'From', cell: (e) => (e.from ? statusBadge(e.from) : '—') },
+            { title: 'To', cell: (e) => statusBadge(e.to) },
             { title: 'Version', cell: (e) => e.version, num: true },
             { title: 'Cause', cell: (e) => e.cause },
-            { title: 'Operator', cell: (e) => e.operatorId ?? '' },
             { title: 'Reason', cell: (e) => e.reason ?? '' },
-            { title: 'UTR / reference', cell: (e) => [e.utr, e.referenceId].filter(Boolean).join(' / ') },
+            {
+              title: 'Provider',
+              cell: (e) => [e.statusCode, e.referenceId, e.utr].filter(Boolean).join(' · '),
+            },
+            {
+              title: 'Operators',
+              cell: (e) =>
+                [e.operatorId, e.approverId ? `approved by ${e.approverId}` : null]
+                  .filter(Boolean)
+                  .join(', '),
+            },
           ],
-          t.entries,
+          story.history,
           { id: 'timeline-table' },
+        ),
+    h('h2', {}, 'Operator actions'),
+    story.actions.length === 0
+      ? h('p', { class: 'empty' }, 'None.')
+      : table(
+          [
+            { title: 'When', cell: (a) => when(a.at) },
+            { title: 'Operator', cell: (a) => `${a.operatorId} (${a.role})` },
+            { title: 'Action', cell: (a) => a.action },
+            { title: 'Result', cell: (a) => a.result },
+            { title: 'Proposal', cell: (a) => a.proposalId ?? '' },
+          ],
+          story.actions,
+          { id: 'actions-table' },
         ),
   );
 }
