@@ -4,6 +4,7 @@ import { EventIdentity1763930000000 } from './1763930000000-event-identity.js';
 import { OutboxJsonPayload1764000000000 } from './1764000000000-outbox-json-payload.js';
 import { PayoutReceivedNotify1764000000001 } from './1764000000001-payout-received-notify.js';
 import { RateBudget1764100000000 } from './1764100000000-rate-budget.js';
+import { OperatorSide1764200000000 } from './1764200000000-operator-side.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   OutboxJsonPayload1764000000000,
   PayoutReceivedNotify1764000000001,
   RateBudget1764100000000,
+  OperatorSide1764200000000,
 ];

@@ -7,6 +7,7 @@ import { type PayoutEvent } from '#contracts';
 import {
   BatchRepository,
   DeadLetterRepository,
+  HistoryRepository,
   PayoutLedger,
   PayoutRepository,
   payoutKey,
@@ -180,7 +181,14 @@ describe('ordering: a repeat racing a state change', () => {
       const intake = new IntakeService({
         pool,
         payouts,
-        ledger: new PayoutLedger({ pool, payouts, outbox, logger: capturingLogger('warn').logger }),
+        ledger: new PayoutLedger({
+          pool,
+          payouts,
+          outbox: pausing,
+          history: new HistoryRepository(),
+          logger: capturingLogger('warn').logger,
+        }),
+        batchLedger: { admitted: () => Promise.resolve() },
         batches: new BatchRepository(),
         quota: new WithdrawalQuotaRepository(),
         deadLetters: new DeadLetterRepository(),

@@ -4,7 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { createPool } from '#database';
-import { type PayoutChange, PayoutLedger, PayoutRepository, type PayoutRow } from '#ledger';
+import {
+  HistoryRepository,
+  type PayoutChange,
+  PayoutLedger,
+  PayoutRepository,
+  type PayoutRow,
+} from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { OutcomeRecorder } from '#pipeline';
 import { capturingLogger, createTestDatabase, TcpProxy, type TestDatabase } from '#test-support';
@@ -61,7 +67,13 @@ describe('OutcomeRecorder', () => {
     });
     const logger = capturingLogger('silent').logger;
     recorder = new OutcomeRecorder(
-      new PayoutLedger({ pool: viaProxy, payouts, outbox: new OutboxRepository(), logger }),
+      new PayoutLedger({
+        pool: viaProxy,
+        payouts,
+        outbox: new OutboxRepository(),
+        history: new HistoryRepository(),
+        logger,
+      }),
       logger,
       { lingerMs: 5, maxBatch: 100 },
     );

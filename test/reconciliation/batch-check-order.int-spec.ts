@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
 import { createPool } from '#database';
-import { BatchLedger, BatchRepository } from '#ledger';
+import { BatchLedger, BatchRepository, HistoryRepository } from '#ledger';
 import { createLogger } from '#observability';
 import { OutboxRepository } from '#outbox';
 import { BatchCheckWorker, type BatchSubmission, ReconcilerMetrics } from '#pipeline';
@@ -38,7 +38,7 @@ describe('overlapping checks of one batch', () => {
 
   /** A checker whose provider reports `entries` as SUCCESS, and whose batch change can be held. */
   function checker(owner: string, entries: string[], gate?: { reached: () => void; opened: Promise<void> }) {
-    const real = new BatchLedger({ pool, batches, outbox, logger });
+    const real = new BatchLedger({ pool, batches, outbox, history: new HistoryRepository(), logger });
     const ledger = gate
       ? Object.assign(Object.create(real) as BatchLedger, {
           applyWithin: async (...args: Parameters<BatchLedger['applyWithin']>) => {

@@ -1,7 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
 import {
+  Body,
   type CanActivate,
   Controller,
+  createParamDecorator,
   type ExecutionContext,
   Get,
   HttpCode,
@@ -12,37 +14,71 @@ import {
   Param,
   Post,
   Query,
+  Res,
+  SetMetadata,
   UseGuards,
 } from '@nestjs/common';
-import { OperationsError, OperationsErrorCode, OperationsService } from '#operations';
-import { SERVICE_CONFIG } from './infrastructure.module.js';
-import { type ServiceConfig } from './service.config.js';
+import { Reflector } from '@nestjs/core';
+import { type FastifyReply } from 'fastify';
+import {
+  ACTION_ROLE,
+  csvHeader,
+  csvLine,
+  opsOpenApi,
+  type Operator,
+  type OperatorAction,
+  OperatorDirectory,
+  OperationsError,
+  OperationsErrorCode,
+  OperationsService,
+  roleAllows,
+  type SearchQuery,
+} from '#operations';
 
-const digest = (v: string): Buffer => createHash('sha256').update(v).digest();
+/** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
+const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
+
+interface OpsRequest {
+  headers: Record<string, string | string[] | undefined>;
+  operator?: Operator;
+}
+
+/** The operator the guard authenticated. */
+const Who = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Operator => ctx.switchToHttp().getRequest<OpsRequest>().operator!,
+);
 
 /**
- * Bearer-token check of the operations API. Both sides are hashed first, so the comparison is
- * constant-time whatever the length of what was sent. With no token configured the API does not
- * exist: 404, the same answer as any unknown path.
+ * Bearer-token check of the operations API: the token is one operator's own (OperatorDirectory
+ * compares its SHA-256 with every configured one), and their role must allow the route's action.
+ * With no operator configured the API does not exist: 404, the same answer as any unknown path.
  */
 @Injectable()
 export class OpsAuthGuard implements CanActivate {
-  private readonly expected: Buffer | undefined;
-
-  constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
-    const token = config.operations.OPS_API_TOKEN;
-    this.expected = token === '' ? undefined : digest(token);
-  }
+  constructor(
+    @Inject(OperatorDirectory) private readonly operators: OperatorDirectory,
+    @Inject(Reflector) private readonly reflector: Reflector,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.expected) throw new HttpException({ statusCode: 404, message: 'Not Found' }, 404);
-    const req = context
-      .switchToHttp()
-      .getRequest<{ headers: Record<string, string | string[] | undefined> }>();
+    if (!this.operators.enabled) throw new HttpException({ statusCode: 404, message: 'Not Found' }, 404);
+    const req = context.switchToHttp().getRequest<OpsRequest>();
     const header = req.headers['authorization'];
     const m = typeof header === 'string' ? /^Bearer ([^\s]+)$/.exec(header) : null;
-    if (!m?.[1] || !timingSafeEqual(digest(m[1]), this.expected))
-      throw new HttpException({ statusCode: 401, message: 'a valid bearer token is required' }, 401);
+    const who = m?.[1] ? this.operators.authenticate(m[1]) : undefined;
+    if (!who) throw new HttpException({ statusCode: 401, message: 'a valid bearer token is required' }, 401);
+    const action =
+      this.reflector.get<OperatorAction | undefined>('ops-action', context.getHandler()) ?? 'read';
+    if (!roleAllows(who.role, action))
+      throw new HttpException(
+        {
+          statusCode: 403,
+          code: OperationsErrorCode.Forbidden,
+          message: `operator ${who.id} (${who.role}) may not do this: it needs ${ACTION_ROLE[action]}`,
+        },
+        403,
+      );
+    req.operator = who;
     return true;
   }
 }
@@ -54,16 +90,21 @@ function httpStatusOf(code: OperationsErrorCode): HttpStatus {
       return HttpStatus.NOT_FOUND;
     case OperationsErrorCode.InvalidInput:
       return HttpStatus.BAD_REQUEST;
+    case OperationsErrorCode.Forbidden:
+      return HttpStatus.FORBIDDEN;
     case OperationsErrorCode.Terminal:
     case OperationsErrorCode.NotSubmitted:
     case OperationsErrorCode.InFlight:
     case OperationsErrorCode.NoStatusEndpoint:
     case OperationsErrorCode.ConcurrentChange:
+    case OperationsErrorCode.NotRequiringAttention:
+    case OperationsErrorCode.ProposalOpen:
+    case OperationsErrorCode.ProposalDecided:
       return HttpStatus.CONFLICT;
   }
 }
 
-export async function answer<T>(work: () => Promise<T>): Promise<T> {
+export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (e) {
@@ -75,15 +116,95 @@ export async function answer<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Transport glue only: decode the path, call the use case, map domain errors (also used by the other /ops controllers). */
+const bodyOf = (b: unknown): Record<string, unknown> =>
+  typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
+
+/** Transport glue only: decode the request, call the use case, map domain errors (answer() is also the other /ops controllers'). */
 @Controller('ops')
 @UseGuards(OpsAuthGuard)
 export class OpsController {
   constructor(@Inject(OperationsService) private readonly ops: OperationsService) {}
 
+  @Get('openapi.json')
+  openapi() {
+    return opsOpenApi();
+  }
+
+  @Get('me')
+  me(@Who() who: Operator) {
+    const may = (Object.keys(ACTION_ROLE) as OperatorAction[]).filter((a) => roleAllows(who.role, a));
+    return { id: who.id, role: who.role, may };
+  }
+
+  @Get('payouts')
+  search(@Query() q: SearchQuery) {
+    return answer(() => this.ops.search(q));
+  }
+
+  @Get('payouts/export.csv')
+  async export(@Query() q: SearchQuery, @Res() reply: FastifyReply) {
+    const rows = await answer(() => this.ops.exportRows(q));
+    async function* csv() {
+      yield csvHeader();
+      for await (const r of rows) yield csvLine(r);
+    }
+    await reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="payouts.csv"')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(csv()));
+  }
+
   @Get('payouts/:accountId/:transferId')
   payout(@Param('accountId') accountId: string, @Param('transferId') transferId: string) {
     return answer(() => this.ops.payout(accountId, transferId));
+  }
+
+  @Get('payouts/:accountId/:transferId/timeline')
+  timeline(@Param('accountId') accountId: string, @Param('transferId') transferId: string) {
+    return answer(() => this.ops.timeline(accountId, transferId));
+  }
+
+  @Post('payouts/:accountId/:transferId/recheck')
+  @Needs('recheck')
+  @HttpCode(202)
+  recheck(
+    @Who() who: Operator,
+    @Param('accountId') accountId: string,
+    @Param('transferId') transferId: string,
+  ) {
+    return answer(() => this.ops.recheck(who, accountId, transferId));
+  }
+
+  @Post('payouts/:accountId/:transferId/proposals')
+  @Needs('propose')
+  @HttpCode(201)
+  propose(
+    @Who() who: Operator,
+    @Param('accountId') accountId: string,
+    @Param('transferId') transferId: string,
+    @Body() body: unknown,
+  ) {
+    return answer(() => this.ops.propose(who, accountId, transferId, bodyOf(body)));
+  }
+
+  @Get('proposals')
+  proposals(@Query() q: { state?: string; limit?: string; cursor?: string }) {
+    return answer(() => this.ops.proposals(q));
+  }
+
+  @Post('proposals/:id/approve')
+  @Needs('decide')
+  @HttpCode(200)
+  approve(@Who() who: Operator, @Param('id') id: string, @Body() body: unknown) {
+    return answer(() => this.ops.approve(who, id, bodyOf(body)['note']));
+  }
+
+  @Post('proposals/:id/reject')
+  @Needs('decide')
+  @HttpCode(200)
+  reject(@Who() who: Operator, @Param('id') id: string, @Body() body: unknown) {
+    return answer(() => this.ops.reject(who, id, bodyOf(body)['note']));
   }
 
   @Get('batches/:accountId/:batchTransferId')
@@ -91,22 +212,22 @@ export class OpsController {
     return answer(() => this.ops.batch(accountId, batchTransferId));
   }
 
+  @Get('batches/:accountId/:batchTransferId/timeline')
+  batchTimeline(@Param('accountId') accountId: string, @Param('batchTransferId') batchTransferId: string) {
+    return answer(() => this.ops.batchTimeline(accountId, batchTransferId));
+  }
+
   @Get('requires-attention')
   requiresAttention(@Query('limit') limit?: string) {
     return answer(() => this.ops.requiringAttention(limit === undefined ? 100 : Number(limit)));
   }
 
-  @Post('payouts/:accountId/:transferId/recheck')
-  @HttpCode(202)
-  recheck(@Param('accountId') accountId: string, @Param('transferId') transferId: string) {
-    return answer(() => this.ops.recheck(accountId, transferId));
-  }
-
   @Post('outbox/:eventId/replay')
+  @Needs('replay')
   @HttpCode(202)
-  replay(@Param('eventId') eventId: string) {
+  replay(@Who() who: Operator, @Param('eventId') eventId: string) {
     return answer(async () => {
-      await this.ops.replayDeadEvent(eventId);
+      await this.ops.replayDeadEvent(who, eventId);
       return { replayed: eventId };
     });
   }

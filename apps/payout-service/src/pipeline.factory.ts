@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import {
   BatchLedger,
+  HistoryRepository,
   BatchRepository,
   DeadLetterRepository,
   PayoutLedger,
@@ -14,7 +15,13 @@ import {
 import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger } from '#observability';
-import { DeadLetterListing, OperationsService } from '#operations';
+import {
+  DeadLetterListing,
+  OperationsService,
+  OperatorActionRepository,
+  ProposalRepository,
+  SearchRepository,
+} from '#operations';
 import {
   OutboxListener,
   OutboxRelay,
@@ -82,6 +89,7 @@ export function createPipeline(i: PipelineInputs) {
   const payouts = new PayoutRepository(payoutRepositorySettings(c));
   const batches = new BatchRepository();
   const outbox = new OutboxRepository();
+  const history = new HistoryRepository();
   const metrics = new PipelineMetrics(registry);
   const reconcilerMetrics = new ReconcilerMetrics(registry);
   const stale = (source: string) => metrics.staleResults.inc({ source });
@@ -90,12 +98,13 @@ export function createPipeline(i: PipelineInputs) {
     pool,
     payouts,
     outbox,
+    history,
     logger: i.logger,
     stale,
     attention,
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
   });
-  const batchLedger = new BatchLedger({ pool, batches, outbox, logger: i.logger, stale });
+  const batchLedger = new BatchLedger({ pool, batches, outbox, history, logger: i.logger, stale });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,
     config.ledger.LEDGER_ENCRYPTION_KEY,
@@ -113,6 +122,7 @@ export function createPipeline(i: PipelineInputs) {
     pool,
     payouts,
     ledger: payoutLedger,
+    batchLedger,
     batches,
     quota: new WithdrawalQuotaRepository(),
     deadLetters: new DeadLetterRepository(),
@@ -205,6 +215,10 @@ export function createPipeline(i: PipelineInputs) {
     payouts,
     batches,
     ledger: payoutLedger,
+    history,
+    search: new SearchRepository(),
+    actions: new OperatorActionRepository(),
+    proposals: new ProposalRepository(),
     // The relay's own replay: it wakes the relay.
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),

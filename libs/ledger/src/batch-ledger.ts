@@ -3,8 +3,14 @@ import { type BatchStatus } from '#contracts';
 import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { type BatchRepository } from './batch.repository.js';
-import { batchStateEvent } from './events.js';
-import { type BatchRow, type BatchTotals } from './ledger.types.js';
+import { batchItemEvent, batchStateEvent } from './events.js';
+import {
+  CAUSE_OF_SOURCE,
+  type HistoryCause,
+  type HistoryEntry,
+  type HistoryRepository,
+} from './history.repository.js';
+import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.types.js';
 import { type ChangeSource, type LedgerOutbox, type StaleCounter } from './ledger.ports.js';
 import { assertBatchMove } from './state-machine.js';
 
@@ -25,12 +31,15 @@ export interface BatchChange {
   readonly fields?: BatchChangeFields;
   /** Extra fields of the state-change line (ids, codes and totals only). */
   readonly log?: Readonly<Record<string, unknown>>;
+  /** The history's cause when the source alone does not say it (the batch submitter: executor). */
+  readonly cause?: HistoryCause;
 }
 
 export interface BatchLedgerDeps {
   readonly pool: pg.Pool;
   readonly batches: BatchRepository;
   readonly outbox: LedgerOutbox;
+  readonly history: HistoryRepository;
   readonly logger: AppLogger;
   readonly stale?: StaleCounter;
 }
@@ -50,18 +59,70 @@ export class BatchLedger {
 
   /** One change in its own transaction: the new row, or undefined when the batch had moved on. */
   async change(change: BatchChange, source: ChangeSource): Promise<BatchRow | undefined> {
-    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, change));
+    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, change, source));
     this.announce(change, moved, source);
     return moved;
   }
 
-  /** The change and its event in the caller's transaction; the caller announces it once committed. */
-  async applyWithin(c: pg.PoolClient, change: BatchChange): Promise<BatchRow | undefined> {
+  /** A new batch (intake), in the caller's transaction: its first history row. */
+  async admitted(c: pg.PoolClient, batch: BatchRow): Promise<void> {
+    await this.d.history.record(c, [batchHistory(null, batch, 'intake')]);
+  }
+
+  /**
+   * The change, its event and its history row in the caller's transaction; the caller announces
+   * it once committed.
+   */
+  async applyWithin(
+    c: pg.PoolClient,
+    change: BatchChange,
+    source: ChangeSource,
+  ): Promise<BatchRow | undefined> {
     const { batch, to } = change;
     assertBatchMove(batch.status, to, batch.batchTransferId);
     const moved = await this.d.batches.transition(c, batch.id, batch.version, to, change.fields ?? {});
-    if (moved) await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+    if (moved) {
+      await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
+      await this.d.history.record(c, [
+        batchHistory(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source]),
+      ]);
+    }
     return moved;
+  }
+
+  /**
+   * Entries the provider's answer moved (BatchRepository.updateItems), in the caller's
+   * transaction: their events (before the batch's own) and their history rows.
+   */
+  async entriesChanged(
+    c: pg.PoolClient,
+    batch: BatchRow,
+    changed: readonly BatchItemRow[],
+    before: ReadonlyMap<string, string>,
+    source: ChangeSource,
+  ): Promise<void> {
+    if (changed.length === 0) return;
+    await this.d.outbox.enqueue(
+      c,
+      changed.map((i) => batchItemEvent(batch, i)),
+    );
+    const cause = CAUSE_OF_SOURCE[source];
+    await this.d.history.record(
+      c,
+      changed.map((i) => ({
+        subject: 'batch_entry' as const,
+        subjectId: batch.id,
+        accountId: batch.accountId,
+        transferId: i.transferId,
+        from: before.get(i.transferId) ?? null,
+        to: i.status,
+        version: i.version,
+        cause,
+        reason: i.reason,
+        referenceId: i.referenceId,
+        utr: i.utr,
+      })),
+    );
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */
@@ -72,6 +133,10 @@ export class BatchLedger {
       await this.d.outbox.enqueue(
         c,
         rows.map((r) => batchStateEvent(r)),
+      );
+      await this.d.history.record(
+        c,
+        rows.map((r) => batchHistory('RECEIVED', r, 'executor')),
       );
       return rows;
     });
@@ -89,7 +154,10 @@ export class BatchLedger {
     assertBatchMove(batch.status, 'SUBMITTING', batch.batchTransferId);
     const moved = await inTransaction(this.d.pool, async (c) => {
       const next = await this.d.batches.markResent(c, batch.id, batch.version, owner, leaseMs);
-      if (next) await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+      if (next) {
+        await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
+        await this.d.history.record(c, [batchHistory(batch.status, next, CAUSE_OF_SOURCE[source])]);
+      }
       return next;
     });
     this.announce({ batch, to: 'SUBMITTING' }, moved, source);
@@ -127,4 +195,20 @@ export class BatchLedger {
       this.log.info({ ...fields, ...change.log }, 'batch state changed');
     }
   }
+}
+
+function batchHistory(from: BatchStatus | null, b: BatchRow, cause: HistoryCause): HistoryEntry {
+  return {
+    subject: 'batch',
+    subjectId: b.id,
+    accountId: b.accountId,
+    transferId: b.batchTransferId,
+    from,
+    to: b.status,
+    version: b.version,
+    cause,
+    reason: b.reason,
+    statusCode: b.statusCode,
+    referenceId: b.referenceId,
+  };
 }

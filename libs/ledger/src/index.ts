@@ -12,5 +12,6 @@ export * from './dead-letter.repository.js';
 export * from './ledger-stats.repository.js';
 export * from './rate-budget.repository.js';
 export * from './ledger.ports.js';
+export * from './history.repository.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';

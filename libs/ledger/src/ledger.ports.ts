@@ -10,7 +10,7 @@ export interface LedgerOutbox {
 }
 
 /** Who asks for a state change: the `component` of its log line and the label of its stale count. */
-export type ChangeSource = 'intake' | 'executor' | 'reconciler' | 'batches' | 'operations';
+export type ChangeSource = 'intake' | 'executor' | 'reconciler' | 'batches' | 'operations' | 'webhook';
 
 /** Counts a change dropped because its row had moved on meanwhile (payouts_stale_results_total). */
 export type StaleCounter = (source: ChangeSource) => void;

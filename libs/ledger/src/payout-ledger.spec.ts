@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { createLogger } from '#observability';
 import { payoutRow, strictFake } from '#test-support';
 import { type OutboxMessage } from './events.js';
+import { type HistoryEntry, type HistoryRepository } from './history.repository.js';
 import { type PayoutRow } from './ledger.types.js';
 import { type ChangeSource } from './ledger.ports.js';
 import { PayoutLedger } from './payout-ledger.js';
@@ -26,6 +27,7 @@ const row = (over: Partial<PayoutRow> = {}): PayoutRow =>
 
 function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
   const statements: string[] = [];
+  const history: HistoryEntry[] = [];
   const moves: TransitionMove[] = [];
   const events: OutboxMessage[] = [];
   const stale: ChangeSource[] = [];
@@ -68,10 +70,17 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
         return Promise.resolve();
       },
     },
+    history: {
+      record: (_c: unknown, rows: readonly HistoryEntry[]) => {
+        history.push(...rows);
+        statements.push('history');
+        return Promise.resolve();
+      },
+    } as unknown as HistoryRepository,
     logger,
     stale: (s) => stale.push(s),
   });
-  return { ledger, statements, moves, events, stale, lines };
+  return { ledger, statements, moves, events, stale, lines, history };
 }
 
 describe('PayoutLedger', () => {
@@ -79,7 +88,11 @@ describe('PayoutLedger', () => {
     const h = harness((m) => m.map((x) => row({ status: x.to, version: x.fromVersion + 1 })));
     const moved = await h.ledger.change({ row: row(), to: 'SUCCESS', fields: { utr: 'U1' } }, 'executor');
     assert.equal(moved?.status, 'SUCCESS');
-    assert.deepEqual(h.statements, ['BEGIN', 'transition', 'enqueue', 'COMMIT']);
+    assert.deepEqual(h.statements, ['BEGIN', 'transition', 'enqueue', 'history', 'COMMIT']);
+    assert.deepEqual(
+      h.history.map((x) => [x.subject, x.from, x.to, x.version, x.cause, x.actor]),
+      [['payout', 'SUBMITTING', 'SUCCESS', 3, 'executor', undefined]],
+    );
     assert.deepEqual(h.moves, [
       { id: '7', fromVersion: 2, to: 'SUCCESS', fields: { utr: 'U1' }, eraseSecrets: true },
     ]);

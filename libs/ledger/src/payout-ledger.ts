@@ -3,7 +3,13 @@ import { type PayoutStatus } from '#contracts';
 import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { payoutStateEvent } from './events.js';
-import { type OutcomeFields, type PayoutRow } from './ledger.types.js';
+import {
+  CAUSE_OF_SOURCE,
+  type HistoryEntry,
+  type HistoryRepository,
+  type OperatorActor,
+} from './history.repository.js';
+import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
 import {
   type AttentionCounter,
   type LedgerOutbox,
@@ -21,12 +27,16 @@ export interface PayoutChange {
   readonly fields?: OutcomeFields;
   /** Extra fields of the state-change line (ids and codes only, never request content). */
   readonly log?: Readonly<Record<string, unknown>>;
+  /** The person behind a change of source `operations` (required there): written to the history. */
+  readonly actor?: OperatorActor;
 }
 
 export interface PayoutLedgerDeps {
   readonly pool: pg.Pool;
   readonly payouts: PayoutRepository;
   readonly outbox: LedgerOutbox;
+  /** The durable history: one row per change, in the change's transaction. */
+  readonly history: HistoryRepository;
   readonly logger: AppLogger;
   /** Counts a change dropped because the row had moved on meanwhile. */
   readonly stale?: StaleCounter;
@@ -41,7 +51,7 @@ export interface PayoutLedgerDeps {
 
 /**
  * The one way a payout changes state: in one transaction, the move (legal per the state machine,
- * from the version the caller saw) and its event in the outbox; after the commit, the state-change
+ * from the version the caller saw), its event in the outbox and its history row; after the commit, the state-change
  * line, or the count of a stale result when the row had moved on. Secrets are erased on entering
  * a terminal state. An illegal move throws IllegalTransitionError and changes nothing.
  */
@@ -64,9 +74,27 @@ export class PayoutLedger {
     changes: readonly PayoutChange[],
     source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
-    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, changes));
+    const moved = await inTransaction(this.d.pool, (c) => this.applyWithin(c, changes, source));
     this.announce(changes, moved, source);
     return moved;
+  }
+
+  /**
+   * New payouts (intake), in the caller's transaction: the rows, their accepted events and their
+   * first history rows. Existing identities are left untouched and not returned.
+   */
+  async admit(c: pg.PoolClient, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
+    const inserted = await this.d.payouts.insertNew(c, rows);
+    if (inserted.length === 0) return inserted;
+    await this.d.outbox.enqueue(
+      c,
+      inserted.map((row) => payoutStateEvent(row)),
+    );
+    await this.d.history.record(
+      c,
+      inserted.map((r) => historyOf(null, r, 'intake')),
+    );
+    return inserted;
   }
 
   /**
@@ -76,8 +104,12 @@ export class PayoutLedger {
   async applyWithin(
     c: pg.PoolClient,
     changes: readonly PayoutChange[],
+    source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
     for (const ch of changes) assertPayoutMove(ch.row.status, ch.to, ch.row.transferId);
+    const cause = CAUSE_OF_SOURCE[source];
+    if (cause === 'operator' && changes.some((ch) => !ch.actor))
+      throw new Error('an operator change needs the operator (actor)');
     const rows = await this.d.payouts.transitionMany(
       c,
       changes.map((ch) => ({
@@ -90,7 +122,14 @@ export class PayoutLedger {
     );
     await this.enqueue(c, rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return changes.map((ch) => byId.get(ch.row.id));
+    const out = changes.map((ch) => byId.get(ch.row.id));
+    const history: HistoryEntry[] = [];
+    changes.forEach((ch, i) => {
+      const next = out[i];
+      if (next) history.push(historyOf(ch.row.status, next, cause, ch.actor));
+    });
+    await this.d.history.record(c, history);
+    return out;
   }
 
   /**
@@ -102,6 +141,10 @@ export class PayoutLedger {
     const claimed = await inTransaction(this.d.pool, async (c) => {
       const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
       await this.enqueue(c, rows);
+      await this.d.history.record(
+        c,
+        rows.map((r) => historyOf('RECEIVED', r, 'executor')),
+      );
       return rows;
     });
     for (const r of claimed) this.line('executor', { row: { ...r, status: 'RECEIVED' }, to: r.status }, r);
@@ -110,12 +153,14 @@ export class PayoutLedger {
 
   /** A re-send of the same transferId: back to SUBMITTING with a new attempt (SUBMITTING or UNKNOWN only). */
   async resend(row: PayoutRow, source: ChangeSource): Promise<PayoutRow | undefined> {
-    return this.special(row, 'SUBMITTING', source, (c) => this.d.payouts.markResent(c, row.id, row.version));
+    return this.special(row, 'SUBMITTING', source, undefined, (c) =>
+      this.d.payouts.markResent(c, row.id, row.version),
+    );
   }
 
   /** REQUIRES_ATTENTION back to UNKNOWN, due now with a fresh schedule (an operator's recheck). */
-  async reopen(row: PayoutRow, reason: string, source: ChangeSource): Promise<PayoutRow | undefined> {
-    return this.special(row, 'UNKNOWN', source, (c) =>
+  async reopen(row: PayoutRow, reason: string, actor: OperatorActor): Promise<PayoutRow | undefined> {
+    return this.special(row, 'UNKNOWN', 'operations', actor, (c) =>
       this.d.payouts.reopenForRecheck(c, row.id, row.version, reason),
     );
   }
@@ -137,12 +182,16 @@ export class PayoutLedger {
     row: PayoutRow,
     to: PayoutStatus,
     source: ChangeSource,
+    actor: OperatorActor | undefined,
     write: (c: pg.PoolClient) => Promise<PayoutRow | undefined>,
   ): Promise<PayoutRow | undefined> {
     assertPayoutMove(row.status, to, row.transferId);
     const moved = await inTransaction(this.d.pool, async (c) => {
       const next = await write(c);
-      if (next) await this.enqueue(c, [next]);
+      if (next) {
+        await this.enqueue(c, [next]);
+        await this.d.history.record(c, [historyOf(row.status, next, CAUSE_OF_SOURCE[source], actor)]);
+      }
       return next;
     });
     this.announce([{ row, to }], [moved], source);
@@ -198,4 +247,28 @@ export class PayoutLedger {
     if (!l) this.loggers.set(source, (l = this.d.logger.child({ component: source })));
     return l;
   }
+}
+
+/** A payout's history row: its new state and provider references, never its request. */
+function historyOf(
+  from: PayoutStatus | null,
+  r: PayoutRow,
+  cause: HistoryEntry['cause'],
+  actor?: OperatorActor,
+): HistoryEntry {
+  return {
+    subject: 'payout',
+    subjectId: r.id,
+    accountId: r.accountId,
+    transferId: r.transferId,
+    from,
+    to: r.status,
+    version: r.version,
+    cause,
+    reason: r.reason,
+    statusCode: r.statusCode,
+    referenceId: r.referenceId,
+    utr: r.utr,
+    ...(actor ? { actor } : {}),
+  };
 }

@@ -1,16 +1,54 @@
 import { z } from 'zod';
 import { defineSection, envVar, type SectionValues } from '#config';
+import { OPERATOR_ROLES, type OperatorIdentity, type OperatorRole } from './operators.js';
+
+const ENTRY = /^([A-Za-z0-9._-]{1,64}):([a-z]+):(.*)$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * `id:role:sha256,…`. Each token is configured as its SHA-256 (64 lowercase hex digits), never in
+ * clear: anything else (a token pasted by mistake) fails the boot, and the message never repeats
+ * the value. Empty (the default) turns the API off.
+ */
+const operatorsSchema = z.string().transform((raw, ctx): OperatorIdentity[] => {
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const out: OperatorIdentity[] = [];
+  entries.forEach((e, i) => {
+    const m = ENTRY.exec(e);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `entry ${i + 1} is not id:role:sha256` });
+      return;
+    }
+    const [, id, role, hash] = m as unknown as [string, string, string, string];
+    if (!(OPERATOR_ROLES as readonly string[]).includes(role))
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${i + 1} (${id}): role must be one of ${OPERATOR_ROLES.join(', ')}`,
+      });
+    else if (!SHA256_HEX.test(hash))
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${i + 1} (${id}): the token must be given as its SHA-256, 64 lowercase hex digits (npm run ops:token), never in clear`,
+      });
+    else out.push({ id, role: role as OperatorRole, tokenSha256: hash });
+  });
+  const ids = new Set(out.map((o) => o.id));
+  if (ids.size !== out.length) ctx.addIssue({ code: 'custom', message: 'operator ids must be unique' });
+  if (new Set(out.map((o) => o.tokenSha256)).size !== out.length)
+    ctx.addIssue({ code: 'custom', message: 'two operators share a token: each needs their own' });
+  return out;
+});
 
 /** Variables of the operations API. Documented in docs/CONFIGURATION.md ("Operations API"). */
 export const operationsConfig = defineSection('operations', {
-  OPS_API_TOKEN: envVar({
-    // Empty (the default) turns the operations API off: every /ops path answers 404.
-    schema: z.string().refine((v) => v === '' || (v.length >= 24 && !/\s/.test(v)), {
-      message: 'must be empty (API off) or at least 24 characters without spaces',
-    }),
+  OPS_OPERATORS: envVar({
+    schema: operatorsSchema,
     default: '',
     description:
-      'Bearer token of the operations API (/ops/...); empty turns the API off (every /ops path answers 404)',
+      "Operators of the operations API (/ops/...): `id:role:sha256,…`, role viewer, operator or approver, the SHA-256 (hex) of each one's own bearer token (`npm run ops:token`); empty turns the API off (every /ops path answers 404)",
     sensitive: true,
   }),
 });

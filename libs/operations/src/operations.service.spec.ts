@@ -8,6 +8,8 @@ import { Writable } from 'node:stream';
 import { OperationsError, OperationsErrorCode } from './operations.errors.js';
 import { OperationsService } from './operations.service.js';
 import { payoutView } from './operations.views.js';
+import { type OperatorActionEntry } from './operator-action.repository.js';
+import { type Operator } from './operators.js';
 
 const strict = strictFake;
 
@@ -43,10 +45,17 @@ function service(payouts: Partial<Record<keyof PayoutRepository, unknown>>): Ope
     payouts: strict<PayoutRepository>('payouts', payouts),
     batches: strict<BatchRepository>('batches'),
     ledger: strict('ledger'),
+    history: strict('history'),
+    search: strict('search'),
+    actions: { record: async (_db: unknown, a: OperatorActionEntry) => void recorded.push(a) } as never,
+    proposals: strict('proposals'),
     replayDead: () => Promise.reject(new Error('unexpected replay')),
     logger: silent,
   });
 }
+
+const recorded: OperatorActionEntry[] = [];
+const ALICE: Operator = { id: 'alice', role: 'operator' };
 
 const codeOf = async (p: Promise<unknown>): Promise<OperationsErrorCode> => {
   try {
@@ -62,20 +71,20 @@ describe('OperationsService.recheck', () => {
   for (const status of ['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const) {
     it(`refuses a ${status} payout without touching it`, async () => {
       const s = service({ findOne: async () => row({ status }) });
-      assert.equal(await codeOf(s.recheck('acc', 't1')), OperationsErrorCode.Terminal);
+      assert.equal(await codeOf(s.recheck(ALICE, 'acc', 't1')), OperationsErrorCode.Terminal);
     });
   }
 
   it('refuses a RECEIVED payout (not sent yet)', async () => {
     const s = service({ findOne: async () => row({ status: 'RECEIVED' }) });
-    assert.equal(await codeOf(s.recheck('acc', 't1')), OperationsErrorCode.NotSubmitted);
+    assert.equal(await codeOf(s.recheck(ALICE, 'acc', 't1')), OperationsErrorCode.NotSubmitted);
   });
 
   it('refuses a self withdrawal in REQUIRES_ATTENTION: there is no status endpoint', async () => {
     const s = service({
       findOne: async () => row({ status: 'REQUIRES_ATTENTION', kind: 'self_withdrawal' }),
     });
-    assert.equal(await codeOf(s.recheck('acc', 't1')), OperationsErrorCode.NoStatusEndpoint);
+    assert.equal(await codeOf(s.recheck(ALICE, 'acc', 't1')), OperationsErrorCode.NoStatusEndpoint);
   });
 
   it('a row held by a worker is in flight: 409, nothing else is done', async () => {
@@ -83,12 +92,30 @@ describe('OperationsService.recheck', () => {
       findOne: async () => row({ status: 'SUBMITTING' }),
       checkNow: async () => undefined,
     });
-    assert.equal(await codeOf(s.recheck('acc', 't1')), OperationsErrorCode.InFlight);
+    assert.equal(await codeOf(s.recheck(ALICE, 'acc', 't1')), OperationsErrorCode.InFlight);
+  });
+
+  it('a refusal is recorded with who asked', async () => {
+    recorded.length = 0;
+    const s = service({ findOne: async () => row({ status: 'FAILED', id: '42' }) });
+    await codeOf(s.recheck(ALICE, 'acc', 't1'));
+    assert.deepEqual(
+      recorded.map((a) => [a.operatorId, a.role, a.action, a.payoutId, a.result]),
+      [['alice', 'operator', 'recheck', '42', 'terminal']],
+    );
+  });
+
+  it('a viewer may not recheck: refused before anything is read', async () => {
+    const s = service({});
+    assert.equal(
+      await codeOf(s.recheck({ id: 'v', role: 'viewer' }, 'acc', 't1')),
+      OperationsErrorCode.Forbidden,
+    );
   });
 
   it('an unknown payout is not found', async () => {
     const s = service({ findOne: async () => undefined });
-    assert.equal(await codeOf(s.recheck('acc', 'nope')), OperationsErrorCode.NotFound);
+    assert.equal(await codeOf(s.recheck(ALICE, 'acc', 'nope')), OperationsErrorCode.NotFound);
   });
 });
 

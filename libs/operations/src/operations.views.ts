@@ -1,4 +1,7 @@
-import { beneficiaryOf, type BatchItemRow, type BatchRow, type PayoutRow } from '#ledger';
+import { beneficiaryOf, type BatchItemRow, type BatchRow, type HistoryRow, type PayoutRow } from '#ledger';
+import { type OperatorActionRow } from './operator-action.repository.js';
+import { type ProposalRow } from './proposal.repository.js';
+import { type SearchRow } from './search.repository.js';
 
 /**
  * What the operations API shows. Built field by field from an allow-list: requests are never
@@ -110,5 +113,132 @@ export function batchView(b: BatchRow, items?: readonly BatchItemRow[]): BatchVi
           })),
         }
       : {}),
+  };
+}
+
+/** A row of a search or an export: a payout, or a batch entry (`batchTransferId` set). */
+export interface SearchItemView {
+  accountId: string;
+  transferId: string;
+  batchTransferId: string | null;
+  kind: string;
+  status: string;
+  version: number;
+  amount: string;
+  utr: string | null;
+  referenceId: string | null;
+  reason: string | null;
+  beneficiary: ReturnType<typeof beneficiaryOf> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function searchItemView(r: SearchRow): SearchItemView {
+  return {
+    accountId: r.accountId,
+    transferId: r.transferId,
+    batchTransferId: r.batchTransferId,
+    kind: r.kind,
+    status: r.status,
+    version: r.version,
+    amount: r.amount,
+    utr: r.utr,
+    referenceId: r.referenceId,
+    reason: r.reason,
+    beneficiary: beneficiaryOf(r.request) ?? null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export interface HistoryView {
+  at: string;
+  subject: string;
+  transferId: string;
+  from: string | null;
+  to: string;
+  version: number;
+  cause: string;
+  reason: string | null;
+  statusCode: string | null;
+  referenceId: string | null;
+  utr: string | null;
+  operatorId: string | null;
+  approverId: string | null;
+  proposalId: string | null;
+}
+
+export function historyView(h: HistoryRow): HistoryView {
+  return {
+    at: h.at.toISOString(),
+    subject: h.subject,
+    transferId: h.transferId,
+    from: h.from,
+    to: h.to,
+    version: h.version,
+    cause: h.cause,
+    reason: h.reason,
+    statusCode: h.statusCode,
+    referenceId: h.referenceId,
+    utr: h.utr,
+    operatorId: h.operatorId,
+    approverId: h.approverId,
+    proposalId: h.proposalId,
+  };
+}
+
+export interface ActionView {
+  at: string;
+  operatorId: string;
+  role: string;
+  action: string;
+  result: string;
+  eventId: string | null;
+  proposalId: string | null;
+}
+
+export function actionView(a: OperatorActionRow): ActionView {
+  return {
+    at: a.at.toISOString(),
+    operatorId: a.operatorId,
+    role: a.role,
+    action: a.action,
+    result: a.result,
+    eventId: a.eventId,
+    proposalId: a.proposalId,
+  };
+}
+
+export interface ProposalView {
+  id: string;
+  accountId: string;
+  transferId: string;
+  fromVersion: number;
+  outcome: string;
+  utr: string | null;
+  note: string;
+  proposedBy: string;
+  proposedAt: string;
+  state: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  decisionNote: string | null;
+}
+
+export function proposalView(p: ProposalRow): ProposalView {
+  return {
+    id: p.id,
+    accountId: p.accountId,
+    transferId: p.transferId,
+    fromVersion: p.fromVersion,
+    outcome: p.outcome,
+    utr: p.utr,
+    note: p.note,
+    proposedBy: p.proposedBy,
+    proposedAt: p.proposedAt.toISOString(),
+    state: p.state,
+    decidedBy: p.decidedBy,
+    decidedAt: p.decidedAt?.toISOString() ?? null,
+    decisionNote: p.decisionNote,
   };
 }

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import {
-  batchItemEvent,
   type BatchChange,
   type BatchChangeFields,
   type BatchItemRow,
@@ -141,10 +140,7 @@ export class BatchCheckWorker {
       }
       const changed = await this.d.batches.updateItems(c, batch.id, updates);
       // The entries' events go first: the batch's own event follows them in its stream.
-      await this.d.outbox.enqueue(
-        c,
-        changed.map((i) => batchItemEvent(batch, i)),
-      );
+      await this.d.ledger.entriesChanged(c, batch, changed, before, 'batches');
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
@@ -176,7 +172,7 @@ export class BatchCheckWorker {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
         }
       }
-      const moved = change ? await this.d.ledger.applyWithin(c, change) : undefined;
+      const moved = change ? await this.d.ledger.applyWithin(c, change, 'batches') : undefined;
       return { status: moved?.status ?? batch.status, totals, change, moved, changed };
     });
     if (outcome.change) this.d.ledger.announce(outcome.change, outcome.moved, 'batches');

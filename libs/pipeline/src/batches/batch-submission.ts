@@ -83,7 +83,7 @@ export class BatchSubmission {
   }
 
   private async move(batch: BatchRow, to: BatchStatus, fields: BatchChangeFields): Promise<void> {
-    await this.d.ledger.change({ batch, to, fields }, 'batches');
+    await this.d.ledger.change({ batch, to, fields, cause: 'executor' }, 'batches');
   }
 }
 

@@ -9,6 +9,7 @@ import {
 } from '#contracts';
 import { inTransaction } from '#database';
 import {
+  type BatchLedger,
   type BatchRepository,
   batchStateEvent,
   canonicalRequest,
@@ -43,6 +44,8 @@ export interface IntakeDeps {
   payouts: PayoutRepository;
   /** A command refused at intake (the daily withdrawal limit) is a state change like any other. */
   ledger: PayoutLedger;
+  /** A new batch's first history row. */
+  batchLedger: Pick<BatchLedger, 'admitted'>;
   batches: BatchRepository;
   quota: WithdrawalQuotaRepository;
   deadLetters: DeadLetterRepository;
@@ -248,16 +251,12 @@ export class IntakeService {
     const candidates = [...firstOf.values()];
     const inserting = new Set<Valid>();
 
-    const inserted = await this.d.payouts.insertNew(
+    // The rows, their accepted events and first history rows go in first: a refusal below is
+    // the next version of its payout.
+    const inserted = await this.d.ledger.admit(
       client,
       candidates.filter((v) => !v.isBatch).map((v) => this.newPayout(v)),
     );
-    // The accepted events go in first: a refusal below is the next version of its payout.
-    if (inserted.length > 0)
-      await this.d.outbox.enqueue(
-        client,
-        inserted.map((row) => payoutStateEvent(row)),
-      );
     for (const row of inserted) {
       const v = firstOf.get(`p|${row.accountId}|${row.transferId}`);
       if (v) inserting.add(v);
@@ -266,13 +265,17 @@ export class IntakeService {
       let result: CommandResult = 'accepted';
       const quota = PAYOUT_KINDS[row.kind].quota;
       if (quota === 'daily_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
-        const [rejected] = await this.d.ledger.applyWithin(client, [
-          {
-            row,
-            to: 'REJECTED',
-            fields: { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
-          },
-        ]);
+        const [rejected] = await this.d.ledger.applyWithin(
+          client,
+          [
+            {
+              row,
+              to: 'REJECTED',
+              fields: { reason: 'daily_withdrawal_limit_exceeded', statusCode: 'LIMIT_3_PER_DAY' },
+            },
+          ],
+          'intake',
+        );
         if (rejected) {
           changes.push({ ...line, to: rejected.status, version: rejected.version, reason: rejected.reason });
         }
@@ -293,6 +296,7 @@ export class IntakeService {
         entries: d.entries.map((e) => ({ transferId: e.transferId, amount: e.amount, entry: { ...e } })),
       });
       if (!row) continue;
+      await this.d.batchLedger.admitted(client, row);
       inserting.add(v);
       events.push(batchStateEvent(row));
       changes.push({

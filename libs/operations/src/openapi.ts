@@ -1,0 +1,554 @@
+import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from './vocabulary.js';
+import { CSV_COLUMNS, MAX_PAGE } from './search.js';
+import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
+import { OperationsErrorCode } from './operations.errors.js';
+import { MAX_PAGE_LIMIT as DEAD_PAGE } from './dead-letters.js';
+
+/**
+ * The operations API as OpenAPI 3.1: served at GET /ops/openapi.json and checked in as
+ * docs/ops-openapi.json (`npm run ops:openapi`; the test command fails when the two differ).
+ * Written by hand next to the use cases: a route added to the controller without an entry here
+ * fails test/ops/openapi.int-spec.ts.
+ */
+
+type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string): Json => ({ type: [type, 'null'] });
+const str: Json = { type: 'string' };
+const int: Json = { type: 'integer' };
+const time: Json = { type: 'string', format: 'date-time' };
+
+const path = (name: string, description: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: str,
+});
+const query = (name: string, description: string, schema: Json = str): Json => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+
+const ACCOUNT = path('accountId', 'the provider account (the service default: `default`)');
+const TRANSFER = path('transferId', "the payout's transferId");
+
+const errors = (...codes: number[]): Record<string, Json> =>
+  Object.fromEntries(
+    codes.map((c) => [
+      String(c),
+      {
+        description: ERROR_TEXT[c] ?? 'refused',
+        content: { 'application/json': { schema: ref('Error') } },
+      },
+    ]),
+  );
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'invalid input (code invalid_input)',
+  401: 'no valid bearer token',
+  403: "the operator's role does not allow it, or it is their own proposal (code forbidden)",
+  404: 'not found (also every /ops path while no operator is configured)',
+  409: 'the state does not allow it now: see `code`',
+};
+
+const ok = (description: string, schema: Json, status = '200'): Record<string, Json> => ({
+  [status]: { description, content: { 'application/json': { schema } } },
+});
+
+const role = (r: string): Record<string, Json> => ({ 'x-required-role': r });
+
+const SEARCH_PARAMS: Json[] = [
+  query('status', 'comma-separated statuses', {
+    type: 'string',
+    description: PAYOUT_STATUSES_LIST.join(', '),
+  }),
+  query('kind', 'comma-separated payout kinds (not with `batch`)', {
+    type: 'string',
+    description: PAYOUT_KINDS_LIST.join(', '),
+  }),
+  query('account', 'account id, exact'),
+  query('from', 'created at or after (ISO 8601)', { type: 'string', format: 'date-time' }),
+  query('to', 'created before (ISO 8601)', { type: 'string', format: 'date-time' }),
+  query('batch', "a batchTransferId: lists that batch's entries instead of payouts"),
+  query('utr', 'UTR, exact'),
+  query('transferIdPrefix', 'transferId starts with this (taken literally: % and _ are not wildcards)'),
+];
+
+export function opsOpenApi(): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'payouts operations API',
+      version: '1.0.0',
+      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` of one configured operator (OPS_OPERATORS). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Error codes: ${Object.values(OperationsErrorCode).join(', ')}.`,
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths: {
+      '/ops/openapi.json': {
+        get: {
+          summary: 'this document',
+          ...role(ACTION_ROLE.read),
+          responses: { ...ok('the OpenAPI document', { type: 'object' }), ...errors(401) },
+        },
+      },
+      '/ops/me': {
+        get: {
+          summary: 'who the token belongs to, and what that role may do',
+          ...role(ACTION_ROLE.read),
+          responses: { ...ok('the operator', ref('Me')), ...errors(401) },
+        },
+      },
+      '/ops/payouts': {
+        get: {
+          summary: 'search payouts (or the entries of one batch), newest first, one page',
+          ...role(ACTION_ROLE.read),
+          parameters: [
+            ...SEARCH_PARAMS,
+            query('limit', `page size, 1 to ${MAX_PAGE} (default 50)`, { type: 'integer' }),
+            query('cursor', '`nextCursor` of the previous page'),
+          ],
+          responses: { ...ok('one page', ref('SearchPage')), ...errors(400, 401) },
+        },
+      },
+      '/ops/payouts/export.csv': {
+        get: {
+          summary: 'every payout of a search as CSV, streamed (masked, formula-safe)',
+          ...role(ACTION_ROLE.read),
+          parameters: SEARCH_PARAMS,
+          responses: {
+            '200': {
+              description: `CSV with a header row: ${CSV_COLUMNS.join(', ')}. Every cell quoted; a cell starting with = + - @, tab or CR is prefixed with '.`,
+              content: { 'text/csv': { schema: str } },
+            },
+            ...errors(400, 401),
+          },
+        },
+      },
+      '/ops/payouts/{accountId}/{transferId}': {
+        get: {
+          summary: 'one payout, masked',
+          ...role(ACTION_ROLE.read),
+          parameters: [ACCOUNT, TRANSFER],
+          responses: { ...ok('the payout', ref('Payout')), ...errors(401, 404) },
+        },
+      },
+      '/ops/payouts/{accountId}/{transferId}/timeline': {
+        get: {
+          summary: "a payout's current state, every state change, every operator action and proposal",
+          ...role(ACTION_ROLE.read),
+          parameters: [ACCOUNT, TRANSFER],
+          responses: { ...ok('the timeline', ref('Timeline')), ...errors(401, 404) },
+        },
+      },
+      '/ops/payouts/{accountId}/{transferId}/recheck': {
+        post: {
+          summary:
+            'check now: an unclear payout becomes due; a REQUIRES_ATTENTION one goes back to UNKNOWN (recorded with the operator)',
+          ...role(ACTION_ROLE.recheck),
+          parameters: [ACCOUNT, TRANSFER],
+          responses: { ...ok('done', ref('RecheckResult'), '202'), ...errors(401, 403, 404, 409) },
+        },
+      },
+      '/ops/payouts/{accountId}/{transferId}/proposals': {
+        post: {
+          summary:
+            'propose settling a REQUIRES_ATTENTION payout as SUCCESS or FAILED (four eyes: nothing moves yet)',
+          ...role(ACTION_ROLE.propose),
+          parameters: [ACCOUNT, TRANSFER],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('ProposalInput') } },
+          },
+          responses: {
+            ...ok('the open proposal', ref('Proposal'), '201'),
+            ...errors(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      '/ops/proposals': {
+        get: {
+          summary: 'proposals, newest first',
+          ...role(ACTION_ROLE.read),
+          parameters: [
+            query('state', 'open (default all)', {
+              type: 'string',
+              enum: ['open', 'approved', 'rejected', 'stale', 'all'],
+            }),
+            query('limit', `page size, 1 to ${MAX_PAGE} (default 50)`, { type: 'integer' }),
+            query('cursor', '`nextCursor` of the previous page'),
+          ],
+          responses: { ...ok('one page', ref('ProposalPage')), ...errors(400, 401) },
+        },
+      },
+      '/ops/proposals/{proposalId}/approve': {
+        post: {
+          summary:
+            "approve another operator's proposal: the payout moves through the ledger (event on the topic, history with both identities)",
+          ...role(ACTION_ROLE.decide),
+          parameters: [path('proposalId', 'the proposal id')],
+          requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
+          responses: { ...ok('the approved proposal', ref('Proposal')), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      '/ops/proposals/{proposalId}/reject': {
+        post: {
+          summary: "reject another operator's proposal: nothing moves",
+          ...role(ACTION_ROLE.decide),
+          parameters: [path('proposalId', 'the proposal id')],
+          requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
+          responses: { ...ok('the rejected proposal', ref('Proposal')), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      '/ops/batches/{accountId}/{batchTransferId}': {
+        get: {
+          summary: 'one batch with its entries, masked',
+          ...role(ACTION_ROLE.read),
+          parameters: [ACCOUNT, path('batchTransferId', "the batch's batchTransferId")],
+          responses: { ...ok('the batch', ref('Batch')), ...errors(401, 404) },
+        },
+      },
+      '/ops/batches/{accountId}/{batchTransferId}/timeline': {
+        get: {
+          summary: "a batch's state changes and its entries'",
+          ...role(ACTION_ROLE.read),
+          parameters: [ACCOUNT, path('batchTransferId', "the batch's batchTransferId")],
+          responses: { ...ok('the timeline', ref('BatchTimeline')), ...errors(401, 404) },
+        },
+      },
+      '/ops/requires-attention': {
+        get: {
+          summary: 'the payouts and batches a person must look at, oldest first',
+          ...role(ACTION_ROLE.read),
+          parameters: [query('limit', '1 to 500 (default 100)', { type: 'integer' })],
+          responses: { ...ok('the queue', ref('AttentionQueue')), ...errors(400, 401) },
+        },
+      },
+      '/ops/outbox/{eventId}/replay': {
+        post: {
+          summary: 'put a dead outbox row back to pending (recorded with the operator)',
+          ...role(ACTION_ROLE.replay),
+          parameters: [path('eventId', 'the event id (or the outbox row id)')],
+          responses: {
+            ...ok(
+              'replayed',
+              { type: 'object', properties: { replayed: str }, required: ['replayed'] },
+              '202',
+            ),
+            ...errors(401, 403, 404),
+          },
+        },
+      },
+      '/ops/outbox/dead': {
+        get: {
+          summary: 'outbox rows the relay gave up publishing (replayable), newest first; no payload',
+          ...role(ACTION_ROLE.read),
+          parameters: [
+            query('limit', `page size, 1 to ${DEAD_PAGE} (default 50)`, { type: 'integer' }),
+            query('cursor', '`nextCursor` of the previous page'),
+          ],
+          responses: { ...ok('one page', ref('DeadOutboxPage')), ...errors(400, 401) },
+        },
+      },
+      '/ops/dead-letters': {
+        get: {
+          summary:
+            'commands refused to the dead-letter topic (their mirror rows: reason, rule and field names, never values; ADR 0007), newest first',
+          ...role(ACTION_ROLE.read),
+          parameters: [
+            query('limit', `page size, 1 to ${DEAD_PAGE} (default 50)`, { type: 'integer' }),
+            query('cursor', '`nextCursor` of the previous page'),
+          ],
+          responses: { ...ok('one page', ref('DeadLetterPage')), ...errors(400, 401) },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "one operator's own token; the service keeps only its SHA-256",
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          properties: {
+            statusCode: int,
+            code: { type: 'string', enum: Object.values(OperationsErrorCode) },
+            message: str,
+          },
+          required: ['statusCode', 'message'],
+        },
+        Me: {
+          type: 'object',
+          properties: {
+            id: str,
+            role: { type: 'string', enum: [...OPERATOR_ROLES] },
+            may: { type: 'array', items: { type: 'string', enum: Object.keys(ACTION_ROLE) } },
+          },
+          required: ['id', 'role', 'may'],
+        },
+        Beneficiary: {
+          type: ['object', 'null'],
+          description:
+            'masked: account numbers keep their last 4 digits, VPAs their first letters and handle',
+          properties: { beneId: str, bankAccount: str, ifsc: str, vpa: str },
+        },
+        Payout: {
+          type: 'object',
+          properties: {
+            accountId: str,
+            transferId: str,
+            kind: { type: 'string', enum: [...PAYOUT_KINDS_LIST] },
+            status: { type: 'string', enum: [...PAYOUT_STATUSES_LIST] },
+            version: int,
+            attempt: int,
+            amount: { type: 'string', description: 'decimal, two places' },
+            reason: nullable('string'),
+            statusCode: nullable('string'),
+            referenceId: nullable('string'),
+            svcTransferId: nullable('string'),
+            utr: nullable('string'),
+            requestId: nullable('string'),
+            nextCheckAt: { type: ['string', 'null'], format: 'date-time' },
+            checkCount: int,
+            beneficiary: ref('Beneficiary'),
+            createdAt: time,
+            updatedAt: time,
+          },
+          required: ['accountId', 'transferId', 'kind', 'status', 'version', 'amount'],
+        },
+        SearchItem: {
+          type: 'object',
+          properties: {
+            accountId: str,
+            transferId: str,
+            batchTransferId: { ...{ type: ['string', 'null'] }, description: 'set on a batch entry' },
+            kind: { type: 'string', description: 'a payout kind, or batch_entry' },
+            status: str,
+            version: int,
+            amount: str,
+            utr: nullable('string'),
+            referenceId: nullable('string'),
+            reason: nullable('string'),
+            beneficiary: ref('Beneficiary'),
+            createdAt: time,
+            updatedAt: time,
+          },
+          required: ['accountId', 'transferId', 'kind', 'status', 'version', 'amount'],
+        },
+        SearchPage: {
+          type: 'object',
+          properties: {
+            items: { type: 'array', items: ref('SearchItem') },
+            nextCursor: nullable('string'),
+          },
+          required: ['items', 'nextCursor'],
+        },
+        HistoryEntry: {
+          type: 'object',
+          properties: {
+            at: time,
+            subject: { type: 'string', enum: ['payout', 'batch', 'batch_entry'] },
+            transferId: str,
+            from: { type: ['string', 'null'], description: 'null: created' },
+            to: str,
+            version: int,
+            cause: { type: 'string', enum: ['intake', 'executor', 'reconciler', 'webhook', 'operator'] },
+            reason: nullable('string'),
+            statusCode: nullable('string'),
+            referenceId: nullable('string'),
+            utr: nullable('string'),
+            operatorId: {
+              type: ['string', 'null'],
+              description: 'cause operator: who (the proposer of a settlement)',
+            },
+            approverId: { type: ['string', 'null'], description: 'a four-eyes settlement: who approved' },
+            proposalId: nullable('string'),
+          },
+          required: ['at', 'subject', 'transferId', 'from', 'to', 'version', 'cause'],
+        },
+        Action: {
+          type: 'object',
+          properties: {
+            at: time,
+            operatorId: str,
+            role: str,
+            action: { type: 'string', enum: ['recheck', 'replay', 'propose', 'approve', 'reject'] },
+            result: { type: 'string', description: 'what came of it, or the refusal code' },
+            eventId: nullable('string'),
+            proposalId: nullable('string'),
+          },
+          required: ['at', 'operatorId', 'role', 'action', 'result'],
+        },
+        Proposal: {
+          type: 'object',
+          properties: {
+            id: str,
+            accountId: str,
+            transferId: str,
+            fromVersion: int,
+            outcome: { type: 'string', enum: ['SUCCESS', 'FAILED'] },
+            utr: nullable('string'),
+            note: { type: 'string', description: 'digit runs of 9 or more are masked' },
+            proposedBy: str,
+            proposedAt: time,
+            state: { type: 'string', enum: ['open', 'approved', 'rejected', 'stale'] },
+            decidedBy: nullable('string'),
+            decidedAt: { type: ['string', 'null'], format: 'date-time' },
+            decisionNote: nullable('string'),
+          },
+          required: [
+            'id',
+            'accountId',
+            'transferId',
+            'fromVersion',
+            'outcome',
+            'note',
+            'proposedBy',
+            'state',
+          ],
+        },
+        ProposalPage: {
+          type: 'object',
+          properties: { items: { type: 'array', items: ref('Proposal') }, nextCursor: nullable('string') },
+          required: ['items', 'nextCursor'],
+        },
+        ProposalInput: {
+          type: 'object',
+          properties: {
+            outcome: { type: 'string', enum: ['SUCCESS', 'FAILED'] },
+            utr: { type: 'string', pattern: '^[A-Za-z0-9]{6,35}$', description: 'required for SUCCESS' },
+            note: { type: 'string', minLength: 1, maxLength: 500, description: 'the evidence' },
+            version: { type: 'integer', description: 'the payout version the operator saw' },
+          },
+          required: ['outcome', 'note', 'version'],
+        },
+        DecisionInput: {
+          type: 'object',
+          properties: { note: { type: 'string', maxLength: 500 } },
+        },
+        Timeline: {
+          type: 'object',
+          properties: {
+            payout: ref('Payout'),
+            history: { type: 'array', items: ref('HistoryEntry') },
+            actions: { type: 'array', items: ref('Action') },
+            proposals: { type: 'array', items: ref('Proposal') },
+          },
+          required: ['payout', 'history', 'actions', 'proposals'],
+        },
+        RecheckResult: {
+          type: 'object',
+          properties: { action: { type: 'string', enum: ['scheduled', 'reopened'] }, payout: ref('Payout') },
+          required: ['action', 'payout'],
+        },
+        BatchItem: {
+          type: 'object',
+          properties: {
+            transferId: str,
+            position: int,
+            amount: str,
+            status: str,
+            version: int,
+            reason: nullable('string'),
+            referenceId: nullable('string'),
+            utr: nullable('string'),
+            beneficiary: ref('Beneficiary'),
+          },
+          required: ['transferId', 'position', 'amount', 'status', 'version'],
+        },
+        Batch: {
+          type: 'object',
+          properties: {
+            accountId: str,
+            batchTransferId: str,
+            batchFormat: str,
+            status: str,
+            version: int,
+            attempt: int,
+            entryCount: int,
+            totalAmount: str,
+            reason: nullable('string'),
+            statusCode: nullable('string'),
+            referenceId: nullable('string'),
+            requestId: nullable('string'),
+            createdAt: time,
+            updatedAt: { type: ['string', 'null'], format: 'date-time' },
+            items: { type: 'array', items: ref('BatchItem') },
+          },
+          required: ['accountId', 'batchTransferId', 'status', 'version'],
+        },
+        BatchTimeline: {
+          type: 'object',
+          properties: { batch: ref('Batch'), history: { type: 'array', items: ref('HistoryEntry') } },
+          required: ['batch', 'history'],
+        },
+        AttentionQueue: {
+          type: 'object',
+          properties: {
+            payouts: { type: 'array', items: ref('Payout') },
+            batches: { type: 'array', items: ref('Batch') },
+          },
+          required: ['payouts', 'batches'],
+        },
+        DeadOutboxRow: {
+          type: 'object',
+          properties: {
+            id: str,
+            eventId: str,
+            eventType: str,
+            messageKey: str,
+            topic: str,
+            attempts: int,
+            lastError: {
+              type: ['string', 'null'],
+              description: 'the broker error, scrubbed and cut to 500 characters',
+            },
+            createdAt: time,
+          },
+          required: ['id', 'eventId', 'eventType', 'messageKey', 'topic', 'attempts', 'createdAt'],
+        },
+        DeadOutboxPage: {
+          type: 'object',
+          properties: {
+            items: { type: 'array', items: ref('DeadOutboxRow') },
+            nextCursor: nullable('string'),
+          },
+          required: ['items', 'nextCursor'],
+        },
+        DeadLetter: {
+          type: 'object',
+          properties: {
+            id: str,
+            topic: str,
+            partition: int,
+            offset: str,
+            reason: str,
+            type: nullable('string'),
+            detail: { description: 'the rule that refused it, with field names (no values)' },
+            createdAt: time,
+          },
+          required: ['id', 'topic', 'partition', 'offset', 'reason', 'createdAt'],
+        },
+        DeadLetterPage: {
+          type: 'object',
+          properties: { items: { type: 'array', items: ref('DeadLetter') }, nextCursor: nullable('string') },
+          required: ['items', 'nextCursor'],
+        },
+      },
+    },
+  };
+}
+
+/** The checked-in text: stable key order as written, two-space indent, a final newline. */
+export function opsOpenApiText(): string {
+  return `${JSON.stringify(opsOpenApi(), null, 2)}\n`;
+}

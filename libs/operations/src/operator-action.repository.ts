@@ -1,0 +1,80 @@
+import type pg from 'pg';
+
+type Db = pg.Pool | pg.PoolClient;
+
+export type OperatorActionName = 'recheck' | 'replay' | 'propose' | 'approve' | 'reject';
+
+export interface OperatorActionEntry {
+  readonly operatorId: string;
+  readonly role: string;
+  readonly action: OperatorActionName;
+  readonly payoutId?: string | null;
+  readonly accountId?: string | null;
+  readonly transferId?: string | null;
+  readonly eventId?: string | null;
+  readonly proposalId?: string | null;
+  /** What came of it: `scheduled`, `reopened`, `replayed`, `approved`, a refusal's code, … */
+  readonly result: string;
+}
+
+export interface OperatorActionRow {
+  id: string;
+  operatorId: string;
+  role: string;
+  action: OperatorActionName;
+  eventId: string | null;
+  proposalId: string | null;
+  result: string;
+  at: Date;
+}
+
+interface Raw {
+  id: string;
+  operator_id: string;
+  role: string;
+  action: OperatorActionName;
+  event_id: string | null;
+  proposal_id: string | null;
+  result: string;
+  at: Date;
+}
+
+/** Every statement on `operator_action`: who did what, kept with the history. */
+export class OperatorActionRepository {
+  async record(db: Db, a: OperatorActionEntry): Promise<void> {
+    await db.query(
+      /* sql: operatorAction.record */ `INSERT INTO operator_action (operator_id, role, action, payout_id, account_id, transfer_id, event_id,
+                                    proposal_id, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        a.operatorId,
+        a.role,
+        a.action,
+        a.payoutId ?? null,
+        a.accountId ?? null,
+        a.transferId ?? null,
+        a.eventId ?? null,
+        a.proposalId ?? null,
+        a.result,
+      ],
+    );
+  }
+
+  async ofPayout(db: Db, payoutId: string): Promise<OperatorActionRow[]> {
+    const { rows } = await db.query<Raw>(
+      /* sql: operatorAction.ofPayout */ `SELECT id, operator_id, role, action, event_id, proposal_id, result, at
+         FROM operator_action WHERE payout_id = $1 ORDER BY id`,
+      [payoutId],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      operatorId: r.operator_id,
+      role: r.role,
+      action: r.action,
+      eventId: r.event_id,
+      proposalId: r.proposal_id === null ? null : String(r.proposal_id),
+      result: r.result,
+      at: r.at,
+    }));
+  }
+}

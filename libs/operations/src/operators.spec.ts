@@ -1,0 +1,58 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '#config';
+import { operationsConfig } from './operations.config.js';
+import { ACTION_ROLE, OPERATOR_ROLES, OperatorDirectory, roleAllows, sha256Hex } from './operators.js';
+
+const load = (v: string) => loadConfig([operationsConfig], { OPS_OPERATORS: v })[0];
+
+describe('operator roles', () => {
+  // Every (role, action) pair: viewer < operator < approver.
+  const table: Record<(typeof OPERATOR_ROLES)[number], Record<keyof typeof ACTION_ROLE, boolean>> = {
+    viewer: { read: true, recheck: false, replay: false, propose: false, decide: false },
+    operator: { read: true, recheck: true, replay: true, propose: true, decide: false },
+    approver: { read: true, recheck: true, replay: true, propose: true, decide: true },
+  };
+  for (const role of OPERATOR_ROLES)
+    for (const action of Object.keys(ACTION_ROLE) as Array<keyof typeof ACTION_ROLE>)
+      it(`${role} ${table[role][action] ? 'may' : 'may not'} ${action}`, () => {
+        assert.equal(roleAllows(role, action), table[role][action]);
+      });
+});
+
+describe('OPS_OPERATORS', () => {
+  const a = sha256Hex('alice-token-0123456789abcdef');
+  const b = sha256Hex('bob-token-0123456789abcdef');
+
+  it('parses id:role:sha256 entries, and the directory finds each by their own token only', () => {
+    const c = load(`alice:approver:${a}, bob:viewer:${b}`);
+    const dir = new OperatorDirectory(c.OPS_OPERATORS);
+    assert.deepEqual(dir.authenticate('alice-token-0123456789abcdef'), { id: 'alice', role: 'approver' });
+    assert.deepEqual(dir.authenticate('bob-token-0123456789abcdef'), { id: 'bob', role: 'viewer' });
+    assert.equal(dir.authenticate(a), undefined, 'the hash itself is not a token');
+    assert.equal(dir.authenticate('nobody'), undefined);
+  });
+
+  it('empty: the API is off', () => {
+    assert.equal(new OperatorDirectory(load('').OPS_OPERATORS).enabled, false);
+  });
+
+  for (const [name, value] of [
+    ['a token in clear', 'alice:approver:alice-token-0123456789abcdef'],
+    ['an uppercase or short hash', `alice:approver:${a.toUpperCase()}`],
+    ['an unknown role', `alice:admin:${a}`],
+    ['a missing part', `alice:${a}`],
+    ['a shared token', `alice:approver:${a},bob:viewer:${a}`],
+    ['a repeated id', `alice:approver:${a},alice:viewer:${b}`],
+  ] as const)
+    it(`refuses ${name} at boot, without repeating the value`, () => {
+      assert.throws(
+        () => load(value),
+        (e: Error) => {
+          assert.ok(!e.message.includes('alice-token'), e.message);
+          assert.ok(!e.message.includes(a), 'the hash is not printed either');
+          return /OPS_OPERATORS/.test(e.message);
+        },
+      );
+    });
+});

@@ -1,0 +1,158 @@
+import type pg from 'pg';
+
+type Db = pg.Pool | pg.PoolClient;
+
+/** A search, validated (OpsSearch builds it). Every field is optional but `limit`. */
+export interface PayoutFilter {
+  readonly statuses?: readonly string[];
+  readonly kinds?: readonly string[];
+  readonly accountId?: string;
+  /** created_at >= from */
+  readonly from?: Date;
+  /** created_at < to */
+  readonly to?: Date;
+  readonly utr?: string;
+  readonly transferIdPrefix?: string;
+}
+
+/** One row of a search: a payout, or an entry of a batch (`batchTransferId` set). */
+export interface SearchRow {
+  /** payout.id; for an entry, its position in its batch. */
+  readonly key: string;
+  readonly batchId: string | null;
+  readonly accountId: string;
+  readonly transferId: string;
+  readonly batchTransferId: string | null;
+  readonly kind: string;
+  readonly status: string;
+  readonly version: number;
+  readonly amount: string;
+  readonly utr: string | null;
+  readonly referenceId: string | null;
+  readonly reason: string | null;
+  readonly request: Record<string, unknown>;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+interface Raw {
+  key: string;
+  batch_id: string | null;
+  account_id: string;
+  transfer_id: string;
+  batch_transfer_id: string | null;
+  kind: string;
+  status: string;
+  version: number;
+  amount: string;
+  utr: string | null;
+  reference_id: string | null;
+  reason: string | null;
+  request: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRow = (r: Raw): SearchRow => ({
+  key: String(r.key),
+  batchId: r.batch_id === null ? null : String(r.batch_id),
+  accountId: r.account_id,
+  transferId: r.transfer_id,
+  batchTransferId: r.batch_transfer_id,
+  kind: r.kind,
+  status: r.status,
+  version: r.version,
+  amount: r.amount,
+  utr: r.utr,
+  referenceId: r.reference_id,
+  reason: r.reason,
+  request: r.request,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** `abc_1` -> `abc\_1%`: a LIKE prefix that matches the characters as typed. */
+export function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The operations search. One statement per shape; a filter left out is a NULL parameter, which
+ * Postgres folds away when it plans the statement with its values (pg sends unnamed statements),
+ * so each search uses the index of its most selective filter (docs/OPERATIONS.md shows the plans).
+ */
+export class SearchRepository {
+  /** Payouts, newest first (id descending), after the cursor `beforeId`. */
+  async payouts(db: Db, f: PayoutFilter, beforeId: string | null, limit: number): Promise<SearchRow[]> {
+    const { rows } = await db.query<Raw>(
+      /* sql: search.payouts */ `SELECT id AS key, NULL::bigint AS batch_id, account_id, transfer_id, NULL::text AS batch_transfer_id,
+              kind, status, version, amount, utr, reference_id, reason, request, created_at, updated_at
+         FROM payout
+        WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
+          AND ($2::text[] IS NULL OR kind = ANY($2::text[]))
+          AND ($3::text IS NULL OR account_id = $3::text)
+          AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz)
+          AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
+          AND ($6::text IS NULL OR utr = $6::text)
+          AND ($7::text IS NULL OR transfer_id LIKE $7::text)
+          AND ($8::bigint IS NULL OR id < $8::bigint)
+        ORDER BY id DESC
+        LIMIT $9`,
+      [
+        f.statuses ?? null,
+        f.kinds ?? null,
+        f.accountId ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        f.utr ?? null,
+        f.transferIdPrefix === undefined ? null : likePrefix(f.transferIdPrefix),
+        beforeId,
+        limit,
+      ],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
+   * The entries of the batches called `batchTransferId` (one per account), in batch then entry
+   * order, after the cursor (batchId, position). Kind filters do not apply: every entry is a
+   * `batch_entry`.
+   */
+  async batchEntries(
+    db: Db,
+    batchTransferId: string,
+    f: PayoutFilter,
+    after: { batchId: string; position: number } | null,
+    limit: number,
+  ): Promise<SearchRow[]> {
+    const { rows } = await db.query<Raw>(
+      /* sql: search.batchEntries */ `SELECT i.position AS key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
+              'batch_entry' AS kind, i.status, i.version, i.amount, i.utr, i.reference_id, i.reason,
+              i.entry AS request, b.created_at, i.updated_at
+         FROM batch b JOIN batch_item i ON i.batch_id = b.id
+        WHERE b.batch_transfer_id = $1
+          AND ($2::text[] IS NULL OR i.status = ANY($2::text[]))
+          AND ($3::text IS NULL OR b.account_id = $3::text)
+          AND ($4::timestamptz IS NULL OR b.created_at >= $4::timestamptz)
+          AND ($5::timestamptz IS NULL OR b.created_at < $5::timestamptz)
+          AND ($6::text IS NULL OR i.utr = $6::text)
+          AND ($7::text IS NULL OR i.transfer_id LIKE $7::text)
+          AND ($8::bigint IS NULL OR (i.batch_id, i.position) > ($8::bigint, $9::int))
+        ORDER BY i.batch_id, i.position
+        LIMIT $10`,
+      [
+        batchTransferId,
+        f.statuses ?? null,
+        f.accountId ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        f.utr ?? null,
+        f.transferIdPrefix === undefined ? null : likePrefix(f.transferIdPrefix),
+        after?.batchId ?? null,
+        after?.position ?? 0,
+        limit,
+      ],
+    );
+    return rows.map(toRow);
+  }
+}
