@@ -1,14 +1,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { eventually, startStack, type Stack } from '#test-support';
 
 const CHROMIUM = '/usr/bin/chromium';
-const TOKEN = 'console-test-token-0123456789abcdef';
+/** Two operators, each with their own token: Alice proposes, Bob approves (four eyes). */
+const ALICE = 'console-alice-token-0123456789abcdef';
+const BOB = 'console-bob-token-0123456789abcdef-bob';
+const TOKEN = ALICE;
+const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 const ACCOUNT = 'default';
 /** `CONSOLE_SCREENSHOTS=docs/console` saves the main views there (not on every run). */
 const SHOTS = process.env['CONSOLE_SCREENSHOTS'];
@@ -53,7 +58,10 @@ describe('web console (chromium)', { skip }, () => {
       // "pending, then success" stays pending for 10 sandbox minutes and the reconciler gives up
       // after three looks: a payout reaches REQUIRES_ATTENTION in about a second.
       sandbox: { pendingDelayMs: 600_000 },
-      env: { OPS_API_TOKEN: TOKEN, RECONCILE_SCHEDULE: '200ms,200ms,200ms' },
+      env: {
+        OPS_OPERATORS: `alice:operator:${sha256(ALICE)},bob:approver:${sha256(BOB)}`,
+        RECONCILE_SCHEDULE: '200ms,200ms,200ms',
+      },
     });
     url = (await stack.startService()).url;
     profile = await mkdtemp(join(tmpdir(), 'console-chromium-'));
@@ -117,6 +125,7 @@ describe('web console (chromium)', { skip }, () => {
     await page.fill('#token', TOKEN);
     await page.click('button[type=submit]');
     await page.locator('[data-view=queue]').waitFor();
+    await page.locator('#who').getByText('alice (operator)').waitFor();
     assert.equal(await page.evaluate("sessionStorage.getItem('payouts-console-token')"), TOKEN);
     assert.ok(urls.length > 3);
     for (const u of urls) assert.ok(!u.includes(TOKEN), `no token in ${u}`);
@@ -182,6 +191,11 @@ describe('web console (chromium)', { skip }, () => {
       () => stack.eventsOf('con_pending_1').find((e) => e.data.reason === 'operator_recheck'),
       { what: 'the UNKNOWN event of the recheck' },
     );
+    // The timeline (durable history) shows the operator's change, with who made it.
+    await page.click('text=Refresh');
+    const row = page.locator('#timeline-table tr', { hasText: 'operator_recheck' });
+    await row.getByText('alice').waitFor();
+    await page.locator('#actions-table').getByText('recheck').first().waitFor();
     await shot('timeline');
   });
 
@@ -193,16 +207,37 @@ describe('web console (chromium)', { skip }, () => {
     await page.locator('#action-result').getByText('no_status_endpoint').waitFor();
   });
 
-  it('looks a payout up by its id from the search view', async () => {
+  it('searches by transferId prefix and status, pages with a cursor, and exports the same filter as CSV', async () => {
     await page.click('a[data-nav=search]');
-    await page.fill('#lookup input[name=id]', 'con_wd_1');
-    await page.click('#lookup button[type=submit]');
-    await page.locator('#payout-fields').getByText('self_withdrawal').waitFor();
-    await page.click('a[data-nav=search]');
-    await page.fill('#lookup input[name=id]', 'no_such_payout');
-    await page.click('#lookup button[type=submit]');
-    await page.locator('#lookup-result').getByText('404').waitFor();
+    await page.fill('#search input[name=transferIdPrefix]', 'con_');
+    await page.click('#search button[type=submit]');
+    const results = page.locator('#search-results');
+    await results.getByText('con_pending_1').waitFor();
+    await results.getByText('con_wd_1').waitFor();
+    assert.match(page.url(), /#\/search\?transferIdPrefix=con_$/);
+    await page.selectOption('#search select[name=status]', 'REQUIRES_ATTENTION');
+    await page.fill('#search input[name=transferIdPrefix]', 'con_w');
+    await page.click('#search button[type=submit]');
+    await results.getByText('con_wd_1').waitFor();
+    assert.equal(await results.getByText('con_pending_1').count(), 0);
     await shot('search');
+
+    const download = page.waitForEvent('download');
+    await page.click('#export');
+    const csv = await readFile((await (await download).path()) ?? '', 'utf8');
+    assert.match(csv, /^accountId,transferId,/);
+    assert.ok(csv.includes('"con_wd_1"'), csv);
+    assert.ok(!csv.includes('con_pending_1'), 'the same filter as the list');
+    assert.ok(!csv.includes('026291800001191'), 'masked');
+
+    // One row a page (the API's cursor): "More" brings the next one, in the same order.
+    await page.goto(`${url}/console#/search?transferIdPrefix=con_&limit=1`);
+    await results.getByText('con_wd_1').waitFor();
+    assert.equal(await results.locator('tbody tr').count(), 1);
+    await page.click('#more');
+    await results.getByText('con_pending_1').waitFor();
+    assert.equal(await results.locator('tbody tr').count(), 2);
+    assert.equal(await page.locator('#more').count(), 0, 'the last page');
   });
 
   it('lists dead outbox rows and dead letters, and replays a dead row after confirming', async () => {
@@ -225,6 +260,38 @@ describe('web console (chromium)', { skip }, () => {
     await page.click('#confirm-ok');
     await outbox.getByText('Replayed.').waitFor();
     await eventually(() => stack.events.find((e) => e.id === 'con_dead_1:9'), { what: 'the replayed event' });
+  });
+
+  it('four eyes: Alice proposes a settlement, cannot approve it; Bob approves; the payout moves', async () => {
+    await page.goto(`${url}/console#/payout/${ACCOUNT}/con_wd_1`);
+    await page.locator('#propose').waitFor();
+    await page.selectOption('#propose-outcome', 'SUCCESS');
+    await page.fill('#propose-utr', 'UTR123456789');
+    await page.fill('#propose-note', 'bank statement of 24 Nov shows the credit');
+    await page.click('#propose button[type=submit]');
+    await page.click('#confirm-ok');
+    await page.locator('#four-eyes-result').getByText('is open: waiting for an approver').waitFor();
+    await page.locator('#open-proposal').getByText('may not decide').waitFor();
+
+    await page.click('#sign-out');
+    await page.fill('#token', BOB);
+    await page.click('button[type=submit]');
+    await page.locator('#who').getByText('bob (approver)').waitFor();
+    await page.click('a[data-nav=proposals]');
+    const open = page.locator('#proposals tr', { hasText: 'con_wd_1' });
+    await open.getByText('UTR123456789').waitFor();
+    await open.getByText('alice').waitFor();
+    await open.locator('a').click();
+    await page.locator('#open-proposal button.approve').waitFor();
+    await shot('four-eyes');
+    await page.click('#open-proposal button.approve');
+    await page.click('#confirm-ok');
+    await page.locator('#four-eyes-result').getByText('is approved').waitFor();
+    const settled = await stack.waitForStatus('con_wd_1', 'SUCCESS');
+    assert.equal(settled.data.reason, 'settled_by_operator');
+    await page.locator('#payout-fields').getByText('SUCCESS').waitFor();
+    const row = page.locator('#timeline-table tr', { hasText: 'settled_by_operator' });
+    await row.getByText('approved by bob').waitFor();
   });
 
   it('signing out forgets the token', async () => {

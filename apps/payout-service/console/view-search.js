@@ -82,19 +82,20 @@ export async function searchView(ctx) {
       h('p', { class: 'muted' }, 'Newest first. Filters combine; leave them empty to list everything.'),
     );
   }
-  await page(ctx, filters, results, null);
+  const size = Number(ctx.query.get('limit') ?? '50');
+  await page(ctx, filters, results, null, Number.isInteger(size) && size > 0 ? size : 50);
 }
 
 /**
  * One page, appended; "More" loads the next one from its cursor (stable order, newest first).
  * @param {import('./view-types.js').ViewContext} ctx @param {Record<string, string>} filters
- * @param {HTMLElement} el @param {string | null} cursor
+ * @param {HTMLElement} el @param {string | null} cursor @param {number} size page size
  */
-async function page(ctx, filters, el, cursor) {
+async function page(ctx, filters, el, cursor, size) {
   /** @type {{ items: Item[], nextCursor: string | null }} */
   let answer;
   try {
-    answer = await call('GET', `payouts${qs({ ...filters, cursor, limit: 50 })}`);
+    answer = await call('GET', `payouts${qs({ ...filters, cursor, limit: size })}`);
   } catch (e) {
     mount(el, notice('error', describe(e)));
     return;
@@ -138,7 +139,11 @@ async function page(ctx, filters, el, cursor) {
       h(
         'div',
         { class: 'actions more' },
-        h('button', { type: 'button', id: 'more', onclick: () => void page(ctx, filters, el, next) }, 'More'),
+        h(
+          'button',
+          { type: 'button', id: 'more', onclick: () => void page(ctx, filters, el, next, size) },
+          'More',
+        ),
       ),
     );
   }
