@@ -53,19 +53,9 @@ describe('web console (chromium)', { skip }, () => {
     );
   };
 
-  before(async () => {
-    stack = await startStack({
-      // "pending, then success" stays pending for 10 sandbox minutes and the reconciler gives up
-      // after three looks: a payout reaches REQUIRES_ATTENTION in about a second.
-      sandbox: { pendingDelayMs: 600_000 },
-      env: {
-        OPS_OPERATORS: `alice:operator:${sha256(ALICE)},bob:approver:${sha256(BOB)}`,
-        RECONCILE_SCHEDULE: '200ms,200ms,200ms',
-      },
-    });
-    url = (await stack.startService()).url;
+  const launchBrowser = async (): Promise<BrowserContext> => {
     profile = await mkdtemp(join(tmpdir(), 'console-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
+    return chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
       args: [
@@ -77,15 +67,36 @@ describe('web console (chromium)', { skip }, () => {
         '--disable-sync',
       ],
       viewport: { width: 1280, height: 860 },
+      timeout: 30_000,
     });
+  };
+
+  before(async () => {
+    // The browser starts while the stack does: they do not depend on each other.
+    const browser = launchBrowser();
+    stack = await startStack({
+      // "pending, then success" stays pending for 10 sandbox minutes and the reconciler gives up
+      // after three looks: a payout reaches REQUIRES_ATTENTION in about a second.
+      sandbox: { pendingDelayMs: 600_000 },
+      env: {
+        OPS_OPERATORS: `alice:operator:${sha256(ALICE)},bob:approver:${sha256(BOB)}`,
+        RECONCILE_SCHEDULE: '200ms,200ms,200ms',
+      },
+    });
+    url = (await stack.startService()).url;
+    context = await browser;
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(10_000);
   });
 
   after(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
-    await stack?.close();
+    await Promise.all([
+      (async () => {
+        await context?.close();
+        if (profile) await rm(profile, { recursive: true, force: true });
+      })(),
+      stack?.close(),
+    ]);
   });
 
   it('serves the console with a strict CSP and no secret in it', async () => {
