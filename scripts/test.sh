@@ -35,6 +35,8 @@ clean_build() { rm -rf dist && tsc -p tsconfig.build.json && tsc -p apps/payout-
 step "typecheck + clean build (tsc)" clean_build
 # Fast (no database): reads the repositories' sources; `npm run sql` rewrites the files.
 step "checked-in SQL (npm run sql drift)" node dist/scripts/sql.js --check
+# Fast (no server): the served document against docs/ops-openapi.json; `npm run ops:openapi` rewrites it.
+step "ops OpenAPI (npm run ops:openapi drift)" node dist/scripts/ops-openapi.js --check
 step "architecture (dependency-cruiser)" depcruise --config .dependency-cruiser.cjs --output-type err apps libs test migrations
 step "test template database" node dist/test/support/prepare-template.js
 

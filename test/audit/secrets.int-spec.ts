@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, startStack, type Stack } from '#test-support';
+import { eventually, operatorsEnv, startStack, type Stack } from '#test-support';
 
 // Invariant 5: no secret (client secret, bearer token, card token, cryptogram, transfer token, SDK
 // token) and no full account number or VPA in logs, events, metrics, the DLQ (values and headers),
@@ -48,7 +48,12 @@ describe('secrets audit: nothing sensitive leaves the service', () => {
 
   before(async () => {
     // Published outbox rows are kept (not deleted as they are published), so they are searched too.
-    stack = await startStack({ env: { OPS_API_TOKEN: OPS_TOKEN, OUTBOX_RETENTION_HOURS: '72' } });
+    stack = await startStack({
+      env: {
+        OPS_OPERATORS: operatorsEnv([{ id: 'auditor', role: 'operator', token: OPS_TOKEN }]),
+        OUTBOX_RETENTION_HOURS: '72',
+      },
+    });
     await stack.registerBeneficiary({ beneId: 'AUDIT1', bankAccount: ACCOUNTS[0], ifsc: 'YESB0000262' });
     url = (await stack.startService()).url;
   });
@@ -280,9 +285,16 @@ describe('secrets audit: nothing sensitive leaves the service', () => {
       opsAnswers.push({ where: `ops ${method} ${path} (${res.status})`, text });
       return res.status;
     };
-    for (const c of commands.filter((x) => x.id !== 'aud_batch'))
+    for (const c of commands.filter((x) => x.id !== 'aud_batch')) {
       assert.equal(await ops('GET', `/ops/payouts/default/${c.id}`), 200, c.id);
+      assert.equal(await ops('GET', `/ops/payouts/default/${c.id}/timeline`), 200, c.id);
+    }
     assert.equal(await ops('GET', '/ops/batches/default/aud_batch'), 200);
+    assert.equal(await ops('GET', '/ops/batches/default/aud_batch/timeline'), 200);
+    // Search and export: every payout and every batch entry, as the console and a download show them.
+    assert.equal(await ops('GET', '/ops/payouts?limit=500'), 200);
+    assert.equal(await ops('GET', '/ops/payouts/export.csv'), 200);
+    assert.equal(await ops('GET', '/ops/payouts/export.csv?batch=aud_batch'), 200);
     assert.equal(await ops('GET', '/ops/requires-attention'), 200);
     assert.equal(await ops('POST', '/ops/payouts/default/aud_card/recheck'), 409);
     assert.equal(await ops('GET', '/ops/payouts/default/aud_bad_card'), 404);
@@ -307,6 +319,13 @@ describe('secrets audit: nothing sensitive leaves the service', () => {
     const deadLetters = await stack.sql<{ row: unknown }>(`SELECT row_to_json(d) AS row FROM dead_letter d`);
     assert.ok(deadLetters.length >= 5, 'the dead letters are recorded');
     const outbox = await stack.sql<{ row: unknown }>(`SELECT row_to_json(o) AS row FROM outbox o`);
+    // The durable history and the operators' records: kept for years, so nothing personal in them.
+    const history = await stack.sql<{ row: unknown }>(
+      `SELECT row_to_json(h) AS row FROM state_history h
+       UNION ALL SELECT row_to_json(a) FROM operator_action a
+       UNION ALL SELECT row_to_json(p) FROM payout_proposal p`,
+    );
+    assert.ok(history.length > 20, `the history was written (${history.length} rows)`);
     const sources = [
       ...stack.logLines.map((text, i) => ({ where: `log line ${i}`, text })),
       ...stack.events.map((e) => ({ where: `event ${e.id}`, text: JSON.stringify(e) })),
@@ -319,6 +338,7 @@ describe('secrets audit: nothing sensitive leaves the service', () => {
       { where: '/metrics', text: metrics },
       ...deadLetters.map((r, i) => ({ where: `dead_letter row ${i}`, text: JSON.stringify(r.row) })),
       ...outbox.map((r, i) => ({ where: `outbox row ${i}`, text: JSON.stringify(r.row) })),
+      ...history.map((r, i) => ({ where: `history row ${i}`, text: JSON.stringify(r.row) })),
       ...opsAnswers,
       // Replies carry what was asked for; only the SDK token reply may carry the SDK token.
       ...stack.replies

@@ -25,4 +25,20 @@ describe('service boot with a bad environment', () => {
       assert.match(out, new RegExp(name));
     assert.doesNotMatch(out, /correct-horse/);
   });
+
+  it('refuses an operator token given in clear (OPS_OPERATORS takes only SHA-256 hashes), without printing it', () => {
+    const r = spawnSync(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        OPS_OPERATORS: 'alice:approver:plain-text-token-0123456789abcdef',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(r.status, 78, `exit code (stderr: ${r.stderr})`);
+    const out = r.stderr + r.stdout;
+    assert.match(out, /OPS_OPERATORS/);
+    assert.match(out, /SHA-256/);
+    assert.doesNotMatch(out, /plain-text-token/);
+  });
 });

@@ -8,9 +8,12 @@ const LEDGER_TABLES = [
   'batch',
   'batch_item',
   'dead_letter',
+  'operator_action',
   'outbox',
   'payout',
+  'payout_proposal',
   'provider_rate_budget',
+  'state_history',
   'withdrawal_quota',
 ];
 

@@ -1,8 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, startStack, type Stack } from '#test-support';
+import { eventually, operatorsEnv, startStack, type Stack } from '#test-support';
 
 const TOKEN = 'ops-test-token-0123456789abcdef';
+/** One operator of each role: the API knows each by their own token. */
+const OPERATORS = operatorsEnv([
+  { id: 'olga', role: 'operator', token: TOKEN },
+  { id: 'vic', role: 'viewer', token: 'ops-viewer-token-0123456789abcdef' },
+]);
 const ACCOUNT = 'default';
 
 interface Answer {
@@ -46,7 +51,7 @@ describe('operations API', () => {
       // "pending, then success" stays pending until the sandbox clock passes 10 minutes, and the
       // reconciler gives up after three looks: a payout reaches REQUIRES_ATTENTION in a second.
       sandbox: { pendingDelayMs: 600_000 },
-      env: { OPS_API_TOKEN: TOKEN, RECONCILE_SCHEDULE: '200ms,200ms,200ms', NOT_FOUND_SETTLE_MS: '500' },
+      env: { OPS_OPERATORS: OPERATORS, RECONCILE_SCHEDULE: '200ms,200ms,200ms', NOT_FOUND_SETTLE_MS: '500' },
     });
     const service = await stack.startService();
     url = service.url;
@@ -67,11 +72,29 @@ describe('operations API', () => {
       });
       assert.equal(basic.status, 401);
       assert.equal((await call('GET', '/ops/requires-attention')).status, 200);
+      const hash = OPERATORS.split(',')[0]!.split(':')[2]!;
+      assert.equal(
+        (await call('GET', '/ops/requires-attention', hash)).status,
+        401,
+        'the configured hash is no token',
+      );
     });
 
-    it('is off (404 everywhere) when OPS_API_TOKEN is unset, and the boot log says so once', async () => {
+    it('a viewer reads but may not act: 403 naming the role needed, and nothing happens', async () => {
+      const viewer = 'ops-viewer-token-0123456789abcdef';
+      assert.equal((await call('GET', '/ops/requires-attention', viewer)).status, 200);
+      const me = await call('GET', '/ops/me', viewer);
+      assert.deepEqual(me.body, { id: 'vic', role: 'viewer', may: ['read'] });
+      for (const path of [`/ops/payouts/${ACCOUNT}/x/recheck`, '/ops/outbox/x/replay']) {
+        const r = await call('POST', path, viewer);
+        assert.equal(r.status, 403, path);
+        assert.equal(r.body['code'], 'forbidden');
+      }
+    });
+
+    it('is off (404 everywhere) when OPS_OPERATORS is unset, and the boot log says so once', async () => {
       const before = stack.logLines.length;
-      const off = await stack.startService({ OPS_API_TOKEN: '', SERVICE_ROLES: 'queries' });
+      const off = await stack.startService({ OPS_OPERATORS: '', SERVICE_ROLES: 'queries' });
       try {
         for (const [method, path] of [
           ['GET', '/ops/requires-attention'],
@@ -89,7 +112,7 @@ describe('operations API', () => {
         }
         const said = stack.logLines
           .slice(before)
-          .filter((l) => l.includes('operations API disabled (OPS_API_TOKEN is not set)'));
+          .filter((l) => l.includes('operations API disabled (OPS_OPERATORS is not set)'));
         assert.equal(said.length, 1);
         assert.equal(
           (await fetch(`${off.url}/health/live`)).status,

@@ -5,3 +5,4 @@ export * from './tcp-proxy.js';
 export * from './broker.js';
 export * from './stack.js';
 export * from './fakes.js';
+export * from './operators.js';

@@ -189,7 +189,7 @@ export class OpsController {
   }
 
   @Get('proposals')
-  proposals(@Query() q: { state?: string; limit?: string; cursor?: string }) {
+  proposals(@Query() q: SearchQuery) {
     return answer(() => this.ops.proposals(q));
   }
 

@@ -321,17 +321,23 @@ export class OperationsService {
     return this.decide(who, proposalId, 'rejected', note);
   }
 
-  async proposals(q: { state?: string; limit?: string; cursor?: string }): Promise<{
+  async proposals(query: SearchQuery): Promise<{
     items: ProposalView[];
     nextCursor: string | null;
   }> {
-    const state = q.state === undefined || q.state === '' || q.state === 'all' ? null : q.state;
+    const q: Record<string, string | undefined> = {};
+    for (const k of ['state', 'limit', 'cursor']) {
+      const v = query[k];
+      if (typeof v !== 'string' && v !== undefined) throw invalid(`${k} is given more than once`);
+      q[k] = v;
+    }
+    const state = q['state'] === undefined || q['state'] === '' || q['state'] === 'all' ? null : q['state'];
     if (state !== null && !['open', 'approved', 'rejected', 'stale'].includes(state))
       throw invalid('state must be open, approved, rejected, stale or all');
-    const limit = q.limit === undefined ? 50 : Number(q.limit);
+    const limit = q['limit'] === undefined ? 50 : Number(q['limit']);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
       throw invalid(`limit must be an integer from 1 to ${MAX_PAGE}`);
-    const cursor = decodeCursor(q.cursor);
+    const cursor = decodeCursor(q['cursor']);
     if (cursor && !('id' in cursor)) throw invalid('cursor is not one this API returned');
     const rows = await this.d.proposals.list(
       this.d.pool,

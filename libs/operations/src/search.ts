@@ -6,8 +6,8 @@ import { type SearchItemView } from './operations.views.js';
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 500;
 
-/** A search as the API receives it: strings, all optional. */
-export type SearchQuery = Readonly<Record<string, string | undefined>>;
+/** A search as the API receives it: strings, all optional (a repeated parameter is refused). */
+export type SearchQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface ParsedSearch {
   readonly filter: PayoutFilter;
@@ -67,7 +67,12 @@ export function decodeCursor(v: string | undefined): Cursor | null {
 }
 
 /** Validates a search: unknown statuses or kinds, bad dates, limits out of range are refused. */
-export function parseSearch(q: SearchQuery, defaultLimit = DEFAULT_PAGE): ParsedSearch {
+export function parseSearch(query: SearchQuery, defaultLimit = DEFAULT_PAGE): ParsedSearch {
+  const q: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (typeof v !== 'string' && v !== undefined) throw invalid(`${k} is given more than once`);
+    q[k] = v;
+  }
   const limit = q['limit'] === undefined || q['limit'] === '' ? defaultLimit : Number(q['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw invalid(`limit must be an integer from 1 to ${MAX_PAGE}`);
