@@ -3,7 +3,6 @@ import { OperatorDirectory } from '#operations';
 import { LOGGER, type AppLogger } from '#observability';
 import { CONSOLE_ASSETS, CONSOLE_DIR, ConsoleController, loadConsoleAssets } from './console.controller.js';
 import { OpsAuthGuard, OpsController } from './ops.controller.js';
-import { OpsDeadLettersController } from './ops-dead-letters.controller.js';
 import { type ServiceConfig } from './service.config.js';
 
 /** Says once, at boot, whether the operations API is on, and for how many operators. */
@@ -37,7 +36,7 @@ export class OpsModule {
     const enabled = directory.enabled;
     return {
       module: OpsModule,
-      controllers: enabled ? [OpsController, OpsDeadLettersController, ConsoleController] : [],
+      controllers: enabled ? [OpsController, ConsoleController] : [],
       providers: [
         { provide: OperatorDirectory, useValue: directory },
         OpsAnnouncer,
