@@ -14,8 +14,12 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  *   propose, approve, reject, with who did it. A payout's timeline merges both.
  * - `payout_proposal`: four-eyes settlement of a REQUIRES_ATTENTION payout. One open proposal
  *   per payout (partial unique index); the decider is never the proposer (CHECK).
- * - Search (newest first, keyset on id): status, account, created_at range, UTR and transferId
- *   prefix each have an index; kind is a filter only (six values).
+ * - Search, newest first with a keyset on (created_at, id): the no-filter list and a date range
+ *   read `payout_search_created_idx` backwards; one status reads `payout_search_status_idx`
+ *   (REQUIRES_ATTENTION is rare: without it, a page scans the whole table); a UTR or a transferId
+ *   prefix reads its own index and sorts the few rows found. Account and kind are filters only: a
+ *   deployment has few accounts and six kinds, and every index costs each state change (an
+ *   update of `status` is never HOT, so it writes every index of `payout`).
  */
 export class OperatorSide1764200000000 implements MigrationInterface {
   name = 'OperatorSide1764200000000';
@@ -86,9 +90,8 @@ export class OperatorSide1764200000000 implements MigrationInterface {
     );
     await q.query(`CREATE INDEX payout_proposal_state_idx ON payout_proposal (state, id)`);
 
-    await q.query(`CREATE INDEX payout_search_status_idx ON payout (status, id)`);
-    await q.query(`CREATE INDEX payout_search_account_idx ON payout (account_id, id)`);
-    await q.query(`CREATE INDEX payout_search_created_idx ON payout (created_at)`);
+    await q.query(`CREATE INDEX payout_search_created_idx ON payout (created_at, id)`);
+    await q.query(`CREATE INDEX payout_search_status_idx ON payout (status, created_at, id)`);
     await q.query(`CREATE INDEX payout_search_utr_idx ON payout (utr) WHERE utr IS NOT NULL`);
     await q.query(`CREATE INDEX payout_search_transfer_idx ON payout (transfer_id text_pattern_ops)`);
     await q.query(`CREATE INDEX batch_item_utr_idx ON batch_item (utr) WHERE utr IS NOT NULL`);
@@ -99,9 +102,8 @@ export class OperatorSide1764200000000 implements MigrationInterface {
       'batch_item_utr_idx',
       'payout_search_transfer_idx',
       'payout_search_utr_idx',
-      'payout_search_created_idx',
-      'payout_search_account_idx',
       'payout_search_status_idx',
+      'payout_search_created_idx',
     ])
       await q.query(`DROP INDEX IF EXISTS ${i}`);
     await q.query(`DROP TABLE IF EXISTS payout_proposal`);

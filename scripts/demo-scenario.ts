@@ -228,10 +228,41 @@ async function main(): Promise<void> {
     `\n${cmds.length - missing.length}/${cmds.length} commands reached a terminal state; ${replies.length}/${queries.length} queries answered.`,
   );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
+  await showHistory(id('pending'));
   console.log(`\nWhere to look:\n  metrics    ${service}/metrics\n  readiness  ${service}/health/ready`);
   await producer.disconnect();
   await consumer.disconnect();
   if (missing.length || replies.length < queries.length) process.exitCode = 1;
+}
+
+/** The operations API's timeline of one payout: its durable history, with the cause of each change. */
+async function showHistory(transferId: string): Promise<void> {
+  const token = process.env['DEMO_OPS_OPERATOR_TOKEN'];
+  if (!token) return;
+  const res = await fetch(`${service}/ops/payouts/default/${transferId}/timeline`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) {
+    console.log(`\noperations API: timeline of ${transferId} answered ${res.status}`);
+    return;
+  }
+  const t = (await res.json()) as {
+    history: Array<{
+      at: string;
+      from: string | null;
+      to: string;
+      version: number;
+      cause: string;
+      utr: string | null;
+    }>;
+  };
+  console.log(`\nIts history, from the operations API (GET /ops/payouts/default/${transferId}/timeline):\n`);
+  console.log(
+    table([
+      ['at', 'from', 'to', 'version', 'cause', 'utr'],
+      ...t.history.map((h) => [h.at, h.from ?? '(created)', h.to, String(h.version), h.cause, h.utr ?? '']),
+    ]),
+  );
 }
 
 main().catch((e: unknown) => {

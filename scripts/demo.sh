@@ -43,6 +43,18 @@ build
 say "migrating the ledger database"
 node dist/libs/database/src/cli/migrate.js run
 
+# The operations API's operators: unless OPS_OPERATORS is set, two demo operators with tokens new
+# every run (printed below); the service is given only their SHA-256 (docs/OPERATIONS.md).
+if [ -z "${OPS_OPERATORS:-}" ]; then
+  new_token() { node -e 'process.stdout.write(require("node:crypto").randomBytes(24).toString("base64url"))'; }
+  DEMO_OPS_OPERATOR_TOKEN=$(new_token)
+  DEMO_OPS_APPROVER_TOKEN=$(new_token)
+  export DEMO_OPS_OPERATOR_TOKEN DEMO_OPS_APPROVER_TOKEN
+  OPS_OPERATORS="demo-operator:operator:$(printf %s "$DEMO_OPS_OPERATOR_TOKEN" | node dist/scripts/ops-token.js --hash)"
+  OPS_OPERATORS+=",demo-approver:approver:$(printf %s "$DEMO_OPS_APPROVER_TOKEN" | node dist/scripts/ops-token.js --hash)"
+  export OPS_OPERATORS
+fi
+
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -88,6 +100,7 @@ say "stack is up"
 printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
   "readiness" "http://127.0.0.1:$HTTP_PORT/health/ready" \
   "metrics" "http://127.0.0.1:$HTTP_PORT/metrics" \
+  "operations API" "http://127.0.0.1:$HTTP_PORT/ops (OpenAPI: /ops/openapi.json)" \
   "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
   "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \
   "postgres" "127.0.0.1:5432/payouts"
@@ -95,6 +108,10 @@ if [ "${#ports[@]}" -gt 1 ]; then
   for i in "${!ports[@]}"; do
     printf '  %-22s %s\n' "process $((i + 1))" "http://127.0.0.1:${ports[$i]} (SERVICE_ROLES=${roles[$i]})"
   done
+fi
+if [ -n "${DEMO_OPS_OPERATOR_TOKEN:-}" ]; then
+  printf '  %-22s %s\n' "operator token" "$DEMO_OPS_OPERATOR_TOKEN (demo-operator: recheck, replay, propose)" \
+    "approver token" "$DEMO_OPS_APPROVER_TOKEN (demo-approver: also approve or reject)"
 fi
 curl -fsS "http://127.0.0.1:$HTTP_PORT/health/ready"; echo
 

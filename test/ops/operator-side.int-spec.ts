@@ -190,7 +190,7 @@ describe('operator side', () => {
       ];
       for (const [q, where] of cases) {
         const want = await stack.sql<{ transfer_id: string }>(
-          `SELECT transfer_id FROM payout WHERE ${where} AND transfer_id LIKE 'srch%' ORDER BY id DESC`,
+          `SELECT transfer_id FROM payout WHERE ${where} AND transfer_id LIKE 'srch%' ORDER BY created_at DESC, id DESC`,
         );
         const got = (await all(q.includes('transferIdPrefix') ? q : `${q}&transferIdPrefix=srch`, 500)).map(
           (r) => r['transferId'],

@@ -32,6 +32,13 @@ export function renderContractsDoc(): string {
     '`EVENTS_SUBMITTING=skip` does not publish it (one event fewer per payout, the cheaper setting), and that',
     "payout's versions on the topic then skip one; a duplicate command still re-emits whatever state is current.",
     '',
+    'A person settles a `REQUIRES_ATTENTION` payout through the operations API, with four eyes (one operator',
+    'proposes, a different approver approves: docs/OPERATIONS.md). The state machine allows `SUCCESS` or `FAILED`',
+    'from there, and the event is the ordinary one, `payouts.payout.succeeded` or `payouts.payout.failed`, with',
+    "`reason` `settled_by_operator` (and, on success, the `utr` the operator gave as evidence). An operator's",
+    'recheck of such a payout publishes `payouts.payout.unknown` with `reason` `operator_recheck`. No new event',
+    "type: consumers that handle the provider's outcomes handle these.",
+    '',
     '## Commands',
     '',
   ];

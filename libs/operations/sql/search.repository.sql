@@ -4,22 +4,24 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- search.payouts (SearchRepository.payouts)
-SELECT id AS key, NULL::bigint AS batch_id, account_id, transfer_id, NULL::text AS batch_transfer_id,
-      kind, status, version, amount, utr, reference_id, reason, request, created_at, updated_at
+SELECT id AS key, created_at::text AS created_key, NULL::bigint AS batch_id, account_id, transfer_id,
+      NULL::text AS batch_transfer_id, kind, status, version, amount, utr, reference_id, reason, request,
+      created_at, updated_at
  FROM payout
 WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
-  AND ($2::text[] IS NULL OR kind = ANY($2::text[]))
-  AND ($3::text IS NULL OR account_id = $3::text)
-  AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz)
-  AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
-  AND ($6::text IS NULL OR utr = $6::text)
-  AND ($7::text IS NULL OR transfer_id LIKE $7::text)
-  AND ($8::bigint IS NULL OR id < $8::bigint)
-ORDER BY id DESC
-LIMIT $9;
+  AND ($2::text IS NULL OR status = $2::text)
+  AND ($3::text[] IS NULL OR kind = ANY($3::text[]))
+  AND ($4::text IS NULL OR account_id = $4::text)
+  AND ($5::timestamptz IS NULL OR created_at >= $5::timestamptz)
+  AND ($6::timestamptz IS NULL OR created_at < $6::timestamptz)
+  AND ($7::text IS NULL OR utr = $7::text)
+  AND ($8::text IS NULL OR transfer_id LIKE $8::text)
+  AND ($9::timestamptz IS NULL OR (created_at, id) < ($9::timestamptz, $10::bigint))
+ORDER BY created_at DESC, id DESC
+LIMIT $11;
 
 -- search.batchEntries (SearchRepository.batchEntries)
-SELECT i.position AS key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
+SELECT i.position AS key, b.created_at::text AS created_key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
       'batch_entry' AS kind, i.status, i.version, i.amount, i.utr, i.reference_id, i.reason,
       i.entry AS request, b.created_at, i.updated_at
  FROM batch b JOIN batch_item i ON i.batch_id = b.id

@@ -31,6 +31,7 @@ import { roleAllows, type Operator, type OperatorAction } from './operators.js';
 import { type ProposalRepository, type ProposalState, type ProposedOutcome } from './proposal.repository.js';
 import { type SearchRepository, type SearchRow } from './search.repository.js';
 import {
+  type Cursor,
   decodeCursor,
   encodeCursor,
   MAX_PAGE,
@@ -172,7 +173,7 @@ export class OperationsService {
         c && 'batchId' in c ? c : null,
         Math.min(limit, MAX_PAGE + 1),
       );
-    return this.d.search.payouts(this.d.pool, s.filter, c && 'id' in c ? c.id : null, limit);
+    return this.d.search.payouts(this.d.pool, s.filter, c && 'createdAt' in c ? c : null, limit);
   }
 
   /** A payout's whole story: its current state, every state change, every operator action. */
@@ -338,7 +339,8 @@ export class OperationsService {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
       throw invalid(`limit must be an integer from 1 to ${MAX_PAGE}`);
     const cursor = decodeCursor(q['cursor']);
-    if (cursor && !('id' in cursor)) throw invalid('cursor is not one this API returned');
+    if (cursor && (!('id' in cursor) || 'createdAt' in cursor))
+      throw invalid('cursor is not one this API returned');
     const rows = await this.d.proposals.list(
       this.d.pool,
       state as ProposalState | null,
@@ -472,8 +474,10 @@ export class OperationsService {
   }
 }
 
-function cursorOf(r: SearchRow) {
-  return r.batchId === null ? { id: r.key } : { batchId: r.batchId, position: Number(r.key) };
+function cursorOf(r: SearchRow): Cursor {
+  return r.batchId === null
+    ? { createdAt: r.createdKey, id: r.key }
+    : { batchId: r.batchId, position: Number(r.key) };
 }
 
 function actionEntry(

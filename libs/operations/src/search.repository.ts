@@ -15,10 +15,18 @@ export interface PayoutFilter {
   readonly transferIdPrefix?: string;
 }
 
+/** Where a page of payouts ended: Postgres's own text of created_at (microseconds kept), and id. */
+export interface PayoutKey {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
 /** One row of a search: a payout, or an entry of a batch (`batchTransferId` set). */
 export interface SearchRow {
   /** payout.id; for an entry, its position in its batch. */
   readonly key: string;
+  /** A payout's created_at as Postgres writes it (a JS Date would drop the microseconds). */
+  readonly createdKey: string;
   readonly batchId: string | null;
   readonly accountId: string;
   readonly transferId: string;
@@ -37,6 +45,7 @@ export interface SearchRow {
 
 interface Raw {
   key: string;
+  created_key: string;
   batch_id: string | null;
   account_id: string;
   transfer_id: string;
@@ -55,6 +64,7 @@ interface Raw {
 
 const toRow = (r: Raw): SearchRow => ({
   key: String(r.key),
+  createdKey: r.created_key,
   batchId: r.batch_id === null ? null : String(r.batch_id),
   accountId: r.account_id,
   transferId: r.transfer_id,
@@ -82,31 +92,40 @@ export function likePrefix(prefix: string): string {
  * so each search uses the index of its most selective filter (docs/OPERATIONS.md shows the plans).
  */
 export class SearchRepository {
-  /** Payouts, newest first (id descending), after the cursor `beforeId`. */
-  async payouts(db: Db, f: PayoutFilter, beforeId: string | null, limit: number): Promise<SearchRow[]> {
+  /**
+   * Payouts, newest first: (created_at, id) descending, after the cursor. One status is passed
+   * as an equality ($2), not in the array ($1): Postgres 15 reads (status, created_at, id) in
+   * order only for an equality, and a rare status (REQUIRES_ATTENTION) must not scan the table.
+   */
+  async payouts(db: Db, f: PayoutFilter, after: PayoutKey | null, limit: number): Promise<SearchRow[]> {
+    const one = f.statuses?.length === 1 ? f.statuses[0]! : null;
     const { rows } = await db.query<Raw>(
-      /* sql: search.payouts */ `SELECT id AS key, NULL::bigint AS batch_id, account_id, transfer_id, NULL::text AS batch_transfer_id,
-              kind, status, version, amount, utr, reference_id, reason, request, created_at, updated_at
+      /* sql: search.payouts */ `SELECT id AS key, created_at::text AS created_key, NULL::bigint AS batch_id, account_id, transfer_id,
+              NULL::text AS batch_transfer_id, kind, status, version, amount, utr, reference_id, reason, request,
+              created_at, updated_at
          FROM payout
         WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
-          AND ($2::text[] IS NULL OR kind = ANY($2::text[]))
-          AND ($3::text IS NULL OR account_id = $3::text)
-          AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz)
-          AND ($5::timestamptz IS NULL OR created_at < $5::timestamptz)
-          AND ($6::text IS NULL OR utr = $6::text)
-          AND ($7::text IS NULL OR transfer_id LIKE $7::text)
-          AND ($8::bigint IS NULL OR id < $8::bigint)
-        ORDER BY id DESC
-        LIMIT $9`,
+          AND ($2::text IS NULL OR status = $2::text)
+          AND ($3::text[] IS NULL OR kind = ANY($3::text[]))
+          AND ($4::text IS NULL OR account_id = $4::text)
+          AND ($5::timestamptz IS NULL OR created_at >= $5::timestamptz)
+          AND ($6::timestamptz IS NULL OR created_at < $6::timestamptz)
+          AND ($7::text IS NULL OR utr = $7::text)
+          AND ($8::text IS NULL OR transfer_id LIKE $8::text)
+          AND ($9::timestamptz IS NULL OR (created_at, id) < ($9::timestamptz, $10::bigint))
+        ORDER BY created_at DESC, id DESC
+        LIMIT $11`,
       [
-        f.statuses ?? null,
+        one === null ? (f.statuses ?? null) : null,
+        one,
         f.kinds ?? null,
         f.accountId ?? null,
         f.from ?? null,
         f.to ?? null,
         f.utr ?? null,
         f.transferIdPrefix === undefined ? null : likePrefix(f.transferIdPrefix),
-        beforeId,
+        after?.createdAt ?? null,
+        after?.id ?? null,
         limit,
       ],
     );
@@ -126,7 +145,7 @@ export class SearchRepository {
     limit: number,
   ): Promise<SearchRow[]> {
     const { rows } = await db.query<Raw>(
-      /* sql: search.batchEntries */ `SELECT i.position AS key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
+      /* sql: search.batchEntries */ `SELECT i.position AS key, b.created_at::text AS created_key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
               'batch_entry' AS kind, i.status, i.version, i.amount, i.utr, i.reference_id, i.reason,
               i.entry AS request, b.created_at, i.updated_at
          FROM batch b JOIN batch_item i ON i.batch_id = b.id

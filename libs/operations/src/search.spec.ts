@@ -53,12 +53,16 @@ describe('search input', () => {
     { cursor: 'not-a-cursor' },
     { account: 'has space' },
     { cursor: encodeCursor({ batchId: '1', position: 2 }) },
-    { batch: 'b1', cursor: encodeCursor({ id: '5' }) },
+    { batch: 'b1', cursor: encodeCursor({ createdAt: '2026-01-01 00:00:00.123456+00', id: '5' }) },
+    { cursor: encodeCursor({ id: '5' }) },
+    { cursor: encodeCursor({ createdAt: "2026-01-01'; DROP TABLE payout; --", id: '5' }) },
   ])
     it(`refuses ${JSON.stringify(q)}`, () => refused(q));
 
   it('cursors round-trip', () => {
     assert.deepEqual(decodeCursor(encodeCursor({ id: '12' })), { id: '12' });
+    const at = { createdAt: '2026-11-24 00:45:22.123456+00', id: '7' };
+    assert.deepEqual(decodeCursor(encodeCursor(at)), at);
     assert.deepEqual(decodeCursor(encodeCursor({ batchId: '3', position: 4 })), {
       batchId: '3',
       position: 4,

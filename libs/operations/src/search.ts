@@ -17,7 +17,15 @@ export interface ParsedSearch {
   readonly cursor: Cursor | null;
 }
 
-export type Cursor = { readonly id: string } | { readonly batchId: string; readonly position: number };
+/** Where a page ended: a payout's (createdAt, id), a batch entry's (batchId, position), or an id (proposals). */
+export type Cursor =
+  | { readonly createdAt: string; readonly id: string }
+  | { readonly batchId: string; readonly position: number }
+  | { readonly id: string };
+
+/** Postgres's text of a timestamptz (ISO style), as the search query writes it. */
+const PG_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
+const ID = /^\d{1,19}$/;
 
 const invalid = (message: string) => new OperationsError(OperationsErrorCode.InvalidInput, message);
 
@@ -53,12 +61,11 @@ export function decodeCursor(v: string | undefined): Cursor | null {
   if (v === undefined || v === '') return null;
   try {
     const c = JSON.parse(Buffer.from(v, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (typeof c['id'] === 'string' && /^\d{1,19}$/.test(c['id'])) return { id: c['id'] };
-    if (
-      typeof c['batchId'] === 'string' &&
-      /^\d{1,19}$/.test(c['batchId']) &&
-      Number.isInteger(c['position'])
-    )
+    const id = typeof c['id'] === 'string' && ID.test(c['id']) ? c['id'] : undefined;
+    if (id && typeof c['createdAt'] === 'string' && PG_TIME.test(c['createdAt']))
+      return { createdAt: c['createdAt'], id };
+    if (id && Object.keys(c).length === 1) return { id };
+    if (typeof c['batchId'] === 'string' && ID.test(c['batchId']) && Number.isInteger(c['position']))
       return { batchId: c['batchId'], position: c['position'] as number };
   } catch {
     // falls through
@@ -86,7 +93,7 @@ export function parseSearch(query: SearchQuery, defaultLimit = DEFAULT_PAGE): Pa
   const transferIdPrefix = text(q['transferIdPrefix'], 'transferIdPrefix');
   const batch = text(q['batch'], 'batch');
   const cursor = decodeCursor(q['cursor']);
-  if (cursor && 'id' in cursor === (batch !== undefined))
+  if (cursor && ('createdAt' in cursor ? batch !== undefined : !('batchId' in cursor && batch !== undefined)))
     throw invalid('cursor belongs to another kind of search');
   const filter: PayoutFilter = {
     ...(statuses ? { statuses } : {}),
