@@ -264,7 +264,7 @@ async function leaveOneInTheQueue(producer: Producer, events: PayoutEvent[]): Pr
         key: withdrawalId,
         value: JSON.stringify({
           type: 'payout.self_withdrawal',
-          data: { withdrawalId, amount: '25.00', remarks: 'demo: answer lost' },
+          data: { withdrawalId, amount: '25.00', remarks: 'demo in doubt' },
         }),
       },
     ],
