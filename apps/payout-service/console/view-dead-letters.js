@@ -96,6 +96,8 @@ function outboxTable(ctx) {
               {
                 type: 'button',
                 class: 'replay',
+                disabled: !ctx.me.may.has('replay'),
+                title: ctx.me.may.has('replay') ? null : `your role (${ctx.me.role ?? ''}) may not replay`,
                 onclick: async () => {
                   const ok = await confirmAction({
                     title: `Replay ${r.eventId}?`,
@@ -114,7 +116,6 @@ function outboxTable(ctx) {
               },
               'Replay…',
             );
-            void ctx;
             return [button, out];
           },
         },
