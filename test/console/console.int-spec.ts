@@ -12,6 +12,7 @@ const CHROMIUM = '/usr/bin/chromium';
 /** Two operators, each with their own token: Alice proposes, Bob approves (four eyes). */
 const ALICE = 'console-alice-token-0123456789abcdef';
 const BOB = 'console-bob-token-0123456789abcdef-bob';
+const VERA = 'console-vera-token-0123456789abcdef-vera';
 const TOKEN = ALICE;
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 const ACCOUNT = 'default';
@@ -79,7 +80,7 @@ describe('web console (chromium)', { skip }, () => {
       // after three looks: a payout reaches REQUIRES_ATTENTION in about a second.
       sandbox: { pendingDelayMs: 600_000 },
       env: {
-        OPS_OPERATORS: `alice:operator:${sha256(ALICE)},bob:approver:${sha256(BOB)}`,
+        OPS_OPERATORS: `alice:operator:${sha256(ALICE)},bob:approver:${sha256(BOB)},vera:viewer:${sha256(VERA)}`,
         RECONCILE_SCHEDULE: '200ms,200ms,200ms',
       },
     });
@@ -319,9 +320,25 @@ describe('web console (chromium)', { skip }, () => {
     await row.getByText('approved by bob').waitFor();
   });
 
-  it('signing out forgets the token', async () => {
+  it('a viewer reads but is offered no action; signing out forgets the token', async () => {
     await page.click('#sign-out');
     await page.locator('[data-view=login]').waitFor();
+    assert.equal(await page.evaluate("sessionStorage.getItem('payouts-console-token')"), null);
+    await page.fill('#token', VERA);
+    await page.click('button[type=submit]');
+    await page.locator('#who').getByText('vera (viewer)').waitFor();
+    await page.goto(`${url}/console#/payout/${ACCOUNT}/con_html_1`);
+    await page.locator('#four-eyes').getByText('may not propose').waitFor();
+    assert.equal(await page.locator('#recheck').isDisabled(), true);
+    await stack.sql(
+      `INSERT INTO outbox (message_key, event_id, event_type, topic, payload, state, attempts)
+       VALUES ('payout/default/con_dead_2', 'payout/default/con_dead_2:4', 'payouts.payout.failed',
+               'payouts.events', '{}'::jsonb, 'dead', 15)`,
+    );
+    await page.click('a[data-nav=dead-letters]');
+    await page.locator('#dead-outbox button.replay').first().waitFor();
+    assert.equal(await page.locator('#dead-outbox button.replay').first().isDisabled(), true);
+    await page.click('#sign-out');
     assert.equal(await page.evaluate("sessionStorage.getItem('payouts-console-token')"), null);
   });
 });
