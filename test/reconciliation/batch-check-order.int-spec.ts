@@ -74,7 +74,6 @@ describe('overlapping checks of one batch', () => {
         pool,
         batches,
         ledger,
-        outbox,
         client,
         submission: strictFake<BatchSubmission>('submission'),
         logger,

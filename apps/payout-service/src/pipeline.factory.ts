@@ -175,7 +175,6 @@ export function createPipeline(i: PipelineInputs) {
       pool,
       batches,
       ledger: batchLedger,
-      outbox,
       client,
       submission: batchSubmission,
       metrics: reconcilerMetrics,

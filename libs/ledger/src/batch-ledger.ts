@@ -91,17 +91,19 @@ export class BatchLedger {
   }
 
   /**
-   * Entries the provider's answer moved (BatchRepository.updateItems), in the caller's
-   * transaction: their events (before the batch's own) and their history rows.
+   * The provider's per-entry results, in the caller's transaction (which holds the batch's lock):
+   * the entries that moved (BatchRepository.updateItems: forwards only), their events (before the
+   * batch's own) and their history rows. Returns the entries that moved.
    */
-  async entriesChanged(
+  async applyEntriesWithin(
     c: pg.PoolClient,
     batch: BatchRow,
-    changed: readonly BatchItemRow[],
+    updates: Parameters<BatchRepository['updateItems']>[2],
     before: ReadonlyMap<string, string>,
     source: ChangeSource,
-  ): Promise<void> {
-    if (changed.length === 0) return;
+  ): Promise<BatchItemRow[]> {
+    const changed = await this.d.batches.updateItems(c, batch.id, updates);
+    if (changed.length === 0) return changed;
     await this.d.outbox.enqueue(
       c,
       changed.map((i) => batchItemEvent(batch, i)),
@@ -123,6 +125,7 @@ export class BatchLedger {
         utr: i.utr,
       })),
     );
+    return changed;
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */

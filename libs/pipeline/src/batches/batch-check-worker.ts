@@ -12,7 +12,6 @@ import {
 import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
-import { type OutboxWriter } from '../shared/ports.js';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { after, type BatchSubmission } from './batch-submission.js';
@@ -20,10 +19,8 @@ import { after, type BatchSubmission } from './batch-submission.js';
 export interface BatchCheckWorkerDeps {
   pool: pg.Pool;
   batches: BatchRepository;
-  /** Every state change of a batch goes through it (transition, event, line). */
+  /** Every state change of a batch and its entries goes through it (move, event, history, line). */
   ledger: BatchLedger;
-  /** Writes the entries' events, in the transaction of the batch's own change. */
-  outbox: OutboxWriter;
   client: ProviderClient;
   /** Sends a batch again when the provider does not have it. */
   submission: BatchSubmission;
@@ -138,9 +135,8 @@ export class BatchCheckWorker {
           'batch status answer would move entries backwards; ignored',
         );
       }
-      const changed = await this.d.batches.updateItems(c, batch.id, updates);
       // The entries' events go first: the batch's own event follows them in its stream.
-      await this.d.ledger.entriesChanged(c, batch, changed, before, 'batches');
+      const changed = await this.d.ledger.applyEntriesWithin(c, batch, updates, before, 'batches');
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
