@@ -288,6 +288,41 @@ describe('web console (chromium)', { skip }, () => {
     await eventually(() => stack.events.find((e) => e.id === 'con_dead_1:9'), { what: 'the replayed event' });
   });
 
+  it('the dead-letter lists page newest first by cursor, for any role, and refuse a bad cursor', async () => {
+    await stack.sql(
+      `INSERT INTO dead_letter (topic, partition, "offset", reason, detail)
+       SELECT 'payouts.commands', 5, 'p' || g, 'schema_violation', '{"detail":"data.amount","type":"payout.direct_transfer"}'::jsonb
+         FROM generate_series(1, 5) g`,
+    );
+    const get = async (path: string) => {
+      const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${VERA}` } });
+      return {
+        status: res.status,
+        body: (await res.json()) as { items: Array<Record<string, unknown>>; nextCursor: string | null },
+      };
+    };
+    const seen: unknown[] = [];
+    let cursor: string | null = '';
+    for (let pages = 0; cursor !== null; pages++) {
+      assert.ok(pages < 10);
+      const r = await get(`/ops/dead-letters?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(r.status, 200);
+      assert.ok(r.body.items.length <= 2);
+      seen.push(...r.body.items.map((i) => Number(i['id'])));
+      cursor = r.body.nextCursor;
+    }
+    assert.ok(seen.length >= 6, 'the five rows and the malformed command');
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => Number(b) - Number(a)),
+      'newest first, no repeat',
+    );
+    assert.equal(new Set(seen).size, seen.length);
+    assert.equal((await get('/ops/dead-letters?cursor=abc')).status, 400);
+    assert.equal((await get('/ops/outbox/dead?limit=0')).status, 400);
+    assert.equal((await get('/ops/outbox/dead')).status, 200);
+  });
+
   it('four eyes: Alice proposes a settlement, cannot approve it; Bob approves; the payout moves', async () => {
     await page.goto(`${url}/console#/payout/${ACCOUNT}/con_wd_1`);
     await page.locator('#propose').waitFor();
