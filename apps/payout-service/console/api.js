@@ -4,8 +4,8 @@
 // bearer header to this origin, never put in a URL.
 
 const TOKEN_KEY = 'payouts-console-token';
-/** `/ops/` beside the page (the page is `<base>/console`). */
-const OPS = new URL('ops/', document.baseURI);
+/** `/ops/` beside the console (this module is `<base>/console/api.js`): right behind a path prefix too. */
+const OPS = new URL('../ops/', import.meta.url);
 
 export class ApiError extends Error {
   /** @param {number} status @param {string | undefined} code @param {string} message */
