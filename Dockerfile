@@ -19,6 +19,8 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The web console is served as written (plain ES modules, no build): /console reads this folder.
+COPY apps/payout-service/console ./apps/payout-service/console
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \

@@ -52,6 +52,60 @@ export default tseslint.config(
     },
   },
   {
+    // The web console: plain ES modules run by the browser (type-checked from JSDoc by their own
+    // tsconfig.json, DOM lib). Data reaches the page as text only: no HTML from strings.
+    files: ['apps/payout-service/console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'sessionStorage',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'FormData',
+          'Blob',
+          'setTimeout',
+          'clearTimeout',
+          'Node',
+          'HTMLElement',
+          'HTMLInputElement',
+          'HTMLFormElement',
+          'HTMLButtonElement',
+          'HTMLDialogElement',
+          'HTMLSelectElement',
+          'Element',
+          'Event',
+          'SubmitEvent',
+          'Response',
+        ].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['innerHTML', 'outerHTML'].map((property) => ({
+          property,
+          message: 'build elements (dom.js h()); never HTML from strings',
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='insertAdjacentHTML']",
+          message: 'never HTML from strings',
+        },
+        {
+          selector: "CallExpression[callee.property.name='write'][callee.object.name='document']",
+          message: 'never HTML from strings',
+        },
+      ],
+    },
+  },
+  {
     // Tests and CLI entry points may print.
     files: ['test/**/*.ts', '**/*.spec.ts', 'scripts/**/*.ts', 'bench/**/*.ts', '**/cli/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -186,6 +186,14 @@ async function main(): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
   const cmds = commands(transferToken);
+  // The self withdrawal's answer is lost after the provider applied it (a sandbox fault, once): a
+  // withdrawal has no status endpoint, so the service hands it to a person. It stays in the
+  // console's queue for the four-eyes flow.
+  await json('POST', `${sandbox}/__sandbox/faults`, {
+    endpoint: 'selfWithdrawal',
+    loseAnswer: 'reset',
+    times: 1,
+  });
   await producer.send({
     topic: topicName(prefix, TOPICS.commands),
     messages: cmds.map((c) => ({ key: c.key, value: JSON.stringify(c.value) })),
@@ -274,7 +282,20 @@ async function main(): Promise<void> {
   );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   await showHistory(id('pending'));
-  console.log(`\nWhere to look:\n  metrics    ${service}/metrics\n  readiness  ${service}/health/ready`);
+  const left = events.some((e) => e.subject === id('withdraw') && e.data.status === 'REQUIRES_ATTENTION')
+    ? id('withdraw')
+    : undefined;
+  console.log(
+    `\nWhere to look:\n  console    ${service}/console (sign in with an operator token printed above)` +
+      `\n  metrics    ${service}/metrics\n  readiness  ${service}/health/ready`,
+  );
+  if (left)
+    console.log(
+      `\nLeft for you to settle in the console: ${left}, a self withdrawal in doubt (the provider's answer was` +
+        ` lost after it moved the money, and there is no status endpoint to ask). Open` +
+        ` ${service}/console#/payout/default/${left}, propose SUCCESS (with a UTR) as demo-operator, then approve` +
+        ` it as demo-approver.`,
+    );
   await producer.disconnect();
   await consumer.disconnect();
   if (missing.length || replies.length < queries.length) process.exitCode = 1;

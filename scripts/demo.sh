@@ -113,6 +113,7 @@ printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
   "readiness" "http://127.0.0.1:$HTTP_PORT/health/ready" \
   "metrics" "http://127.0.0.1:$HTTP_PORT/metrics" \
   "operations API" "http://127.0.0.1:$HTTP_PORT/ops (OpenAPI: /ops/openapi.json)" \
+  "web console" "http://127.0.0.1:$HTTP_PORT/console (sign in with an operator token)" \
   "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
   "webhooks (public)" "${SANDBOX_WEBHOOK_URL:-off (no webhooks role)}" \
   "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \

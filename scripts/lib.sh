@@ -75,6 +75,25 @@ ensure_promtool() {
   return 0
 }
 
+# Debian's chromium drives the web console's browser test (test/console/, playwright-core with
+# executablePath /usr/bin/chromium). Installed only when missing, as root, with apt-get (about a
+# minute and ~300 MB the first time). If it cannot be installed, that test skips and says why.
+ensure_chromium() {
+  [ -x /usr/bin/chromium ] && return 0
+  if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+    say "chromium not found at /usr/bin/chromium and not installable here (needs root and apt-get); the console's browser test is skipped"
+    return 0
+  fi
+  say "installing chromium (apt-get install chromium, no recommends) for the console's browser test"
+  if ! DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1; then
+    if ! { timeout 120 apt-get update -qq >/dev/null 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1; }; then
+      say "could not install chromium; the console's browser test is skipped"
+    fi
+  fi
+  return 0
+}
+
 build() {
   say "compiling TypeScript (tsc, strict)"
   tsc -p tsconfig.build.json

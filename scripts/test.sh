@@ -27,10 +27,12 @@ ensure_postgres
 ensure_kafka
 ensure_promtool
 ensure_helm
+ensure_chromium
 
 step "format (prettier --check)" prettier --check --log-level warn .
 step "lint (eslint, warnings fail)" eslint --max-warnings 0 .
-clean_build() { rm -rf dist && tsc -p tsconfig.build.json; }
+# The console's plain ES modules are checked from their JSDoc types (nothing emitted; served as written).
+clean_build() { rm -rf dist && tsc -p tsconfig.build.json && tsc -p apps/payout-service/console/tsconfig.json; }
 step "typecheck + clean build (tsc)" clean_build
 # Fast (no database): reads the repositories' sources; `npm run sql` rewrites the files.
 step "checked-in SQL (npm run sql drift)" node dist/scripts/sql.js --check

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
+import { CONSOLE_DIR } from '../../apps/payout-service/src/console.controller.js';
 import { SERVICE_NODE_FLAGS } from '../../apps/payout-service/src/node-flags.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -56,6 +57,14 @@ describe('docker-compose.yml and Dockerfile', () => {
     );
     readFileSync(resolve(ROOT, 'apps/payout-service/src/main.ts'));
     readFileSync(resolve(ROOT, 'deploy/prometheus.yml'));
+  });
+
+  it('ships the web console beside dist/, where the service reads it (/app/apps/payout-service/console)', () => {
+    const df = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
+    const runtime = df.slice(df.lastIndexOf('FROM node:24'));
+    assert.ok(runtime.includes('COPY apps/payout-service/console ./apps/payout-service/console'));
+    assert.equal(resolve(CONSOLE_DIR), resolve(ROOT, 'apps/payout-service/console'));
+    readFileSync(resolve(CONSOLE_DIR, 'index.html'));
   });
 
   it('npm run demo starts the service with the same V8 flags as the image', () => {

@@ -24,6 +24,7 @@ import {
   ACTION_ROLE,
   csvHeader,
   csvLine,
+  DeadLetterListing,
   opsOpenApi,
   type Operator,
   type OperatorAction,
@@ -116,6 +117,8 @@ async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
+const DEAD_PAGE = 50;
+
 const bodyOf = (b: unknown): Record<string, unknown> =>
   typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
 
@@ -123,7 +126,10 @@ const bodyOf = (b: unknown): Record<string, unknown> =>
 @Controller('ops')
 @UseGuards(OpsAuthGuard)
 export class OpsController {
-  constructor(@Inject(OperationsService) private readonly ops: OperationsService) {}
+  constructor(
+    @Inject(OperationsService) private readonly ops: OperationsService,
+    @Inject(DeadLetterListing) private readonly dead: DeadLetterListing,
+  ) {}
 
   @Get('openapi.json')
   openapi() {
@@ -230,5 +236,17 @@ export class OpsController {
       await this.ops.replayDeadEvent(who, eventId);
       return { replayed: eventId };
     });
+  }
+
+  /** Outbox rows the relay gave up on (replayable above), newest first, paged; never their payload. */
+  @Get('outbox/dead')
+  deadOutboxRows(@Query('cursor') cursor?: string, @Query('limit') limit?: string) {
+    return answer(() => this.dead.outboxRows(cursor, limit === undefined ? DEAD_PAGE : Number(limit)));
+  }
+
+  /** Commands refused to the dead-letter topic (their mirror rows, scrubbed: ADR 0007), newest first, paged. */
+  @Get('dead-letters')
+  deadLetters(@Query('cursor') cursor?: string, @Query('limit') limit?: string) {
+    return answer(() => this.dead.commands(cursor, limit === undefined ? DEAD_PAGE : Number(limit)));
   }
 }

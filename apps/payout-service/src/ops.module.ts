@@ -1,6 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { OperatorDirectory } from '#operations';
 import { LOGGER, type AppLogger } from '#observability';
+import { CONSOLE_ASSETS, CONSOLE_DIR, ConsoleController, loadConsoleAssets } from './console.controller.js';
 import { OpsAuthGuard, OpsController } from './ops.controller.js';
 import { type ServiceConfig } from './service.config.js';
 
@@ -14,27 +15,34 @@ class OpsAnnouncer implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.operators.enabled)
-      this.logger.info('operations API disabled (OPS_OPERATORS is not set): /ops answers 404');
+      this.logger.info('operations API disabled (OPS_OPERATORS is not set): /ops and /console answer 404');
     else
       this.logger.info(
         { operators: this.operators.size },
-        'operations API enabled on /ops (one bearer token per operator)',
+        'operations API enabled on /ops (one bearer token per operator); web console on /console',
       );
   }
 }
 
 /**
- * The operations API (/ops, on the HTTP port of /health). Its use cases (OperationsService) are
- * built with the pipeline (createPipeline), on the pipeline's repository and ledger step.
+ * The operations API (/ops, on the HTTP port of /health) and its web console (/console, static
+ * files; each operator signs in with their own token). Its use cases (OperationsService,
+ * DeadLetterListing) are built with the pipeline (createPipeline), on the pipeline's repositories.
  */
 @Module({})
 export class OpsModule {
   static forRoot(config: ServiceConfig): DynamicModule {
     const directory = new OperatorDirectory(config.operations.OPS_OPERATORS);
+    const enabled = directory.enabled;
     return {
       module: OpsModule,
-      controllers: directory.enabled ? [OpsController] : [],
-      providers: [{ provide: OperatorDirectory, useValue: directory }, OpsAnnouncer, OpsAuthGuard],
+      controllers: enabled ? [OpsController, ConsoleController] : [],
+      providers: [
+        { provide: OperatorDirectory, useValue: directory },
+        OpsAnnouncer,
+        OpsAuthGuard,
+        { provide: CONSOLE_ASSETS, useFactory: () => (enabled ? loadConsoleAssets(CONSOLE_DIR) : new Map()) },
+      ],
     };
   }
 }

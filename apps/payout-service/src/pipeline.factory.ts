@@ -16,6 +16,7 @@ import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
+  DeadLetterListing,
   OperationsService,
   OperatorActionRepository,
   ProposalRepository,
@@ -248,6 +249,11 @@ export function createPipeline(i: PipelineInputs) {
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),
   });
+  const deadLetterListing = new DeadLetterListing({
+    pool,
+    deadLetters: new DeadLetterRepository(),
+    deadOutboxRows: (page) => outbox.listDead(pool, page),
+  });
 
   return {
     payouts,
@@ -266,6 +272,7 @@ export function createPipeline(i: PipelineInputs) {
     queries,
     operations,
     ...webhooks,
+    deadLetterListing,
   };
 }
 

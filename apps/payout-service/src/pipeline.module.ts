@@ -16,7 +16,7 @@ import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
-import { OperationsService } from '#operations';
+import { DeadLetterListing, OperationsService } from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
@@ -155,6 +155,7 @@ const providers: Provider[] = [
   part(ProviderClient, 'client'),
   part(OperationsService, 'operations'),
   part(WebhookIntake, 'webhookIntake'),
+  part(DeadLetterListing, 'deadLetterListing'),
   Workers,
 ];
 
@@ -176,7 +177,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OperationsService],
+      exports: [ProviderClient, OperationsService, DeadLetterListing],
     };
   }
 }

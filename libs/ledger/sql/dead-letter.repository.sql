@@ -7,3 +7,10 @@
 INSERT INTO dead_letter (topic, partition, "offset", reason, detail)
 SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::jsonb[])
 ON CONFLICT (topic, partition, "offset") DO NOTHING;
+
+-- deadLetter.list (DeadLetterRepository.list)
+SELECT id::text AS id, topic, partition, "offset", reason, detail, created_at
+ FROM dead_letter
+WHERE $1::bigint IS NULL OR id < $1::bigint
+ORDER BY id DESC
+LIMIT $2;

@@ -1,5 +1,11 @@
 import type pg from 'pg';
 
+/** A recorded dead letter, as listed for operators. `id` is a string: BIGINT can exceed 2^53. */
+export interface DeadLetterListed extends DeadLetterRecord {
+  id: string;
+  createdAt: Date;
+}
+
 export interface DeadLetterRecord {
   topic: string;
   partition: number;
@@ -25,5 +31,37 @@ export class DeadLetterRepository {
         rows.map((r) => JSON.stringify(r.detail)),
       ],
     );
+  }
+
+  /** Newest first, `limit` rows with an id below `beforeId` (keyset pagination on the primary key). */
+  async list(
+    db: pg.Pool | pg.PoolClient,
+    page: { beforeId: string | undefined; limit: number },
+  ): Promise<DeadLetterListed[]> {
+    const { rows } = await db.query<{
+      id: string;
+      topic: string;
+      partition: number;
+      offset: string;
+      reason: string;
+      detail: Record<string, unknown> | null;
+      created_at: Date;
+    }>(
+      /* sql: deadLetter.list */ `SELECT id::text AS id, topic, partition, "offset", reason, detail, created_at
+         FROM dead_letter
+        WHERE $1::bigint IS NULL OR id < $1::bigint
+        ORDER BY id DESC
+        LIMIT $2`,
+      [page.beforeId ?? null, page.limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      topic: r.topic,
+      partition: r.partition,
+      offset: r.offset,
+      reason: r.reason,
+      detail: r.detail ?? {},
+      createdAt: r.created_at,
+    }));
   }
 }

@@ -8,3 +8,4 @@ export * from './search.repository.js';
 export * from './proposal.repository.js';
 export * from './operator-action.repository.js';
 export * from './openapi.js';
+export * from './dead-letters.js';

@@ -2,6 +2,7 @@ import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from './vocabulary.js';
 import { CSV_COLUMNS, MAX_PAGE } from './search.js';
 import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
 import { OperationsErrorCode } from './operations.errors.js';
+import { MAX_PAGE_LIMIT as DEAD_PAGE } from './dead-letters.js';
 
 /**
  * The operations API as OpenAPI 3.1: served at GET /ops/openapi.json and checked in as
@@ -243,6 +244,29 @@ export function opsOpenApi(): Json {
           },
         },
       },
+      '/ops/outbox/dead': {
+        get: {
+          summary: 'outbox rows the relay gave up publishing (replayable), newest first; no payload',
+          ...role(ACTION_ROLE.read),
+          parameters: [
+            query('limit', `page size, 1 to ${DEAD_PAGE} (default 50)`, { type: 'integer' }),
+            query('cursor', '`nextCursor` of the previous page'),
+          ],
+          responses: { ...ok('one page', ref('DeadOutboxPage')), ...errors(400, 401) },
+        },
+      },
+      '/ops/dead-letters': {
+        get: {
+          summary:
+            'commands refused to the dead-letter topic (their mirror rows: reason, rule and field names, never values; ADR 0007), newest first',
+          ...role(ACTION_ROLE.read),
+          parameters: [
+            query('limit', `page size, 1 to ${DEAD_PAGE} (default 50)`, { type: 'integer' }),
+            query('cursor', '`nextCursor` of the previous page'),
+          ],
+          responses: { ...ok('one page', ref('DeadLetterPage')), ...errors(400, 401) },
+        },
+      },
     },
     components: {
       securitySchemes: {
@@ -474,6 +498,50 @@ export function opsOpenApi(): Json {
             batches: { type: 'array', items: ref('Batch') },
           },
           required: ['payouts', 'batches'],
+        },
+        DeadOutboxRow: {
+          type: 'object',
+          properties: {
+            id: str,
+            eventId: str,
+            eventType: str,
+            messageKey: str,
+            topic: str,
+            attempts: int,
+            lastError: {
+              type: ['string', 'null'],
+              description: 'the broker error, scrubbed and cut to 500 characters',
+            },
+            createdAt: time,
+          },
+          required: ['id', 'eventId', 'eventType', 'messageKey', 'topic', 'attempts', 'createdAt'],
+        },
+        DeadOutboxPage: {
+          type: 'object',
+          properties: {
+            items: { type: 'array', items: ref('DeadOutboxRow') },
+            nextCursor: nullable('string'),
+          },
+          required: ['items', 'nextCursor'],
+        },
+        DeadLetter: {
+          type: 'object',
+          properties: {
+            id: str,
+            topic: str,
+            partition: int,
+            offset: str,
+            reason: str,
+            type: nullable('string'),
+            detail: { description: 'the rule that refused it, with field names (no values)' },
+            createdAt: time,
+          },
+          required: ['id', 'topic', 'partition', 'offset', 'reason', 'createdAt'],
+        },
+        DeadLetterPage: {
+          type: 'object',
+          properties: { items: { type: 'array', items: ref('DeadLetter') }, nextCursor: nullable('string') },
+          required: ['items', 'nextCursor'],
         },
       },
     },

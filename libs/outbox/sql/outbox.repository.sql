@@ -61,6 +61,13 @@ UPDATE outbox o
  -- Reading the copies first makes the DELETE run before the row turns pending.
  WHERE o.id = t.id AND (SELECT count(*) FROM copies) >= 0;
 
+-- outbox.listDead (OutboxRepository.listDead)
+SELECT id::text AS id, message_key, event_id, event_type, topic, attempts, last_error, created_at
+  FROM outbox
+ WHERE state = 'dead' AND ($1::bigint IS NULL OR id < $1::bigint)
+ ORDER BY id DESC
+ LIMIT $2;
+
 -- outbox.purgePublished (OutboxRepository.purgePublished)
 DELETE FROM outbox
  WHERE id IN (SELECT id FROM outbox

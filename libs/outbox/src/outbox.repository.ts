@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import {
   type EnqueueResult,
+  type DeadOutboxRow,
   type OutboxFailure,
   type OutboxInsert,
   type OutboxRow,
@@ -207,6 +208,44 @@ export class OutboxRepository {
         if ((e as { code?: string }).code !== '23505' || attempt >= 3) throw e;
       }
     }
+  }
+
+  /**
+   * Dead rows, newest first, `limit` of them with an id below `beforeId` (keyset pagination).
+   * Reads only unpublished rows (the partial index); the payload is not read.
+   */
+  async listDead(
+    q: Queryable,
+    page: { beforeId: string | undefined; limit: number },
+  ): Promise<DeadOutboxRow[]> {
+    const { rows } = await q.query<{
+      id: string;
+      message_key: string;
+      event_id: string;
+      event_type: string;
+      topic: string;
+      attempts: number;
+      last_error: string | null;
+      created_at: Date;
+    }>(
+      /* sql: outbox.listDead */ `
+      SELECT id::text AS id, message_key, event_id, event_type, topic, attempts, last_error, created_at
+        FROM outbox
+       WHERE state = 'dead' AND ($1::bigint IS NULL OR id < $1::bigint)
+       ORDER BY id DESC
+       LIMIT $2`,
+      [page.beforeId ?? null, page.limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      messageKey: r.message_key,
+      eventId: r.event_id,
+      eventType: r.event_type,
+      topic: r.topic,
+      attempts: r.attempts,
+      lastError: r.last_error,
+      createdAt: r.created_at,
+    }));
   }
 
   /** Deletes at most `limit` published rows older than the retention; returns how many. */

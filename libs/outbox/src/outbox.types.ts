@@ -48,3 +48,15 @@ export interface OutboxStats {
 }
 
 export type ReplayResult = 'replayed' | 'not-found';
+
+/** A dead row as operators see it: where it was going and why it stopped, never its payload. */
+export interface DeadOutboxRow {
+  readonly id: string;
+  readonly messageKey: string;
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly topic: string;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly createdAt: Date;
+}

@@ -1,0 +1,144 @@
+// @ts-check
+// The console's shell: sign-in, navigation, hash routes (#/queue, #/search, #/payout/<account>/<id>,
+// #/proposals, #/dead-letters). Each view is a function that fills <main> from the operations API.
+import { ApiError, call, capabilities, describe, token, whenUnauthorized, whoAmI } from './api.js';
+import { h, mount, notice } from './dom.js';
+import { deadLettersView } from './view-dead-letters.js';
+import { payoutView } from './view-payout.js';
+import { proposalsView } from './view-proposals.js';
+import { queueView } from './view-queue.js';
+import { searchView } from './view-search.js';
+
+/** @typedef {import('./view-types.js').View} View */
+
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
+const who = /** @type {HTMLElement} */ (document.getElementById('who'));
+const signOut = /** @type {HTMLButtonElement} */ (document.getElementById('sign-out'));
+
+/** @type {Array<[RegExp, string, View]>} */
+const ROUTES = [
+  [/^\/queue$/, 'queue', queueView],
+  [/^\/search$/, 'search', searchView],
+  [/^\/payout\/([^/]+)\/([^/]+)$/, 'search', payoutView],
+  [/^\/proposals$/, 'proposals', proposalsView],
+  [/^\/dead-letters$/, 'dead-letters', deadLettersView],
+];
+
+/** @type {{ caps: import('./api.js').Capabilities, me: import('./view-types.js').Me } | null} */
+let session = null;
+/** Each render has a number; a slow answer for an older one is dropped. */
+let generation = 0;
+
+whenUnauthorized(() => {
+  token.clear();
+  session = null;
+});
+
+function showLogin(/** @type {string} */ message = '') {
+  nav.hidden = true;
+  signOut.hidden = true;
+  who.textContent = '';
+  const input = h('input', {
+    type: 'password',
+    name: 'token',
+    id: 'token',
+    autocomplete: 'off',
+    required: true,
+    minlength: 16,
+    spellcheck: 'false',
+  });
+  const form = h(
+    'form',
+    {
+      onsubmit: async (/** @type {SubmitEvent} */ e) => {
+        e.preventDefault();
+        const t = /** @type {HTMLInputElement} */ (input).value.trim();
+        token.set(t);
+        try {
+          // Any role may read the queue: a cheap check that the token is one the service knows.
+          await call('GET', 'requires-attention?limit=1');
+          if (!location.hash || location.hash === '#/' || location.hash === '#') location.hash = '#/queue';
+          else void render();
+        } catch (err) {
+          token.clear();
+          showLogin(
+            err instanceof ApiError && err.status === 401 ? 'That token was refused.' : describe(err),
+          );
+        }
+      },
+    },
+    h('label', { for: 'token' }, 'Your operator token', input),
+    h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
+  );
+  mount(
+    main,
+    h(
+      'section',
+      { class: 'login', 'data-view': 'login' },
+      h('h1', {}, 'Sign in'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Your token stays in this browser tab (session storage) and is sent only to this service, as a bearer header.',
+      ),
+      message ? notice('error', message) : null,
+      form,
+    ),
+  );
+  /** @type {HTMLInputElement} */ (input).focus();
+}
+
+async function render() {
+  const mine = ++generation;
+  if (!token.get()) return showLogin();
+  try {
+    if (!session) {
+      const caps = await capabilities();
+      session = { caps, me: await whoAmI(caps) };
+      who.textContent = session.me.id ? `${session.me.id} (${session.me.role ?? ''})` : 'signed in';
+    }
+  } catch (e) {
+    return showLogin(
+      e instanceof ApiError && e.status === 401 ? 'Your token was refused; sign in again.' : describe(e),
+    );
+  }
+  nav.hidden = false;
+  signOut.hidden = false;
+  const hash = location.hash.slice(1) || '/queue';
+  const [path = '', query = ''] = hash.split('?');
+  const route = ROUTES.find(([re]) => re.test(path));
+  if (!route) {
+    location.hash = '#/queue';
+    return;
+  }
+  const [re, name, view] = route;
+  for (const a of nav.querySelectorAll('a')) a.classList.toggle('active', a.dataset['nav'] === name);
+  const params = (re.exec(path) ?? []).slice(1).map((p) => decodeURIComponent(p));
+  const section = h('section', { 'data-view': name }, h('p', { class: 'muted' }, 'Loading…'));
+  mount(main, section);
+  try {
+    await view({
+      el: section,
+      params,
+      query: new URLSearchParams(query),
+      caps: session.caps,
+      me: session.me,
+      current: () => mine === generation,
+      refresh: () => void render(),
+    });
+  } catch (e) {
+    if (mine !== generation) return;
+    if (e instanceof ApiError && e.status === 401) return showLogin('Your token was refused; sign in again.');
+    mount(section, notice('error', describe(e)));
+  }
+}
+
+signOut.addEventListener('click', () => {
+  token.clear();
+  session = null;
+  location.hash = '#/queue';
+  showLogin();
+});
+window.addEventListener('hashchange', () => void render());
+void render();
