@@ -24,7 +24,13 @@ export interface Figures {
     rolling: number;
     rollingExit: string;
     crashes: readonly string[];
-    restarts: ReadonlyArray<{ instance: string; cause: string; readyMs?: number; firstWorkMs?: number }>;
+    restarts: ReadonlyArray<{
+      instance: string;
+      cause: string;
+      readyMs?: number;
+      firstWorkMs?: number;
+      superseded?: boolean;
+    }>;
   };
   readonly faults: { calls: number; injected: Record<string, number> };
   readonly provider: {
@@ -105,6 +111,10 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
         : 'none',
     ],
     ['restart -> ready (after SIGKILL)', stats(killReady)],
+    [
+      'restarts started again before they were ready (their next start is judged)',
+      String(f.chaos.restarts.filter((r) => r.superseded).length),
+    ],
     ['restart -> ready (all restarts)', stats(ready)],
     ['restart -> first command processed', stats(work)],
     [

@@ -75,8 +75,16 @@ interface Restart {
   readonly instance: string;
   readonly cause: 'SIGKILL' | 'SIGTERM' | 'crash';
   readonly at: number;
+  /** The instance's start number this restart made (its log's `start #n`). */
+  readonly starts: number;
   readyMs?: number;
   firstWorkMs?: number;
+  /**
+   * Not ready before the instance was started again: a chaos kill chose it while it was still
+   * starting, or it exited by itself (e.g. the broker was down at boot) and the supervisor started
+   * it again. The later start is judged instead; the last start of each instance always is.
+   */
+  superseded?: boolean;
 }
 
 class Broker {
@@ -298,7 +306,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const restart = (i: number, cause: Restart['cause']) => {
       const s = services[i];
       if (!s) return;
-      const rec: Restart = { instance: s.name, cause, at: Date.now() };
+      const rec: Restart = { instance: s.name, cause, at: Date.now(), starts: s.starts + 1 };
       restarts.push(rec);
       const firstWork = s.nextLine(/"msg":"payout state changed"/);
       s.start();
@@ -306,7 +314,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         if (at !== undefined) rec.firstWorkMs = at - rec.at;
       });
       pendingReady.push(
-        waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).then(
+        // Judged for this start only: a later start ends this wait (the restart is superseded).
+        waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running && s.starts === rec.starts).then(
           (ms) => {
             rec.readyMs = ms;
           },
@@ -571,7 +580,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ),
       );
     }
-    const unreadyRestarts = restarts.filter((x) => x.readyMs === undefined);
+    for (const x of restarts)
+      x.superseded =
+        x.readyMs === undefined && restarts.some((y) => y.instance === x.instance && y.starts > x.starts);
+    const unreadyRestarts = restarts.filter((x) => x.readyMs === undefined && !x.superseded);
     checks.push(
       check(
         'every restarted instance became ready',
