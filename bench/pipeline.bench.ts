@@ -35,6 +35,7 @@ import { TOPICS, topicName } from '#contracts';
 import { startOtlpSink } from './otlp-sink.js';
 import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
+import { stageBreakdown } from './stages.js';
 import { runRateLimitBench } from './rate-limit.bench.js';
 import {
   type BenchEnv,
@@ -77,6 +78,8 @@ const E2E_N = numberEnv('BENCH_E2E_N', 10_000);
 const STEADY_RATE = numberEnv('BENCH_STEADY_RATE', 500);
 const STEADY_SECONDS = numberEnv('BENCH_STEADY_SECONDS', 10);
 const STEADY_N = Math.round(STEADY_RATE * STEADY_SECONDS);
+/** Seconds of load at the steady rate before the measured ones (a cold start is not a steady state). */
+const STEADY_WARMUP_SECONDS = numberEnv('BENCH_STEADY_WARMUP_SECONDS', 5);
 const PHASE_IDS = ['baseline', 'raw', 'intake', 'e2e', 'two', 'split', 'steady', 'extra'] as const;
 type PhaseId = (typeof PHASE_IDS)[number];
 const ONLY = process.env['BENCH_PHASES']
@@ -348,6 +351,10 @@ interface EndToEndOptions {
   /** Give up waiting for terminal events after this long (from the first command). */
   readonly timeoutMs: number;
   readonly profile?: { readonly dir: string; readonly sandboxPid: number | undefined };
+  /** Payouts sent at `rate` first, right after the start, and left out of the figures. */
+  readonly warmup?: number;
+  /** Print where each payout's time went, stage by stage (from `state_history`), before the stack stops. */
+  readonly stages?: boolean;
 }
 
 /**
@@ -370,6 +377,10 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
       ? new ProfileSession(profile.dir, first.proc, s.dbUrl, first.url, ctx.sandboxUrl, profile.sandboxPid)
       : undefined;
   const sentAt = new Map<string, number>();
+  const warmSentAt = new Map<string, number>();
+  const warmLatencies: number[] = [];
+  let warmDone: (() => void) | undefined;
+  const timesOf = new Map<string, { sent: number; received: number }>();
   const latencies: number[] = [];
   const consumer = kafka.consumer({ groupId: `${s.prefix}.observer` });
   const producer = kafka.producer();
@@ -387,9 +398,17 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
               data: { status: string };
             };
             if (e.data.status !== 'SUCCESS' && e.data.status !== 'FAILED') continue;
+            const w = warmSentAt.get(e.subject);
+            if (w !== undefined) {
+              warmSentAt.delete(e.subject);
+              warmLatencies.push(now - w);
+              if (warmSentAt.size === 0) warmDone?.();
+              continue;
+            }
             const t = sentAt.get(e.subject);
             if (t === undefined) continue;
             sentAt.delete(e.subject);
+            if (o.stages) timesOf.set(e.subject, { sent: t, received: now });
             latencies.push(now - t);
             last = now;
           }
@@ -403,30 +422,52 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     await new Promise((r) => setTimeout(r, 2000));
     await producer.connect();
     const topic = topicName(s.prefix, TOPICS.commands);
-    const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
-    await session?.begin();
-    const cpu0 = processCpuMs(first?.proc.pid);
-    const t0 = performance.now();
-    if (rate === undefined) {
-      for (let i = 0; i < n; i += 500) {
-        const chunk = msgs.slice(i, i + 500);
-        const now = performance.now();
-        for (const m of chunk) sentAt.set(m.key, now);
-        await producer.send({ topic, messages: chunk });
+    /** Sends `msgs` all at once, or at `perSecond` from `start`, noting each one's send time in `into`. */
+    const send = async (
+      msgs: Array<{ key: string; value: string }>,
+      into: Map<string, number>,
+      perSecond: number | undefined,
+      start: number,
+    ): Promise<void> => {
+      if (perSecond === undefined) {
+        for (let i = 0; i < msgs.length; i += 500) {
+          const chunk = msgs.slice(i, i + 500);
+          const now = performance.now();
+          for (const m of chunk) into.set(m.key, now);
+          await producer.send({ topic, messages: chunk });
+        }
+        return;
       }
-    } else {
       const tick = 50;
-      const perTick = Math.max(1, Math.round((rate * tick) / 1000));
-      for (let i = 0; i < n; i += perTick) {
-        const due = t0 + (i / rate) * 1000;
+      const perTick = Math.max(1, Math.round((perSecond * tick) / 1000));
+      for (let i = 0; i < msgs.length; i += perTick) {
+        const due = start + (i / perSecond) * 1000;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const chunk = msgs.slice(i, i + perTick);
         const now = performance.now();
-        for (const m of chunk) sentAt.set(m.key, now);
+        for (const m of chunk) into.set(m.key, now);
         await producer.send({ topic, messages: chunk });
       }
+    };
+    if (o.warmup && rate !== undefined) {
+      // The same rate first, excluded from the figures: a service that just started runs cold
+      // (code not yet optimised, pool and provider connections opening) for its first seconds.
+      const warm = Array.from({ length: o.warmup }, (_, i) => command(i, `${o.phase}${ctx.round}w`));
+      const warmed = new Promise<void>((r) => (warmDone = r));
+      await send(warm, warmSentAt, rate, performance.now());
+      await Promise.race([warmed, new Promise((r) => setTimeout(r, 60_000))]);
+      warmLatencies.sort((a, b) => a - b);
+      console.log(
+        `    warm-up (${fmt(warmLatencies.length)} of ${fmt(o.warmup)} payouts at ${fmt(rate)}/s, right after the start; not in the figures): p50 ${fmt(percentile(warmLatencies, 50))} ms, p99 ${fmt(percentile(warmLatencies, 99))} ms`,
+      );
+      await new Promise((r) => setTimeout(r, 1000));
     }
+    const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
+    await session?.begin();
+    const cpu0 = processCpuMs(first?.proc.pid);
+    const t0 = performance.now();
+    await send(msgs, sentAt, rate, t0);
     const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
     await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
     const cpu1 = processCpuMs(first?.proc.pid);
@@ -437,6 +478,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     await session?.finish();
     const perSecond = latencies.length / ((last - t0) / 1000);
     const memory = await s.stopServices();
+    if (o.stages) console.log(await stageBreakdown(s.dbUrl, timesOf));
     const report = await session?.report(latencies.length, perSecond);
     return {
       perSecond,
@@ -514,6 +556,8 @@ async function e2eTwo(ctx: RoundContext, phase: 'two' | 'split'): Promise<Row[]>
 async function steady(ctx: RoundContext): Promise<Row[]> {
   const r = await endToEnd(ctx, {
     phase: 'steady',
+    stages: true,
+    warmup: Math.round(STEADY_RATE * STEADY_WARMUP_SECONDS),
     roles: [PIPELINE_ROLES],
     n: STEADY_N,
     rate: STEADY_RATE,
