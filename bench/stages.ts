@@ -18,7 +18,12 @@ interface Times {
   readonly received: number;
 }
 
-const STAGES = ['sent -> accepted', 'accepted -> claimed', 'claimed -> outcome', 'outcome -> received'] as const;
+const STAGES = [
+  'sent -> accepted',
+  'accepted -> claimed',
+  'claimed -> outcome',
+  'outcome -> received',
+] as const;
 
 export async function stageBreakdown(dbUrl: string, times: ReadonlyMap<string, Times>): Promise<string> {
   const pool = benchPool(dbUrl, 1);
@@ -77,7 +82,9 @@ export async function stageBreakdown(dbUrl: string, times: ReadonlyMap<string, T
       }
       lines.push('      slowest payout sent in each 250 ms: start, total = stages');
       for (const [b, p] of [...buckets].sort((x, y) => x[0] - y[0]))
-        lines.push(`      ${String(b * 250).padStart(6)} ${fmt(p.total)} = ${p.stages.map((v) => v.toFixed(0)).join(' + ')}`);
+        lines.push(
+          `      ${String(b * 250).padStart(6)} ${fmt(p.total)} = ${p.stages.map((v) => v.toFixed(0)).join(' + ')}`,
+        );
     }
     return lines.join('\n');
   } finally {

@@ -74,14 +74,7 @@ describe('PayoutRepository (real Postgres)', () => {
       assert.equal(claimed.length, 3);
       const [a, b, c] = ['st_a', 'st_b', 'st_c'].map((id) => claimed.find((r) => r.transferId === id)!);
       // Another writer moves b on meanwhile.
-      const moved = await payouts.transition(
-        pool,
-        b!.id,
-        b!.version,
-        'UNKNOWN',
-        { reason: 'elsewhere' },
-        false,
-      );
+      const moved = await payouts.transition(pool, b!, 'UNKNOWN', { reason: 'elsewhere' }, false);
       assert.equal(moved?.version, b!.version + 1);
 
       const out = await payouts.transitionMany(
@@ -89,16 +82,32 @@ describe('PayoutRepository (real Postgres)', () => {
         [a!, b!, c!].map((r) => ({
           id: r.id,
           fromVersion: r.version,
+          fromStatus: r.status,
           to: 'FAILED' as const,
           fields: { statusCode: '400', reason: 'late answer' },
           eraseSecrets: true,
         })),
+        'executor',
       );
       assert.deepEqual(
         out.map((r) => r.transferId).sort(),
         ['st_a', 'st_c'],
         'the stale move is reported by its absence',
       );
+      // The same statement wrote the history of each move it made, and none for the stale one.
+      const { rows: history } = await pool.query<{
+        transfer_id: string;
+        from_status: string;
+        version: number;
+      }>(
+        `SELECT transfer_id, from_status, version FROM state_history
+          WHERE subject = 'payout' AND to_status = 'FAILED' AND cause = 'executor' AND status_code = '400'
+          ORDER BY transfer_id`,
+      );
+      assert.deepEqual(history, [
+        { transfer_id: 'st_a', from_status: 'SUBMITTING', version: a!.version + 1 },
+        { transfer_id: 'st_c', from_status: 'SUBMITTING', version: c!.version + 1 },
+      ]);
       assert.ok(out.every((r) => r.status === 'FAILED' && r.version === a!.version + 1));
       const stale = await row('st_b');
       assert.equal(stale.status, 'UNKNOWN');
@@ -111,15 +120,15 @@ describe('PayoutRepository (real Postgres)', () => {
       await insert(['st_one']);
       const [claimed] = await payouts.claimForSubmission(pool, 'w', 60_000, 1);
       assert.ok(claimed);
-      const now = await payouts.transition(pool, claimed.id, claimed.version, 'UNKNOWN', {}, false);
+      const now = await payouts.transition(pool, claimed, 'UNKNOWN', {}, false);
       assert.ok(now);
       const before = await row('st_one');
 
       const old = claimed.version;
-      assert.equal(await payouts.transition(pool, claimed.id, old, 'SUCCESS', {}, true), undefined);
+      assert.equal(await payouts.transition(pool, claimed, 'SUCCESS', {}, true), undefined);
       assert.equal(await payouts.markResent(pool, claimed.id, old), undefined);
       assert.equal(await payouts.reschedule(pool, claimed.id, old, null, { stale: true }), false);
-      await payouts.transition(pool, now.id, now.version, 'REQUIRES_ATTENTION', { reason: 'person' }, false);
+      await payouts.transition(pool, now, 'REQUIRES_ATTENTION', { reason: 'person' }, false);
       assert.equal(await payouts.reopenForRecheck(pool, now.id, now.version, 'operator'), undefined);
 
       const after = await row('st_one');
@@ -215,7 +224,7 @@ describe('PayoutRepository (real Postgres)', () => {
     it('an operator check-now pulls a row forward only when no lease on it is live', async () => {
       await insert(['cn_live', 'cn_gone']);
       const claimed = await payouts.claimForSubmission(pool, 'executor', 60_000, 2);
-      for (const r of claimed) await payouts.transition(pool, r.id, r.version, 'PENDING', {}, false);
+      for (const r of claimed) await payouts.transition(pool, r, 'PENDING', {}, false);
       await pool.query(`UPDATE payout SET next_check_at = now() - interval '1 second'`);
       await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10);
       await pool.query(
@@ -240,8 +249,7 @@ describe('PayoutRepository (real Postgres)', () => {
       await pool.query(`UPDATE payout SET check_count = 3 WHERE id = $1`, [claimed.id]);
       const done = await repo.transition(
         pool,
-        claimed.id,
-        claimed.version,
+        claimed,
         'SUCCESS',
         { statusCode: '200', ...(nextCheckAt ? { nextCheckAt } : {}) },
         true,

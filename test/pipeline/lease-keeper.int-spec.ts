@@ -76,7 +76,7 @@ describe('LeaseKeeper', () => {
     await keeper.renew();
     assert.deepEqual(lost, []);
     // Another writer moves the row on (an operator, a reconciler after a stall).
-    await payouts.transition(pool, row.id, row.version, 'UNKNOWN', { reason: 'elsewhere' }, false);
+    await payouts.transition(pool, row, 'UNKNOWN', { reason: 'elsewhere' }, false);
     await keeper.renew();
     await keeper.renew();
     assert.deepEqual(lost, [row.id]);

@@ -222,7 +222,7 @@ describe('ordering: a repeat racing a state change', () => {
       const executor = inTransaction(pool, async (c) => {
         const row = await payouts.findOne(c, 'acc', 'race_1');
         assert.ok(row);
-        const next = await payouts.transition(c, row.id, row.version, 'SUBMITTING', {}, false);
+        const next = await payouts.transition(c, row, 'SUBMITTING', {}, false);
         assert.ok(next);
         await outbox.enqueue(c, [payoutStateEvent(next)]);
       });

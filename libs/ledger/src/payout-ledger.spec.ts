@@ -44,10 +44,26 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
   });
   const pool = strict<pg.Pool>('pool', { connect: () => Promise.resolve(client) });
   const payouts = strict<PayoutRepository>('payouts', {
-    transitionMany: (_c: unknown, m: readonly TransitionMove[]) => {
+    // The repository's statement writes the history of the moves it made (cause, from, actor).
+    transitionMany: (_c: unknown, m: readonly TransitionMove[], cause: HistoryEntry['cause']) => {
       moves.push(...m);
       statements.push('transition');
-      return Promise.resolve(answer(m));
+      const moved = answer(m);
+      for (const r of moved) {
+        const move = m.find((x) => x.id === r.id);
+        history.push({
+          subject: 'payout',
+          subjectId: r.id,
+          accountId: r.accountId,
+          transferId: r.transferId,
+          from: move?.fromStatus ?? null,
+          to: r.status,
+          version: r.version,
+          cause,
+          ...(move?.actor ? { actor: move.actor } : {}),
+        });
+      }
+      return Promise.resolve(moved);
     },
   });
   const logger = createLogger({
@@ -70,13 +86,8 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
         return Promise.resolve();
       },
     },
-    history: {
-      record: (_c: unknown, rows: readonly HistoryEntry[]) => {
-        history.push(...rows);
-        statements.push('history');
-        return Promise.resolve();
-      },
-    } as unknown as HistoryRepository,
+    // Only the rarer moves (re-send, reopen) write their history through the history repository.
+    history: strict<HistoryRepository>('history', {}),
     logger,
     stale: (s) => stale.push(s),
   });
@@ -88,13 +99,20 @@ describe('PayoutLedger', () => {
     const h = harness((m) => m.map((x) => row({ status: x.to, version: x.fromVersion + 1 })));
     const moved = await h.ledger.change({ row: row(), to: 'SUCCESS', fields: { utr: 'U1' } }, 'executor');
     assert.equal(moved?.status, 'SUCCESS');
-    assert.deepEqual(h.statements, ['BEGIN', 'transition', 'enqueue', 'history', 'COMMIT']);
+    assert.deepEqual(h.statements, ['BEGIN', 'transition', 'enqueue', 'COMMIT']);
     assert.deepEqual(
       h.history.map((x) => [x.subject, x.from, x.to, x.version, x.cause, x.actor]),
       [['payout', 'SUBMITTING', 'SUCCESS', 3, 'executor', undefined]],
     );
     assert.deepEqual(h.moves, [
-      { id: '7', fromVersion: 2, to: 'SUCCESS', fields: { utr: 'U1' }, eraseSecrets: true },
+      {
+        id: '7',
+        fromVersion: 2,
+        fromStatus: 'SUBMITTING',
+        to: 'SUCCESS',
+        fields: { utr: 'U1' },
+        eraseSecrets: true,
+      },
     ]);
     assert.deepEqual(
       h.events.map((e) => e.eventId),

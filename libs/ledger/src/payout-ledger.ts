@@ -91,15 +91,12 @@ export class PayoutLedger {
    * first history rows. Existing identities are left untouched and not returned.
    */
   async admit(c: pg.PoolClient, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
+    // The insert writes the first history rows itself (one statement).
     const inserted = await this.d.payouts.insertNew(c, rows);
     if (inserted.length === 0) return inserted;
     await this.d.outbox.enqueue(
       c,
       inserted.map((row) => payoutStateEvent(row)),
-    );
-    await this.d.history.record(
-      c,
-      inserted.map((r) => historyOf(null, r, 'intake')),
     );
     return inserted;
   }
@@ -117,26 +114,23 @@ export class PayoutLedger {
     const cause = CAUSE_OF_SOURCE[source];
     if (cause === 'operator' && changes.some((ch) => !ch.actor))
       throw new Error('an operator change needs the operator (actor)');
+    // The moves write their history rows in the same statement (from, cause, actor).
     const rows = await this.d.payouts.transitionMany(
       c,
       changes.map((ch) => ({
         id: ch.row.id,
         fromVersion: ch.row.version,
+        fromStatus: ch.row.status,
         to: ch.to,
         fields: ch.fields ?? {},
         eraseSecrets: isTerminal(ch.to),
+        ...(ch.actor ? { actor: ch.actor } : {}),
       })),
+      cause,
     );
     await this.enqueue(c, rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const out = changes.map((ch) => byId.get(ch.row.id));
-    const history: HistoryEntry[] = [];
-    changes.forEach((ch, i) => {
-      const next = out[i];
-      if (next) history.push(historyOf(ch.row.status, next, cause, ch.actor));
-    });
-    await this.d.history.record(c, history);
-    return out;
+    return changes.map((ch) => byId.get(ch.row.id));
   }
 
   /**
@@ -154,12 +148,9 @@ export class PayoutLedger {
       },
       () =>
         inTransaction(this.d.pool, async (c) => {
+          // The claim writes the history rows itself (one statement).
           const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
           await this.enqueue(c, rows);
-          await this.d.history.record(
-            c,
-            rows.map((r) => historyOf('RECEIVED', r, 'executor')),
-          );
           return rows;
         }),
     );
