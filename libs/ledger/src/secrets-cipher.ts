@@ -2,7 +2,9 @@ import {
   createCipheriv,
   createDecipheriv,
   createHmac,
+  createSecretKey,
   hkdfSync,
+  type KeyObject,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -16,8 +18,8 @@ export interface SealedSecret {
 }
 
 /** The request-hash key of an encryption key: derived, so the cipher key itself is never used twice. */
-function hashKeyOf(key: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'payouts request hash', 32));
+function hashKeyOf(key: Buffer): KeyObject {
+  return createSecretKey(Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'payouts request hash', 32)));
 }
 
 /**
@@ -30,8 +32,10 @@ function hashKeyOf(key: Buffer): Buffer {
  * LEDGER_PREVIOUS_KEYS.
  */
 export class SecretsCipher {
-  private readonly keys: ReadonlyMap<string, Buffer>;
-  private readonly hashKeys: ReadonlyMap<string, Buffer>;
+  // KeyObjects, made once: given a Buffer, node makes one per call (an HMAC took ~5x, an AES-GCM
+  // seal ~2x the time; docs/BENCHMARKS.md).
+  private readonly keys: ReadonlyMap<string, KeyObject>;
+  private readonly hashKeys: ReadonlyMap<string, KeyObject>;
 
   constructor(
     private readonly currentKid: string,
@@ -39,8 +43,9 @@ export class SecretsCipher {
     previous: ReadonlyMap<string, Buffer> = new Map(),
   ) {
     if (currentKey.length !== 32) throw new Error('encryption key must be 32 bytes');
-    this.keys = new Map([...previous, [currentKid, currentKey]]);
-    this.hashKeys = new Map([...this.keys].map(([kid, key]) => [kid, hashKeyOf(key)]));
+    const raw = new Map([...previous, [currentKid, currentKey]]);
+    this.keys = new Map([...raw].map(([kid, key]) => [kid, createSecretKey(key)]));
+    this.hashKeys = new Map([...raw].map(([kid, key]) => [kid, hashKeyOf(key)]));
   }
 
   static fromConfig(kid: string, keyB64: string, previousSpec: string): SecretsCipher {
@@ -57,7 +62,7 @@ export class SecretsCipher {
   }
 
   seal(plaintext: string): SealedSecret {
-    const key = this.keys.get(this.currentKid) as Buffer;
+    const key = this.keys.get(this.currentKid) as KeyObject;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
@@ -82,7 +87,7 @@ export class SecretsCipher {
    * `<current key id>:<hex>`.
    */
   hash(canonical: string): string {
-    return `${this.currentKid}:${hmac(this.hashKeys.get(this.currentKid) as Buffer, canonical)}`;
+    return `${this.currentKid}:${hmac(this.hashKeys.get(this.currentKid) as KeyObject, canonical)}`;
   }
 
   /**
@@ -105,6 +110,6 @@ export class SecretsCipher {
   }
 }
 
-function hmac(key: Buffer, text: string): string {
+function hmac(key: KeyObject, text: string): string {
   return createHmac('sha256', key).update(text).digest('hex');
 }
