@@ -125,6 +125,10 @@ describe('web console (chromium)', { skip }, () => {
     assert.equal((await fetch(`${url}/console/app.js`, { headers: { 'if-none-match': etag } })).status, 304);
     for (const bad of ['tsconfig.json', '..%2Fpackage.json', '..%2F..%2Fsrc%2Fmain.ts', 'nope.js'])
       assert.equal((await fetch(`${url}/console/${bad}`)).status, 404, bad);
+    // With a trailing slash the page's relative links would miss: sent to the page's address.
+    const slash = await fetch(`${url}/console/`, { redirect: 'manual' });
+    assert.equal(slash.status, 301);
+    assert.equal(new URL(slash.headers.get('location') ?? '', `${url}/console/`).pathname, '/console');
   });
 
   it('refuses a wrong token, then signs in; the token lives in sessionStorage, never in a URL', async () => {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Controller, Get, Headers, Inject, Param, Res } from '@nestjs/common';
-import { type FastifyReply } from 'fastify';
+import { Controller, Get, Headers, Inject, Param, Req, Res } from '@nestjs/common';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { LOGGER, type AppLogger } from '#observability';
 
 /**
@@ -87,7 +87,17 @@ export class ConsoleController {
   }
 
   @Get()
-  index(@Headers('if-none-match') etag: string | undefined, @Res() reply: FastifyReply): void {
+  index(
+    @Headers('if-none-match') etag: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): void {
+    // `/console/` (the router ignores a trailing slash): the page's links are relative to
+    // `/console`, so send the browser there, relatively, which also holds behind a path prefix.
+    if ((req.url.split('?')[0] ?? '').endsWith('/')) {
+      void reply.headers(SECURITY_HEADERS).redirect('../console', 301);
+      return;
+    }
     this.send('index.html', etag, reply);
   }
 
