@@ -32,5 +32,7 @@ for (const [name, buffer, object] of [
 ] as const) {
   const a = perCallUs(buffer);
   const b = perCallUs(object);
-  console.log(`${name}: Buffer key ${a.toFixed(2)} µs, KeyObject ${b.toFixed(2)} µs (${(a / b).toFixed(1)}x)`);
+  console.log(
+    `${name}: Buffer key ${a.toFixed(2)} µs, KeyObject ${b.toFixed(2)} µs (${(a / b).toFixed(1)}x)`,
+  );
 }
