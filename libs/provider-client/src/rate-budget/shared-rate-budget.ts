@@ -124,8 +124,15 @@ const LOG_EVERY_MS = 10_000;
 /** How long a reservation's statement may take on top of a caller's wait cap (maxWaitMs 0 still works). */
 const ROUND_TRIP_GRACE_MS = 250;
 /** How long a reservation's clock reading is kept to narrow the store-to-local clock offset. */
-const CLOCK_SAMPLE_MS = 10_000;
+const CLOCK_SAMPLE_MS = 5_000;
 const CLOCK_SAMPLES = 32;
+/**
+ * How fast the two clocks may drift apart (the store's wall clock, on another host, slewed by NTP
+ * at up to 500 ppm, against the local monotonic one): an older reading's bounds widen by this much
+ * per ms of its age (2.5 ms at most over the 5 s kept), so readings a few seconds apart do not
+ * contradict each other and throw the estimate back to the last round trip alone.
+ */
+const CLOCK_DRIFT = 0.0005;
 
 /**
  * A rate budget every instance on an account shares: slots are reserved from a store (one
@@ -348,8 +355,9 @@ export class SharedRateBudget implements RateBudget {
     let lo = -Infinity;
     let hi = Infinity;
     for (const x of this.samples) {
-      lo = Math.max(lo, x.lo);
-      hi = Math.min(hi, x.hi);
+      const drift = (answeredAt - x.at) * CLOCK_DRIFT;
+      lo = Math.max(lo, x.lo - drift);
+      hi = Math.min(hi, x.hi + drift);
     }
     if (lo > hi) {
       this.samples = [s];
