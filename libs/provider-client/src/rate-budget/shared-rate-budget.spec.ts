@@ -291,6 +291,21 @@ describe('SharedRateBudget', () => {
     assert.ok(maxInWindow([...ra.times, ...rb.times], 1_000) <= 111, 'at most 111 in any second');
   });
 
+  it('a store a long round trip away (150 ms, more than lateMs) still gets the sends out', async () => {
+    // The offset can be known no better than the round trip: strictly "at most 100 ms late on the
+    // store's clock", no slot could ever be used. Each slot keeps half of lateMs after the latest
+    // time it can be, so the bound's lateness grows by the round trip for such a store.
+    const clock = new FakeClock();
+    const store = new LatentStore(clock, 150);
+    const metrics = new CountingMetrics();
+    const b = budget(clock, store, 6000, metrics);
+    const r = ask(b, clock, 50);
+    await clock.advance(5_000);
+    assert.equal(r.times.length, 50, `${r.times.length} of 50 sent; ${metrics.lost} slots lost`);
+    for (let i = 1; i < r.times.length; i += 1)
+      assert.ok(r.times[i]! - r.times[i - 1]! >= 10 - 1e-9, `sends ${i - 1}, ${i} closer than the step`);
+  });
+
   it('a pause reaches the other instance: its next slots come after it', async () => {
     const clock = new FakeClock();
     const store = new LatentStore(clock, 1);

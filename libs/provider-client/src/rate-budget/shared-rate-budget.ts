@@ -325,8 +325,14 @@ export class SharedRateBudget implements RateBudget {
         // A slot before the store's clock (the burst) is due at the clock's reading, not before.
         const slot = g.clockMs + Math.max(0, g.firstInMs + i * lane.stepMs);
         // Never before the slot, whichever the offset; never more than lateMs after it, whichever
-        // the offset: a slow answer's slots that passed meanwhile are lost, not sent late.
-        const s: Slot = { at: slot - lo, by: slot - hi + this.lateMs };
+        // the offset: a slow answer's slots that passed meanwhile are lost, not sent late. Unless
+        // the offset is known no better than lateMs / 2 (a store every round trip of which is that
+        // slow): then a slot still has lateMs / 2 after the latest time it can be, or none could
+        // ever be used; the bound's lateness grows by the round trip.
+        const s: Slot = {
+          at: slot - lo,
+          by: Math.max(slot - hi + this.lateMs, slot - lo + this.lateMs / 2),
+        };
         if (s.at < lane.pausedUntil || s.by < s.at) lost += 1;
         else lane.slots.push(s);
       }
