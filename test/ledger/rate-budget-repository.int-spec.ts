@@ -33,7 +33,13 @@ describe('RateBudgetRepository (real Postgres)', () => {
 
   it('a first reservation starts now; later ones queue behind it, up to the horizon', async () => {
     // One slot a second, booked up to 3.5 s ahead: the statements' own latency does not matter.
+    const sentAt = Date.now();
     const first = await repo.reserve(req('idle', 3, 1_000_000, 3_500));
+    // The clock it read, in ms since the epoch (this machine's clock here: the same host).
+    assert.ok(
+      first.clockMs >= sentAt - 50 && first.clockMs <= Date.now() + 50,
+      `clock ${first.clockMs - sentAt} ms from the call`,
+    );
     assert.equal(first.granted, 3);
     assert.ok(first.firstInMs <= 0 && first.firstInMs > -100, `first slot at ${first.firstInMs} ms`);
     assert.ok(Math.abs(first.nextInMs - first.firstInMs - 3_000) < 0.001, `next at ${first.nextInMs}`);

@@ -199,6 +199,42 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     await client.close();
   });
 
+  it('a slot that passed before the call went out is not used: the call takes a new one, or is not sent', async () => {
+    // The budget checks lateness when it hands out the slot; headers (a token refresh, a stalled
+    // process) may come between that and the send, so the executor asks again just before it.
+    let asked = 0;
+    const lateOnce: RateBudget = {
+      acquire: async () => {
+        asked += 1;
+        return { ok: true, waitedMs: 1, onTime: () => asked > 1 };
+      },
+      pause: () => undefined,
+      close: async () => undefined,
+    };
+    const client = testClient(stub, {}, { rateBudget: lateOnce });
+    stub.on(V2, { body: v2Transfer('SUCCESS', 'COMPLETED') });
+    const r = await client.processValidatedPayout(pvp);
+    assert.equal(r.outcome, 'success');
+    assert.equal(asked, 2, 'a second slot');
+    assert.equal(stub.count(V2), 1, 'sent once, on the second slot');
+    await client.close();
+
+    const alwaysLate: RateBudget = {
+      ...lateOnce,
+      acquire: async () => ({ ok: true, waitedMs: 1, onTime: () => false }),
+    };
+    const late = testClient(stub, {}, { rateBudget: alwaysLate });
+    const r2 = await late.processValidatedPayout({ ...pvp, transferId: 'tr_v2_late' });
+    assert.equal(r2.outcome, 'retry-safe');
+    assert.equal(
+      r2.outcome === 'retry-safe' ? r2.reason : '',
+      'Rate limit slot passed before sending; not sent',
+    );
+    assert.equal(r2.diagnostics.sent, false);
+    assert.equal(stub.count(V2), 1, 'nothing more sent');
+    await late.close();
+  });
+
   it('a 429 one instance gets pauses the shared budget for the others too', async () => {
     const store = new MemorySlotStore(() => performance.now());
     const shared = () =>

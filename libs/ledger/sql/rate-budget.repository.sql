@@ -24,7 +24,8 @@ UPDATE provider_rate_budget AS b
  WHERE b.account_id = $1 AND b.endpoint = $2
 RETURNING b.granted,
           (extract(epoch FROM b.granted_from - b.clock) * 1000)::float8 AS first_in_ms,
-          (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms;
+          (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms,
+          (extract(epoch FROM b.clock) * 1000)::float8 AS clock_ms;
 
 -- rateBudget.ensure (RateBudgetRepository.ensure)
 INSERT INTO provider_rate_budget (account_id, endpoint) VALUES ($1, $2)

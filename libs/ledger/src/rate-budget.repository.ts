@@ -5,6 +5,7 @@ interface GrantRow {
   granted: number;
   first_in_ms: number;
   next_in_ms: number;
+  clock_ms: number;
 }
 
 /**
@@ -23,7 +24,12 @@ export class RateBudgetRepository implements RateSlotStore {
       row = await this.take(r);
     }
     if (!row) throw new Error('rate budget row missing after insert');
-    return { granted: row.granted, firstInMs: row.first_in_ms, nextInMs: row.next_in_ms };
+    return {
+      granted: row.granted,
+      firstInMs: row.first_in_ms,
+      nextInMs: row.next_in_ms,
+      clockMs: row.clock_ms,
+    };
   }
 
   async pause(accountId: string, endpoint: string, ms: number): Promise<void> {
@@ -40,7 +46,8 @@ export class RateBudgetRepository implements RateSlotStore {
    * take: up to $3 slots $4 µs apart from the later of the row's next free slot, the clock less
    * the tolerance $6 µs (GCRA's burst: such a slot is due at once) and the pause, none beyond $5 ms ahead of the clock; the row's next free slot moves past the
    * last one granted. The sub-select reads the row's own columns, so a reservation that waited
-   * for another's lock computes from what that one left. Answers in ms from the clock it read.
+   * for another's lock computes from what that one left. Answers in ms from the clock it read,
+   * and that clock (ms since the epoch), so the caller can place the slots on its own clock.
    */
   private async take(r: SlotRequest): Promise<GrantRow | undefined> {
     const { rows } = await this.db.query<GrantRow>(
@@ -58,7 +65,8 @@ export class RateBudgetRepository implements RateSlotStore {
         WHERE b.account_id = $1 AND b.endpoint = $2
        RETURNING b.granted,
                  (extract(epoch FROM b.granted_from - b.clock) * 1000)::float8 AS first_in_ms,
-                 (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms`,
+                 (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms,
+                 (extract(epoch FROM b.clock) * 1000)::float8 AS clock_ms`,
       [r.accountId, r.endpoint, r.wanted, r.stepMicros, r.horizonMs, r.toleranceMicros],
     );
     return rows[0];

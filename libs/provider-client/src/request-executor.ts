@@ -14,6 +14,8 @@ import { backoffMs, sleep } from './transport/token-bucket.js';
 import { MemoryRateBudget } from './rate-budget/memory-rate-budget.js';
 import { targetPerMinute, type RateBudget, type RateBudgetKey } from './rate-budget/rate-budget.js';
 
+/** How many times a call may find its slot passed before sending (then retry-safe, not sent). */
+const MAX_SLOTS_MISSED = 3;
 export interface ExecutorDeps {
   readonly transport: HttpTransport;
   readonly metrics: ProviderClientMetrics;
@@ -160,6 +162,7 @@ export class RequestExecutor {
     };
     const pause = (ms: number) => this.budget.pause(key, ms);
     let refreshed = false;
+    let slotsMissed = 0;
     for (;;) {
       // Auth first (an authorize, when the token is due): a send slot taken before it would be
       // spent late, crowded together with the slots after it.
@@ -180,6 +183,19 @@ export class RequestExecutor {
       // After a wait, fresh headers (the cached token unless it fell due; a new signature).
       const h = grant.waitedMs > 0 ? await this.headers(adapter, account, st) : ready;
       if (!h.ok) return this.finish(adapter, st, h.c);
+      // The slot may have passed while the headers were made (a token refresh, a stalled
+      // process): sent now, the call would crowd the slots after it. Not sent; a new slot.
+      if (grant.onTime && !grant.onTime()) {
+        slotsMissed += 1;
+        if (slotsMissed > MAX_SLOTS_MISSED) {
+          return this.finish(adapter, st, {
+            outcome: 'retry-safe',
+            reason: 'Rate limit slot passed before sending; not sent',
+            wire: {},
+          });
+        }
+        continue;
+      }
       st.attempts += 1;
       const c = await this.send(adapter, built, h.headers, st, pause);
       if (c.outcome === 'auth-refresh' && h.token !== undefined && !refreshed) {

@@ -1,6 +1,12 @@
 import { type RateClass } from '../core/endpoint-adapter.js';
 import { RateLimiter, sleep } from '../transport/token-bucket.js';
-import { burstSlots, type RateBudget, type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import {
+  burstSlots,
+  DELIVERY_ALLOWANCE_MS,
+  type RateBudget,
+  type RateBudgetKey,
+  type RateGrant,
+} from './rate-budget.js';
 
 /** The burst allowance's inputs (see `burstSlots`); without them the bucket holds one second's worth. */
 export interface MemoryBurstSettings {
@@ -8,7 +14,10 @@ export interface MemoryBurstSettings {
   readonly limitPerMinuteFor: (rateClass: RateClass) => number;
   /** The provider's counting window (default a minute). */
   readonly windowMs?: number;
-  /** Lateness allowed for in the bound (default 100 ms, as the shared budget's). */
+  /**
+   * Lateness allowed for in the bound, delivery included (default 100 ms, as the shared budget's,
+   * plus `DELIVERY_ALLOWANCE_MS`).
+   */
   readonly lateMs?: number;
 }
 
@@ -31,7 +40,7 @@ export class MemoryRateBudget implements RateBudget {
             limitPerMinute: burst.limitPerMinuteFor(rc as RateClass),
             stepMs: 60_000 / perMinuteFor(rc as RateClass),
             windowMs: burst.windowMs ?? 60_000,
-            lateMs: burst.lateMs ?? 100,
+            lateMs: burst.lateMs ?? 100 + DELIVERY_ALLOWANCE_MS,
           })
       : undefined;
     this.limiter = new RateLimiter((rc) => perMinuteFor(rc as RateClass), now, capacityFor);

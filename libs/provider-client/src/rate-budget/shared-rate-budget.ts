@@ -1,7 +1,13 @@
 import { type RateClass } from '../core/endpoint-adapter.js';
 import { type ProviderClientLogger } from '../call-recorder.js';
 import { noopRateBudgetMetrics, type RateBudgetMetrics } from '../metrics/rate-budget-metrics.js';
-import { burstSlots, type RateBudget, type RateBudgetKey, type RateGrant } from './rate-budget.js';
+import {
+  burstSlots,
+  DELIVERY_ALLOWANCE_MS,
+  type RateBudget,
+  type RateBudgetKey,
+  type RateGrant,
+} from './rate-budget.js';
 import { stepMicrosFor, type RateSlotStore } from './slot-store.js';
 
 export interface SharedRateBudgetSettings {
@@ -19,11 +25,17 @@ export interface SharedRateBudgetSettings {
    */
   readonly horizonMs: number;
   /**
-   * How late a slot may still be used (default 100 ms). A caller whose slot came and went while
-   * this process could not run (a long GC, a starved CPU) takes a new one instead: sent late,
-   * the backlog would go out together and crowd one of the provider's windows.
+   * How late after its slot (on the store's clock) a send may still be handed to the transport
+   * (default 100 ms). A caller whose slot came and went while this process could not run (a long
+   * GC, a starved CPU, a slow reservation) takes a new one instead: sent late, the backlog would
+   * go out together and crowd one of the provider's windows.
    */
   readonly lateMs?: number;
+  /**
+   * How long after it leaves a send may reach the provider and still be counted in the bound
+   * (default `DELIVERY_ALLOWANCE_MS`, 400 ms): the burst leaves room for it.
+   */
+  readonly deliveryMs?: number;
   /**
    * The provider's published limit per class (calls per minute), for the burst allowance: after
    * idle, as many sends go at once as keep any window of `windowMs` at or under it (`burstSlots`).
@@ -61,6 +73,23 @@ export interface SharedRateBudgetDeps {
   readonly onClose?: () => Promise<void>;
 }
 
+/** A reserved slot on the local clock: sent no earlier than `at`, and no later than `by`. */
+interface Slot {
+  readonly at: number;
+  readonly by: number;
+}
+
+/**
+ * One reservation's clocks: the store's clock read `clockMs`, somewhere between `sentAt` and
+ * `answeredAt` on the local clock, so the offset (store − local) lies within
+ * [clockMs − answeredAt, clockMs − sentAt].
+ */
+interface ClockSample {
+  readonly lo: number;
+  readonly hi: number;
+  readonly at: number;
+}
+
 interface Waiter {
   readonly askedAt: number;
   readonly deadline: number;
@@ -78,8 +107,8 @@ interface Lane {
   /** Slots per reservation at most: a block. */
   readonly blockSlots: number;
   readonly waiters: Waiter[];
-  /** Reserved, not yet handed out: local times, ascending. */
-  slots: number[];
+  /** Reserved, not yet handed out, ascending. */
+  slots: Slot[];
   pausedUntil: number;
   /** Local estimate of the row's next free slot, from the last answer. */
   nextFree: number;
@@ -94,11 +123,16 @@ const TOO_LONG: RateGrant = { ok: false, reason: 'wait-too-long' };
 const LOG_EVERY_MS = 10_000;
 /** How long a reservation's statement may take on top of a caller's wait cap (maxWaitMs 0 still works). */
 const ROUND_TRIP_GRACE_MS = 250;
+/** How long a reservation's clock reading is kept to narrow the store-to-local clock offset. */
+const CLOCK_SAMPLE_MS = 5_000;
+const CLOCK_SAMPLES = 32;
 /**
- * The burst's allowance for a reservation's round trip: a slot's local time is taken when the
- * answer arrives, up to a round trip after the store read its clock (about 1 ms; 20 ms allowed).
+ * How fast the two clocks may drift apart (the store's wall clock, on another host, slewed by NTP
+ * at up to 500 ppm, against the local monotonic one): an older reading's bounds widen by this much
+ * per ms of its age (2.5 ms at most over the 5 s kept), so readings a few seconds apart do not
+ * contradict each other and throw the estimate back to the last round trip alone.
  */
-const RESERVATION_SLACK_MS = 20;
+const CLOCK_DRIFT = 0.0005;
 
 /**
  * A rate budget every instance on an account shares: slots are reserved from a store (one
@@ -124,6 +158,9 @@ export class SharedRateBudget implements RateBudget {
   private readonly random: () => number;
   private readonly jitterMs: number;
   private readonly lateMs: number;
+  private readonly deliveryMs: number;
+  /** Recent reservations' bounds on the store's clock less the local one (see `offset`). */
+  private samples: ClockSample[] = [];
   private closed = false;
   private lastLogAt = -Infinity;
 
@@ -136,6 +173,7 @@ export class SharedRateBudget implements RateBudget {
     this.random = deps.random ?? Math.random;
     this.jitterMs = Math.max(0, Math.min(settings.blockMs, settings.horizonMs - settings.blockMs)) / 2;
     this.lateMs = settings.lateMs ?? 100;
+    this.deliveryMs = settings.deliveryMs ?? DELIVERY_ALLOWANCE_MS;
   }
 
   acquire(key: RateBudgetKey, maxWaitMs: number): Promise<RateGrant> {
@@ -159,7 +197,7 @@ export class SharedRateBudget implements RateBudget {
     if (this.closed) return;
     const lane = this.lane(key);
     lane.pausedUntil = Math.max(lane.pausedUntil, this.clock.now() + ms);
-    const kept = lane.slots.filter((t) => t >= lane.pausedUntil);
+    const kept = lane.slots.filter((s) => s.at >= lane.pausedUntil);
     if (kept.length < lane.slots.length) this.metrics.slotsLost(lane.slots.length - kept.length);
     lane.slots = kept;
     lane.pausing = lane.pausing
@@ -195,7 +233,7 @@ export class SharedRateBudget implements RateBudget {
               limitPerMinute: limit,
               stepMs,
               windowMs: this.settings.windowMs ?? 60_000,
-              lateMs: this.lateMs + RESERVATION_SLACK_MS,
+              lateMs: this.lateMs + this.deliveryMs,
             });
       lane = {
         key,
@@ -223,16 +261,17 @@ export class SharedRateBudget implements RateBudget {
       const slot = lane.slots[0]!;
       const w = lane.waiters.shift()!;
       this.clock.clearTimeout(w.timer);
-      if (slot > w.deadline) {
+      if (slot.at > w.deadline) {
         w.resolve(TOO_LONG);
         continue;
       }
       lane.slots.shift();
       this.release(lane, w, slot, now);
     }
-    // A slot used long after its time would crowd the next ones: past by a step, it is lost.
+    // A slot used long after its time would crowd the next ones: past by a step (or too late to
+    // be sent at all), it is lost.
     let stale = 0;
-    while (lane.slots.length > 0 && lane.slots[0]! < now - lane.stepMs) {
+    while (lane.slots.length > 0 && (lane.slots[0]!.at < now - lane.stepMs || lane.slots[0]!.by < now)) {
       lane.slots.shift();
       stale += 1;
     }
@@ -267,6 +306,7 @@ export class SharedRateBudget implements RateBudget {
     try {
       if (wanted === 0 || this.closed) return;
       await lane.pausing;
+      const sentAt = this.clock.now();
       const g = await this.deps.store.reserve({
         accountId: lane.key.accountId,
         endpoint: lane.key.endpoint,
@@ -275,16 +315,26 @@ export class SharedRateBudget implements RateBudget {
         horizonMs: this.settings.horizonMs,
         toleranceMicros: lane.toleranceMicros,
       });
-      // The store's clock read at or before this moment: slots are taken no earlier than booked.
-      const at = this.clock.now();
-      lane.nextFree = at + g.nextInMs;
+      // The store read its clock between sentAt and now: the offset of its clock to ours lies
+      // within [lo, hi], narrowed by the recent reservations (the fastest round trip bounds it).
+      const { lo, hi } = this.offset(g.clockMs, sentAt, this.clock.now());
+      lane.nextFree = g.clockMs + g.nextInMs - lo;
       this.metrics.reservation(g.granted > 0 ? 'granted' : 'empty', g.granted);
       let lost = 0;
       for (let i = 0; i < g.granted; i += 1) {
-        // A slot before the store's clock (the burst) is due at once, not late.
-        const t = at + Math.max(0, g.firstInMs + i * lane.stepMs);
-        if (t < lane.pausedUntil) lost += 1;
-        else lane.slots.push(t);
+        // A slot before the store's clock (the burst) is due at the clock's reading, not before.
+        const slot = g.clockMs + Math.max(0, g.firstInMs + i * lane.stepMs);
+        // Never before the slot, whichever the offset; never more than lateMs after it, whichever
+        // the offset: a slow answer's slots that passed meanwhile are lost, not sent late. Unless
+        // the offset is known no better than lateMs / 2 (a store every round trip of which is that
+        // slow): then a slot still has lateMs / 2 after the latest time it can be, or none could
+        // ever be used; the bound's lateness grows by the round trip.
+        const s: Slot = {
+          at: slot - lo,
+          by: Math.max(slot - hi + this.lateMs, slot - lo + this.lateMs / 2),
+        };
+        if (s.at < lane.pausedUntil || s.by < s.at) lost += 1;
+        else lane.slots.push(s);
       }
       if (lost > 0) this.metrics.slotsLost(lost);
     } catch (e) {
@@ -297,11 +347,45 @@ export class SharedRateBudget implements RateBudget {
     if (!this.closed) this.pump(lane);
   }
 
-  private release(lane: Lane, w: Waiter, slot: number, now: number): void {
+  /**
+   * The offset of the store's clock to the local one (store − local), as bounds: this answer's
+   * (its round trip) intersected with the recent ones'. If they disagree (a clock stepped), the
+   * older readings are dropped.
+   */
+  private offset(clockMs: number, sentAt: number, answeredAt: number): { lo: number; hi: number } {
+    const s: ClockSample = { lo: clockMs - answeredAt, hi: clockMs - sentAt, at: answeredAt };
+    this.samples = this.samples
+      .filter((x) => x.at >= answeredAt - CLOCK_SAMPLE_MS)
+      .slice(-(CLOCK_SAMPLES - 1));
+    this.samples.push(s);
+    let lo = -Infinity;
+    let hi = Infinity;
+    for (const x of this.samples) {
+      const drift = (answeredAt - x.at) * CLOCK_DRIFT;
+      lo = Math.max(lo, x.lo - drift);
+      hi = Math.min(hi, x.hi + drift);
+    }
+    if (lo > hi) {
+      this.samples = [s];
+      return { lo: s.lo, hi: s.hi };
+    }
+    return { lo, hi };
+  }
+
+  private release(lane: Lane, w: Waiter, slot: Slot, now: number): void {
     const go = () => {
       const t = this.clock.now();
-      if (t - slot <= this.lateMs) {
-        w.resolve({ ok: true, waitedMs: t - w.askedAt });
+      if (t <= slot.by) {
+        w.resolve({
+          ok: true,
+          waitedMs: t - w.askedAt,
+          // The caller checks again just before it sends (an await for headers may come between).
+          onTime: () => {
+            if (this.clock.now() <= slot.by) return true;
+            this.metrics.slotsLost(1);
+            return false;
+          },
+        });
         return;
       }
       // The slot passed while this process could not run: sent now, it would go out with the
@@ -316,8 +400,8 @@ export class SharedRateBudget implements RateBudget {
         this.pump(lane);
       }
     };
-    if (slot <= now) go();
-    else this.clock.setTimeout(go, Math.ceil(slot - now));
+    if (slot.at <= now) go();
+    else this.clock.setTimeout(go, Math.ceil(slot.at - now));
   }
 
   /** Refuses `w` (too long) after `ms` unless it has been given a slot by then. */
