@@ -5,6 +5,9 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
+/** util-linux's runuser lives in sbin, which a minimal PATH (`env -i`, some CI runners) leaves out. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
+
 const run = promisify(execFile);
 export const REPO = resolve(import.meta.dirname, '../../..');
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -43,7 +46,7 @@ export class PrivatePostgres {
   private async pg(tool: string, args: string[], timeoutMs = 120_000): Promise<string> {
     const cmd = join(this.bin, tool);
     const { stdout } = this.asRoot
-      ? await run('runuser', ['-u', 'postgres', '--', cmd, ...args], { timeout: timeoutMs, cwd: '/' })
+      ? await run(RUNUSER, ['-u', 'postgres', '--', cmd, ...args], { timeout: timeoutMs, cwd: '/' })
       : await run(cmd, args, { timeout: timeoutMs });
     return stdout;
   }

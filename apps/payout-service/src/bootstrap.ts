@@ -50,7 +50,7 @@ export async function startService(
   if (tracing.enabled) log.info({ serviceName: config.tracing.OTEL_SERVICE_NAME }, 'tracing on (OTLP)');
   const app = await NestFactory.create<NestFastifyApplication>(
     ServiceModule.forRoot(config, log, tracing),
-    new FastifyAdapter({ bodyLimit: 1_048_576, ignoreTrailingSlash: true }),
+    new FastifyAdapter({ bodyLimit: 1_048_576, routerOptions: { ignoreTrailingSlash: true } }),
     { logger: new NestPinoLogger(log), bufferLogs: false, abortOnError: false },
   );
   const kafka = app.get<Kafka>(KAFKA);
