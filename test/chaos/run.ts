@@ -277,8 +277,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       body: JSON.stringify({ rate: cfg.faultRate, seed: cfg.seed, lateMs: cfg.leaseMs + 2_000 }),
     });
 
-    producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
+    const newProducer = async (): Promise<Producer> => {
+      const p = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+      await p.connect();
+      return p;
+    };
+    producer = await newProducer();
+    const replaceProducer = async (): Promise<void> => {
+      await producer?.disconnect().catch(() => undefined);
+      producer = await newProducer();
+    };
     const commandsTopic = topicName(PREFIX, TOPICS.commands);
 
     // Chaos actions, at seeded times over the sending window, run one after another.
@@ -404,17 +412,29 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     for (let i = 0; i < stream.length; i += perTick) {
       const tickStart = Date.now();
       const batch = stream.slice(i, i + perTick);
-      for (;;) {
-        try {
-          await producer.send({
-            topic: commandsTopic,
-            acks: -1,
-            messages: batch.map((s) => ({ key: s.key, value: s.value })),
-          });
-          break;
-        } catch (e) {
-          log(`produce failed (${e instanceof Error ? e.message : String(e)}); retrying`);
-          await sleep(1_000);
+      // Two messages near the service's size limit in one partition make a record batch over
+      // the broker's message.max.bytes: such a tick goes one message per request. A failed
+      // request can leave the idempotent producer with a sequence the broker refuses from then
+      // on (OutOfOrderSequenceNumber, for ever): a new producer starts a new sequence.
+      let requests = [batch];
+      for (let r = 0; r < requests.length; r++) {
+        const messages = requests[r]!.map((s) => ({ key: s.key, value: s.value }));
+        for (;;) {
+          try {
+            await producer.send({ topic: commandsTopic, acks: -1, messages });
+            break;
+          } catch (e) {
+            const message = e instanceof Error ? e.message : String(e);
+            log(`produce failed (${message}); retrying`);
+            if (/larger than the max message size/i.test(message) && requests[r]!.length > 1) {
+              requests = [...requests.slice(0, r), ...requests[r]!.map((m) => [m]), ...requests.slice(r + 1)];
+              r -= 1;
+              await replaceProducer();
+              break;
+            }
+            if (/out of order sequence/i.test(message)) await replaceProducer();
+            await sleep(1_000);
+          }
         }
       }
       sent += batch.length;
