@@ -1,9 +1,16 @@
 import { defineSection, env, envVar, type SectionValues } from '#config';
 import { z } from 'zod';
+import { keyProblem, parsePreviousKeys } from './secrets-cipher.js';
 
-const key32 = z
-  .string()
-  .refine((v) => Buffer.from(v, 'base64').length === 32, { message: 'must be 32 bytes, base64-encoded' });
+const key32 = z.string().superRefine((v, ctx) => {
+  const problem = keyProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** Every previous key is checked at boot, not when the first old row needs it. */
+const previousKeys = z.string().superRefine((v, ctx) => {
+  for (const message of parsePreviousKeys(v).problems) ctx.addIssue({ code: 'custom', message });
+});
 
 /** A development key, so `npm run demo` works out of the box. Production must set its own. */
 export const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -22,10 +29,10 @@ export const ledgerConfig = defineSection('ledger', {
     description: 'Id stored with each ciphertext and request hash, so keys can rotate',
   }),
   LEDGER_PREVIOUS_KEYS: envVar({
-    schema: z.string(),
+    schema: previousKeys,
     default: ' ',
     description:
-      'Older keys, comma-separated <keyId>:<base64 key>: still needed to decrypt, and to recognise a retried command whose request hash was made with them (drop a key only when neither can happen)',
+      'Older keys, comma-separated <keyId>:<base64 key> (each 32 bytes, checked at boot; ids unique and not the current one): still needed to decrypt, and to recognise a retried command whose request hash was made with them (drop a key only when neither can happen)',
     sensitive: true,
   }),
   EVENTS_SUBMITTING: envVar({

@@ -17,6 +17,50 @@ export interface SealedSecret {
   ct: string;
 }
 
+/** AES-256: every key, current or previous, is 32 bytes. */
+export const KEY_BYTES = 32;
+/** The full GCM tag. Pinned on both sides: unpinned, a decipher accepts tags of 4 to 16 bytes. */
+const TAG_BYTES = 16;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Why a base64 key is not usable, or undefined if it is. Strict base64: Buffer.from skips
+ * characters outside the alphabet, so a key with a stray character would decode to other bytes.
+ * The message never contains the key.
+ */
+export function keyProblem(keyB64: string): string | undefined {
+  if (!BASE64.test(keyB64)) return `must be ${KEY_BYTES} bytes, base64-encoded (it is not base64)`;
+  const bytes = Buffer.from(keyB64, 'base64').length;
+  return bytes === KEY_BYTES ? undefined : `must be ${KEY_BYTES} bytes, base64-encoded (it has ${bytes})`;
+}
+
+/**
+ * LEDGER_PREVIOUS_KEYS (`<keyId>:<base64 key>,...`) as key id -> key, or the problems with it,
+ * each naming the entry by its key id (never the key), so the boot fails before the first old row
+ * or retried command needs a key that cannot work.
+ */
+export function parsePreviousKeys(spec: string): { keys: Map<string, Buffer>; problems: readonly string[] } {
+  const keys = new Map<string, Buffer>();
+  const problems: string[] = [];
+  const entries = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  entries.forEach((part, n) => {
+    const i = part.indexOf(':');
+    if (i <= 0) {
+      problems.push(`entry ${n + 1} must be <keyId>:<base64 key>`);
+      return;
+    }
+    const kid = part.slice(0, i);
+    const problem = keyProblem(part.slice(i + 1).trim());
+    if (problem) problems.push(`key ${kid} ${problem}`);
+    else if (keys.has(kid)) problems.push(`key id ${kid} is listed more than once`);
+    else keys.set(kid, Buffer.from(part.slice(i + 1).trim(), 'base64'));
+  });
+  return { keys, problems };
+}
+
 /** The request-hash key of an encryption key: derived, so the cipher key itself is never used twice. */
 function hashKeyOf(key: Buffer): KeyObject {
   return createSecretKey(Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'payouts request hash', 32)));
@@ -42,29 +86,30 @@ export class SecretsCipher {
     currentKey: Buffer,
     previous: ReadonlyMap<string, Buffer> = new Map(),
   ) {
-    if (currentKey.length !== 32) throw new Error('encryption key must be 32 bytes');
+    if (currentKey.length !== KEY_BYTES) throw new Error(`encryption key must be ${KEY_BYTES} bytes`);
+    for (const [kid, key] of previous) {
+      if (key.length !== KEY_BYTES) throw new Error(`previous key ${kid} must be ${KEY_BYTES} bytes`);
+      // The current key would shadow it: rows sealed with the old key of that id could not open.
+      if (kid === currentKid) throw new Error(`previous key id ${kid} is the current key's id`);
+    }
     const raw = new Map([...previous, [currentKid, currentKey]]);
     this.keys = new Map([...raw].map(([kid, key]) => [kid, createSecretKey(key)]));
     this.hashKeys = new Map([...raw].map(([kid, key]) => [kid, hashKeyOf(key)]));
   }
 
   static fromConfig(kid: string, keyB64: string, previousSpec: string): SecretsCipher {
-    const previous = new Map<string, Buffer>();
-    for (const part of previousSpec
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)) {
-      const i = part.indexOf(':');
-      if (i <= 0) throw new Error('LEDGER_PREVIOUS_KEYS entries must be <keyId>:<base64 key>');
-      previous.set(part.slice(0, i), Buffer.from(part.slice(i + 1), 'base64'));
-    }
-    return new SecretsCipher(kid, Buffer.from(keyB64, 'base64'), previous);
+    const current = keyProblem(keyB64);
+    if (current) throw new Error(`LEDGER_ENCRYPTION_KEY ${current}`);
+    const { keys, problems } = parsePreviousKeys(previousSpec);
+    if (problems.length > 0) throw new Error(`LEDGER_PREVIOUS_KEYS: ${problems.join('; ')}`);
+    if (keys.has(kid)) throw new Error(`LEDGER_PREVIOUS_KEYS: key id ${kid} is LEDGER_ENCRYPTION_KEY_ID`);
+    return new SecretsCipher(kid, Buffer.from(keyB64, 'base64'), keys);
   }
 
   seal(plaintext: string): SealedSecret {
     const key = this.keys.get(this.currentKid) as KeyObject;
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return {
       kid: this.currentKid,
@@ -77,8 +122,13 @@ export class SecretsCipher {
   open(s: SealedSecret): string {
     const key = this.keys.get(s.kid);
     if (!key) throw new Error(`no key with id ${s.kid} to decrypt a stored secret`);
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(s.iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(s.tag, 'base64'));
+    const tag = Buffer.from(s.tag, 'base64');
+    // A cut tag is a cheaper forgery (4 bytes: one in 2^32), never a stored value of ours.
+    if (tag.length !== TAG_BYTES) throw new Error(`a stored secret's auth tag must be ${TAG_BYTES} bytes`);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(s.iv, 'base64'), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(Buffer.from(s.ct, 'base64')), decipher.final()]).toString('utf8');
   }
 
