@@ -1,7 +1,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +15,8 @@ import { validateManifest } from './kubernetes-schemas.js';
 // Maven Central; docs/adr/0014-kubernetes-packaging.md), validates every manifest against the
 // Kubernetes API's schemas, and checks what the chart promises: one Deployment per role, secrets
 // kept out of the ConfigMap, the migration as a hook before install and upgrade, the operations
-// API unreachable from outside the namespace, the alert rules as they are in deploy/prometheus.
+// API and /metrics reachable only from labelled pods, egress only to what the service uses, no
+// digest of the Secret in a pod spec, the alert rules as they are in deploy/prometheus.
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CHART = resolve(ROOT, 'deploy/helm/payouts');
@@ -38,14 +39,19 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 interface PodTemplate {
-  metadata: { labels: Record<string, string> };
+  metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
   spec: { containers: Container[]; terminationGracePeriodSeconds?: number };
 }
 type LabelSelector = { matchLabels?: Record<string, string> };
 interface Peer {
   podSelector?: LabelSelector;
   namespaceSelector?: LabelSelector;
-  ipBlock?: unknown;
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface PolicyRule {
+  from?: Peer[];
+  to?: Peer[];
+  ports?: { port: string | number; protocol?: string }[];
 }
 interface Manifest {
   apiVersion: string;
@@ -59,7 +65,9 @@ interface Manifest {
     namespaceSelector?: { matchNames?: string[] };
     template?: PodTemplate;
     podSelector?: LabelSelector;
-    ingress?: { from?: Peer[]; ports?: { port: string | number }[] }[];
+    policyTypes?: string[];
+    ingress?: PolicyRule[];
+    egress?: PolicyRule[];
     ports?: { name: string; port: number; targetPort: string | number }[];
     jobLabel?: string;
     endpoints?: { port: string; path: string }[];
@@ -70,8 +78,25 @@ interface Manifest {
 
 const execFileP = promisify(execFile);
 const out = mkdtempSync(join(tmpdir(), 'payouts-helm-'));
+/** A values file for one case (an empty list cannot be given with --set). */
+function valuesFile(name: string, text: string): string {
+  const file = join(out, `${name}.values.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+const SMALL = `${CHART}/values-small.yaml;${DB};secrets.LEDGER_ENCRYPTION_KEY=k`;
 const cases: Record<string, string> = {
-  small: `small:${CHART}/values-small.yaml;${DB};secrets.LEDGER_ENCRYPTION_KEY=k`,
+  small: `small:${SMALL}`,
+  // The same release with other secret values: its pod specs must not tell them apart.
+  smallOtherSecrets: `smallOtherSecrets:${CHART}/values-small.yaml;secrets.DATABASE_URL=postgres://payouts:y@postgres:5432/payouts;secrets.LEDGER_ENCRYPTION_KEY=k2`,
+  smallRevision: `smallRevision:${SMALL};secretsRevision=7`,
+  largeRevision: `largeRevision:${CHART}/values-large.yaml;secretsRevision=2025-06-rotation`,
+  webhooksFromCidr: `webhooksFromCidr:${SMALL};networkPolicy.webhooksFrom[0].ipBlock.cidr=203.0.113.0/24`,
+  badCidr: `badCidr:${CHART}/values-large.yaml;networkPolicy.egress.provider.to[0].ipBlock.cidr=203.0.113.0/33`,
+  openEgress: `openEgress:${CHART}/values-large.yaml,${valuesFile('open-egress', 'networkPolicy: { egress: { postgres: { to: [], ports: [{ port: 5432 }] } } }')}`,
+  portlessEgress: `portlessEgress:${CHART}/values-large.yaml,${valuesFile('portless-egress', 'networkPolicy: { egress: { kafka: { ports: [] } } }')}`,
+  mixedPeer: `mixedPeer:${CHART}/values-large.yaml;networkPolicy.webhooksFrom[0].ipBlock.cidr=203.0.113.0/24`,
+  oldHttpFrom: `oldHttpFrom:${CHART}/values-large.yaml;networkPolicy.httpFrom[0].podSelector.matchLabels.app=x`,
   large: `large:${CHART}/values-large.yaml`,
   noWebhooks: `noWebhooks:${CHART}/values-large.yaml;roles.webhooks.enabled=false`,
   missingSecret: `missingSecret:${CHART}/values-small.yaml`,
@@ -130,30 +155,62 @@ function documentedServiceVars(): { all: Set<string>; sensitive: Set<string> } {
   return { all, sensitive };
 }
 
-/**
- * Whether a NetworkPolicy lets a pod with `labels` in namespace `ns` reach `port` (a port name) of
- * a pod selected by it. Kubernetes' semantics for the parts the chart uses: rules are ORed; a rule
- * without `from` admits every source; a peer with only podSelector means this namespace.
- */
-function admits(
-  policy: Manifest,
-  from: { ns: string; labels: Record<string, string> },
-  port: string,
+/** A peer of a policy rule: a pod (namespace and labels) or an address outside the cluster. */
+type Endpoint = { ns: string; labels: Record<string, string> } | { ip: string };
+
+function ipv4(a: string): number | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  return m ? m.slice(1).reduce((n, o) => n * 256 + Number(o), 0) : undefined;
+}
+function inCidr(ip: string, cidr: string): boolean {
+  const [base, bits] = cidr.split('/');
+  const a = ipv4(ip);
+  const b = ipv4(base ?? '');
+  if (a === undefined || b === undefined) return false; // an IPv6 block holds no IPv4 address
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(a / size) === Math.floor(b / size);
+}
+function peerMatches(peer: Peer, e: Endpoint): boolean {
+  if ('ip' in e) {
+    const block = peer.ipBlock;
+    return (
+      block !== undefined && inCidr(e.ip, block.cidr) && !(block.except ?? []).some((x) => inCidr(e.ip, x))
+    );
+  }
+  if (peer.ipBlock !== undefined) return false; // pods are matched by selectors (ipBlock is for the outside)
+  const nsOk =
+    peer.namespaceSelector === undefined
+      ? e.ns === NAMESPACE
+      : matches(peer.namespaceSelector, { 'kubernetes.io/metadata.name': e.ns });
+  const podOk = peer.podSelector === undefined || matches(peer.podSelector, e.labels);
+  return nsOk && podOk;
+}
+/** Kubernetes' semantics: rules are ORed; a rule without peers admits every peer, one without ports every port. */
+function ruleAdmits(
+  rules: PolicyRule[],
+  peers: 'from' | 'to',
+  e: Endpoint,
+  port: string | number,
+  protocol: string,
 ): boolean {
-  return (policy.spec?.ingress ?? []).some((rule) => {
-    const portOk = rule.ports === undefined || rule.ports.some((p) => p.port === port);
+  return rules.some((rule) => {
+    const portOk =
+      rule.ports === undefined ||
+      rule.ports.some((p) => p.port === port && (p.protocol ?? 'TCP') === protocol);
     if (!portOk) return false;
-    if (rule.from === undefined || rule.from.length === 0) return true;
-    return rule.from.some((peer) => {
-      if (peer.ipBlock !== undefined) return true; // the chart uses none; treat as open
-      const nsOk =
-        peer.namespaceSelector === undefined
-          ? from.ns === NAMESPACE
-          : matches(peer.namespaceSelector, { 'kubernetes.io/metadata.name': from.ns });
-      const podOk = peer.podSelector === undefined || matches(peer.podSelector, from.labels);
-      return nsOk && podOk;
-    });
+    const list = rule[peers];
+    return list === undefined || list.length === 0 || list.some((peer) => peerMatches(peer, e));
   });
+}
+/** Whether a NetworkPolicy lets `from` reach `port` (a port name) of a pod it selects. */
+function admits(policy: Manifest, from: Endpoint, port: string): boolean {
+  if (!(policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress')) return true;
+  return ruleAdmits(policy.spec?.ingress ?? [], 'from', from, port, 'TCP');
+}
+/** Whether a NetworkPolicy lets a pod it selects open a connection to `to` on `port`. */
+function egressAdmits(policy: Manifest, to: Endpoint, port: number, protocol = 'TCP'): boolean {
+  if (!(policy.spec?.policyTypes ?? []).includes('Egress')) return true;
+  return ruleAdmits(policy.spec?.egress ?? [], 'to', to, port, protocol);
 }
 
 describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
@@ -372,11 +429,12 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
     }
   });
 
-  it('keeps the HTTP port (/ops, /metrics) to the namespace and Prometheus; the webhooks port takes ingress', () => {
+  it('admits to the HTTP port (/ops, /metrics) only labelled operator pods and Prometheus; the webhooks port takes ingress', () => {
+    const opsClient = { ns: NAMESPACE, labels: { 'payouts/ops-client': 'true' } };
     for (const name of ['small', 'large', 'noWebhooks']) {
       const ms = rendered(name);
       const policy = one(ms, 'NetworkPolicy', 'payouts');
-      for (const d of ofKind(ms, 'Deployment')) {
+      for (const d of [...ofKind(ms, 'Deployment'), one(ms, 'Job', 'payouts-migrate')]) {
         assert.ok(
           matches(policy.spec?.podSelector, d.spec?.template?.metadata.labels ?? {}),
           `${d.metadata.name} is selected`,
@@ -388,11 +446,27 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
       const otherMonitoring = { ns: 'monitoring', labels: { app: 'grafana' } };
       assert.equal(admits(policy, outsider, 'http'), false, `${name}: /ops from another namespace`);
       assert.equal(admits(policy, otherMonitoring, 'http'), false, `${name}: /ops from a non-Prometheus pod`);
-      assert.equal(admits(policy, neighbour, 'http'), true, `${name}: same namespace`);
+      assert.equal(
+        admits(policy, neighbour, 'http'),
+        false,
+        `${name}: /ops from an unlabelled pod of the namespace`,
+      );
+      assert.equal(
+        admits(policy, { ...outsider, labels: opsClient.labels }, 'http'),
+        false,
+        `${name}: the label in another namespace`,
+      );
+      assert.equal(admits(policy, opsClient, 'http'), true, `${name}: a labelled operator pod`);
       assert.equal(admits(policy, prometheus, 'http'), true, `${name}: Prometheus scrapes /metrics`);
       const ingress = { ns: 'ingress-nginx', labels: {} };
-      if (name === 'small')
+      if (name === 'small') {
         assert.equal(admits(policy, outsider, 'webhooks'), true, 'webhooks from anywhere');
+        assert.equal(
+          admits(policy, { ip: '203.0.113.9' }, 'webhooks'),
+          true,
+          'webhooks from outside the cluster',
+        );
+      }
       if (name === 'large') {
         assert.equal(admits(policy, ingress, 'webhooks'), true, 'webhooks from the ingress controller');
         assert.equal(
@@ -403,13 +477,107 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
       }
       if (name === 'noWebhooks') assert.equal(admits(policy, ingress, 'webhooks'), false);
       assert.equal(admits(policy, outsider, 'metrics'), false, 'no other port is open');
+      assert.equal(
+        admits(policy, { ip: '203.0.113.9' }, 'http'),
+        false,
+        `${name}: /ops from outside the cluster`,
+      );
     }
+    // The provider posting from its own addresses (a LoadBalancer that keeps the client's address).
+    const cidr = one(rendered('webhooksFromCidr'), 'NetworkPolicy', 'payouts');
+    assert.equal(admits(cidr, { ip: '203.0.113.9' }, 'webhooks'), true, "webhooks from the provider's range");
+    assert.equal(admits(cidr, { ip: '198.51.100.9' }, 'webhooks'), false, 'webhooks from elsewhere');
+    assert.equal(
+      admits(cidr, { ip: '203.0.113.9' }, 'http'),
+      false,
+      "the provider's range does not reach /ops",
+    );
     // The Service meant for traffic from outside carries the webhooks port only.
     const pub = one(rendered('large'), 'Service', 'payouts-webhooks-public');
     assert.deepEqual(
       pub.spec?.ports?.map((p) => p.targetPort),
       ['webhooks'],
     );
+  });
+
+  it('lets pods open connections only to DNS, Postgres, Kafka, the provider and the OTLP collector', () => {
+    const dns = { ns: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    const postgres = { ns: NAMESPACE, labels: { 'app.kubernetes.io/name': 'postgresql' } };
+    const kafka = { ns: NAMESPACE, labels: { 'app.kubernetes.io/name': 'kafka' } };
+    const collector = { ns: 'monitoring', labels: { 'app.kubernetes.io/name': 'opentelemetry-collector' } };
+    const provider = { ip: '203.0.113.10' };
+    for (const name of ['small', 'large', 'noWebhooks']) {
+      const policy = one(rendered(name), 'NetworkPolicy', 'payouts');
+      assert.ok(policy.spec?.policyTypes?.includes('Egress'), `${name}: egress is restricted`);
+      assert.equal(egressAdmits(policy, dns, 53, 'UDP'), true, `${name}: DNS over UDP`);
+      assert.equal(egressAdmits(policy, dns, 53, 'TCP'), true, `${name}: DNS over TCP`);
+      assert.equal(egressAdmits(policy, postgres, 5432), true, `${name}: Postgres`);
+      assert.equal(egressAdmits(policy, kafka, 9092), true, `${name}: Kafka`);
+      assert.equal(egressAdmits(policy, provider, 443), true, `${name}: the provider over HTTPS`);
+      assert.equal(egressAdmits(policy, collector, 4318), true, `${name}: the OTLP collector`);
+      // Nothing else: another pod of the namespace, the cloud's metadata service, a private address,
+      // the provider on another port, Postgres on Kafka's port, the Kubernetes API.
+      assert.equal(
+        egressAdmits(policy, { ns: NAMESPACE, labels: { app: 'other' } }, 443),
+        false,
+        `${name}: another pod`,
+      );
+      assert.equal(egressAdmits(policy, { ip: '169.254.169.254' }, 80), false, `${name}: metadata service`);
+      assert.equal(
+        egressAdmits(policy, { ip: '169.254.169.254' }, 443),
+        false,
+        `${name}: metadata service on 443`,
+      );
+      assert.equal(egressAdmits(policy, { ip: '10.1.2.3' }, 443), false, `${name}: a private address`);
+      assert.equal(egressAdmits(policy, provider, 22), false, `${name}: the provider on port 22`);
+      assert.equal(egressAdmits(policy, postgres, 9092), false, `${name}: Postgres on Kafka's port`);
+      assert.equal(
+        egressAdmits(policy, { ns: 'default', labels: { component: 'apiserver' } }, 443),
+        false,
+        `${name}: the API server`,
+      );
+    }
+  });
+
+  it('refuses network peers it cannot check: a bad CIDR, a rule open to every destination or port, a mixed peer, the old httpFrom', () => {
+    assert.match(renderError('badCidr'), /cidr/i);
+    assert.match(renderError('openEgress'), /egress\/postgres\/to'?: minItems/);
+    assert.match(renderError('portlessEgress'), /egress\/kafka\/ports'?: minItems/);
+    // An ipBlock with selectors (here the large set-up's namespaceSelector) is not a valid peer.
+    assert.match(renderError('mixedPeer'), /webhooksFrom\/0'?: 'oneOf' failed/);
+    assert.match(renderError('oldHttpFrom'), /additional properties 'httpFrom' not allowed/);
+  });
+
+  it('rolls pods on a secret change without publishing a digest of the secret in the pod spec', () => {
+    const templates = (name: string): Record<string, PodTemplate | undefined> =>
+      Object.fromEntries(
+        ofKind(rendered(name), 'Deployment').map((d) => [d.metadata.name, d.spec?.template]),
+      );
+    // Anyone who may read pod specs could test guesses at a weak secret against a digest of it.
+    assert.deepEqual(
+      templates('smallOtherSecrets'),
+      templates('small'),
+      'pod specs do not depend on secret values',
+    );
+    const annotation = (name: string): (string | undefined)[] =>
+      ofKind(rendered(name), 'Deployment').map(
+        (d) => d.spec?.template?.metadata.annotations?.['payouts/secrets-revision'],
+      );
+    // A chart-made Secret changes only at an upgrade: each upgrade's revision rolls the pods.
+    for (const v of annotation('small')) assert.equal(v, '1', 'the release revision');
+    for (const v of annotation('smallRevision')) assert.equal(v, '7', 'secretsRevision when set');
+    for (const v of annotation('largeRevision'))
+      assert.equal(v, '2025-06-rotation', 'secretsRevision with existingSecret');
+    for (const v of annotation('large')) assert.equal(v, undefined, 'existingSecret: the chart cannot know');
+    for (const name of ['small', 'large']) {
+      for (const d of ofKind(rendered(name), 'Deployment')) {
+        const a = d.spec?.template?.metadata.annotations ?? {};
+        for (const [k, v] of Object.entries(a)) {
+          if (k === 'checksum/config') continue; // the ConfigMap holds no sensitive variable
+          assert.doesNotMatch(v, /^[0-9a-f]{32,}$/, `${name} ${d.metadata.name}: ${k} looks like a digest`);
+        }
+      }
+    }
   });
 
   it('keeps a PodDisruptionBudget per role that selects that role only', () => {
