@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { eventually, operatorsEnv, startStack, type Stack } from '#test-support';
 
 const TOKEN = 'ops-test-token-0123456789abcdef';
@@ -14,6 +15,30 @@ interface Answer {
   status: number;
   body: Record<string, unknown>;
   text: string;
+}
+
+/** A GET from a chosen loopback address (127.0.0.0/8 is all loopback): another client, as the service sees it. */
+function getFrom(
+  localAddress: string,
+  url: string,
+  token: string | null,
+): Promise<{ status: number; retryAfter: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { localAddress, headers: token === null ? {} : { authorization: `Bearer ${token}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], text });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 // The operations API over real HTTP, on the service's own port, against the whole stack.
@@ -89,6 +114,87 @@ describe('operations API', () => {
         const r = await call('POST', path, viewer);
         assert.equal(r.status, 403, path);
         assert.equal(r.body['code'], 'forbidden');
+      }
+    });
+
+    it('limits failed sign-ins per source address: 429 with Retry-After past the limit, even for a good token; other sources unaffected', async () => {
+      const before = stack.logLines.length;
+      const limited = await stack.startService({
+        SERVICE_ROLES: 'queries',
+        OPS_AUTH_FAILURE_LIMIT: '3',
+        OPS_AUTH_FAILURE_WINDOW_MS: '60000',
+        OPS_AUTH_LOG_INTERVAL_MS: '1000',
+      });
+      try {
+        const path = `${limited.url}/ops/requires-attention`;
+        const guesses = ['guess-1-guess-1-guess-1-guess', 'guess-2-guess-2-guess-2-guess', null];
+        for (const token of guesses)
+          assert.equal((await getFrom('127.0.0.2', path, token)).status, 401, `guess ${String(token)}`);
+        const past = await getFrom('127.0.0.2', path, 'guess-4-guess-4-guess-4-guess');
+        assert.equal(past.status, 429, 'past the limit');
+        const retry = Number(past.retryAfter);
+        assert.ok(
+          Number.isInteger(retry) && retry >= 1 && retry <= 60,
+          `Retry-After ${String(past.retryAfter)}`,
+        );
+        // No oracle: while limited, a right token is refused as a wrong one is.
+        assert.equal(
+          (await getFrom('127.0.0.2', path, TOKEN)).status,
+          429,
+          'a good token from the limited source',
+        );
+        // Another source signs in, and fails on its own count.
+        assert.equal((await getFrom('127.0.0.3', path, TOKEN)).status, 200, 'another source signs in');
+        assert.equal((await getFrom('127.0.0.3', path, 'guess-5-guess-5-guess-5-guess')).status, 401);
+
+        // Counted by reason, with no token material.
+        const metrics = await (await fetch(`${limited.url}/metrics`)).text();
+        const count = (reason: string): number =>
+          Number(
+            new RegExp(`^payouts_ops_auth_failures_total\\{[^}]*reason="${reason}"[^}]*\\} (\\d+)`, 'm').exec(
+              metrics,
+            )?.[1] ?? 0,
+          );
+        assert.equal(
+          count('unknown_token'),
+          3,
+          metrics
+            .split('\n')
+            .filter((l) => l.includes('auth_failures'))
+            .join('\n'),
+        );
+        assert.equal(count('missing'), 1);
+        assert.equal(count('limited'), 2);
+        assert.ok(!/guess-|ops-test-token/.test(metrics), 'no token in the metrics');
+
+        // Logged sampled: one line at once per source, then one with the count suppressed since.
+        const lines = () =>
+          stack.logLines
+            .slice(before)
+            .filter((l) => l.includes('operations API: failed sign-in'))
+            .map((l) => JSON.parse(l) as { source?: string; suppressed?: number; reason?: string });
+        const fromTwo = await eventually(
+          () => {
+            const l = lines().filter((x) => x.source === '127.0.0.2');
+            return l.some((x) => (x.suppressed ?? 0) > 0) ? l : undefined;
+          },
+          { what: 'the line with the suppressed count', timeoutMs: 5_000 },
+        );
+        assert.equal(fromTwo.length, 2, `two lines for five failures: ${JSON.stringify(fromTwo)}`);
+        assert.equal(
+          fromTwo.reduce((n, x) => n + (x.reason ? 1 : 0) + (x.suppressed ?? 0), 0),
+          5,
+          'every failure accounted for',
+        );
+        assert.ok(
+          lines().some((x) => x.source === '127.0.0.3'),
+          'the other source has its own line',
+        );
+        const text = stack.logLines.slice(before).join('\n');
+        assert.ok(!/guess-|ops-test-token/.test(text), 'no token in the logs');
+      } finally {
+        await limited.close();
+        stack.services.splice(stack.services.indexOf(limited), 1);
       }
     });
 

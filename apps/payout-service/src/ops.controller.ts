@@ -34,6 +34,7 @@ import {
   OperationsService,
   roleAllows,
   type SearchQuery,
+  SignInGate,
 } from '#operations';
 
 /** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
@@ -41,6 +42,8 @@ const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
 
 interface OpsRequest {
   headers: Record<string, string | string[] | undefined>;
+  /** The peer's address (fastify's request.ip; no proxy header is trusted). */
+  ip: string;
   operator?: Operator;
 }
 
@@ -52,22 +55,35 @@ const Who = createParamDecorator(
 /**
  * Bearer-token check of the operations API: the token is one operator's own (OperatorDirectory
  * compares its SHA-256 with every configured one), and their role must allow the route's action.
- * With no operator configured the API does not exist: 404, the same answer as any unknown path.
+ * Failed sign-ins are counted, logged sampled and limited per source address (SignInGate): past
+ * the limit, 429 with Retry-After. With no operator configured the API does not exist: 404, the
+ * same answer as any unknown path.
  */
 @Injectable()
 export class OpsAuthGuard implements CanActivate {
   constructor(
     @Inject(OperatorDirectory) private readonly operators: OperatorDirectory,
+    @Inject(SignInGate) private readonly gate: SignInGate,
     @Inject(Reflector) private readonly reflector: Reflector,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.operators.enabled) throw new HttpException({ statusCode: 404, message: 'Not Found' }, 404);
     const req = context.switchToHttp().getRequest<OpsRequest>();
-    const header = req.headers['authorization'];
-    const m = typeof header === 'string' ? /^Bearer ([^\s]+)$/.exec(header) : null;
-    const who = m?.[1] ? this.operators.authenticate(m[1]) : undefined;
-    if (!who) throw new HttpException({ statusCode: 401, message: 'a valid bearer token is required' }, 401);
+    const signIn = this.gate.attempt(req.ip, req.headers['authorization'], Date.now());
+    if (!signIn.ok && signIn.retryAfterSeconds !== undefined) {
+      context
+        .switchToHttp()
+        .getResponse<FastifyReply>()
+        .header('retry-after', String(signIn.retryAfterSeconds));
+      throw new HttpException(
+        { statusCode: 429, message: 'too many failed sign-ins from this address: try again later' },
+        429,
+      );
+    }
+    if (!signIn.ok)
+      throw new HttpException({ statusCode: 401, message: 'a valid bearer token is required' }, 401);
+    const who = signIn.operator;
     const action =
       this.reflector.get<OperatorAction | undefined>('ops-action', context.getHandler()) ?? 'read';
     if (!roleAllows(who.role, action))

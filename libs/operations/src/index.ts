@@ -3,6 +3,7 @@ export * from './operations.errors.js';
 export * from './operations.views.js';
 export * from './operations.service.js';
 export * from './operators.js';
+export * from './sign-in-gate.js';
 export * from './search.js';
 export * from './search.repository.js';
 export * from './proposal.repository.js';

@@ -37,9 +37,10 @@ const query = (name: string, description: string, schema: Json = str): Json => (
 const ACCOUNT = path('accountId', 'the provider account (the service default: `default`)');
 const TRANSFER = path('transferId', "the payout's transferId");
 
+/** Every route that wants a token may also answer 429 (failed sign-ins limited per address). */
 const errors = (...codes: number[]): Record<string, Json> =>
   Object.fromEntries(
-    codes.map((c) => [
+    (codes.includes(401) ? [...codes, 429] : codes).map((c) => [
       String(c),
       {
         description: ERROR_TEXT[c] ?? 'refused',
@@ -54,6 +55,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: "the operator's role does not allow it, or it is their own proposal (code forbidden)",
   404: 'not found (also every /ops path while no operator is configured)',
   409: 'the state does not allow it now: see `code`',
+  429: 'too many failed sign-ins from this address (OPS_AUTH_FAILURE_LIMIT): every request from it is refused, a valid token too, until the `Retry-After` seconds have passed',
 };
 
 const ok = (description: string, schema: Json, status = '200'): Record<string, Json> => ({

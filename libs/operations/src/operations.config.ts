@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineSection, envVar, type SectionValues } from '#config';
+import { defineSection, env, envVar, type SectionValues } from '#config';
 import { OPERATOR_ROLES, type OperatorIdentity, type OperatorRole } from './operators.js';
 
 const ENTRY = /^([A-Za-z0-9._-]{1,64}):([a-z]+):(.*)$/;
@@ -50,6 +50,24 @@ export const operationsConfig = defineSection('operations', {
     description:
       "Operators of the operations API (/ops/...): `id:role:sha256,…`, role viewer, operator or approver, the SHA-256 (hex) of each one's own bearer token (`npm run ops:token`); empty turns the API off (every /ops path answers 404)",
     sensitive: true,
+  }),
+  OPS_AUTH_FAILURE_LIMIT: envVar({
+    schema: env.positiveInt(),
+    default: '10',
+    description:
+      'Failed sign-ins to the operations API one source address may make in OPS_AUTH_FAILURE_WINDOW_MS; past it every request from that address is 429 with Retry-After until the window ends (other addresses are not affected)',
+  }),
+  OPS_AUTH_FAILURE_WINDOW_MS: envVar({
+    schema: env.positiveInt(),
+    default: '60000',
+    description:
+      "The window of OPS_AUTH_FAILURE_LIMIT, from a source's first failed sign-in; a success does not reset it",
+  }),
+  OPS_AUTH_LOG_INTERVAL_MS: envVar({
+    schema: env.positiveInt(),
+    default: '60000',
+    description:
+      'Failed sign-ins are logged at most once per source address per interval; the next line says how many were left out (all are counted in payouts_ops_auth_failures_total)',
   }),
 });
 
