@@ -82,8 +82,8 @@ export function postFrom(
     const req = request(url, { method: 'POST', localAddress, headers, agent: false }, (res) => {
       res.resume();
       res.on('end', () => {
-        const ra = res.headers['retry-after'];
-        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(ra) ? ra[0] : ra });
+        const ra: string | string[] | undefined = res.headers['retry-after'];
+        resolve({ status: res.statusCode ?? 0, retryAfter: typeof ra === 'string' ? ra : ra?.[0] });
       });
     });
     req.on('error', reject);

@@ -77,7 +77,7 @@ describe('webhooks sent by the provider sandbox', () => {
     });
   }
 
-  it("a captured v1 TRANSFER_FAILED re-aimed at another pending payout leaves it PENDING; its own TRANSFER_SUCCESS settles it", async () => {
+  it('a captured v1 TRANSFER_FAILED re-aimed at another pending payout leaves it PENDING; its own TRANSFER_SUCCESS settles it', async () => {
     // A recording proxy between the sandbox and the service, as an attacker on the path would be.
     const captured: string[] = [];
     const target = `${service.webhooksUrl}/webhooks/v1/${ACCOUNT}`;

@@ -199,10 +199,7 @@ describe('provider webhooks', () => {
     assert.equal(
       await postV1(
         v1,
-        signV1(
-          { event: 'TRANSFER_FAILED', transferId: 'wh_dup', eventTime: at(1) },
-          secret(),
-        ),
+        signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_dup', eventTime: at(1) }, secret()),
       ),
       200,
     );
@@ -378,9 +375,10 @@ describe('provider webhooks', () => {
     const failed = await stack.waitForStatus('wh_mask', 'FAILED', 2_000);
     assert.doesNotMatch(JSON.stringify(failed), /026291800001191/);
     assert.match(String(failed.data.reason), /XXXXXXXXXXX1191/);
-    const kept = await stack.sql<{ fields: object }>('SELECT fields FROM provider_webhook WHERE transfer_id = $1', [
-      'wh_mask',
-    ]);
+    const kept = await stack.sql<{ fields: object }>(
+      'SELECT fields FROM provider_webhook WHERE transfer_id = $1',
+      ['wh_mask'],
+    );
     assert.doesNotMatch(JSON.stringify(kept), /026291800001191/);
     const [row] = await stack.sql<{ reason: string }>('SELECT reason FROM payout WHERE transfer_id = $1', [
       'wh_mask',
@@ -416,9 +414,10 @@ describe('provider webhooks', () => {
     await pending('wh_reopen');
     // A fixture: the payout handed to a person (the reconciler would take minutes here).
     const toAttention = () =>
-      stack.sql(`UPDATE payout SET status = 'REQUIRES_ATTENTION', next_check_at = NULL WHERE transfer_id = $1`, [
-        'wh_reopen',
-      ]);
+      stack.sql(
+        `UPDATE payout SET status = 'REQUIRES_ATTENTION', next_check_at = NULL WHERE transfer_id = $1`,
+        ['wh_reopen'],
+      );
     await toAttention();
     const hint = (utr: string) =>
       postV2(v2, signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_reopen', utr } }, secret()));
@@ -429,9 +428,10 @@ describe('provider webhooks', () => {
       { what: 'reopened, then checked' },
     );
     await toAttention();
-    const [before] = await stack.sql<{ version: number }>('SELECT version FROM payout WHERE transfer_id = $1', [
-      'wh_reopen',
-    ]);
+    const [before] = await stack.sql<{ version: number }>(
+      'SELECT version FROM payout WHERE transfer_id = $1',
+      ['wh_reopen'],
+    );
     assert.equal(await hint('R2'), 200);
     assert.equal(await hint('R3'), 200);
     const kept = await eventually(async () => {
@@ -456,21 +456,22 @@ describe('provider webhooks', () => {
     const before = warnLines();
     const forged = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood' } }, 'not-the-secret');
     const answers: Array<{ status: number; retryAfter: string | undefined }> = [];
-    for (let i = 0; i < 15; i += 1) answers.push(await postFrom(v2, '127.0.0.2', forged.body, forged.headers));
+    for (let i = 0; i < 15; i += 1)
+      answers.push(await postFrom(v2, '127.0.0.2', forged.body, forged.headers));
     assert.deepEqual(
       answers.map((a) => a.status),
       [...Array<number>(10).fill(401), ...Array<number>(5).fill(429)],
     );
     assert.ok(Number(answers.at(-1)?.retryAfter) >= 1, 'Retry-After in seconds');
     // The provider, from its own address, is not held up by the attacker.
-    const genuine = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood', utr: 'UF' } }, secret());
+    const genuine = signV2(
+      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood', utr: 'UF' } },
+      secret(),
+    );
     assert.equal((await postFrom(v2, '127.0.0.1', genuine.body, genuine.headers)).status, 200);
     await stack.waitForStatus('wh_flood', 'SUCCESS', 2_000);
     assert.ok(warnLines() - before <= 1, `one sampled warn line, not ${warnLines() - before}`);
-    assert.equal(
-      await metric(service.url, 'payouts_webhooks_received_total', { result: 'rate_limited' }),
-      5,
-    );
+    assert.equal(await metric(service.url, 'payouts_webhooks_received_total', { result: 'rate_limited' }), 5);
   });
 
   it('LOW_BALANCE_ALERT and BENEFICIARY_INCIDENT become events and metrics, with no free text', async () => {
