@@ -154,6 +154,39 @@ describe('webhooks sent by the provider sandbox', () => {
     }
   });
 
+  it('v1 notices as the sandbox sends them (with their own fields) still verify, are kept and published', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/webhooks', {
+      url: `${service.webhooksUrl}/webhooks/v1/${ACCOUNT}`,
+      version: 'v1',
+    });
+    const refusedBefore = await metric(service.url, 'payouts_webhooks_received_total', {
+      result: 'unexpected_field',
+    });
+    // CREDIT_CONFIRMATION (amount), then LOW_BALANCE_ALERT (currentBalance, threshold) as a
+    // transfer takes the balance below the threshold, and BENEFICIARY_INCIDENT (beneId).
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '100.00' });
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '1000.00' });
+    await stack.sandboxCall('POST', '/__sandbox/webhooks', { lowBalanceThreshold: '995.00' });
+    await stack.sandboxCall('POST', '/__sandbox/webhooks/incident', {
+      beneficiaryId: 'bene_1',
+      reason: 'Bank down',
+    });
+    await stack.send(directTransfer('whs_notice', '10.00', PENDING_THEN_SUCCESS));
+    await eventually(() => stack.events.find((e) => e.type === 'payouts.provider.low_balance'));
+    await eventually(() => stack.events.find((e) => e.type === 'payouts.provider.beneficiary_incident'));
+    await eventually(async () => {
+      const kept = await stack.sql<{ outcome: string | null }>(
+        `SELECT outcome FROM provider_webhook WHERE event = 'CREDIT_CONFIRMATION'`,
+      );
+      return kept[0]?.outcome === 'ignored' ? true : undefined;
+    });
+    assert.equal(
+      await metric(service.url, 'payouts_webhooks_received_total', { result: 'unexpected_field' }),
+      refusedBefore,
+      'no notice refused for its fields',
+    );
+  });
+
   it('duplicated and reordered deliveries from the sandbox change nothing: one SUCCESS, its version once', async () => {
     await stack.sandboxCall('POST', '/__sandbox/webhooks', {
       url: `${service.webhooksUrl}/webhooks/v2/${ACCOUNT}`,
