@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { type PayoutEvent } from '#contracts';
 import { type Stack } from '#test-support';
 
@@ -65,4 +66,39 @@ export async function keptWebhooks(
   return stack.sql('SELECT state, outcome, event FROM provider_webhook WHERE transfer_id = $1 ORDER BY id', [
     transferId,
   ]);
+}
+
+/**
+ * Posts a body from a chosen local address (127.0.0.x: any loopback address works on Linux), so a
+ * test can be two senders: the status and the Retry-After header.
+ */
+export function postFrom(
+  url: string,
+  localAddress: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; retryAfter: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', localAddress, headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        const ra: string | string[] | undefined = res.headers['retry-after'];
+        resolve({ status: res.statusCode ?? 0, retryAfter: typeof ra === 'string' ? ra : ra?.[0] });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Inserts a payout row as a fixture (a state a test cannot reach quickly otherwise). */
+export async function insertPayout(
+  stack: Stack,
+  p: { transferId: string; kind: string; status: string; amount?: string },
+): Promise<void> {
+  await stack.sql(
+    `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, amount, status, version, attempt)
+     VALUES ($1, $2, $3, 'test-hash', '{}'::jsonb, $4, $5, 3, 1)`,
+    [ACCOUNT, p.transferId, p.kind, p.amount ?? '10.00', p.status],
+  );
 }

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, startStack, type Stack } from '#test-support';
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { eventually, postV1, startStack, type Stack } from '#test-support';
 import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
 import { ACCOUNT, directTransfer, keptWebhooks, metric, statusCalls, statusesOf } from './helpers.js';
 
@@ -47,7 +49,7 @@ describe('webhooks sent by the provider sandbox', () => {
     ['v2', 'whs_v2', 'SUCCESS', PENDING_THEN_SUCCESS],
     ['v1', 'whs_v1', 'FAILED', PENDING_THEN_FAILURE],
   ] as const) {
-    it(`${version}: a pending payout settles ${to} from the sandbox's own webhook, with no status call`, async () => {
+    it(`${version}: a pending payout settles ${to} from the sandbox's own webhook${version === 'v2' ? ', with no status call' : ', through a status check it asks for'}`, async () => {
       await stack.sandboxCall('POST', '/__sandbox/webhooks', {
         url: `${service.webhooksUrl}/webhooks/${version}/${ACCOUNT}`,
         version,
@@ -58,9 +60,15 @@ describe('webhooks sent by the provider sandbox', () => {
       const done = await stack.waitForStatus(transferId, to, 10_000);
       assert.deepEqual(statusesOf(stack, transferId), ['RECEIVED', 'SUBMITTING', 'PENDING', to]);
       if (to === 'SUCCESS') assert.ok(done.data.utr, "the provider's UTR, from the webhook");
-      assert.equal(await statusCalls(service.url), calls, 'no status call');
       const first = (await keptWebhooks(stack, transferId))[0];
-      assert.equal(first?.outcome, 'applied');
+      if (version === 'v2') {
+        assert.equal(await statusCalls(service.url), calls, 'no status call');
+        assert.equal(first?.outcome, 'applied');
+      } else {
+        // A v1 signature does not bind values to names: the webhook only asks (ADR 0013).
+        assert.ok((await statusCalls(service.url)) > calls, 'a status call settled it');
+        assert.equal(first?.outcome, 'recheck');
+      }
       const sent = await eventually(async () => {
         const d = await deliveries(transferId);
         return d.length > 0 && d.every((x) => x.outcome === 'delivered') ? d : undefined;
@@ -68,6 +76,116 @@ describe('webhooks sent by the provider sandbox', () => {
       assert.ok(sent.every((d) => d.httpStatus === 200));
     });
   }
+
+  it('a captured v1 TRANSFER_FAILED re-aimed at another pending payout leaves it PENDING; its own TRANSFER_SUCCESS settles it', async () => {
+    // A recording proxy between the sandbox and the service, as an attacker on the path would be.
+    const captured: string[] = [];
+    const target = `${service.webhooksUrl}/webhooks/v1/${ACCOUNT}`;
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        captured.push(body);
+        void postV1(target, body).then(
+          (status) => res.writeHead(status).end(),
+          () => res.writeHead(502).end(),
+        );
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    try {
+      await stack.sandboxCall('POST', '/__sandbox/webhooks', {
+        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
+        version: 'v1',
+      });
+      // A (…1001) fails at the provider soon; B (…100) stays pending for two minutes of sandbox clock.
+      await stack.sandboxCall('POST', '/__sandbox/timing', { pendingDelayMs: 300 });
+      await stack.send(directTransfer('whs_po1001', '10.00', PENDING_THEN_FAILURE));
+      await stack.waitForStatus('whs_po1001', 'PENDING');
+      await stack.sandboxCall('POST', '/__sandbox/timing', { pendingDelayMs: 120_000 });
+      await stack.send(directTransfer('whs_po100', '10.00', PENDING_THEN_SUCCESS));
+      await stack.waitForStatus('whs_po100', 'PENDING');
+      await stack.waitForStatus('whs_po1001', 'FAILED', 10_000);
+      const genuine = captured.find((b) => b.includes('TRANSFER_FAILED') && b.includes('whs_po1001'));
+      assert.ok(genuine, 'the genuine TRANSFER_FAILED of A, captured');
+      const f = new URLSearchParams(genuine);
+      const reference = f.get('referenceId') ?? '';
+      assert.ok(reference, "A's referenceId");
+      // Re-aimed: the last digit of A's transferId moved into utr (the values sort as
+      // …referenceId, transferId, utr, so their concatenation, the signed text, is the same).
+      const shift = (g: URLSearchParams) => {
+        g.set('transferId', 'whs_po100');
+        g.set('utr', `1${g.get('utr') ?? ''}`);
+        return g;
+      };
+      // Variant 1: referenceId renamed (a name that sorts in the same place), so nothing to compare.
+      const renamed = shift(new URLSearchParams(genuine));
+      renamed.delete('referenceId');
+      renamed.set('referenceIdx', reference);
+      // Variant 2: A's referenceId folded into the end of reason (reason and referenceId are
+      // neighbours too), leaving referenceId empty.
+      const folded = shift(new URLSearchParams(genuine));
+      folded.set('reason', `${folded.get('reason') ?? ''}${reference}`);
+      folded.set('referenceId', '');
+      const calls = await statusCalls(service.url);
+      for (const variant of [renamed, folded]) assert.equal(await postV1(target, variant.toString()), 200);
+      const kept = await eventually(async () => {
+        const k = await keptWebhooks(stack, 'whs_po100');
+        return k.length > 0 && k.every((w) => w.state === 'done') ? k : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(statusesOf(stack, 'whs_po100'), ['RECEIVED', 'SUBMITTING', 'PENDING'], 'no FAILED');
+      // The renamed one is not kept (an undocumented name); the other only asked for a check.
+      assert.deepEqual(kept, [{ state: 'done', outcome: 'recheck', event: 'TRANSFER_FAILED' }]);
+      assert.equal(
+        await metric(service.url, 'payouts_webhooks_received_total', { result: 'unexpected_field' }),
+        1,
+      );
+      await eventually(async () => ((await statusCalls(service.url)) > calls ? true : undefined));
+      // The provider pays B: its genuine TRANSFER_SUCCESS (through the proxy) settles it.
+      await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 121 });
+      const done = await stack.waitForStatus('whs_po100', 'SUCCESS', 10_000);
+      assert.ok(done.data.utr);
+      assert.deepEqual(statusesOf(stack, 'whs_po100'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'SUCCESS']);
+    } finally {
+      await stack.sandboxCall('POST', '/__sandbox/timing', { pendingDelayMs: 500 });
+      await new Promise<void>((r) => proxy.close(() => r()));
+    }
+  });
+
+  it('v1 notices as the sandbox sends them (with their own fields) still verify, are kept and published', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/webhooks', {
+      url: `${service.webhooksUrl}/webhooks/v1/${ACCOUNT}`,
+      version: 'v1',
+    });
+    const refusedBefore = await metric(service.url, 'payouts_webhooks_received_total', {
+      result: 'unexpected_field',
+    });
+    // CREDIT_CONFIRMATION (amount), then LOW_BALANCE_ALERT (currentBalance, threshold) as a
+    // transfer takes the balance below the threshold, and BENEFICIARY_INCIDENT (beneId).
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '100.00' });
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '1000.00' });
+    await stack.sandboxCall('POST', '/__sandbox/webhooks', { lowBalanceThreshold: '995.00' });
+    await stack.sandboxCall('POST', '/__sandbox/webhooks/incident', {
+      beneficiaryId: 'bene_1',
+      reason: 'Bank down',
+    });
+    await stack.send(directTransfer('whs_notice', '10.00', PENDING_THEN_SUCCESS));
+    await eventually(() => stack.events.find((e) => e.type === 'payouts.provider.low_balance'));
+    await eventually(() => stack.events.find((e) => e.type === 'payouts.provider.beneficiary_incident'));
+    await eventually(async () => {
+      const kept = await stack.sql<{ outcome: string | null }>(
+        `SELECT outcome FROM provider_webhook WHERE event = 'CREDIT_CONFIRMATION'`,
+      );
+      return kept[0]?.outcome === 'ignored' ? true : undefined;
+    });
+    assert.equal(
+      await metric(service.url, 'payouts_webhooks_received_total', { result: 'unexpected_field' }),
+      refusedBefore,
+      'no notice refused for its fields',
+    );
+  });
 
   it('duplicated and reordered deliveries from the sandbox change nothing: one SUCCESS, its version once', async () => {
     await stack.sandboxCall('POST', '/__sandbox/webhooks', {

@@ -7,7 +7,9 @@ import {
   directTransfer,
   distinctEvents,
   keptWebhooks,
+  insertPayout,
   metric,
+  postFrom,
   statusCalls,
   statusesOf,
 } from './helpers.js';
@@ -33,6 +35,8 @@ describe('provider webhooks', () => {
         WEBHOOKS_POLL_MS: '200',
         WEBHOOKS_REPLAY_WINDOW_MS: '60000',
         WEBHOOKS_UNMATCHED_RETRY_MS: '300',
+        WEBHOOKS_REOPEN_LIMIT: '1',
+        WEBHOOKS_REFUSALS_PER_SOURCE: '10',
       },
     });
     service = await stack.startService();
@@ -87,25 +91,76 @@ describe('provider webhooks', () => {
     );
   });
 
-  it('v1: a form-encoded TRANSFER_FAILED settles a pending transfer FAILED with its reason', async () => {
-    const calls = await statusCalls(service.url);
+  it('v1: a TRANSFER_FAILED only asks: the payout is checked now and stays PENDING while the provider says so', async () => {
+    // The v1 signature does not bind a value to its field name (ADR 0013): a v1 webhook never
+    // applies a state by itself. The sandbox still has this transfer pending.
     await pending('wh_v1fail');
+    const calls = await statusCalls(service.url);
     const body = signV1(
       { event: 'TRANSFER_FAILED', transferId: 'wh_v1fail', reason: 'BENEFICIARY_BANK_OFFLINE' },
       secret(),
     );
     assert.equal(await postV1(v1, body), 200);
-    const failed = await stack.waitForStatus('wh_v1fail', 'FAILED', 2_000);
-    assert.equal(failed.data.reason, 'BENEFICIARY_BANK_OFFLINE');
-    assert.equal(await statusCalls(service.url), calls);
+    await eventually(
+      async () => ((await keptWebhooks(stack, 'wh_v1fail'))[0]?.state === 'done' ? true : undefined),
+      { what: 'the v1 webhook settled' },
+    );
+    assert.deepEqual(await keptWebhooks(stack, 'wh_v1fail'), [
+      { state: 'done', outcome: 'recheck', event: 'TRANSFER_FAILED' },
+    ]);
+    await eventually(async () => ((await statusCalls(service.url)) > calls ? true : undefined), {
+      what: 'a status call',
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(statusesOf(stack, 'wh_v1fail'), ['RECEIVED', 'SUBMITTING', 'PENDING'], 'no FAILED');
   });
 
-  it('duplicated and reordered webhooks change nothing; REVERSED after SUCCESS applies', async () => {
+  it('v1: names outside the documented set and event times out of bounds are not kept; zone-less times are India time', async () => {
+    await pending('wh_v1shape');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // An empty field added to a genuine webhook: the values, concatenated, are the same, so it
+    // still verifies without the secret; the name is not one the provider documents.
+    const extra = `${signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_v1shape' }, secret())}&referenceIdx=`;
+    assert.equal(await postV1(v1, extra), 200, 'answered, so the provider does not disable us');
+    const old = signV1(
+      { event: 'TRANSFER_FAILED', transferId: 'wh_v1shape', eventTime: iso(Date.now() - 3 * 3_600_000) },
+      secret(),
+    );
+    assert.equal(await postV1(v1, old), 200);
+    const ahead = signV1(
+      { event: 'TRANSFER_FAILED', transferId: 'wh_v1shape', eventTime: iso(Date.now() + 3_600_000) },
+      secret(),
+    );
+    assert.equal(await postV1(v1, ahead), 200);
+    assert.equal(
+      await metric(service.url, 'payouts_webhooks_received_total', { result: 'unexpected_field' }),
+      1,
+    );
+    assert.equal(await metric(service.url, 'payouts_webhooks_received_total', { result: 'untimely' }), 2);
+    assert.deepEqual(await keptWebhooks(stack, 'wh_v1shape'), [], 'nothing kept');
+    // `2026-11-24 13:39:25` with no zone is India time (UTC+05:30), as the provider's other dates.
+    const ist = new Date(Date.now() + 330 * 60_000 - 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const zoneless = signV1(
+      { event: 'TRANSFER_ACKNOWLEDGED', transferId: 'wh_v1shape', eventTime: ist },
+      secret(),
+    );
+    assert.equal(await postV1(v1, zoneless), 200);
+    const [kept] = await stack.sql<{ event_time: Date }>(
+      'SELECT event_time FROM provider_webhook WHERE transfer_id = $1',
+      ['wh_v1shape'],
+    );
+    assert.ok(kept, 'the zone-less one is kept');
+    assert.ok(Math.abs(kept.event_time.getTime() - (Date.now() - 60_000)) < 5_000, 'read as +05:30');
+  });
+
+  it('duplicated and reordered webhooks change nothing; a v2 REVERSED after SUCCESS applies', async () => {
     await pending('wh_dup');
+    const t0 = Date.now() - 600_000;
+    const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString();
     const success = signV2(
       {
         type: 'TRANSFER_SUCCESS',
-        event_time: '2026-11-24T01:00:00.000Z',
+        event_time: at(2),
         data: { transferId: 'wh_dup', utr: 'U1' },
       },
       secret(),
@@ -120,7 +175,7 @@ describe('provider webhooks', () => {
         signV2(
           {
             type: 'TRANSFER_SUCCESS',
-            event_time: '2026-11-24T01:00:00.000Z',
+            event_time: at(2),
             data: { transferId: 'wh_dup', utr: 'U1' },
           },
           secret(),
@@ -130,25 +185,21 @@ describe('provider webhooks', () => {
       200,
     );
     assert.equal(await metric(service.url, 'payouts_webhooks_received_total', { result: 'duplicate' }), 2);
-    const reversal = signV1(
+    const reversal = signV2(
       {
-        event: 'TRANSFER_REVERSED',
-        transferId: 'wh_dup',
-        reason: 'INVALID_ACCOUNT_FAIL',
-        eventTime: '2026-11-24T01:05:00Z',
+        type: 'TRANSFER_REVERSED',
+        event_time: at(7),
+        data: { transferId: 'wh_dup', reason: 'INVALID_ACCOUNT_FAIL' },
       },
       secret(),
     );
-    assert.equal(await postV1(v1, reversal), 200);
+    assert.equal(await postV2(v2, reversal), 200);
     const reversed = await stack.waitForStatus('wh_dup', 'REVERSED', 2_000);
     // Late and out of order: a FAILED and an older SUCCESS (a new identity) after the reversal.
     assert.equal(
       await postV1(
         v1,
-        signV1(
-          { event: 'TRANSFER_FAILED', transferId: 'wh_dup', eventTime: '2026-11-24T00:59:00Z' },
-          secret(),
-        ),
+        signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_dup', eventTime: at(1) }, secret()),
       ),
       200,
     );
@@ -158,7 +209,7 @@ describe('provider webhooks', () => {
         signV2(
           {
             type: 'TRANSFER_SUCCESS',
-            event_time: '2026-11-24T00:58:00.000Z',
+            event_time: at(0),
             data: { transferId: 'wh_dup' },
           },
           secret(),
@@ -289,6 +340,138 @@ describe('provider webhooks', () => {
     const done = await stack.waitForStatus('wh_nobody', 'SUCCESS', 5_000);
     assert.equal(done.data.utr, 'UN');
     assert.equal((await keptWebhooks(stack, 'wh_nobody'))[0]?.outcome, 'applied');
+  });
+
+  it('v2: x-webhook-timestamp in seconds or in milliseconds, each held to the replay window', async () => {
+    await pending('wh_secs');
+    const body = { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_secs', utr: 'US' } };
+    const inSeconds = signV2(body, secret(), Math.floor(Date.now() / 1000));
+    assert.match(inSeconds.headers['x-webhook-timestamp'] ?? '', /^\d{10}$/);
+    const staleSeconds = signV2(
+      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_secs', utr: 'OLD' } },
+      secret(),
+      Math.floor((Date.now() - 120_000) / 1000),
+    );
+    assert.equal(await postV2(v2, staleSeconds), 401, 'two minutes old, in seconds: outside the window');
+    assert.equal(await postV2(v2, inSeconds), 200, 'seconds are accepted');
+    const done = await stack.waitForStatus('wh_secs', 'SUCCESS', 2_000);
+    assert.equal(done.data.utr, 'US');
+  });
+
+  it('account numbers in a webhook reason or status are masked before they are kept or published', async () => {
+    await pending('wh_mask');
+    const signed = signV2(
+      {
+        type: 'TRANSFER_FAILED',
+        data: {
+          transferId: 'wh_mask',
+          status: 'FAILED',
+          reason: 'Account 026291800001191 of A Person is closed',
+        },
+      },
+      secret(),
+    );
+    assert.equal(await postV2(v2, signed), 200);
+    const failed = await stack.waitForStatus('wh_mask', 'FAILED', 2_000);
+    assert.doesNotMatch(JSON.stringify(failed), /026291800001191/);
+    assert.match(String(failed.data.reason), /XXXXXXXXXXX1191/);
+    const kept = await stack.sql<{ fields: object }>(
+      'SELECT fields FROM provider_webhook WHERE transfer_id = $1',
+      ['wh_mask'],
+    );
+    assert.doesNotMatch(JSON.stringify(kept), /026291800001191/);
+    const [row] = await stack.sql<{ reason: string }>('SELECT reason FROM payout WHERE transfer_id = $1', [
+      'wh_mask',
+    ]);
+    assert.doesNotMatch(row?.reason ?? '', /026291800001191/);
+    assert.ok(!stack.logLines.some((l) => l.includes('026291800001191')), 'not in the logs');
+  });
+
+  it('a REQUIRES_ATTENTION payout with no status endpoint is not reopened by any webhook', async () => {
+    await insertPayout(stack, { transferId: 'wh_wd', kind: 'self_withdrawal', status: 'REQUIRES_ATTENTION' });
+    for (const utr of ['W1', 'W2', 'W3']) {
+      const signed = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_wd', utr } }, secret());
+      assert.equal(await postV2(v2, signed), 200);
+      assert.equal(
+        await postV1(v1, signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_wd', utr }, secret())),
+        200,
+      );
+    }
+    const kept = await eventually(async () => {
+      const k = await keptWebhooks(stack, 'wh_wd');
+      return k.length === 6 && k.every((w) => w.state === 'done') ? k : undefined;
+    });
+    assert.deepEqual([...new Set(kept.map((k) => k.outcome))], ['no_status_endpoint']);
+    const [row] = await stack.sql<{ status: string; version: number }>(
+      'SELECT status, version FROM payout WHERE transfer_id = $1',
+      ['wh_wd'],
+    );
+    assert.deepEqual(row, { status: 'REQUIRES_ATTENTION', version: 3 }, 'no version moved');
+    assert.deepEqual(statusesOf(stack, 'wh_wd'), [], 'no event');
+  });
+
+  it('webhooks reopen a REQUIRES_ATTENTION payout at most WEBHOOKS_REOPEN_LIMIT times per period', async () => {
+    await pending('wh_reopen');
+    // A fixture: the payout handed to a person (the reconciler would take minutes here).
+    const toAttention = () =>
+      stack.sql(
+        `UPDATE payout SET status = 'REQUIRES_ATTENTION', next_check_at = NULL WHERE transfer_id = $1`,
+        ['wh_reopen'],
+      );
+    await toAttention();
+    const hint = (utr: string) =>
+      postV2(v2, signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_reopen', utr } }, secret()));
+    assert.equal(await hint('R1'), 200);
+    // Reopened (UNKNOWN, due now): the status check finds it still pending at the provider.
+    await eventually(
+      () => (statusesOf(stack, 'wh_reopen').join(',').endsWith('UNKNOWN,PENDING') ? true : undefined),
+      { what: 'reopened, then checked' },
+    );
+    await toAttention();
+    const [before] = await stack.sql<{ version: number }>(
+      'SELECT version FROM payout WHERE transfer_id = $1',
+      ['wh_reopen'],
+    );
+    assert.equal(await hint('R2'), 200);
+    assert.equal(await hint('R3'), 200);
+    const kept = await eventually(async () => {
+      const k = await keptWebhooks(stack, 'wh_reopen');
+      return k.length === 3 && k.every((w) => w.state === 'done') ? k : undefined;
+    });
+    assert.deepEqual(
+      kept.map((k) => k.outcome),
+      ['reopened', 'reopen_limited', 'reopen_limited'],
+    );
+    const [after] = await stack.sql<{ version: number; status: string }>(
+      'SELECT version, status FROM payout WHERE transfer_id = $1',
+      ['wh_reopen'],
+    );
+    assert.deepEqual(after, { version: before?.version, status: 'REQUIRES_ATTENTION' });
+    assert.equal(await metric(service.url, 'payouts_webhook_hints_total', { outcome: 'reopen_limited' }), 2);
+  });
+
+  it('refusals are limited per source address and their warn lines sampled; verified deliveries still pass', async () => {
+    await pending('wh_flood');
+    const warnLines = () => stack.logLines.filter((l) => l.includes('webhook refused')).length;
+    const before = warnLines();
+    const forged = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood' } }, 'not-the-secret');
+    const answers: Array<{ status: number; retryAfter: string | undefined }> = [];
+    for (let i = 0; i < 15; i += 1)
+      answers.push(await postFrom(v2, '127.0.0.2', forged.body, forged.headers));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [...Array<number>(10).fill(401), ...Array<number>(5).fill(429)],
+    );
+    assert.ok(Number(answers.at(-1)?.retryAfter) >= 1, 'Retry-After in seconds');
+    // The provider, from its own address, is not held up by the attacker.
+    const genuine = signV2(
+      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood', utr: 'UF' } },
+      secret(),
+    );
+    assert.equal((await postFrom(v2, '127.0.0.1', genuine.body, genuine.headers)).status, 200);
+    await stack.waitForStatus('wh_flood', 'SUCCESS', 2_000);
+    assert.ok(warnLines() - before <= 1, `one sampled warn line, not ${warnLines() - before}`);
+    assert.equal(await metric(service.url, 'payouts_webhooks_received_total', { result: 'rate_limited' }), 5);
   });
 
   it('LOW_BALANCE_ALERT and BENEFICIARY_INCIDENT become events and metrics, with no free text', async () => {

@@ -17,7 +17,7 @@ import {
   type AppLogger,
   type Tracing,
 } from '#observability';
-import { WebhookIntake } from '#pipeline';
+import { WebhookIntake, webhookListenerSettings } from '#pipeline';
 import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
@@ -89,7 +89,12 @@ export async function startService(
   let webhooks: WebhooksServer | undefined;
   if (config.pipeline.SERVICE_ROLES.includes('webhooks')) {
     try {
-      webhooks = await startWebhooksServer(app.get(WebhookIntake), config.webhooks.WEBHOOKS_PORT, log);
+      webhooks = await startWebhooksServer(
+        app.get(WebhookIntake),
+        config.webhooks.WEBHOOKS_PORT,
+        log,
+        webhookListenerSettings(config.webhooks),
+      );
     } catch (e) {
       await app.close();
       throw e;

@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type AppLogger } from '#observability';
-import { DELIVERY_STATUS, type WebhookIntake } from '#pipeline';
+import {
+  DELIVERY_STATUS,
+  type DeliveryResult,
+  isRefusal,
+  RefusalLimiter,
+  sourceKey,
+  type WebhookIntake,
+  type WebhookListenerSettings,
+} from '#pipeline';
 
 export interface WebhooksServer {
   /** Where the provider posts: `<url>/webhooks/v1/<accountId>` and `/webhooks/v2/<accountId>`. */
@@ -16,22 +24,36 @@ const ROUTE = /^\/webhooks\/(v1|v2)\/([A-Za-z0-9_.-]{1,64})\/?$/;
  * reach can be exposed while health, metrics and the operations API stay internal (ADR 0013).
  * Plain node:http: the signature is over the raw bytes, which are read here and handed on
  * untouched; anything but a POST to a configured account's path is a 404 that says nothing more.
+ *
+ * Anyone can reach it, so it is bounded (issue 21, finding 7): connections at once
+ * (WEBHOOKS_MAX_CONNECTIONS), header size and count, time for the headers (5 s) and the whole
+ * request (10 s), idle sockets; and refusals per source address (WEBHOOKS_REFUSALS_PER_SOURCE per
+ * WEBHOOKS_REFUSALS_WINDOW_MS, then 429 with Retry-After). A delivery is verified before the limit
+ * applies, so one that verifies (the provider's) is never refused for it, whoever else shares or
+ * floods the address; the limit costs the attacker its answers, and the log its lines.
  */
 export async function startWebhooksServer(
   intake: WebhookIntake,
   port: number,
   logger: AppLogger,
+  settings: WebhookListenerSettings,
 ): Promise<WebhooksServer> {
-  const server: Server = createServer((req, res) => {
-    handle(intake, req, res).catch((e: unknown) => {
+  const limiter = new RefusalLimiter(settings.refusalsPerSource, settings.refusalsWindowMs);
+  const server: Server = createServer({ maxHeaderSize: 8_192 }, (req, res) => {
+    handle(intake, limiter, req, res).catch((e: unknown) => {
       logger.error({ err: e }, 'webhook listener: request failed');
       if (!res.headersSent) answer(res, 500);
       else res.destroy();
     });
   });
+  server.maxConnections = settings.maxConnections;
+  server.maxHeadersCount = 32;
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
   server.keepAliveTimeout = 5_000;
+  // A socket that sends nothing for this long is closed (a slow body is bounded by requestTimeout).
+  server.timeout = 15_000;
+  server.maxRequestsPerSocket = 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '0.0.0.0', () => resolve());
@@ -47,35 +69,49 @@ export async function startWebhooksServer(
   };
 }
 
-function answer(res: ServerResponse, status: number): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ status: status === 200 ? 'ok' : 'refused' }));
+function answer(res: ServerResponse, status: number, retryAfterSeconds = 0): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (status === 429) headers['retry-after'] = String(retryAfterSeconds);
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ status: status === 200 ? 'ok' : status === 429 ? 'slow_down' : 'refused' }));
 }
 
-async function handle(intake: WebhookIntake, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  intake: WebhookIntake,
+  limiter: RefusalLimiter,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const source = sourceKey(req.socket.remoteAddress);
+  const retryAfter = limiter.retryAfterSeconds(source);
+  /** Answers a result; a refusal counts against the source (a 429 does not extend its window). */
+  const reply = (result: DeliveryResult): void => {
+    if (isRefusal(result) && result !== 'rate_limited') limiter.refused(source);
+    if (result === 'too_large') res.setHeader('connection', 'close');
+    answer(res, DELIVERY_STATUS[result], retryAfter);
+  };
   const route = ROUTE.exec((req.url ?? '').split('?')[0] ?? '');
-  if (req.method !== 'POST' || !route) return answer(res, 404);
+  if (req.method !== 'POST' || !route) {
+    if (retryAfter > 0) return answer(res, 429, retryAfter);
+    limiter.refused(source);
+    return answer(res, 404);
+  }
   const version = route[1] === 'v1' ? 'v1' : 'v2';
   const accountId = route[2] ?? '';
   if (!intake.knows(accountId)) {
-    await intake.receive({ version, accountId, headers: {}, rawBody: Buffer.alloc(0) });
-    return answer(res, 404);
+    return reply(
+      await intake.receive({ version, accountId, headers: {}, rawBody: Buffer.alloc(0) }, retryAfter > 0),
+    );
   }
+  const tooLarge = () =>
+    retryAfter > 0 ? intake.refuseRateLimited(version) : intake.refuseTooLarge(version);
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > intake.maxBodyBytes) {
-    intake.refuseTooLarge(version);
-    res.setHeader('connection', 'close');
-    return answer(res, 413);
-  }
+  if (declared > intake.maxBodyBytes) return reply(tooLarge());
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > intake.maxBodyBytes) {
-      intake.refuseTooLarge(version);
-      res.setHeader('connection', 'close');
-      return answer(res, 413);
-    }
+    if (size > intake.maxBodyBytes) return reply(tooLarge());
     chunks.push(chunk);
   }
   const headers: Record<string, string | undefined> = {};
@@ -83,6 +119,7 @@ async function handle(intake: WebhookIntake, req: IncomingMessage, res: ServerRe
     const v = req.headers[name];
     headers[name] = Array.isArray(v) ? v[0] : v;
   }
-  const result = await intake.receive({ version, accountId, headers, rawBody: Buffer.concat(chunks) });
-  answer(res, DELIVERY_STATUS[result]);
+  reply(
+    await intake.receive({ version, accountId, headers, rawBody: Buffer.concat(chunks) }, retryAfter > 0),
+  );
 }

@@ -120,7 +120,7 @@ RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secr
 
 -- payout.checkNow (PayoutRepository.checkNow)
 UPDATE payout SET next_check_at = now()
-WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING')
+WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING', 'SUCCESS')
   AND (lease_until IS NULL OR lease_until < now())
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,

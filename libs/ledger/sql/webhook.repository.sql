@@ -34,6 +34,11 @@ SELECT id, account_id, api_version, identity, event, transfer_id, batch_transfer
 SELECT id, account_id, api_version, identity, event, transfer_id, batch_transfer_id, fields, event_time,
   received_at, state, outcome, attempts FROM provider_webhook WHERE account_id = $1 AND transfer_id = $2 ORDER BY id;
 
+-- webhook.reopensSince (WebhookRepository.reopensSince)
+SELECT count(*) AS count FROM provider_webhook
+WHERE account_id = $1 AND transfer_id = $2 AND outcome = 'reopened'
+  AND processed_at > now() - make_interval(secs => $3::double precision / 1000);
+
 -- webhook.backlog (WebhookRepository.backlog)
 SELECT state, count(*) AS count FROM provider_webhook WHERE state <> 'done' GROUP BY state;
 

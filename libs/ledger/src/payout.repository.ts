@@ -351,15 +351,17 @@ export class PayoutRepository {
   }
 
   /**
-   * checkNow: an operator asks for a check now. Only rows the reconciler would look at anyway
-   * (PENDING, UNKNOWN, SUBMITTING) and only when no worker holds them: pulling a row whose call or
-   * check is in flight forward would let a second instance act on it at the same time.
-   * Not a state change: no version bump, no event.
+   * checkNow: an operator (or a webhook) asks for a check now. Only rows the reconciler would
+   * look at anyway (PENDING, UNKNOWN, SUBMITTING; SUCCESS, which the reversal watch checks: a
+   * webhook announcing a reversal has it look now, and a watch already ended looks once more) and
+   * only when no worker holds them: pulling a row whose call or check is in flight forward would
+   * let a second instance act on it at the same time. The operations API refuses terminal rows
+   * before it gets here. Not a state change: no version bump, no event.
    */
   async checkNow(db: Db, id: string): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
       /* sql: payout.checkNow */ `UPDATE payout SET next_check_at = now()
-        WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING')
+        WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING', 'SUCCESS')
           AND (lease_until IS NULL OR lease_until < now())
         RETURNING ${COLUMNS}`,
       [id],

@@ -159,6 +159,20 @@ export class WebhookRepository {
     return rows.map(toRow);
   }
 
+  /**
+   * reopensSince: how many webhooks reopened this payout in the last `periodMs` (the bound on
+   * reopens, WEBHOOKS_REOPEN_LIMIT; a partial index holds only the reopening ones).
+   */
+  async reopensSince(db: Db, accountId: string, transferId: string, periodMs: number): Promise<number> {
+    const { rows } = await db.query<{ count: string }>(
+      /* sql: webhook.reopensSince */ `SELECT count(*) AS count FROM provider_webhook
+        WHERE account_id = $1 AND transfer_id = $2 AND outcome = 'reopened'
+          AND processed_at > now() - make_interval(secs => $3::double precision / 1000)`,
+      [accountId, transferId, periodMs],
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
   /** backlog: webhooks not done yet, by state (a gauge). */
   async backlog(db: Db): Promise<Array<{ state: WebhookState; count: number }>> {
     const { rows } = await db.query<{ state: WebhookState; count: string }>(

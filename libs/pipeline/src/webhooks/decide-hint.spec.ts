@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type PayoutStatus } from '#contracts';
 import { type PayoutRow, type WebhookFields } from '#ledger';
-import { decideHint, type HintStep } from './decide-hint.js';
+import { decideHint, type HintContext, type HintStep } from './decide-hint.js';
 
 function row(status: PayoutStatus, over: Partial<PayoutRow> = {}): PayoutRow {
   const at = new Date(0);
@@ -34,7 +34,10 @@ function row(status: PayoutStatus, over: Partial<PayoutRow> = {}): PayoutRow {
   };
 }
 
-// Every row of the decision table: (row status, event, fields) -> step.
+const V2: HintContext = { apiVersion: 'v2', checkable: true, reopenAllowed: true };
+
+// Every row of the decision table: (row status, event, fields) -> step, for a v2 webhook about a
+// payout whose kind has a status endpoint and that webhooks may still reopen.
 const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintStep]> = [
   [
     'consistent success',
@@ -107,14 +110,125 @@ const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintSte
   ['a prototype key is no event', 'PENDING', 'constructor', {}, { do: 'nothing', why: 'no_state' }],
 ];
 
+// A v1 webhook (its signature binds no value to its name), a kind with no status endpoint, and a
+// payout webhooks have reopened often enough: (name, row status, event, fields, context) -> step.
+const V1 = { ...V2, apiVersion: 'v1' } as const;
+const UNCHECKABLE = { ...V2, checkable: false } as const;
+const CONTEXT_CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintContext, HintStep]> = [
+  [
+    'v1 consistent failure: only asks',
+    'PENDING',
+    'TRANSFER_FAILED',
+    {},
+    V1,
+    { do: 'recheck', why: 'v1_unbound' },
+  ],
+  [
+    'v1 consistent success: only asks',
+    'PENDING',
+    'TRANSFER_SUCCESS',
+    { referenceId: '42' },
+    V1,
+    { do: 'recheck', why: 'v1_unbound' },
+  ],
+  ['v1 rejected: only asks', 'PENDING', 'TRANSFER_REJECTED', {}, V1, { do: 'recheck', why: 'v1_unbound' }],
+  [
+    'v1 reversal after success: only asks',
+    'SUCCESS',
+    'TRANSFER_REVERSED',
+    {},
+    V1,
+    { do: 'recheck', why: 'v1_unbound' },
+  ],
+  [
+    'v1 reference differs: asks for that',
+    'PENDING',
+    'TRANSFER_FAILED',
+    { referenceId: '43' },
+    V1,
+    { do: 'recheck', why: 'reference_mismatch' },
+  ],
+  ['v1 backwards: nothing', 'SUCCESS', 'TRANSFER_FAILED', {}, V1, { do: 'nothing', why: 'backwards' }],
+  ['v1 same state: nothing', 'FAILED', 'TRANSFER_FAILED', {}, V1, { do: 'nothing', why: 'same_state' }],
+  ['v1 still submitting: waits', 'SUBMITTING', 'TRANSFER_FAILED', {}, V1, { do: 'wait' }],
+  ["v1 a person's row: reopened", 'REQUIRES_ATTENTION', 'TRANSFER_FAILED', {}, V1, { do: 'reopen' }],
+  [
+    'v1 no status endpoint: nothing',
+    'PENDING',
+    'TRANSFER_FAILED',
+    {},
+    { ...V1, checkable: false },
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    "no status endpoint, a person's row: not reopened",
+    'REQUIRES_ATTENTION',
+    'TRANSFER_SUCCESS',
+    {},
+    UNCHECKABLE,
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    'no status endpoint, v2 consistent: applied',
+    'PENDING',
+    'TRANSFER_SUCCESS',
+    {},
+    UNCHECKABLE,
+    { do: 'apply', to: 'SUCCESS' },
+  ],
+  [
+    'no status endpoint, amount differs: nothing to ask',
+    'PENDING',
+    'TRANSFER_SUCCESS',
+    { amount: '11' },
+    UNCHECKABLE,
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    'no status endpoint, unknown row: nothing to ask',
+    'UNKNOWN',
+    'TRANSFER_SUCCESS',
+    {},
+    UNCHECKABLE,
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    'no status endpoint, acknowledged before success: nothing to ask',
+    'PENDING',
+    'TRANSFER_ACKNOWLEDGED',
+    {},
+    UNCHECKABLE,
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    "reopen limit reached: a person's row stays",
+    'REQUIRES_ATTENTION',
+    'TRANSFER_SUCCESS',
+    {},
+    { ...V2, reopenAllowed: false },
+    { do: 'nothing', why: 'reopen_limited' },
+  ],
+  [
+    "a person's row, amount differs: reopened all the same (the check decides)",
+    'REQUIRES_ATTENTION',
+    'TRANSFER_SUCCESS',
+    { amount: '11' },
+    V2,
+    { do: 'reopen' },
+  ],
+];
+
 describe('decideHint', () => {
   for (const [name, status, event, fields, step] of CASES) {
-    it(name, () => assert.deepEqual(decideHint(row(status), event, fields), step));
+    it(name, () => assert.deepEqual(decideHint(row(status), event, fields, V2), step));
+  }
+  for (const [name, status, event, fields, ctx, step] of CONTEXT_CASES) {
+    it(name, () => assert.deepEqual(decideHint(row(status), event, fields, ctx), step));
   }
 
   it('a row without a referenceId takes a webhook with one', () => {
     assert.deepEqual(
-      decideHint(row('PENDING', { referenceId: null }), 'TRANSFER_SUCCESS', { referenceId: '9' }),
+      decideHint(row('PENDING', { referenceId: null }), 'TRANSFER_SUCCESS', { referenceId: '9' }, V2),
       {
         do: 'apply',
         to: 'SUCCESS',

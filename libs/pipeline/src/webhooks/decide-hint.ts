@@ -1,5 +1,5 @@
 import { type PayoutStatus } from '#contracts';
-import { canMove, type PayoutRow, toPaise, type WebhookFields } from '#ledger';
+import { canMove, type PayoutRow, toPaise, type WebhookApiVersion, type WebhookFields } from '#ledger';
 import { mapProviderStatus } from '../shared/status-mapping.js';
 
 /** The state a transfer webhook announces; ACKNOWLEDGED announces none (it follows SUCCESS). */
@@ -13,7 +13,32 @@ export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = {
 
 /** Why a webhook was not applied directly but the payout is checked now instead. */
 export type RecheckReason =
-  'status_mismatch' | 'amount_mismatch' | 'reference_mismatch' | 'unclear_row' | 'odd_order';
+  | 'status_mismatch'
+  | 'amount_mismatch'
+  | 'reference_mismatch'
+  | 'unclear_row'
+  | 'odd_order'
+  /** A v1 webhook: its signature does not bind the values to their names (ADR 0013). */
+  | 'v1_unbound';
+
+/** What the decision needs besides the row and the webhook; the worker looks these up. */
+export interface HintContext {
+  readonly apiVersion: WebhookApiVersion;
+  /** Whether the provider can be asked about this payout's kind (hasStatusCheck). */
+  readonly checkable: boolean;
+  /** Whether webhooks may still reopen this payout in the current period (WEBHOOKS_REOPEN_LIMIT). */
+  readonly reopenAllowed: boolean;
+}
+
+/** Why a webhook leaves its payout as it is. */
+export type NothingReason =
+  | 'same_state'
+  | 'backwards'
+  | 'no_state'
+  /** Its kind has no status endpoint: nothing can be asked, and a webhook alone settles nothing. */
+  | 'no_status_endpoint'
+  /** Webhooks have reopened this payout WEBHOOKS_REOPEN_LIMIT times in the period already. */
+  | 'reopen_limited';
 
 /** What a transfer webhook does to its payout (ADR 0013). */
 export type HintStep =
@@ -25,42 +50,52 @@ export type HintStep =
   | { readonly do: 'reopen' }
   /** The row cannot take it yet (the executor has not recorded the submit answer): later. */
   | { readonly do: 'wait' }
-  /** Nothing to do: the row is there already, or past it (never moved backwards). */
-  | { readonly do: 'nothing'; readonly why: 'same_state' | 'backwards' | 'no_state' };
+  /** Nothing to do: the row is there already, or past it (never moved backwards), or cannot be asked. */
+  | { readonly do: 'nothing'; readonly why: NothingReason };
 
 /**
  * Decides what a verified transfer webhook does to its payout. It is applied directly only where
- * it can be checked against the row and agrees: the row is PENDING (or SUCCESS, for a reversal),
- * the announced state is a legal forward move, and the referenceId and amount, where both sides
- * have them, match. Anything odd is a reason to ask the provider, never to guess.
+ * it can be checked against the row and agrees: a v2 webhook (signed over its whole body and
+ * delivery time), the row PENDING (or SUCCESS, for a reversal), the announced state a legal
+ * forward move, and the referenceId and amount, where both sides have them, matching. A v1
+ * webhook is never applied: its signature binds no value to its name, so a captured one can be
+ * re-aimed at another payout; it only asks the provider now. Anything odd is a reason to ask the
+ * provider, never to guess; where the provider cannot be asked (no status endpoint for the
+ * kind), a webhook changes nothing.
  */
-export function decideHint(row: PayoutRow, event: string, f: WebhookFields): HintStep {
+export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx: HintContext): HintStep {
   if (!Object.hasOwn(WEBHOOK_STATUS, event)) return { do: 'nothing', why: 'no_state' };
   const to = WEBHOOK_STATUS[event] ?? null;
   if (row.status === 'RECEIVED' || row.status === 'SUBMITTING') return { do: 'wait' };
+  const ask = (why: RecheckReason): HintStep =>
+    ctx.checkable ? { do: 'recheck', why } : { do: 'nothing', why: 'no_status_endpoint' };
   if (to === null) {
     // ACKNOWLEDGED follows SUCCESS: one for a row not yet SUCCESS means its SUCCESS is late or lost.
     return row.status === 'PENDING' || row.status === 'UNKNOWN'
-      ? { do: 'recheck', why: 'odd_order' }
+      ? ask('odd_order')
       : { do: 'nothing', why: 'no_state' };
   }
   if (f.status !== undefined && mapProviderStatus(f.status) !== to) {
-    return settledOr(row, { do: 'recheck', why: 'status_mismatch' });
+    return settledOr(row, ask('status_mismatch'));
   }
   if (row.status === to) return { do: 'nothing', why: 'same_state' };
   if (!canMove(row.status, to)) return { do: 'nothing', why: 'backwards' };
-  if (f.amount !== undefined && !sameAmount(f.amount, row.amount)) {
-    return { do: 'recheck', why: 'amount_mismatch' };
+  // A person's payout: reopened (the operations API's recheck rule: only where the provider can
+  // be asked), a bounded number of times, whatever else the webhook says; the check decides.
+  if (row.status === 'REQUIRES_ATTENTION') {
+    if (!ctx.checkable) return { do: 'nothing', why: 'no_status_endpoint' };
+    return ctx.reopenAllowed ? { do: 'reopen' } : { do: 'nothing', why: 'reopen_limited' };
   }
+  if (f.amount !== undefined && !sameAmount(f.amount, row.amount)) return ask('amount_mismatch');
   if (f.referenceId !== undefined && row.referenceId !== null && f.referenceId !== row.referenceId) {
-    return { do: 'recheck', why: 'reference_mismatch' };
+    return ask('reference_mismatch');
   }
-  if (row.status === 'REQUIRES_ATTENTION') return { do: 'reopen' };
   // UNKNOWN: our own call's outcome is unknown, so there is no referenceId to hold the hint
   // against; one status call settles it.
-  if (row.status === 'UNKNOWN') return { do: 'recheck', why: 'unclear_row' };
+  if (row.status === 'UNKNOWN') return ask('unclear_row');
   // A reversal of a payout we never saw succeed: its SUCCESS is late or lost.
-  if (to === 'REVERSED' && row.status !== 'SUCCESS') return { do: 'recheck', why: 'odd_order' };
+  if (to === 'REVERSED' && row.status !== 'SUCCESS') return ask('odd_order');
+  if (ctx.apiVersion === 'v1') return ask('v1_unbound');
   return { do: 'apply', to };
 }
 

@@ -16,7 +16,8 @@ import {
 } from '#ledger';
 import { type AppLogger } from '#observability';
 import { Idle } from '../shared/idle.js';
-import { decideHint, WEBHOOK_STATUS } from './decide-hint.js';
+import { hasStatusCheck } from '../shared/payout-kinds.js';
+import { decideHint, type HintContext, WEBHOOK_STATUS } from './decide-hint.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
 export interface WebhookWorkerSettings {
@@ -31,6 +32,9 @@ export interface WebhookWorkerSettings {
   readonly unmatchedRetryMs: number;
   readonly unmatchedKeepMs: number;
   readonly retentionMs: number;
+  /** Reopens of one payout by webhooks allowed per `reopenPeriodMs`; past it, recorded, not applied. */
+  readonly reopenLimit: number;
+  readonly reopenPeriodMs: number;
 }
 
 export interface WebhookWorkerDeps {
@@ -158,9 +162,24 @@ export class WebhookHintWorker {
     return batch ? this.batchHint(w, batch) : this.unmatched(w);
   }
 
+  /** What decideHint needs besides the row; the reopen count only for a person's payout. */
+  private async contextOf(w: WebhookRow, row: PayoutRow): Promise<HintContext> {
+    const reopenAllowed =
+      row.status !== 'REQUIRES_ATTENTION' ||
+      (await this.d.webhooks.reopensSince(this.d.pool, w.accountId, row.transferId, this.s.reopenPeriodMs)) <
+        this.s.reopenLimit;
+    return { apiVersion: w.apiVersion, checkable: hasStatusCheck(row.kind), reopenAllowed };
+  }
+
   private async payoutHint(w: WebhookRow, row: PayoutRow): Promise<Settlement> {
-    const step = decideHint(row, w.event, w.fields);
-    const log = { webhookId: w.id, event: w.event, transferId: row.transferId, status: row.status };
+    const step = decideHint(row, w.event, w.fields, await this.contextOf(w, row));
+    const log = {
+      webhookId: w.id,
+      event: w.event,
+      version: w.apiVersion,
+      transferId: row.transferId,
+      status: row.status,
+    };
     switch (step.do) {
       case 'apply': {
         const moved = await this.d.ledger.change(
@@ -198,6 +217,16 @@ export class WebhookHintWorker {
       case 'nothing':
         if (step.why === 'backwards') {
           this.d.logger.info(log, 'webhook: would move the payout backwards; ignored');
+        } else if (step.why === 'no_status_endpoint') {
+          this.d.logger.warn(
+            { ...log, kind: row.kind },
+            'webhook: its payout has no status endpoint to ask, and a webhook alone settles nothing; recorded, not applied',
+          );
+        } else if (step.why === 'reopen_limited') {
+          this.d.logger.warn(
+            { ...log, limit: this.s.reopenLimit, periodMs: this.s.reopenPeriodMs },
+            'webhook: this payout was reopened by webhooks as often as allowed in the period; recorded, not applied',
+          );
         }
         return done(step.why);
     }

@@ -3,6 +3,15 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { type NewWebhook, type WebhookApiVersion, type WebhookFields, type WebhookRepository } from '#ledger';
 import { type AppLogger } from '#observability';
+import { WEBHOOK_STATUS } from './decide-hint.js';
+import { LogSampler } from './refusal-guards.js';
+import {
+  deliveryTimestampMs,
+  eventTimeWithin,
+  maskWebhookText,
+  parseEventTime,
+  unexpectedV1Fields,
+} from './webhook-shape.js';
 import { v1Fields, v1SignatureValid, v2SignatureValid } from './webhook-signature.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
@@ -16,7 +25,16 @@ export interface WebhookDelivery {
 }
 
 export type DeliveryResult =
-  'accepted' | 'duplicate' | 'bad_signature' | 'stale' | 'unknown_account' | 'malformed' | 'too_large';
+  | 'accepted'
+  | 'duplicate'
+  | 'bad_signature'
+  | 'stale'
+  | 'unknown_account'
+  | 'malformed'
+  | 'unexpected_field'
+  | 'untimely'
+  | 'too_large'
+  | 'rate_limited';
 
 /** The edge maps a result to its HTTP status once (webhooks-server.ts). */
 export const DELIVERY_STATUS: Readonly<Record<DeliveryResult, number>> = {
@@ -25,11 +43,22 @@ export const DELIVERY_STATUS: Readonly<Record<DeliveryResult, number>> = {
   // A verified body we cannot read is answered 200 all the same: the provider would only send it
   // again, and five failures in a row disable the endpoint for every webhook (counted, logged).
   malformed: 200,
+  // Verified v1 bodies with a name the provider does not document, or an event time out of
+  // bounds: not kept (a re-arranged or replayed capture), answered 200 for the same reason.
+  unexpected_field: 200,
+  untimely: 200,
   bad_signature: 401,
   stale: 401,
   unknown_account: 404,
   too_large: 413,
+  // Past WEBHOOKS_REFUSALS_PER_SOURCE refusals in a window, with Retry-After (webhooks-server.ts).
+  rate_limited: 429,
 };
+
+/** Results that refuse a delivery (counted against its source address). */
+export function isRefusal(r: DeliveryResult): boolean {
+  return DELIVERY_STATUS[r] >= 400;
+}
 
 /** Event types used as metric labels; any other verified type is counted as `other`. */
 export const WEBHOOK_EVENTS = [
@@ -48,6 +77,12 @@ export interface WebhookIntakeSettings {
   /** v2: the most |now - x-webhook-timestamp| accepted. */
   readonly replayWindowMs: number;
   readonly maxBodyBytes: number;
+  /** v1: the oldest `eventTime` kept (how late the provider may deliver, and a replay bound). */
+  readonly v1MaxAgeMs: number;
+  /** v1: how far ahead of our clock an `eventTime` may be (clock skew). */
+  readonly v1MaxAheadMs: number;
+  /** At most one warn line per account, version and refusal in this interval. */
+  readonly logSampleMs: number;
 }
 
 export interface WebhookIntakeDeps {
@@ -86,12 +121,14 @@ function compact(f: Record<string, string | undefined>): WebhookFields {
  */
 export class WebhookIntake {
   private readonly now: () => number;
+  private readonly sampler: LogSampler;
 
   constructor(
     private readonly d: WebhookIntakeDeps,
     private readonly s: WebhookIntakeSettings,
   ) {
     this.now = d.now ?? Date.now;
+    this.sampler = new LogSampler(s.logSampleMs, this.now);
   }
 
   get maxBodyBytes(): number {
@@ -109,23 +146,44 @@ export class WebhookIntake {
     return 'too_large';
   }
 
-  async receive(delivery: WebhookDelivery): Promise<DeliveryResult> {
+  /** A refusal past its source's limit: answered 429 instead, counted, not logged again. */
+  refuseRateLimited(version: WebhookApiVersion): DeliveryResult {
+    this.d.metrics.received.inc({ version, type: 'unverified', result: 'rate_limited' });
+    return 'rate_limited';
+  }
+
+  /**
+   * Verifies, keeps and answers one delivery. `overLimit`: its source has had its refusals for
+   * this window (webhooks-server.ts): a delivery that verifies is handled all the same (a
+   * genuine one is never starved), a refusal becomes `rate_limited`, counted but not logged.
+   */
+  async receive(delivery: WebhookDelivery, overLimit = false): Promise<DeliveryResult> {
     const { version } = delivery;
     const verified = this.verify(delivery);
+    if (typeof verified === 'string' && overLimit && isRefusal(verified)) {
+      return this.refuseRateLimited(version);
+    }
     if (typeof verified === 'string') {
-      this.d.metrics.received.inc({ version, type: 'unverified', result: verified });
+      const verifiedType = verified === 'unexpected_field' || verified === 'untimely';
+      this.d.metrics.received.inc({ version, type: verifiedType ? 'other' : 'unverified', result: verified });
       if (verified !== 'unknown_account') {
-        this.d.logger.warn(
-          { accountId: delivery.accountId, version, result: verified },
-          'webhook refused: it does not verify',
+        this.warnSampled(
+          delivery.accountId,
+          version,
+          verified,
+          verifiedType
+            ? 'webhook verified but not kept: a v1 field name the provider does not send, or an event time out of bounds'
+            : 'webhook refused: it does not verify',
         );
       }
       return verified;
     }
     if (verified === undefined) {
       this.d.metrics.received.inc({ version, type: 'other', result: 'malformed' });
-      this.d.logger.warn(
-        { accountId: delivery.accountId, version, bytes: delivery.rawBody.length },
+      this.warnSampled(
+        delivery.accountId,
+        version,
+        'malformed',
         'webhook verified but unreadable (no event type); answered 200 and dropped',
       );
       return 'malformed';
@@ -138,6 +196,17 @@ export class WebhookIntake {
     return result;
   }
 
+  /**
+   * A warn line for a refusal, at most one per account, version and result in the sampling
+   * interval (anyone can send these: unsampled, they would flood the logs); the line says how
+   * many were left out since the last one. The metric counts every one.
+   */
+  private warnSampled(accountId: string, version: WebhookApiVersion, result: string, msg: string): void {
+    const suppressed = this.sampler.take(`${accountId}/${version}/${result}`);
+    if (suppressed === undefined) return;
+    this.d.logger.warn({ accountId, version, result, suppressed }, msg);
+  }
+
   /** The webhook to keep; a refusal; or undefined for a verified body with no event in it. */
   private verify(delivery: WebhookDelivery): NewWebhook | Exclude<DeliveryResult, 'accepted'> | undefined {
     const secret = this.d.secrets.get(delivery.accountId);
@@ -147,6 +216,13 @@ export class WebhookIntake {
       if (!fields || !v1SignatureValid(fields, secret)) return 'bad_signature';
       const event = fields.get('event');
       if (!event) return undefined;
+      // The v1 signature binds no value to its name: a name the provider does not send is a
+      // body someone re-arranged (ADR 0013), and an event time out of bounds a replay.
+      if (unexpectedV1Fields(event, fields.keys()).length > 0) return 'unexpected_field';
+      const at = parseEventTime(text(fields.get('eventTime')));
+      if (at === undefined || !eventTimeWithin(at, this.now(), this.s.v1MaxAgeMs, this.s.v1MaxAheadMs)) {
+        return 'untimely';
+      }
       return this.webhook(delivery, event, {
         transferId: text(fields.get('transferId')),
         referenceId: text(fields.get('referenceId')),
@@ -160,8 +236,9 @@ export class WebhookIntake {
     const signature = delivery.headers['x-webhook-signature'] ?? '';
     if (!v2SignatureValid(timestamp, delivery.rawBody, signature, secret)) return 'bad_signature';
     // Checked after the signature, so the window cannot be probed without the key.
-    const at = /^\d{1,16}$/.test(timestamp) ? Number(timestamp) : NaN;
-    if (!Number.isFinite(at) || Math.abs(this.now() - at) > this.s.replayWindowMs) return 'stale';
+    // Seconds or milliseconds: the interface does not say, so the magnitude does.
+    const at = deliveryTimestampMs(timestamp);
+    if (at === undefined || Math.abs(this.now() - at) > this.s.replayWindowMs) return 'stale';
     let json: unknown;
     try {
       json = JSON.parse(delivery.rawBody.toString('utf8'));
@@ -184,13 +261,24 @@ export class WebhookIntake {
     });
   }
 
+  /**
+   * What is kept of a verified webhook: what matching and the ledger need, no more. The free
+   * text (reason, status) only for transfer events, whose state may be written from it, and
+   * masked: it may quote an account number. A notice's text is not kept at all (its event
+   * carries none, ADR 0013).
+   */
   private webhook(
     delivery: WebhookDelivery,
     event: string,
     raw: Record<string, string | undefined>,
   ): NewWebhook {
-    const fields = compact(raw);
-    const t = fields.eventTime === undefined ? NaN : Date.parse(fields.eventTime);
+    const transfer = Object.hasOwn(WEBHOOK_STATUS, event);
+    const fields = compact({
+      ...raw,
+      reason: transfer ? maskWebhookText(raw['reason']) : undefined,
+      status: transfer ? maskWebhookText(raw['status']) : undefined,
+    });
+    const t = parseEventTime(fields.eventTime);
     return {
       accountId: delivery.accountId,
       apiVersion: delivery.version,
@@ -199,7 +287,7 @@ export class WebhookIntake {
       transferId: fields.transferId ?? null,
       batchTransferId: fields.batchTransferId ?? null,
       fields,
-      eventTime: Number.isFinite(t) ? new Date(t) : null,
+      eventTime: t === undefined ? null : new Date(t),
     };
   }
 }
