@@ -274,7 +274,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await fetch(`${sandboxUrl}/__sandbox/fault-mode`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate: cfg.faultRate, seed: cfg.seed, lateMs: cfg.leaseMs + 2_000 }),
+      body: JSON.stringify({
+        rate: cfg.faultRate,
+        seed: cfg.seed,
+        lateMs: cfg.leaseMs + 2_000,
+        kinds: ['loseAnswer', 'applyThen5xx', 'http5xx', 'subCode520', 'hang', 'applyThenLate'],
+      }),
     });
 
     const newProducer = async (): Promise<Producer> => {
