@@ -106,10 +106,15 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     const b = decode(hostileSchema, req.body, reply);
     if (!b) return;
     const url = b.url ?? world.webhooks.target?.url;
-    if (url === undefined)
-      return reply.code(400).send({ error: 'url: no webhook endpoint configured, give one' });
+    const v1 = b.v1Url ?? url;
+    const v2 = b.v2Url ?? url;
+    if (v1 === undefined || v2 === undefined) {
+      return reply
+        .code(400)
+        .send({ error: 'url: no webhook endpoint configured, give url (or v1Url and v2Url)' });
+    }
     world.hostile.start({
-      url,
+      urls: { v1, v2 },
       perSecond: b.perSecond ?? 5,
       variants: b.variants ?? HOSTILE_VARIANTS,
       seed: b.seed ?? 1,

@@ -128,6 +128,8 @@ const httpUrl = z
 
 export const hostileSchema = z.strictObject({
   url: httpUrl.optional(),
+  v1Url: httpUrl.optional(),
+  v2Url: httpUrl.optional(),
   perSecond: z.number().positive().max(1000).optional(),
   variants: z.array(z.enum(HOSTILE_VARIANTS)).min(1).optional(),
   total: z.number().int().min(1).optional(),

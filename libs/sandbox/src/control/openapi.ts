@@ -46,7 +46,7 @@ const CONTROL: readonly [string, string, string][] = [
   [
     'post',
     '/__sandbox/webhooks/hostile',
-    'Start replaying captured webhooks (v1 verbatim and re-aimed, v2 stale and badly signed) {url?, perSecond?, variants?, total?, seed?}',
+    'Start replaying captured webhooks (v1 verbatim and re-aimed, v2 stale and badly signed) {url?, v1Url?, v2Url?, perSecond?, variants?, total?, seed?}',
   ],
   ['delete', '/__sandbox/webhooks/hostile', 'Stop the hostile webhook sender (counts stay)'],
 ];

@@ -2,6 +2,7 @@ import { type ClientRequest } from 'node:http';
 import { seeded } from '../core/faults.js';
 import { postOnce } from './http-post.js';
 import { type CapturedWebhook, type WebhookDispatcher } from './webhook.dispatcher.js';
+import { type WebhookVersion } from './webhook.types.js';
 
 /**
  * What the hostile sender sends, each a replay of a genuine webhook the sandbox sent:
@@ -15,8 +16,8 @@ export const HOSTILE_VARIANTS = ['v1-replay', 'v1-reaimed', 'v2-stale', 'v2-bad-
 export type HostileVariant = (typeof HOSTILE_VARIANTS)[number];
 
 export interface HostileOptions {
-  /** Where to send: the configured webhook endpoint unless given. */
-  readonly url: string;
+  /** Where each format goes (a receiver may take v1 and v2 on different paths). */
+  readonly urls: Readonly<Record<WebhookVersion, string>>;
   /** Steady rate (real time): one request every 1000 / perSecond ms, variants in turn. */
   readonly perSecond: number;
   readonly variants: readonly HostileVariant[];
@@ -137,7 +138,7 @@ export class HostileSender {
     const o = this.options;
     return {
       running: this.timer !== undefined,
-      url: o?.url ?? null,
+      urls: o?.urls ?? null,
       perSecond: o?.perSecond ?? 0,
       total: o?.total ?? null,
       counts: Object.fromEntries(this.counts),
@@ -188,7 +189,8 @@ export class HostileSender {
     c.sent += 1;
     this.sent += 1;
     if (o.total !== undefined && this.sent >= o.total) this.stop();
-    void postOnce(o.url, request.body, request.headers, 5_000, this.active).then((res) => {
+    const url = variant.startsWith('v1') ? o.urls.v1 : o.urls.v2;
+    void postOnce(url, request.body, request.headers, 5_000, this.active).then((res) => {
       if (res.status === undefined) c.noAnswer += 1;
       else if (res.status >= 200 && res.status < 300) c.accepted += 1;
       else if (res.status >= 500) c.serverError += 1;
