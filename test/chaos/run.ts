@@ -347,7 +347,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     let sending = true;
     const reenabling = (async () => {
       while (sending) {
-        await sleep(3_000);
+        await sleep(1_000);
         const v = (await (await fetch(`${sandboxUrl}/__sandbox/webhooks`)).json().catch(() => ({}))) as {
           disabled?: boolean;
         };
