@@ -305,8 +305,9 @@ export class WebhookDispatcher {
       return true;
     }
     const secret = job.badSignature ? `${this.secret}-not-the-secret` : this.secret;
-    const encoded = encodeWebhook(job.event, target.version, secret, Date.now());
-    if (n === 1 && !job.duplicate && !job.badSignature) this.capture(job.event, target.version, encoded);
+    const event = this.onWallClock(job.event);
+    const encoded = encodeWebhook(event, target.version, secret, Date.now());
+    if (n === 1 && !job.duplicate && !job.badSignature) this.capture(event, target.version, encoded);
     this.counts.attempts += 1;
     const res = await postOnce(
       target.url,
@@ -333,6 +334,15 @@ export class WebhookDispatcher {
       );
     }
     return false;
+  }
+
+  /**
+   * The event with its time on the wall clock: the provider's clock is the real time, so its
+   * `eventTime` is never ahead of a receiver's. The sandbox clock may have been moved ahead (a
+   * test skipping a beneficiary's cooling period, say); the event keeps its age on that clock.
+   */
+  private onWallClock(e: WebhookEvent): WebhookEvent {
+    return { ...e, at: Date.now() - Math.max(0, this.clock.now() - e.at) };
   }
 
   /**
