@@ -11,6 +11,7 @@ import {
   type ProviderOutcome,
   type TopicMessage,
 } from './observe.js';
+import { KEPT_MARKER, keptSection } from './report.js';
 
 /** The chaos checks themselves: each must see the violation it exists for. */
 const event = (subject: string, version: number, status: string, extra: object = {}): PayoutEvent =>
@@ -174,5 +175,13 @@ describe('chaos checks', () => {
       'p1 (direct/test): published FAILED v3 (Insufficient balance in account); the provider paid it 1x (1 of 2 initiations accepted, now SUCCESS, reached SUCCESS); path: SUBMITTING>FAILED by executor',
       'p4 (direct/test): published REJECTED v3; the provider paid it 2x (2 of 2 initiations accepted, now SUCCESS, reached SUCCESS)',
     ]);
+  });
+});
+
+describe('the report file', () => {
+  it('keeps the hand-written part (from the marker on) and nothing above it', () => {
+    const old = `# old figures\n| a | b |\n\n${KEPT_MARKER}\n\n## Audit\n| path | signal |\n`;
+    assert.equal(keptSection(old), `\n${KEPT_MARKER}\n\n## Audit\n| path | signal |\n`);
+    assert.equal(keptSection('# figures only\n'), '');
   });
 });

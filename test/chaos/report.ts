@@ -251,6 +251,18 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
   return out.join('\n');
 }
 
+/**
+ * Marks the start of the part of docs/RELIABILITY.md that people write (the terminal-state audit):
+ * a run rewrites everything above it and keeps everything from it on.
+ */
+export const KEPT_MARKER = '<!-- Kept across chaos runs: everything below is written by hand. -->';
+
+/** The hand-written part of a report file (from KEPT_MARKER on), or '' when it has none. */
+export function keptSection(file: string): string {
+  const at = file.indexOf(KEPT_MARKER);
+  return at < 0 ? '' : `\n${file.slice(at)}`;
+}
+
 /** A plain-text rendering for the console. */
 export function consoleReport(checks: readonly Check[]): string {
   const lines: string[] = [];

@@ -1,4 +1,4 @@
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -41,7 +41,7 @@ import {
   type Check,
   type ProviderOutcome,
 } from './observe.js';
-import { renderReport, type Figures } from './report.js';
+import { keptSection, renderReport, type Figures } from './report.js';
 
 const execute = promisify(execFile);
 const PREFIX = 'chaos';
@@ -781,7 +781,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const report = renderReport(figures, checks);
     const passed = checks.filter((c) => c.passed).length;
     const failed = checks.length - passed;
-    if (cfg.reportFile) await writeFile(join(REPO, cfg.reportFile), report);
+    if (cfg.reportFile) {
+      // The hand-kept part of the file (the terminal-state audit) survives the run's rewrite.
+      const before = await readFile(join(REPO, cfg.reportFile), 'utf8').catch(() => '');
+      await writeFile(join(REPO, cfg.reportFile), report + keptSection(before));
+    }
     await writeFile(join(LOG_DIR, 'report.md'), report);
     return { checks, figures, report, passed, failed };
   } finally {
