@@ -274,7 +274,7 @@ describe('operations API', () => {
       );
     });
 
-    it('an internal transfer in doubt is only status-checked, never sent again: unknown to the provider, it is FAILED', async () => {
+    it('an internal transfer in doubt is only status-checked, never sent again: unknown to the provider, it goes back to a person (four eyes), never FAILED by itself', async () => {
       // In doubt: the provider may or may not have it, and does not deduplicate internal transfers.
       await insertPayout({
         transferId: 'ops_int_doubt',
@@ -284,17 +284,18 @@ describe('operations API', () => {
       });
       const r = await call('POST', `/ops/payouts/${ACCOUNT}/ops_int_doubt/recheck`);
       assert.equal(r.status, 202, r.text);
-      // The sandbox never saw it: "not found", and again NOT_FOUND_SETTLE_MS later, so the money
-      // did not move: FAILED (not_received_by_provider), not sent again and not back to a person.
+      // The sandbox never saw it: "not found", and again NOT_FOUND_SETTLE_MS later. One operator's
+      // recheck must not reach the automatic FAILED (not_received_by_provider): it goes back to a
+      // person, who proposes and another approves (ADR 0016, 0018). Never sent again.
       await eventually(
         () =>
           stack
             .eventsOf('ops_int_doubt')
             .map((e) => e.data.status)
-            .join(',') === 'UNKNOWN,FAILED' || undefined,
-        { what: 'UNKNOWN then FAILED', timeoutMs: 15_000 },
+            .join(',') === 'UNKNOWN,REQUIRES_ATTENTION' || undefined,
+        { what: 'UNKNOWN then REQUIRES_ATTENTION', timeoutMs: 15_000 },
       );
-      assert.equal(stack.eventsOf('ops_int_doubt').at(-1)?.data.reason, 'not_received_by_provider');
+      assert.equal(stack.eventsOf('ops_int_doubt').at(-1)?.data.reason, 'not_received_needs_four_eyes');
       await new Promise((res) => setTimeout(res, 500));
       const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=ops_int_doubt')) as {
         initiations: unknown[];
@@ -303,7 +304,8 @@ describe('operations API', () => {
       const [row] = await stack.sql<{ status: string; attempt: number }>(
         `SELECT status, attempt FROM payout WHERE transfer_id = 'ops_int_doubt'`,
       );
-      assert.deepEqual(row, { status: 'FAILED', attempt: 1 });
+      assert.deepEqual(row, { status: 'REQUIRES_ATTENTION', attempt: 1 });
+      assert.ok(!stack.eventsOf('ops_int_doubt').some((e) => e.data.status === 'FAILED'), 'never FAILED');
     });
 
     it('a self withdrawal in doubt cannot be rechecked (no status endpoint): 409', async () => {

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import {
   BatchLedger,
+  ContradictionRepository,
   HistoryRepository,
   BatchRepository,
   DeadLetterRepository,
@@ -105,6 +106,8 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     stale,
     attention,
+    contradictions: new ContradictionRepository(),
+    contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
     tracing,
   });
