@@ -98,6 +98,7 @@ export function createPipeline(i: PipelineInputs) {
   const reconcilerMetrics = new ReconcilerMetrics(registry);
   const stale = (source: string) => metrics.staleResults.inc({ source });
   const attention = (reason: string) => reconcilerMetrics.requiresAttention.inc({ reason });
+  const contradictions = new ContradictionRepository();
   const payoutLedger = new PayoutLedger({
     pool,
     payouts,
@@ -106,7 +107,7 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     stale,
     attention,
-    contradictions: new ContradictionRepository(),
+    contradictions,
     contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
     tracing,
@@ -251,6 +252,7 @@ export function createPipeline(i: PipelineInputs) {
     // The relay's own replay: it wakes the relay.
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),
+    contradictions,
   });
   const deadLetterListing = new DeadLetterListing({
     pool,
