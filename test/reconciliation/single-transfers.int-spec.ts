@@ -124,15 +124,16 @@ describe('reconciliation of single transfers', () => {
   it('an internal transfer FAILED as not received, then applied late by the provider: one contradicted event, a metric, an open queue row; FAILED is not rewritten', async () => {
     await stack.sandboxCall('POST', '/__sandbox/faults', { endpoint: 'internalTransfer', hang: true });
     const request = { transferId: 'rc_late_it', amount: '13.00', rechargeAccount: 'RA0001' };
-    let failedVersion = 0;
-    try {
-      await stack.send({ type: 'payout.internal_transfer', data: request });
-      const failed = await stack.waitForStatus('rc_late_it', 'FAILED', 20_000);
-      assert.equal(failed.data.reason, 'not_received_by_provider');
-      failedVersion = failed.data.version;
-    } finally {
-      await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=internalTransfer');
-    }
+    const failedVersion = await (async () => {
+      try {
+        await stack.send({ type: 'payout.internal_transfer', data: request });
+        const failed = await stack.waitForStatus('rc_late_it', 'FAILED', 20_000);
+        assert.equal(failed.data.reason, 'not_received_by_provider');
+        return failed.data.version;
+      } finally {
+        await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=internalTransfer');
+      }
+    })();
     const before = await metric(service.url, 'payouts_contradictions_total');
     // The provider applies the call it held after the settle window (what lane C's applyLaterMs
     // fault does on the sandbox clock): the same transferId, the same request, now paid.
