@@ -228,10 +228,10 @@ export class OpsController {
     return answer(() => this.ops.requiringAttention(limit === undefined ? 100 : Number(limit)));
   }
 
-  @Post('contradictions/:id/acknowledge')
+  @Post('contradictions/:contradictionId/acknowledge')
   @Needs('acknowledge')
   @HttpCode(200)
-  acknowledge(@Who() who: Operator, @Param('id') id: string, @Body() body: unknown) {
+  acknowledge(@Who() who: Operator, @Param('contradictionId') id: string, @Body() body: unknown) {
     return answer(() => this.ops.acknowledgeContradiction(who, id, bodyOf(body)['note']));
   }
 
