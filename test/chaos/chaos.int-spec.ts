@@ -6,12 +6,15 @@ import { runChaos } from './run.js';
 
 /**
  * The short chaos variant inside `npm test`: about 1,000 commands, 5 kills, one broker and one
- * Postgres restart, 1,000 hostile messages, 20 % provider faults. `npm run chaos` is the full run.
- * Its figures go to .run/logs/chaos/report.md (docs/RELIABILITY.md holds the full run's). It takes
- * about 1.5 to 2 minutes on this 2-core machine.
+ * Postgres restart, 1,000 hostile messages, 20 % provider faults (late applies, lagging status and
+ * refused re-sends among them) and hostile webhooks at 20 a second on the public webhooks port.
+ * `npm run chaos` is the full run. Its figures go to .run/logs/chaos/report.md
+ * (docs/RELIABILITY.md holds the full run's). It takes about 2 minutes on this 2-core machine.
+ * "Never pays twice" includes never publishing FAILED, REJECTED or REVERSED for a payout the
+ * provider paid (upstream pays again on those).
  */
 it(
-  'chaos (short variant): never pays twice, loses nothing, leaks nothing',
+  'chaos (short variant): never pays twice, never calls a paid payout failed, loses nothing, leaks nothing',
   { timeout: 420_000 },
   async () => {
     const cfg = chaosConfig(['--short'], { ...process.env, CHAOS_VARIANT: 'short' }, { reportFile: '' });
