@@ -122,11 +122,20 @@ describe('reconciliation of single transfers', () => {
   });
 
   it('an internal transfer FAILED as not received, then applied late by the provider: one contradicted event, a metric, an open queue row; FAILED is not rewritten', async () => {
-    await stack.sandboxCall('POST', '/__sandbox/faults', { endpoint: 'internalTransfer', hang: true });
-    const request = { transferId: 'rc_late_it', amount: '13.00', rechargeAccount: 'RA0001' };
+    // The call reaches the sandbox, which answers nothing and applies it an hour later on its
+    // clock (longer than the settle window): until then the status endpoint says "not found".
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'internalTransfer',
+      applyLaterMs: 3_600_000,
+      applyLaterAnswer: 'reset',
+      times: 1,
+    });
     const failedVersion = await (async () => {
       try {
-        await stack.send({ type: 'payout.internal_transfer', data: request });
+        await stack.send({
+          type: 'payout.internal_transfer',
+          data: { transferId: 'rc_late_it', amount: '13.00', rechargeAccount: 'RA0001' },
+        });
         const failed = await stack.waitForStatus('rc_late_it', 'FAILED', 20_000);
         assert.equal(failed.data.reason, 'not_received_by_provider');
         return failed.data.version;
@@ -135,19 +144,8 @@ describe('reconciliation of single transfers', () => {
       }
     })();
     const before = await metric(service.url, 'payouts_contradictions_total');
-    // The provider applies the call it held after the settle window (what lane C's applyLaterMs
-    // fault does on the sandbox clock): the same transferId, the same request, now paid.
-    const auth = await fetch(`${stack.sandbox.url}/payout/v1/authorize`, {
-      method: 'POST',
-      headers: { 'x-client-id': stack.sandbox.clientId, 'x-client-secret': stack.sandbox.clientSecret },
-    });
-    const token = ((await auth.json()) as { data: { token: string } }).data.token;
-    const late = await fetch(`${stack.sandbox.url}/payout/v1/internalTransfer`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...request, amount: 13 }),
-    });
-    assert.equal(late.status, 200, await late.clone().text());
+    // The provider applies the call it held: the money moves after the service published FAILED.
+    await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 3_601 });
     const contradicted = await eventually(
       () => stack.eventsOf('rc_late_it').find((e) => e.type === 'payouts.payout.contradicted'),
       { what: 'a payouts.payout.contradicted event', timeoutMs: 10_000 },
