@@ -7,6 +7,7 @@ import { RateBudget1764100000000 } from './1764100000000-rate-budget.js';
 import { ProviderWebhooks1764200000000 } from './1764200000000-provider-webhooks.js';
 import { OperatorSide1764250000000 } from './1764250000000-operator-side.js';
 import { TraceContext1764300000000 } from './1764300000000-trace-context.js';
+import { Contradictions1764410000000 } from './1764410000000-contradictions.js';
 import { WebhookReopens1764420000000 } from './1764420000000-webhook-reopens.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
@@ -20,5 +21,6 @@ export const migrations = [
   ProviderWebhooks1764200000000,
   OperatorSide1764250000000,
   TraceContext1764300000000,
+  Contradictions1764410000000,
   WebhookReopens1764420000000,
 ];

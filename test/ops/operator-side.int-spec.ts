@@ -458,6 +458,7 @@ describe('operator side', () => {
           recheck: 'operator',
           replay: 'operator',
           propose: 'operator',
+          acknowledge: 'operator',
           decide: 'approver',
         }[r.action ?? 'read'];
         assert.equal(op['x-required-role'], want, `${r.method} ${r.path}: role`);

@@ -380,7 +380,7 @@ describe('operations API', () => {
       );
     });
 
-    it('an internal transfer in doubt is only status-checked, never sent again: unknown to the provider, it is FAILED', async () => {
+    it('an internal transfer in doubt is only status-checked, never sent again: unknown to the provider, it goes back to a person (four eyes), never FAILED by itself', async () => {
       // In doubt: the provider may or may not have it, and does not deduplicate internal transfers.
       await insertPayout({
         transferId: 'ops_int_doubt',
@@ -390,17 +390,18 @@ describe('operations API', () => {
       });
       const r = await call('POST', `/ops/payouts/${ACCOUNT}/ops_int_doubt/recheck`);
       assert.equal(r.status, 202, r.text);
-      // The sandbox never saw it: "not found", and again NOT_FOUND_SETTLE_MS later, so the money
-      // did not move: FAILED (not_received_by_provider), not sent again and not back to a person.
+      // The sandbox never saw it: "not found", and again NOT_FOUND_SETTLE_MS later. One operator's
+      // recheck must not reach the automatic FAILED (not_received_by_provider): it goes back to a
+      // person, who proposes and another approves (ADR 0016, 0018). Never sent again.
       await eventually(
         () =>
           stack
             .eventsOf('ops_int_doubt')
             .map((e) => e.data.status)
-            .join(',') === 'UNKNOWN,FAILED' || undefined,
-        { what: 'UNKNOWN then FAILED', timeoutMs: 15_000 },
+            .join(',') === 'UNKNOWN,REQUIRES_ATTENTION' || undefined,
+        { what: 'UNKNOWN then REQUIRES_ATTENTION', timeoutMs: 15_000 },
       );
-      assert.equal(stack.eventsOf('ops_int_doubt').at(-1)?.data.reason, 'not_received_by_provider');
+      assert.equal(stack.eventsOf('ops_int_doubt').at(-1)?.data.reason, 'not_received_needs_four_eyes');
       await new Promise((res) => setTimeout(res, 500));
       const received = (await stack.sandboxCall('GET', '/__sandbox/received?transferId=ops_int_doubt')) as {
         initiations: unknown[];
@@ -409,7 +410,55 @@ describe('operations API', () => {
       const [row] = await stack.sql<{ status: string; attempt: number }>(
         `SELECT status, attempt FROM payout WHERE transfer_id = 'ops_int_doubt'`,
       );
-      assert.deepEqual(row, { status: 'FAILED', attempt: 1 });
+      assert.deepEqual(row, { status: 'REQUIRES_ATTENTION', attempt: 1 });
+      assert.ok(!stack.eventsOf('ops_int_doubt').some((e) => e.data.status === 'FAILED'), 'never FAILED');
+    });
+
+    it('a contradiction is listed in the queue until an operator acknowledges it; the payout is not changed', async () => {
+      await insertPayout({ transferId: 'ops_contra', kind: 'internal_transfer', status: 'FAILED' });
+      // A contradiction as the ledger step records it (PayoutLedger.contradict; its own tests
+      // cover the event and the history row): here only the queue and the acknowledgement.
+      const [c] = await stack.sql<{ id: string }>(
+        `INSERT INTO payout_contradiction (payout_id, account_id, transfer_id, version, kind, published, observed, source, event_id)
+         SELECT id, account_id, transfer_id, version, 'paid_after_failure', status, 'SUCCESS', 'reconciler',
+                'payout/' || account_id || '/' || transfer_id || ':' || version || ':contradicted:success'
+           FROM payout WHERE transfer_id = 'ops_contra' RETURNING id::text`,
+      );
+      const queued = await call('GET', '/ops/requires-attention');
+      const listed = (queued.body['contradictions'] as Array<Record<string, unknown>>).find(
+        (x) => x['transferId'] === 'ops_contra',
+      );
+      assert.deepEqual(
+        [listed?.['id'], listed?.['published'], listed?.['observed'], listed?.['kind']],
+        [c!.id, 'FAILED', 'SUCCESS', 'paid_after_failure'],
+      );
+      const path = `/ops/contradictions/${c!.id}/acknowledge`;
+      assert.equal(
+        (await call('POST', path, 'ops-viewer-token-0123456789abcdef')).status,
+        403,
+        'a viewer may not',
+      );
+      const ack = await call('POST', path);
+      assert.equal(ack.status, 200, ack.text);
+      assert.equal(ack.body['acknowledgedBy'], 'olga');
+      assert.equal((await call('POST', path)).status, 404, 'once only');
+      const after = await call('GET', '/ops/requires-attention');
+      assert.ok(
+        !(after.body['contradictions'] as Array<Record<string, unknown>>).some(
+          (x) => x['transferId'] === 'ops_contra',
+        ),
+      );
+      const [row] = await stack.sql<{ status: string; version: number }>(
+        `SELECT status, version FROM payout WHERE transfer_id = 'ops_contra'`,
+      );
+      assert.deepEqual(row, { status: 'FAILED', version: 3 });
+      const actions = await stack.sql<{ operator_id: string; result: string }>(
+        `SELECT operator_id, result FROM operator_action WHERE action = 'acknowledge' ORDER BY id`,
+      );
+      assert.deepEqual(
+        actions.map((a) => `${a.operator_id}:${a.result}`),
+        ['olga:acknowledged', 'olga:not_found'],
+      );
     });
 
     it('a self withdrawal in doubt cannot be rechecked (no status endpoint): 409', async () => {

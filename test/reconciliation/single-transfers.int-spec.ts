@@ -20,6 +20,8 @@ describe('reconciliation of single transfers', () => {
         PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: '1500',
         // Two "not found" 1 s apart settle an internal transfer the provider never got.
         NOT_FOUND_SETTLE_MS: '1000',
+        // The failed watch of a "not received" FAILED (ADR 0018): a few checks, 2.5 s in all.
+        FAILED_WATCH_SCHEDULE: '300ms,300ms,400ms,500ms,500ms,500ms',
       },
       sandbox: { pendingDelayMs: 1_000 },
     });
@@ -117,6 +119,68 @@ describe('reconciliation of single transfers', () => {
     } finally {
       await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=internalTransfer');
     }
+  });
+
+  it('an internal transfer FAILED as not received, then applied late by the provider: one contradicted event, a metric, an open queue row; FAILED is not rewritten', async () => {
+    // The call reaches the sandbox, which answers nothing and applies it an hour later on its
+    // clock (longer than the settle window): until then the status endpoint says "not found".
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'internalTransfer',
+      applyLaterMs: 3_600_000,
+      applyLaterAnswer: 'reset',
+      times: 1,
+    });
+    const failedVersion = await (async () => {
+      try {
+        await stack.send({
+          type: 'payout.internal_transfer',
+          data: { transferId: 'rc_late_it', amount: '13.00', rechargeAccount: 'RA0001' },
+        });
+        const failed = await stack.waitForStatus('rc_late_it', 'FAILED', 20_000);
+        assert.equal(failed.data.reason, 'not_received_by_provider');
+        return failed.data.version;
+      } finally {
+        await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=internalTransfer');
+      }
+    })();
+    const before = await metric(service.url, 'payouts_contradictions_total');
+    // The provider applies the call it held: the money moves after the service published FAILED.
+    await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 3_601 });
+    const contradicted = await eventually(
+      () => stack.eventsOf('rc_late_it').find((e) => e.type === 'payouts.payout.contradicted'),
+      { what: 'a payouts.payout.contradicted event', timeoutMs: 10_000 },
+    );
+    assert.equal(contradicted.id, `payout/default/rc_late_it:${failedVersion}:contradicted:success`);
+    assert.equal(contradicted.data.status, 'FAILED', 'the published state is carried, not rewritten');
+    assert.deepEqual(contradicted.data.contradiction, {
+      kind: 'paid_after_failure',
+      published: 'FAILED',
+      observed: 'SUCCESS',
+      source: 'reconciler',
+      observedCode: 'SUCCESS',
+    });
+    // The watch goes on seeing SUCCESS: the same observation is recorded once.
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal(
+      stack.eventsOf('rc_late_it').filter((e) => e.type === 'payouts.payout.contradicted').length,
+      1,
+      'one event per observation',
+    );
+    assert.equal((await metric(service.url, 'payouts_contradictions_total')) - before, 1);
+    const rows = await stack.sql<{ status: string; open: number; history: number }>(
+      `SELECT p.status,
+              (SELECT count(*)::int FROM payout_contradiction c WHERE c.payout_id = p.id AND c.acknowledged_at IS NULL) AS open,
+              (SELECT count(*)::int FROM state_history h WHERE h.subject = 'payout' AND h.subject_id = p.id
+                  AND h.reason = 'contradicted_paid_after_failure') AS history
+         FROM payout p WHERE p.transfer_id = 'rc_late_it'`,
+    );
+    assert.deepEqual(rows, [{ status: 'FAILED', open: 1, history: 1 }]);
+    assert.ok(
+      stack.logLines.some(
+        (l) => l.includes('"transferId":"rc_late_it"') && l.includes('payout contradicted'),
+      ),
+      'an error line names the payout',
+    );
   });
 
   it('a schedule exhausted: REQUIRES_ATTENTION with an event, a metric and a log line', async () => {

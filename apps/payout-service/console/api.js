@@ -150,7 +150,11 @@ export async function capabilities() {
  */
 export async function whoAmI(caps) {
   if (!caps.has('GET /ops/me'))
-    return { id: null, role: null, may: new Set(['read', 'recheck', 'replay', 'propose', 'decide']) };
+    return {
+      id: null,
+      role: null,
+      may: new Set(['read', 'recheck', 'replay', 'propose', 'acknowledge', 'decide']),
+    };
   /** @type {{ id: string, role: string, may: string[] }} */
   const me = await call('GET', 'me');
   return { id: me.id, role: me.role, may: new Set(me.may) };

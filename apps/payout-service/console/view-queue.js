@@ -1,7 +1,8 @@
 // @ts-check
-// What needs a person: payouts and batches in REQUIRES_ATTENTION (GET /ops/requires-attention).
-import { call } from './api.js';
-import { h, link, mount, payoutRoute, statusBadge, table, when } from './dom.js';
+// What needs a person: payouts and batches in REQUIRES_ATTENTION, and contradictions of published
+// terminal states no one has acknowledged (GET /ops/requires-attention; ADR 0018).
+import { call, describe } from './api.js';
+import { confirmAction, h, link, mount, notice, payoutRoute, statusBadge, table, when } from './dom.js';
 
 /**
  * @typedef {{ accountId: string, transferId: string, kind: string, status: string, amount: string,
@@ -9,13 +10,31 @@ import { h, link, mount, payoutRoute, statusBadge, table, when } from './dom.js'
  *   updatedAt: string, createdAt: string }} PayoutRow
  * @typedef {{ accountId: string, batchTransferId: string, status: string, totalAmount: string,
  *   entryCount: number, reason: string | null, updatedAt: string | null }} BatchRow
+ * @typedef {{ id: string, accountId: string, transferId: string, version: number, kind: string,
+ *   published: string, observed: string, source: string, eventId: string, seenAt: string }} ContradictionRow
  */
 
 /** @type {import('./view-types.js').View} */
 export async function queueView(ctx) {
-  /** @type {{ payouts: PayoutRow[], batches: BatchRow[] }} */
+  /** @type {{ payouts: PayoutRow[], batches: BatchRow[], contradictions: ContradictionRow[] }} */
   const q = await call('GET', 'requires-attention?limit=200');
   if (!ctx.current()) return;
+  const result = h('div', { id: 'contradiction-result' });
+  /** @param {ContradictionRow} c */
+  const acknowledge = async (c) => {
+    const ok = await confirmAction({
+      title: 'Acknowledge contradiction',
+      text: `${c.transferId} was published ${c.published}; the provider now says ${c.observed}. Acknowledge only once the money is settled with the provider and upstream: it leaves the queue, the payout is not changed.`,
+      ok: 'Acknowledge',
+    });
+    if (!ok) return;
+    try {
+      await call('POST', `contradictions/${encodeURIComponent(c.id)}/acknowledge`, {});
+      ctx.refresh();
+    } catch (e) {
+      mount(result, notice('error', `Acknowledge refused: ${describe(e)}`));
+    }
+  };
   mount(
     ctx.el,
     h(
@@ -27,8 +46,39 @@ export async function queueView(ctx) {
     h(
       'p',
       { class: 'muted' },
-      'Payouts the service could not settle by itself. Open one to see its timeline, ask for a recheck, or propose how it ended.',
+      'Payouts the service could not settle by itself, and terminal states the provider contradicted. Open one to see its timeline, ask for a recheck, or propose how it ended.',
     ),
+    q.contradictions.length === 0
+      ? null
+      : [
+          h('h2', {}, `Contradicted (${q.contradictions.length})`),
+          h(
+            'p',
+            { class: 'muted' },
+            'The provider now says otherwise than a terminal state already published: upstream may pay twice, or believe money moved that did not. Settle it outside, then acknowledge.',
+          ),
+          result,
+          table(
+            [
+              {
+                title: 'Transfer',
+                cell: (c) => link(payoutRoute(c.accountId, c.transferId), h('code', {}, c.transferId)),
+              },
+              { title: 'Account', cell: (c) => c.accountId },
+              { title: 'Published', cell: (c) => statusBadge(c.published) },
+              { title: 'Provider says', cell: (c) => statusBadge(c.observed) },
+              { title: 'Kind', cell: (c) => c.kind },
+              { title: 'Seen by', cell: (c) => c.source },
+              { title: 'Since', cell: (c) => when(c.seenAt) },
+              {
+                title: '',
+                cell: (c) => h('button', { type: 'button', onclick: () => acknowledge(c) }, 'Acknowledge'),
+              },
+            ],
+            q.contradictions,
+            { id: 'queue-contradictions' },
+          ),
+        ],
     q.payouts.length === 0
       ? h('p', { class: 'empty' }, 'Nothing needs a person right now.')
       : table(

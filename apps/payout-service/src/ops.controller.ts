@@ -244,6 +244,13 @@ export class OpsController {
     return answer(() => this.ops.requiringAttention(limit === undefined ? 100 : Number(limit)));
   }
 
+  @Post('contradictions/:contradictionId/acknowledge')
+  @Needs('acknowledge')
+  @HttpCode(200)
+  acknowledge(@Who() who: Operator, @Param('contradictionId') id: string, @Body() body: unknown) {
+    return answer(() => this.ops.acknowledgeContradiction(who, id, bodyOf(body)['note']));
+  }
+
   @Post('outbox/:eventId/replay')
   @Needs('replay')
   @HttpCode(202)

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import {
   BatchLedger,
+  ContradictionRepository,
   HistoryRepository,
   BatchRepository,
   DeadLetterRepository,
@@ -97,6 +98,7 @@ export function createPipeline(i: PipelineInputs) {
   const reconcilerMetrics = new ReconcilerMetrics(registry);
   const stale = (source: string) => metrics.staleResults.inc({ source });
   const attention = (reason: string) => reconcilerMetrics.requiresAttention.inc({ reason });
+  const contradictions = new ContradictionRepository();
   const payoutLedger = new PayoutLedger({
     pool,
     payouts,
@@ -105,6 +107,8 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     stale,
     attention,
+    contradictions,
+    contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
     tracing,
   });
@@ -248,6 +252,7 @@ export function createPipeline(i: PipelineInputs) {
     // The relay's own replay: it wakes the relay.
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),
+    contradictions,
   });
   const deadLetterListing = new DeadLetterListing({
     pool,

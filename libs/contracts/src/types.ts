@@ -167,6 +167,14 @@ export type EventData = {
   batchTransferId?: string;
   beneficiary?: { beneId?: string; bankAccount?: string; ifsc?: string; vpa?: string };
   totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };
+  /** payouts.payout.contradicted only (ADR 0018). */
+  contradiction?: {
+    kind: 'paid_after_failure' | 'pending_after_failure' | 'failed_after_success';
+    published: string;
+    observed: string;
+    source: 'reconciler' | 'webhook';
+    observedCode?: string;
+  };
   requestId?: string;
   occurredAt?: string;
 };

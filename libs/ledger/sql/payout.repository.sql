@@ -10,7 +10,7 @@ WITH changed AS (
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, NULL::text, ch.status, ch.version, 'intake',
@@ -18,12 +18,12 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
 
 -- payout.findByIdentities (PayoutRepository.findByIdentities)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent FROM payout
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM payout
 WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY id
   FOR SHARE;
@@ -31,7 +31,7 @@ ORDER BY id
 -- payout.findOne (PayoutRepository.findOne)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent FROM payout WHERE account_id = $1 AND transfer_id = $2;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM payout WHERE account_id = $1 AND transfer_id = $2;
 
 -- payout.claimForSubmission (PayoutRepository.claimForSubmission)
 WITH changed AS (
@@ -41,7 +41,7 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
    WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                    ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
@@ -49,7 +49,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
 
 -- payout.transitionMany (PayoutRepository.transitionMany)
 WITH changed AS (
@@ -76,7 +76,7 @@ WITH changed AS (
          AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
               last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id)
    WHERE p.id = m.id AND p.version = m.from_version
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, m.from_status AS h_from, m.operator_id AS h_operator,
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, m.from_status AS h_from, m.operator_id AS h_operator,
              m.approver_id AS h_approver, m.proposal_id AS h_proposal
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
@@ -85,7 +85,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
 
 -- payout.claimDueChecks (PayoutRepository.claimDueChecks)
 UPDATE payout p
@@ -93,9 +93,10 @@ UPDATE payout p
       check_count = p.check_count + 1, lease_owner = $1,
       lease_until = now() + make_interval(secs => $2::double precision / 1000)
 WHERE p.id IN (SELECT id FROM payout
-                WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS') AND next_check_at <= now()
+                WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS', 'FAILED', 'REJECTED')
+                  AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent;
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at;
 
 -- payout.renewLeases (PayoutRepository.renewLeases)
 UPDATE payout p
@@ -116,7 +117,7 @@ UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attemp
 WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
 
 -- payout.checkNow (PayoutRepository.checkNow)
 UPDATE payout SET next_check_at = now()
@@ -124,17 +125,25 @@ WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING', 'SUCCESS')
   AND (lease_until IS NULL OR lease_until < now())
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
+
+-- payout.watchNow (PayoutRepository.watchNow)
+UPDATE payout SET next_check_at = now()
+WHERE id = $1 AND status IN ('SUCCESS', 'FAILED', 'REJECTED')
+  AND (lease_until IS NULL OR lease_until < now())
+RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
 
 -- payout.reopenForRecheck (PayoutRepository.reopenForRecheck)
 UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
-      check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now()
+      check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now(), reopened_at = now()
 WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
 
 -- payout.requiringAttention (PayoutRepository.requiringAttention)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;

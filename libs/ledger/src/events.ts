@@ -1,5 +1,6 @@
 import { TOPICS, type EventData, type PayoutEvent } from '#contracts';
-import { maskAccountNumber, maskVpa } from '#observability';
+import { maskAccountNumber, maskDigitRuns, maskVpa } from '#observability';
+import { type ContradictionRow } from './contradiction.repository.js';
 import { BATCH_EVENT_NAME, PAYOUT_EVENT_NAME } from './state-machine.js';
 import { type BatchItemRow, type BatchRow, type PayoutRow } from './ledger.types.js';
 
@@ -188,6 +189,54 @@ export function conflictEvent(
   };
   const id = `${stateEventId(key, current.version)}:conflict:${hashTag(conflictingHash)}`;
   return message(key, envelope(id, identity, 'payouts.command.conflict', data, at), traceparent);
+}
+
+/** Id of the contradiction of a payout's version by one observed status: one observation, one event. */
+export function contradictionEventId(
+  accountId: string,
+  transferId: string,
+  version: number,
+  observed: string,
+): string {
+  return `${stateEventId(payoutKey(accountId, transferId), version)}:contradicted:${observed.toLowerCase()}`;
+}
+
+/**
+ * A later provider signal says the published terminal state of `row` (its current version) was
+ * wrong (ADR 0018). Keyed like the payout's own events, so it follows the state it contradicts;
+ * its id names the version and the observed status, so a repeat of the observation is the same
+ * event (and the ledger writes it once). The published state itself is not rewritten: the event
+ * carries it as `status`, with what the provider now says in `contradiction`. Ids and statuses
+ * only; the provider's own word is masked.
+ */
+export function contradictedEvent(row: PayoutRow, c: ContradictionRow): OutboxMessage {
+  const at = c.seenAt;
+  const data = strip<EventData>({
+    accountId: row.accountId,
+    id: row.transferId,
+    kind: row.kind,
+    status: row.status,
+    version: row.version,
+    amount: row.amount,
+    reason: row.reason ?? undefined,
+    referenceId: row.referenceId ?? undefined,
+    utr: row.utr ?? undefined,
+    contradiction: strip({
+      kind: c.kind,
+      published: c.published,
+      observed: c.observed,
+      source: c.source,
+      observedCode: c.observedCode === null ? undefined : maskDigitRuns(c.observedCode),
+    }),
+    requestId: row.requestId ?? undefined,
+    occurredAt: at.toISOString(),
+  });
+  const key = payoutKey(row.accountId, row.transferId);
+  return message(
+    key,
+    envelope(c.eventId, row.transferId, 'payouts.payout.contradicted', data, at),
+    row.traceparent,
+  );
 }
 
 /** 16 hex digits of a request hash (a stored hash may carry its key id before a ':'). */

@@ -14,5 +14,6 @@ export * from './rate-budget.repository.js';
 export * from './webhook.repository.js';
 export * from './ledger.ports.js';
 export * from './history.repository.js';
+export * from './contradiction.repository.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';

@@ -20,3 +20,14 @@ export type StaleCounter = (source: ChangeSource) => void;
  * alerts watch it, so it is counted where the state changes, not by each caller.
  */
 export type AttentionCounter = (reason: string, source: ChangeSource) => void;
+
+/**
+ * Counts a contradiction recorded for the first time (payouts_contradictions_total): the alert
+ * watches it, so it is counted where it is written, not by each caller (ADR 0018).
+ */
+export type ContradictionCounter = (labels: {
+  readonly kind: string;
+  readonly published: string;
+  readonly observed: string;
+  readonly source: string;
+}) => void;

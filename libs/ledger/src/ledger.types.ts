@@ -39,6 +39,11 @@ export interface PayoutRow {
   stateChangedAt: Date;
   /** The W3C traceparent of the command's trace (ADR 0015); its events carry it. */
   traceparent?: string | null;
+  /**
+   * When a person's recheck or a webhook last took it out of REQUIRES_ATTENTION; null: never.
+   * Such a payout is settled by the provider's word or by four eyes, never by "not received".
+   */
+  reopenedAt?: Date | null;
 }
 
 export interface NewPayout {

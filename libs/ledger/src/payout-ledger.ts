@@ -2,7 +2,12 @@ import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { inTransaction } from '#database';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { payoutStateEvent } from './events.js';
+import { contradictedEvent, contradictionEventId, payoutStateEvent } from './events.js';
+import {
+  type ContradictionRepository,
+  type ContradictionRow,
+  type ContradictionSource,
+} from './contradiction.repository.js';
 import {
   CAUSE_OF_SOURCE,
   type HistoryEntry,
@@ -12,12 +17,13 @@ import {
 import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
 import {
   type AttentionCounter,
+  type ContradictionCounter,
   type LedgerOutbox,
   type ChangeSource,
   type StaleCounter,
 } from './ledger.ports.js';
 import { type PayoutRepository } from './payout.repository.js';
-import { assertPayoutMove, isTerminal } from './state-machine.js';
+import { assertPayoutMove, contradictionOf, isTerminal } from './state-machine.js';
 
 /** One state change of a payout, from the version its caller saw. */
 export interface PayoutChange {
@@ -49,6 +55,20 @@ export interface PayoutLedgerDeps {
   readonly publishSubmitting?: boolean;
   /** A span per ledger transaction, in the trace of the payouts it changes (ADR 0015). */
   readonly tracing?: Tracing;
+  /** Where contradictions are recorded (ADR 0018); without it `contradict` refuses. */
+  readonly contradictions?: ContradictionRepository;
+  /** Counts a contradiction recorded for the first time (payouts_contradictions_total). */
+  readonly contradicted?: ContradictionCounter;
+}
+
+/** A later provider signal about a payout whose terminal state is published (ADR 0018). */
+export interface ContradictionReport {
+  /** The row as the reporter read it: recorded only while it is still at this version. */
+  readonly row: PayoutRow;
+  /** What the provider now says, as a ledger status. */
+  readonly observed: PayoutStatus;
+  /** The provider's own status word (masked in the event). */
+  readonly observedCode?: string | null;
 }
 
 /**
@@ -179,6 +199,67 @@ export class PayoutLedger {
     return this.special(row, 'UNKNOWN', source, actor, (c) =>
       this.d.payouts.reopenForRecheck(c, row.id, row.version, reason),
     );
+  }
+
+  /**
+   * A later provider signal contradicts the published terminal state of `report.row` (ADR 0018):
+   * in one transaction the contradiction row (the queue's marker until a person acknowledges it),
+   * its `payouts.payout.contradicted` event in the outbox and a history row. The published state
+   * is not rewritten. A repeat of the same observation of the same version, or a row that has
+   * moved on, writes nothing and returns undefined. A report that contradicts nothing (a legal
+   * move, a non-terminal row) is a defect in the caller: it throws and writes nothing.
+   */
+  async contradict(
+    report: ContradictionReport,
+    source: ContradictionSource,
+  ): Promise<ContradictionRow | undefined> {
+    const { row, observed } = report;
+    const kind = contradictionOf(row.status, observed);
+    if (!kind) throw new Error(`not a contradiction of ${row.transferId}: ${row.status} then ${observed}`);
+    const repo = this.d.contradictions;
+    if (!repo) throw new Error('the ledger has no contradiction repository');
+    const recorded = await this.traced('ledger contradiction', source, [row.traceparent], () =>
+      inTransaction(this.d.pool, async (c) => {
+        const inserted = await repo.insert(c, {
+          payoutId: row.id,
+          version: row.version,
+          published: row.status,
+          observed,
+          kind,
+          source,
+          observedCode: report.observedCode ?? null,
+          eventId: contradictionEventId(row.accountId, row.transferId, row.version, observed),
+        });
+        if (!inserted) return undefined;
+        await this.d.outbox.enqueue(c, [contradictedEvent(row, inserted)]);
+        await this.d.history.record(c, [
+          {
+            ...historyOf(row.status, row, CAUSE_OF_SOURCE[source]),
+            reason: `contradicted_${kind}`,
+            statusCode: observed,
+          },
+        ]);
+        return inserted;
+      }),
+    );
+    if (recorded) {
+      this.d.contradicted?.({ kind, published: row.status, observed, source });
+      this.logger(source).error(
+        {
+          transferId: row.transferId,
+          accountId: row.accountId,
+          requestId: row.requestId,
+          kind: row.kind,
+          published: row.status,
+          observed,
+          contradiction: kind,
+          version: row.version,
+          eventId: recorded.eventId,
+        },
+        'payout contradicted: the provider now says otherwise than the published terminal state; a person must settle it',
+      );
+    }
+    return recorded;
   }
 
   /** After the commit: one line per change, or a stale count for a row that had moved on. */

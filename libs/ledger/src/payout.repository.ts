@@ -37,7 +37,7 @@ type Db = pg.Pool | pg.PoolClient;
 
 const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent`;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at`;
 
 interface RawPayout {
   id: string;
@@ -64,6 +64,7 @@ interface RawPayout {
   updated_at: Date;
   state_changed_at: Date;
   traceparent: string | null;
+  reopened_at: Date | null;
 }
 
 function toRow(r: RawPayout): PayoutRow {
@@ -92,6 +93,7 @@ function toRow(r: RawPayout): PayoutRow {
     updatedAt: r.updated_at,
     stateChangedAt: r.state_changed_at,
     traceparent: r.traceparent,
+    reopenedAt: r.reopened_at,
   };
 }
 
@@ -276,7 +278,9 @@ export class PayoutRepository {
 
   /**
    * claimDueChecks: rows the reconciler should look at now (unclear, SUBMITTING past its lease,
-   * or SUCCESS under reversal watch). The claim pushes next_check_at out by the lease, so no
+   * SUCCESS under reversal watch, or FAILED under the failed watch: a FAILED the provider's status
+   * endpoint never stated, ADR 0018; other FAILED and REJECTED rows have no next_check_at unless a
+   * contradicting webhook asked for a check, watchNow). The claim pushes next_check_at out by the lease, so no
    * other instance takes the row meanwhile; it is not a state change (no version bump, no event).
    */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
@@ -286,7 +290,8 @@ export class PayoutRepository {
               check_count = p.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE p.id IN (SELECT id FROM payout
-                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS') AND next_check_at <= now()
+                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS', 'FAILED', 'REJECTED')
+                          AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING ${qualify(COLUMNS, 'p')}`,
       [owner, leaseMs, limit],
@@ -370,9 +375,27 @@ export class PayoutRepository {
   }
 
   /**
+   * watchNow: a provider signal contradicts a published terminal state (ADR 0018): the payout is
+   * checked now, as a watch check (SUCCESS, FAILED or REJECTED; the reconciler records what the
+   * status endpoint confirms). Only when no worker holds it. Not a state change.
+   */
+  async watchNow(db: Db, id: string): Promise<PayoutRow | undefined> {
+    const { rows } = await db.query<RawPayout>(
+      /* sql: payout.watchNow */ `UPDATE payout SET next_check_at = now()
+        WHERE id = $1 AND status IN ('SUCCESS', 'FAILED', 'REJECTED')
+          AND (lease_until IS NULL OR lease_until < now())
+        RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
    * reopenForRecheck: REQUIRES_ATTENTION back to UNKNOWN (a real transition: version bump, the
    * caller writes its event), due now, with a fresh reconciliation schedule. UNKNOWN is the state
    * in which the reconciler only asks for the status; whether it may re-send stays its decision.
+   * `reopened_at` marks it for good: the automatic "not received" FAILED is never applied to a
+   * payout a person (or a webhook) took out of REQUIRES_ATTENTION (four eyes, ADR 0018).
    */
   async reopenForRecheck(
     db: Db,
@@ -382,7 +405,7 @@ export class PayoutRepository {
   ): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
       /* sql: payout.reopenForRecheck */ `UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
-              check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now()
+              check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now(), reopened_at = now()
         WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
         RETURNING ${COLUMNS}`,
       [id, fromVersion, reason],

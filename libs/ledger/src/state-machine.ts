@@ -105,3 +105,33 @@ export function assertPayoutMove(from: PayoutStatus, to: PayoutStatus, subject: 
 export function assertBatchMove(from: BatchStatus, to: BatchStatus, subject: string): void {
   if (!(BATCH_TRANSITIONS[from] ?? []).includes(to)) throw new IllegalTransitionError(from, to, subject);
 }
+
+/**
+ * A provider signal that says a published terminal state was wrong (ADR 0018). Upstream pays
+ * again after FAILED or REJECTED, so a FAILED or REJECTED payout the provider now holds as paid
+ * or pending could be paid twice; a SUCCESS the provider now holds as failed means the money did
+ * not move. REVERSED after SUCCESS is a legal move, not a contradiction; a lagging PENDING after
+ * SUCCESS is an old answer (backwards), not one either.
+ */
+export const CONTRADICTION_KINDS = [
+  'paid_after_failure',
+  'pending_after_failure',
+  'failed_after_success',
+] as const;
+export type ContradictionKind = (typeof CONTRADICTION_KINDS)[number];
+
+/** The contradiction between what was published and what the provider now says; undefined: none. */
+export function contradictionOf(
+  published: PayoutStatus,
+  observed: PayoutStatus,
+): ContradictionKind | undefined {
+  if (published === 'FAILED' || published === 'REJECTED') {
+    if (observed === 'SUCCESS') return 'paid_after_failure';
+    if (observed === 'PENDING') return 'pending_after_failure';
+    return undefined;
+  }
+  if (published === 'SUCCESS' && (observed === 'FAILED' || observed === 'REJECTED')) {
+    return 'failed_after_success';
+  }
+  return undefined;
+}

@@ -231,6 +231,19 @@ export function opsOpenApi(): Json {
           responses: { ...ok('the queue', ref('AttentionQueue')), ...errors(400, 401) },
         },
       },
+      '/ops/contradictions/{contradictionId}/acknowledge': {
+        post: {
+          summary:
+            'acknowledge a contradiction of a published terminal state (ADR 0018): it leaves the queue; the payout is not changed (recorded with the operator)',
+          ...role(ACTION_ROLE.acknowledge),
+          parameters: [path('contradictionId', 'the contradiction id (from the queue)')],
+          requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
+          responses: {
+            ...ok('the acknowledged contradiction', ref('Contradiction')),
+            ...errors(400, 401, 403, 404),
+          },
+        },
+      },
       '/ops/outbox/{eventId}/replay': {
         post: {
           summary: 'put a dead outbox row back to pending (recorded with the operator)',
@@ -498,8 +511,46 @@ export function opsOpenApi(): Json {
           properties: {
             payouts: { type: 'array', items: ref('Payout') },
             batches: { type: 'array', items: ref('Batch') },
+            contradictions: {
+              type: 'array',
+              items: ref('Contradiction'),
+              description: 'contradictions of published terminal states no one has acknowledged yet',
+            },
           },
-          required: ['payouts', 'batches'],
+          required: ['payouts', 'batches', 'contradictions'],
+        },
+        Contradiction: {
+          type: 'object',
+          description:
+            'a later provider signal that says a published terminal state was wrong (ADR 0018); the published state stands',
+          properties: {
+            id: str,
+            accountId: str,
+            transferId: str,
+            version: { type: 'integer' },
+            kind: { enum: ['paid_after_failure', 'pending_after_failure', 'failed_after_success'] },
+            published: str,
+            observed: str,
+            source: { enum: ['reconciler', 'webhook'] },
+            eventId: str,
+            seenAt: { type: 'string', format: 'date-time' },
+            acknowledgedBy: nullable('string'),
+            acknowledgedAt: { type: ['string', 'null'], format: 'date-time' },
+          },
+          required: [
+            'id',
+            'accountId',
+            'transferId',
+            'version',
+            'kind',
+            'published',
+            'observed',
+            'source',
+            'eventId',
+            'seenAt',
+            'acknowledgedBy',
+            'acknowledgedAt',
+          ],
         },
         DeadOutboxRow: {
           type: 'object',

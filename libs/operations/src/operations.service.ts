@@ -3,6 +3,7 @@ import { inTransaction } from '#database';
 import {
   canMove,
   type BatchRepository,
+  type ContradictionRepository,
   type HistoryRepository,
   type PayoutChange,
   type PayoutLedger,
@@ -15,12 +16,14 @@ import { OperationsError, OperationsErrorCode } from './operations.errors.js';
 import {
   actionView,
   batchView,
+  contradictionView,
   historyView,
   payoutView,
   proposalView,
   searchItemView,
   type ActionView,
   type BatchView,
+  type ContradictionView,
   type HistoryView,
   type PayoutView,
   type ProposalView,
@@ -58,6 +61,8 @@ export interface OperationsDeps {
   proposals: ProposalRepository;
   replayDead: ReplayDead;
   logger: AppLogger;
+  /** Contradictions of published terminal states (ADR 0018): listed in the queue until acknowledged. */
+  contradictions?: ContradictionRepository;
 }
 
 export interface RecheckResult {
@@ -117,17 +122,51 @@ export class OperationsService {
     return batchView(row, items);
   }
 
-  async requiringAttention(limit: number): Promise<{ payouts: PayoutView[]; batches: BatchView[] }> {
+  /**
+   * What needs a person: REQUIRES_ATTENTION payouts and batches, and the contradictions of
+   * published terminal states no one has acknowledged yet (ADR 0018), oldest first.
+   */
+  async requiringAttention(limit: number): Promise<{
+    payouts: PayoutView[];
+    batches: BatchView[];
+    contradictions: ContradictionView[];
+  }> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ATTENTION_LIMIT)
       throw new OperationsError(
         OperationsErrorCode.InvalidInput,
         `limit must be an integer from 1 to ${MAX_ATTENTION_LIMIT}`,
       );
-    const [payouts, batches] = await Promise.all([
+    const [payouts, batches, contradictions] = await Promise.all([
       this.d.payouts.requiringAttention(this.d.pool, limit),
       this.d.batches.requiringAttention(this.d.pool, limit),
+      this.d.contradictions?.open(this.d.pool, limit) ?? [],
     ]);
-    return { payouts: payouts.map(payoutView), batches: batches.map((b) => batchView(b)) };
+    return {
+      payouts: payouts.map(payoutView),
+      batches: batches.map((b) => batchView(b)),
+      contradictions: contradictions.map(contradictionView),
+    };
+  }
+
+  /**
+   * A person has seen a contradiction (and settles the money with the provider and upstream, outside
+   * this service): it leaves the queue. The payout's published state is not changed. Recorded with
+   * who did it; an unknown or already acknowledged one is 404 / 409.
+   */
+  async acknowledgeContradiction(who: Operator, id: string, note?: unknown): Promise<ContradictionView> {
+    const repo = this.d.contradictions;
+    if (!repo || !/^\d{1,18}$/.test(id)) throw notFound(`no contradiction ${id}`);
+    if (note !== undefined && (typeof note !== 'string' || note.length > 500))
+      throw new OperationsError(
+        OperationsErrorCode.InvalidInput,
+        'note must be a string of at most 500 characters',
+      );
+    const text = note === undefined ? null : maskDigitRuns(note);
+    return this.recorded(who, 'acknowledge', {}, async () => {
+      const done = await repo.acknowledge(this.d.pool, id, who.id, text);
+      if (done) return { value: contradictionView(done), result: 'acknowledged' };
+      throw new OperationsError(OperationsErrorCode.NotFound, `no open contradiction ${id}`);
+    });
   }
 
   /** One page of a search: payouts newest first, or a batch's entries in order (`batch`). */

@@ -1,4 +1,11 @@
-import { beneficiaryOf, type BatchItemRow, type BatchRow, type HistoryRow, type PayoutRow } from '#ledger';
+import {
+  beneficiaryOf,
+  type BatchItemRow,
+  type BatchRow,
+  type ContradictionRow,
+  type HistoryRow,
+  type PayoutRow,
+} from '#ledger';
 import { type OperatorActionRow } from './operator-action.repository.js';
 import { type ProposalRow } from './proposal.repository.js';
 import { type SearchRow } from './search.repository.js';
@@ -240,5 +247,38 @@ export function proposalView(p: ProposalRow): ProposalView {
     decidedBy: p.decidedBy,
     decidedAt: p.decidedAt?.toISOString() ?? null,
     decisionNote: p.decisionNote,
+  };
+}
+
+/** A contradiction of a published terminal state (ADR 0018), as the queue and the API show it. */
+export interface ContradictionView {
+  id: string;
+  accountId: string;
+  transferId: string;
+  version: number;
+  kind: string;
+  published: string;
+  observed: string;
+  source: string;
+  eventId: string;
+  seenAt: string;
+  acknowledgedBy: string | null;
+  acknowledgedAt: string | null;
+}
+
+export function contradictionView(c: ContradictionRow): ContradictionView {
+  return {
+    id: c.id,
+    accountId: c.accountId,
+    transferId: c.transferId,
+    version: c.version,
+    kind: c.kind,
+    published: c.published,
+    observed: c.observed,
+    source: c.source,
+    eventId: c.eventId,
+    seenAt: c.seenAt.toISOString(),
+    acknowledgedBy: c.acknowledgedBy,
+    acknowledgedAt: c.acknowledgedAt?.toISOString() ?? null,
   };
 }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 type Db = pg.Pool | pg.PoolClient;
 
-export type OperatorActionName = 'recheck' | 'replay' | 'propose' | 'approve' | 'reject';
+export type OperatorActionName = 'recheck' | 'replay' | 'propose' | 'approve' | 'reject' | 'acknowledge';
 
 export interface OperatorActionEntry {
   readonly operatorId: string;

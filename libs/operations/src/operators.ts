@@ -27,6 +27,8 @@ export const ACTION_ROLE = {
   recheck: 'operator',
   replay: 'operator',
   propose: 'operator',
+  /** A contradiction seen (ADR 0018): it leaves the queue; the money is settled outside. */
+  acknowledge: 'operator',
   decide: 'approver',
 } as const satisfies Record<string, OperatorRole>;
 

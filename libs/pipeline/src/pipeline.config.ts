@@ -57,9 +57,9 @@ export const pipelineConfig = defineSection('pipeline', {
   }),
   NOT_FOUND_SETTLE_MS: envVar({
     schema: env.positiveInt(),
-    default: '900000',
+    default: '3600000',
     description:
-      'For kinds the provider does not deduplicate (internal transfers): how long an in-doubt payout must stay unknown to the status endpoint, from its first "not found", before it is settled FAILED (not_received_by_provider) instead of waiting for a person',
+      'For kinds the provider does not deduplicate (internal transfers): how long an in-doubt payout must stay unknown to the status endpoint, from its first "not found", before it is settled FAILED (not_received_by_provider) instead of waiting for a person. Longer than the provider may take to apply a request it received (its own notes say 10-15 minutes): 1 hour (ADR 0018); the FAILED is then watched (FAILED_WATCH_SCHEDULE)',
   }),
   RESEND_DELAY_MS: envVar({
     schema: env.nonNegativeInt(),
@@ -97,6 +97,20 @@ export const pipelineConfig = defineSection('pipeline', {
     default: '1h,6h,24h',
     description:
       'Reversal watch: delays between status checks of a SUCCESS payout (legacy transfer kinds), in case the bank reverses it; past the last one the watch stops. "off" disables it',
+  }),
+  FAILED_WATCH_SCHEDULE: envVar({
+    schema: z.string().transform((s, ctx) => {
+      if (s.trim() === 'off') return [];
+      try {
+        return parseSchedule(s);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'bad schedule' });
+        return z.NEVER;
+      }
+    }),
+    default: '15m,1h,3h,6h,24h,72h',
+    description:
+      'Failed watch (ADR 0018): delays between status checks of a payout settled FAILED without the provider saying so (not received by the provider); the first follows the FAILED. A later SUCCESS or PENDING is a contradiction (event, metric, alert, queue), never applied. Past the last one the watch stops. "off" disables it',
   }),
   RECONCILER_POLL_MS: envVar({
     schema: env.positiveInt(),

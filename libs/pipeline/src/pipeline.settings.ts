@@ -63,6 +63,7 @@ export function reconcilerSettings(c: PipelineConfig, owner: string): Reconciler
     maxSendAttempts: c.MAX_SEND_ATTEMPTS,
     reversalWatch: c.REVERSAL_WATCH_SCHEDULE,
     notFoundSettleMs: c.NOT_FOUND_SETTLE_MS,
+    failedWatch: c.FAILED_WATCH_SCHEDULE,
   };
 }
 

@@ -32,7 +32,7 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * `batch/<accountId>/<batchTransferId>` (a batch's entries share their batch's key, so one
  * batch's events are one ordered stream). `id` is `<key>:<version>`, for an entry
  * `<batch key>/<transferId>:<version>`, for a conflict `<key>:<version>:conflict:<request hash
- * prefix>`. Consumers dedupe on `id`: an id always stands for the same content, also when a
+ * prefix>`, for a contradiction `<key>:<version>:contradicted:<observed status>`. Consumers dedupe on `id`: an id always stands for the same content, also when a
  * duplicate command re-emits it. `subject` is the bare transferId, batchTransferId or withdrawalId.
  * Provider notices (LOW_BALANCE_ALERT, BENEFICIARY_INCIDENT webhooks) are keyed
  * `provider/<accountId>`, with id `provider/<accountId>:<notice>:<webhook identity prefix>`.
@@ -47,14 +47,14 @@ export const eventSchema = {
       type: 'string',
       minLength: 3,
       description:
-        '<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix>. Unique; one id, one content.',
+        '<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix>; a contradiction: <key>:<version>:contradicted:<observed status, lower case>. Unique; one id, one content.',
     },
     type: {
       type: 'string',
       pattern:
         '^payouts\\.(payout|batch|batch_item)\\.[a-z_]+$|^payouts\\.command\\.(rejected|conflict)$|^payouts\\.provider\\.(low_balance|beneficiary_incident)$',
       description:
-        'payouts.payout.*, payouts.batch.*, payouts.batch_item.*: state changes; payouts.command.*: refused commands; payouts.provider.low_balance and payouts.provider.beneficiary_incident: notices the provider pushed by webhook (key provider/<accountId>, data.kind provider_notice, subject and data.id the accountId, data.status the provider event; no free text)',
+        'payouts.payout.*, payouts.batch.*, payouts.batch_item.*: state changes (payouts.payout.contradicted: not a change, a later provider signal contradicting the published terminal state, with data.contradiction); payouts.command.*: refused commands; payouts.provider.low_balance and payouts.provider.beneficiary_incident: notices the provider pushed by webhook (key provider/<accountId>, data.kind provider_notice, subject and data.id the accountId, data.status the provider event; no free text)',
     },
     source: { type: 'string', minLength: 1 },
     time: { type: 'string', format: 'date-time' },
@@ -96,6 +96,26 @@ export const eventSchema = {
             succeeded: { type: 'integer' },
             failed: { type: 'integer' },
             pending: { type: 'integer' },
+          },
+        },
+        contradiction: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['kind', 'published', 'observed', 'source'],
+          description:
+            'payouts.payout.contradicted only: a later provider signal says the published terminal state (data.status, data.version) was wrong. The published state stands until a person settles it (ADR 0018).',
+          properties: {
+            kind: { enum: ['paid_after_failure', 'pending_after_failure', 'failed_after_success'] },
+            published: { type: 'string', description: 'the terminal state published (as data.status)' },
+            observed: { type: 'string', description: 'the state the provider now reports' },
+            source: {
+              enum: ['reconciler', 'webhook'],
+              description: 'reconciler: a status check; webhook: a body-signed (v2) webhook',
+            },
+            observedCode: {
+              type: 'string',
+              description: "the provider's own status word, digit runs masked",
+            },
           },
         },
         requestId: { type: 'string' },

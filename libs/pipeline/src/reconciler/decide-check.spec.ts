@@ -8,6 +8,7 @@ const rules: CheckRules = {
   schedule: [10, 20, 30],
   maxSendAttempts: 3,
   reversalWatch: [100, 200],
+  failedWatch: [300, 400, 500],
   notFoundSettleMs: 1_000,
 };
 
@@ -164,18 +165,95 @@ describe('decideOnAnswer', () => {
       inMs: 600,
       lastError: remembered.lastError,
     });
-    // Still unknown to the provider after the window: the money did not move.
+    // Still unknown to the provider after the window: FAILED, and watched (a status endpoint
+    // may lag, a call may be applied late): its first watch check in failedWatch[0].
     assert.deepEqual(decideOnAnswer(remembered, notFound, false, rules, now + 1_000), {
       do: 'move',
       to: 'FAILED',
       answer: { reason: 'not_received_by_provider' },
       raw: undefined,
-      recheckInMs: undefined,
+      recheckInMs: 300,
     });
     // Found meanwhile: its state wins, as for any row.
     assert.equal(decideOnAnswer(remembered, says('SUCCESS'), false, rules, now + 1_000).do, 'move');
     // A SUBMITTING row (a crash mid-call) is settled the same way, and a bad stamp starts afresh.
     const crashed = { ...internal, status: 'SUBMITTING' as const, lastError: { notFoundSince: 'nonsense' } };
     assert.equal(decideOnAnswer(crashed, notFound, false, rules, now).do, 'reschedule');
+  });
+
+  it('the failed watch: a FAILED the provider now holds as paid or pending is a contradiction, never a move', () => {
+    const failed = row({
+      kind: 'internal_transfer',
+      status: 'FAILED',
+      checkCount: 1,
+      reason: 'not_received_by_provider',
+    });
+    assert.deepEqual(decideOnAnswer(failed, says('SUCCESS', { utr: 'U9' }), false, rules), {
+      do: 'contradict',
+      observed: 'SUCCESS',
+      raw: 'SUCCESS',
+      inMs: 400,
+    });
+    assert.deepEqual(decideOnAnswer(failed, says('PENDING'), false, rules), {
+      do: 'contradict',
+      observed: 'PENDING',
+      raw: 'PENDING',
+      inMs: 400,
+    });
+    // Seen on the last watch check: recorded, and the watch ends (the queue holds it now).
+    const last = { ...failed, checkCount: 3 };
+    assert.deepEqual(decideOnAnswer(last, says('SUCCESS'), false, rules), {
+      do: 'contradict',
+      observed: 'SUCCESS',
+      raw: 'SUCCESS',
+      inMs: undefined,
+    });
+  });
+
+  it('the failed watch: still not found, or FAILED, is checked again per its schedule, then ends', () => {
+    const failed = row({ kind: 'internal_transfer', status: 'FAILED', checkCount: 1 });
+    const again = decideOnAnswer(failed, notFound, false, rules);
+    assert.deepEqual([again.do, again.do === 'reschedule' && again.inMs], ['reschedule', 400]);
+    assert.equal(decideOnAnswer(failed, says('FAILED'), false, rules).do, 'reschedule');
+    assert.deepEqual(decideOnAnswer({ ...failed, checkCount: 3 }, notFound, false, rules), {
+      do: 'end-watch',
+    });
+    // Never handed to a person for an unclear answer: the published state stands.
+    assert.deepEqual(decideOnAnswer({ ...failed, checkCount: 3 }, unclear, false, rules), {
+      do: 'end-watch',
+    });
+  });
+
+  it('the reversal watch: a SUCCESS the provider now holds as FAILED or REJECTED is a contradiction; REVERSED a move', () => {
+    const paid = row({ status: 'SUCCESS', checkCount: 1 });
+    assert.deepEqual(decideOnAnswer(paid, says('FAILED'), false, rules), {
+      do: 'contradict',
+      observed: 'FAILED',
+      raw: 'FAILED',
+      inMs: 200,
+    });
+    assert.equal(decideOnAnswer(paid, says('REJECTED'), false, rules).do, 'contradict');
+    assert.equal(decideOnAnswer(paid, says('REVERSED'), false, rules).do, 'move');
+    // A lagging PENDING is an old answer, not a contradiction.
+    assert.equal(decideOnAnswer(paid, says('PENDING'), false, rules).do, 'reschedule');
+  });
+
+  it('a payout reopened from REQUIRES_ATTENTION is never settled FAILED by "not found": back to a person', () => {
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    const reopened = row({
+      kind: 'internal_transfer',
+      status: 'UNKNOWN',
+      reopenedAt: new Date(now - 60_000),
+      lastError: { notFoundSince: '2026-11-23T10:00:00.000Z' },
+    });
+    // The settle window still applies (the provider may catch up)...
+    assert.equal(decideOnAnswer(reopened, notFound, false, rules, now + 500).do, 'reschedule');
+    // ...but at its end a person proposes and another approves (four eyes).
+    assert.deepEqual(decideOnAnswer(reopened, notFound, false, rules, now + 1_000), {
+      do: 'attention',
+      reason: 'not_received_needs_four_eyes',
+    });
+    // The provider's own word still settles it.
+    assert.equal(decideOnAnswer(reopened, says('SUCCESS'), false, rules, now + 1_000).do, 'move');
   });
 });

@@ -1,5 +1,5 @@
 import { type PayoutStatus } from '#contracts';
-import { canMove, isTerminal, type PayoutRow } from '#ledger';
+import { canMove, contradictionOf, isTerminal, type PayoutRow } from '#ledger';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { errorOf } from '../shared/submit-payout.js';
 import { hasStatusCheck, type StatusAnswer, type StatusLookup } from '../shared/payout-kinds.js';
@@ -16,6 +16,12 @@ export interface CheckRules {
   readonly maxSendAttempts: number;
   /** Delays between reversal checks of a SUCCESS row; past its end the watch stops. */
   readonly reversalWatch: readonly number[];
+  /**
+   * The failed watch (ADR 0018): delays between checks of a FAILED row the provider's status
+   * endpoint never stated FAILED (not received); failedWatch[0] follows the move to FAILED.
+   * Past its end the watch stops; empty: no watch.
+   */
+  readonly failedWatch: readonly number[];
   /**
    * For kinds the provider does not deduplicate: how long the status endpoint must go on not
    * knowing an in-doubt payout, from its first "not found", before it is settled as not received.
@@ -40,8 +46,19 @@ export type CheckStep =
       readonly lastError: Record<string, unknown> | null;
       readonly note?: CheckNote;
     }
-  /** The reversal watch of a SUCCESS row ends; it stays SUCCESS. */
+  /** The watch of a SUCCESS (reversal) or FAILED (failed watch) row ends; it stays as it is. */
   | { readonly do: 'end-watch'; readonly note?: CheckNote }
+  /**
+   * The provider now says otherwise than the published terminal state (ADR 0018): recorded as a
+   * contradiction through the ledger (event, history, the operators' queue), never applied; the
+   * watch goes on in `inMs` (undefined: it ends).
+   */
+  | {
+      readonly do: 'contradict';
+      readonly observed: PayoutStatus;
+      readonly raw: string | undefined;
+      readonly inMs: number | undefined;
+    }
   /** Apply the provider's answer: a new state, checked again in `recheckInMs` unless final. */
   | {
       readonly do: 'move';
@@ -83,9 +100,7 @@ export function decideOnAnswer(
   if (!check.found) {
     const r = check.result;
     if (r === 'no-status-endpoint') {
-      return row.status === 'SUCCESS'
-        ? { do: 'end-watch' }
-        : { do: 'attention', reason: 'no_status_endpoint' };
+      return isWatched(row) ? { do: 'end-watch' } : { do: 'attention', reason: 'no_status_endpoint' };
     }
     if (
       r.outcome === 'failed' &&
@@ -105,6 +120,9 @@ export function decideOnAnswer(
   const to = mapProviderStatus(raw);
   if (!to) return later(row, { providerStatus: raw ?? null }, rules, 'unknown-status');
   if (to === row.status) return later(row, null, rules);
+  if (contradictionOf(row.status, to)) {
+    return { do: 'contradict', observed: to, raw, inMs: nextCheckDelay(watchOf(row, rules), row.checkCount) };
+  }
   if (!canMove(row.status, to)) return later(row, null, rules, 'backwards');
   // A new state starts its schedule afresh (the ledger resets check_count on a state change): the
   // checks spent on the old state must not send a payout the provider has answered about to a person.
@@ -140,13 +158,33 @@ function notReceived(row: PayoutRow, rules: CheckRules, nowMs: number): CheckSte
   }
   const left = since + rules.notFoundSettleMs - nowMs;
   if (left > 0) return { do: 'reschedule', inMs: left, lastError: row.lastError };
+  // A person (or a webhook) took it out of REQUIRES_ATTENTION: only the provider's own word or
+  // four eyes settle it, never this automatic FAILED (ADR 0016, 0018).
+  if (row.reopenedAt) return { do: 'attention', reason: NOT_RECEIVED_FOUR_EYES };
+  // "Not found" is no proof: a status endpoint may lag, a call may be applied late. The FAILED is
+  // watched (failedWatch) and a later sign of the money moving becomes a contradiction.
   return {
     do: 'move',
     to: 'FAILED',
     answer: { reason: NOT_RECEIVED },
     raw: undefined,
-    recheckInMs: undefined,
+    recheckInMs: nextCheckDelay(rules.failedWatch, 0),
   };
+}
+
+/** The reason of a reopened payout still unknown to the provider: a person settles it, with four eyes. */
+export const NOT_RECEIVED_FOUR_EYES = 'not_received_needs_four_eyes';
+
+/** A terminal row the reconciler only watches: never handed to a person, its watch just ends. */
+function isWatched(row: PayoutRow): boolean {
+  return row.status === 'SUCCESS' || row.status === 'FAILED' || row.status === 'REJECTED';
+}
+
+/** The schedule a row is checked on: a watch for a settled row, the reconcile schedule otherwise. */
+function watchOf(row: PayoutRow, rules: CheckRules): readonly number[] {
+  if (row.status === 'SUCCESS') return rules.reversalWatch;
+  if (row.status === 'FAILED' || row.status === 'REJECTED') return rules.failedWatch;
+  return rules.schedule;
 }
 
 /** The reason of a payout settled FAILED because the provider never had it. */
@@ -169,11 +207,10 @@ function later(
   note?: CheckNote,
 ): CheckStep {
   const noted = note ? { note } : {};
-  // The reversal watch: a settled payout is never handed to a person, the watch just ends.
-  const schedule = row.status === 'SUCCESS' ? rules.reversalWatch : rules.schedule;
-  const inMs = nextCheckDelay(schedule, row.checkCount);
+  // The reversal and failed watches: a settled payout is never handed to a person, the watch just ends.
+  const inMs = nextCheckDelay(watchOf(row, rules), row.checkCount);
   if (inMs === undefined) {
-    return row.status === 'SUCCESS'
+    return isWatched(row)
       ? { do: 'end-watch', ...noted }
       : { do: 'attention', reason: 'reconciliation_schedule_exhausted', ...noted };
   }

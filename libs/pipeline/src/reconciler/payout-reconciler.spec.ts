@@ -98,6 +98,7 @@ function harness(notFound: boolean | string = true) {
       maxSendAttempts: 3,
       reversalWatch: [],
       notFoundSettleMs: 60_000,
+      failedWatch: [],
     },
   );
   return { reconciler, moves, rescheduled };

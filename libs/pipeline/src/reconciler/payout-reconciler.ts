@@ -25,6 +25,11 @@ export interface ReconcilerSettings {
   readonly reversalWatch: readonly number[];
   /** How long a payout the provider does not deduplicate must stay "not found" before it is FAILED. */
   readonly notFoundSettleMs: number;
+  /**
+   * The failed watch (ADR 0018) of a FAILED the status endpoint never stated (not received):
+   * watch[0] follows the move to FAILED, watch[n] the n-th watch check; past its end it stops.
+   */
+  readonly failedWatch: readonly number[];
 }
 
 export interface ReconcilerDeps {
@@ -45,7 +50,9 @@ export interface ReconcilerDeps {
  * status endpoint of the API that made them; SUBMITTING rows whose lease ran out are asked about
  * too (a crash or a lost lease may hide an accepted initiation), and re-sent with the SAME
  * transferId only when the provider never got it (or said it did not process it); SUCCESS rows under
- * reversal watch are asked whether the bank reversed them. Claims are row locks with a lease, so
+ * reversal watch are asked whether the bank reversed them, and FAILED rows the status endpoint never
+ * stated (not received) whether the money moved after all: what contradicts a published terminal
+ * state is recorded as a contradiction (ADR 0018), never applied. Claims are row locks with a lease, so
  * any number of instances can run.
  */
 export class PayoutReconciler {
@@ -173,6 +180,8 @@ export class PayoutReconciler {
         return;
       case 'end-watch':
         return this.endWatch(row);
+      case 'contradict':
+        return this.contradict(row, step);
       case 'move':
         return this.move(row, step);
     }
@@ -218,10 +227,23 @@ export class PayoutReconciler {
     const ended = await this.d.payouts.reschedule(this.d.pool, row.id, row.version, null, null);
     if (ended) {
       this.d.logger.info(
-        { transferId: row.transferId, checks: row.checkCount },
-        'reconciler: reversal watch ended; the payout stays SUCCESS',
+        { transferId: row.transferId, checks: row.checkCount, status: row.status },
+        `reconciler: ${row.status === 'FAILED' ? 'failed' : 'reversal'} watch ended; the payout stays ${row.status}`,
       );
     }
+  }
+
+  /**
+   * The provider contradicts the published terminal state: recorded through the ledger (once per
+   * observation; the ledger counts and logs it), never applied. The watch goes on, or ends.
+   */
+  private async contradict(row: PayoutRow, step: Extract<CheckStep, { do: 'contradict' }>): Promise<void> {
+    await this.d.ledger.contradict(
+      { row, observed: step.observed, observedCode: step.raw ?? null },
+      'reconciler',
+    );
+    const next = step.inMs === undefined ? null : new Date(Date.now() + step.inMs);
+    await this.d.payouts.reschedule(this.d.pool, row.id, row.version, next, null);
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {

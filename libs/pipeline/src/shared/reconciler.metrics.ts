@@ -7,6 +7,7 @@ export class ReconcilerMetrics {
   readonly unknownStatus: Counter;
   readonly backwards: Counter;
   readonly resends: Counter;
+  readonly contradictions: Counter<'kind' | 'published' | 'observed' | 'source'>;
 
   constructor(registry: Registry) {
     this.checks = new Counter({
@@ -35,6 +36,12 @@ export class ReconcilerMetrics {
     this.backwards = new Counter({
       name: 'payouts_reconciler_backwards_results_total',
       help: 'Status answers that would have moved a row backwards, or came after it moved on (ignored)',
+      registers: [registry],
+    });
+    this.contradictions = new Counter({
+      name: 'payouts_contradictions_total',
+      help: 'Provider signals that contradict a published terminal state (recorded once per payout version and observed status; ADR 0018)',
+      labelNames: ['kind', 'published', 'observed', 'source'],
       registers: [registry],
     });
     this.resends = new Counter({

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type PayoutStatus } from '#contracts';
 import { type PayoutRow, type WebhookFields } from '#ledger';
-import { decideHint, type HintContext, type HintStep } from './decide-hint.js';
+import { decideHint, type HintContext, type HintStep, onContradiction } from './decide-hint.js';
 
 function row(status: PayoutStatus, over: Partial<PayoutRow> = {}): PayoutRow {
   const at = new Date(0);
@@ -90,7 +90,42 @@ const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintSte
   ['still submitting', 'SUBMITTING', 'TRANSFER_SUCCESS', {}, { do: 'wait' }],
   ['not sent yet', 'RECEIVED', 'TRANSFER_FAILED', {}, { do: 'wait' }],
   ['same state', 'SUCCESS', 'TRANSFER_SUCCESS', {}, { do: 'nothing', why: 'same_state' }],
-  ['backwards: failed after success', 'SUCCESS', 'TRANSFER_FAILED', {}, { do: 'nothing', why: 'backwards' }],
+  // A terminal state the webhook contradicts (ADR 0018): never applied, never dropped either.
+  [
+    'contradiction: failed after success',
+    'SUCCESS',
+    'TRANSFER_FAILED',
+    {},
+    { do: 'contradicted', observed: 'FAILED' },
+  ],
+  [
+    'contradiction: rejected after success',
+    'SUCCESS',
+    'TRANSFER_REJECTED',
+    {},
+    { do: 'contradicted', observed: 'REJECTED' },
+  ],
+  [
+    'contradiction: success after failure',
+    'FAILED',
+    'TRANSFER_SUCCESS',
+    {},
+    { do: 'contradicted', observed: 'SUCCESS' },
+  ],
+  [
+    'contradiction: success after rejection',
+    'REJECTED',
+    'TRANSFER_SUCCESS',
+    {},
+    { do: 'contradicted', observed: 'SUCCESS' },
+  ],
+  [
+    'backwards: reversal after failure',
+    'FAILED',
+    'TRANSFER_REVERSED',
+    {},
+    { do: 'nothing', why: 'backwards' },
+  ],
   [
     'backwards: success after reversal',
     'REVERSED',
@@ -148,7 +183,15 @@ const CONTEXT_CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields,
     V1,
     { do: 'recheck', why: 'reference_mismatch' },
   ],
-  ['v1 backwards: nothing', 'SUCCESS', 'TRANSFER_FAILED', {}, V1, { do: 'nothing', why: 'backwards' }],
+  [
+    'v1 contradicting a terminal state: recorded as such (a check follows)',
+    'SUCCESS',
+    'TRANSFER_FAILED',
+    {},
+    V1,
+    { do: 'contradicted', observed: 'FAILED' },
+  ],
+  ['v1 backwards: nothing', 'FAILED', 'TRANSFER_REVERSED', {}, V1, { do: 'nothing', why: 'backwards' }],
   ['v1 same state: nothing', 'FAILED', 'TRANSFER_FAILED', {}, V1, { do: 'nothing', why: 'same_state' }],
   ['v1 still submitting: waits', 'SUBMITTING', 'TRANSFER_FAILED', {}, V1, { do: 'wait' }],
   ["v1 a person's row: reopened", 'REQUIRES_ATTENTION', 'TRANSFER_FAILED', {}, V1, { do: 'reopen' }],
@@ -234,5 +277,14 @@ describe('decideHint', () => {
         to: 'SUCCESS',
       },
     );
+  });
+
+  it('a contradicting webhook: a status check where the kind has one; raised alone only by a v2 (body-signed) webhook', () => {
+    assert.equal(onContradiction('internal_transfer', 'v1'), 'check');
+    assert.equal(onContradiction('internal_transfer', 'v2'), 'check');
+    assert.equal(onContradiction('validated_upi_payout', 'v2'), 'check');
+    // No status endpoint: only a webhook whose signature binds it to its transfer is believed.
+    assert.equal(onContradiction('self_withdrawal', 'v2'), 'raise');
+    assert.equal(onContradiction('self_withdrawal', 'v1'), 'ignore');
   });
 });

@@ -1,5 +1,14 @@
 import { type PayoutStatus } from '#contracts';
-import { canMove, type PayoutRow, toPaise, type WebhookApiVersion, type WebhookFields } from '#ledger';
+import {
+  canMove,
+  contradictionOf,
+  type PayoutKind,
+  type PayoutRow,
+  toPaise,
+  type WebhookApiVersion,
+  type WebhookFields,
+} from '#ledger';
+import { hasStatusCheck } from '../shared/payout-kinds.js';
 import { mapProviderStatus } from '../shared/status-mapping.js';
 
 /** The state a transfer webhook announces; ACKNOWLEDGED announces none (it follows SUCCESS). */
@@ -50,6 +59,11 @@ export type HintStep =
   | { readonly do: 'reopen' }
   /** The row cannot take it yet (the executor has not recorded the submit answer): later. */
   | { readonly do: 'wait' }
+  /**
+   * The webhook says otherwise than the published terminal state (ADR 0018): never applied,
+   * never dropped; what follows is `onContradiction`'s.
+   */
+  | { readonly do: 'contradicted'; readonly observed: PayoutStatus }
   /** Nothing to do: the row is there already, or past it (never moved backwards), or cannot be asked. */
   | { readonly do: 'nothing'; readonly why: NothingReason };
 
@@ -79,6 +93,7 @@ export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx:
     return settledOr(row, ask('status_mismatch'));
   }
   if (row.status === to) return { do: 'nothing', why: 'same_state' };
+  if (contradictionOf(row.status, to)) return { do: 'contradicted', observed: to };
   if (!canMove(row.status, to)) return { do: 'nothing', why: 'backwards' };
   // A person's payout: reopened (the operations API's recheck rule: only where the provider can
   // be asked), a bounded number of times, whatever else the webhook says; the check decides.
@@ -110,4 +125,16 @@ function sameAmount(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What a webhook contradicting a terminal state leads to (ADR 0018). Where the kind has a status
+ * endpoint, the provider is asked now and the status check decides (the reconciler records the
+ * contradiction if the provider confirms it): a v1 webhook can be re-aimed at another payout, so
+ * it never raises one by itself. Where there is none, only a v2 webhook, whose signature covers
+ * its whole body, is believed enough to raise it; a v1 one is logged and counted only.
+ */
+export function onContradiction(kind: PayoutKind, api: WebhookApiVersion): 'check' | 'raise' | 'ignore' {
+  if (hasStatusCheck(kind)) return 'check';
+  return api === 'v2' ? 'raise' : 'ignore';
 }

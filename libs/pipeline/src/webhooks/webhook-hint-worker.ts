@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type PayoutStatus } from '#contracts';
 import { inTransaction } from '#database';
 import {
   type BatchRepository,
@@ -17,7 +18,7 @@ import {
 import { type AppLogger } from '#observability';
 import { Idle } from '../shared/idle.js';
 import { hasStatusCheck } from '../shared/payout-kinds.js';
-import { decideHint, type HintContext, WEBHOOK_STATUS } from './decide-hint.js';
+import { decideHint, type HintContext, onContradiction, WEBHOOK_STATUS } from './decide-hint.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
 export interface WebhookWorkerSettings {
@@ -212,6 +213,8 @@ export class WebhookHintWorker {
         const reopened = await this.d.ledger.reopen(row, `webhook_${w.event.toLowerCase()}`, 'webhook');
         return reopened ? done('reopened') : { state: 'waiting', outcome: 'stale', retryInMs: 0 };
       }
+      case 'contradicted':
+        return this.contradicted(w, row, step.observed);
       case 'wait':
         return this.later(w, 'waiting');
       case 'nothing':
@@ -229,6 +232,32 @@ export class WebhookHintWorker {
           );
         }
         return done(step.why);
+    }
+  }
+
+  /**
+   * The webhook contradicts the payout's published terminal state (ADR 0018): the payout is
+   * checked now where it can be (the status check records the contradiction if the provider
+   * confirms it); a v2 webhook about a kind without a status endpoint raises it through the
+   * ledger; a v1 one about such a kind is logged and counted only (it can be re-aimed).
+   */
+  private async contradicted(w: WebhookRow, row: PayoutRow, observed: PayoutStatus): Promise<Settlement> {
+    const log = { webhookId: w.id, event: w.event, transferId: row.transferId, status: row.status, observed };
+    switch (onContradiction(row.kind, w.apiVersion)) {
+      case 'check': {
+        const due = await this.d.payouts.watchNow(this.d.pool, row.id);
+        this.d.logger.warn(
+          log,
+          'webhook contradicts the published terminal state; the payout is checked now',
+        );
+        return due ? done('contradiction_check') : this.later(w, 'recheck_busy');
+      }
+      case 'raise':
+        await this.d.ledger.contradict({ row, observed, observedCode: w.fields.status ?? null }, 'webhook');
+        return done('contradiction');
+      case 'ignore':
+        this.d.logger.warn(log, 'v1 webhook contradicts a payout that cannot be checked; not believed alone');
+        return done('contradiction_unverified');
     }
   }
 

@@ -1,0 +1,142 @@
+import type pg from 'pg';
+import { type PayoutStatus } from '#contracts';
+import { type ContradictionKind } from './state-machine.js';
+
+type Db = pg.Pool | pg.PoolClient;
+
+/** Who reported a contradiction: a status check (the watch) or a provider webhook. */
+export type ContradictionSource = 'reconciler' | 'webhook';
+
+export interface NewContradiction {
+  readonly payoutId: string;
+  /** The payout's version and status as published: the insert applies only while they are current. */
+  readonly version: number;
+  readonly published: PayoutStatus;
+  readonly observed: PayoutStatus;
+  readonly kind: ContradictionKind;
+  readonly source: ContradictionSource;
+  /** The provider's raw status word, masked by the caller. */
+  readonly observedCode: string | null;
+  readonly eventId: string;
+}
+
+export interface ContradictionRow {
+  id: string;
+  payoutId: string;
+  accountId: string;
+  transferId: string;
+  version: number;
+  kind: ContradictionKind;
+  published: PayoutStatus;
+  observed: PayoutStatus;
+  source: ContradictionSource;
+  observedCode: string | null;
+  eventId: string;
+  seenAt: Date;
+  acknowledgedBy: string | null;
+  acknowledgedAt: Date | null;
+  note: string | null;
+}
+
+const COLUMNS = `id, payout_id, account_id, transfer_id, version, kind, published, observed, source, observed_code,
+  event_id, seen_at, acknowledged_by, acknowledged_at, note`;
+
+interface RawContradiction {
+  id: string;
+  payout_id: string;
+  account_id: string;
+  transfer_id: string;
+  version: number;
+  kind: ContradictionKind;
+  published: PayoutStatus;
+  observed: PayoutStatus;
+  source: ContradictionSource;
+  observed_code: string | null;
+  event_id: string;
+  seen_at: Date;
+  acknowledged_by: string | null;
+  acknowledged_at: Date | null;
+  note: string | null;
+}
+
+function toRow(r: RawContradiction): ContradictionRow {
+  return {
+    id: String(r.id),
+    payoutId: String(r.payout_id),
+    accountId: r.account_id,
+    transferId: r.transfer_id,
+    version: r.version,
+    kind: r.kind,
+    published: r.published,
+    observed: r.observed,
+    source: r.source,
+    observedCode: r.observed_code,
+    eventId: r.event_id,
+    seenAt: r.seen_at,
+    acknowledgedBy: r.acknowledged_by,
+    acknowledgedAt: r.acknowledged_at,
+    note: r.note,
+  };
+}
+
+/**
+ * Every SQL statement on `payout_contradiction` (ADR 0018). Written only by the ledger step
+ * (PayoutLedger.contradict), acknowledged only by the operations API.
+ */
+export class ContradictionRepository {
+  /**
+   * insert: records a contradiction of the payout's current version, unless the same observation
+   * of that version is recorded already (a repeat) or the payout has moved on (a stale report).
+   * Returns the new row, or undefined for both.
+   */
+  async insert(db: Db, c: NewContradiction): Promise<ContradictionRow | undefined> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.insert */ `INSERT INTO payout_contradiction (payout_id, account_id, transfer_id, version, kind, published, observed,
+                                         source, observed_code, event_id)
+       SELECT p.id, p.account_id, p.transfer_id, p.version, $4, p.status, $5, $6, $7, $8
+         FROM payout p WHERE p.id = $1 AND p.version = $2 AND p.status = $3
+       ON CONFLICT DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [c.payoutId, c.version, c.published, c.kind, c.observed, c.source, c.observedCode, c.eventId],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /** open: contradictions no person has acknowledged yet, oldest first (the operators' queue). */
+  async open(db: Db, limit: number): Promise<ContradictionRow[]> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.open */ `SELECT ${COLUMNS} FROM payout_contradiction WHERE acknowledged_at IS NULL
+        ORDER BY seen_at, id LIMIT $1`,
+      [limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /** ofPayout: every contradiction of one payout, oldest first (its page and timeline). */
+  async ofPayout(db: Db, payoutId: string): Promise<ContradictionRow[]> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.ofPayout */ `SELECT ${COLUMNS} FROM payout_contradiction WHERE payout_id = $1 ORDER BY seen_at, id`,
+      [payoutId],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
+   * acknowledge: a person has seen it (and settles the money outside this service). Only an open
+   * one: undefined when it is unknown or acknowledged already.
+   */
+  async acknowledge(
+    db: Db,
+    id: string,
+    operatorId: string,
+    note: string | null,
+  ): Promise<ContradictionRow | undefined> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.acknowledge */ `UPDATE payout_contradiction SET acknowledged_by = $2, acknowledged_at = now(), note = $3
+        WHERE id = $1 AND acknowledged_at IS NULL
+        RETURNING ${COLUMNS}`,
+      [id, operatorId, note],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+}
