@@ -2,6 +2,7 @@ import { type PayoutStatus } from '#contracts';
 import { canMove, isTerminal, type PayoutRow } from '#ledger';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { errorOf } from '../shared/submit-payout.js';
+import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 import { hasStatusCheck, type StatusAnswer, type StatusLookup } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 
@@ -93,6 +94,9 @@ export function decideOnAnswer(
       (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
     ) {
       if (resendsSpent) return { do: 'attention', reason: 'not_processed_after_retries' };
+      // The provider refused a re-send: an earlier attempt may exist and the status endpoint lag.
+      // Neither sent again nor settled: asked again on the schedule, then a person.
+      if (row.reason === REFUSED_ON_RESEND) return later(row, errorOf(r.diagnostics), rules);
       // The provider has no record of it. Sending the same transferId again is safe only where
       // the provider would refuse a repeat.
       const step = onNotFound(row.kind);
@@ -173,9 +177,11 @@ function later(
   const schedule = row.status === 'SUCCESS' ? rules.reversalWatch : rules.schedule;
   const inMs = nextCheckDelay(schedule, row.checkCount);
   if (inMs === undefined) {
-    return row.status === 'SUCCESS'
-      ? { do: 'end-watch', ...noted }
-      : { do: 'attention', reason: 'reconciliation_schedule_exhausted', ...noted };
+    if (row.status === 'SUCCESS') return { do: 'end-watch', ...noted };
+    // A refused re-send still unclear keeps its own reason: the person must know a first
+    // attempt may have been paid.
+    const reason = row.reason === REFUSED_ON_RESEND ? REFUSED_ON_RESEND : 'reconciliation_schedule_exhausted';
+    return { do: 'attention', reason, ...noted };
   }
   return { do: 'reschedule', inMs, lastError, ...noted };
 }
