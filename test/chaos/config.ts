@@ -12,6 +12,14 @@ export interface ChaosConfig {
   readonly rollingRestart: boolean;
   /** Share of provider initiations that get a fault. */
   readonly faultRate: number;
+  /**
+   * Hostile webhooks per second on the service's public webhooks port while commands arrive:
+   * replays of captured genuine ones, v1 verbatim and re-aimed at another payout, v2 stale and
+   * badly signed (the sandbox's hostile sender). 0: none.
+   */
+  readonly hostileWebhooks: number;
+  /** The format of the sandbox's genuine webhooks (both are replayed by the hostile sender). */
+  readonly webhookVersion: string;
   readonly seed: number;
   /** How long commands keep coming: the chaos happens over this window. */
   readonly durationMs: number;
@@ -19,7 +27,8 @@ export interface ChaosConfig {
   readonly settleTimeoutMs: number;
   readonly leaseMs: number;
   /**
-   * Ports: Postgres base+32, Kafka base+92 (+93 controller), sandbox base+80, services base+81/82.
+   * Ports: Postgres base+32, Kafka base+92 (+93 controller), sandbox base+80, services base+81/82,
+   * the public webhooks port (a balancer) base+83, the instances' webhook listeners base+84/85.
    * The default, 20700, is outside the range test/foundation/readiness picks its broker port from.
    */
   readonly basePort: number;
@@ -42,6 +51,8 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   postgresRestarts: 3,
   rollingRestart: true,
   faultRate: 0.2,
+  hostileWebhooks: 20,
+  webhookVersion: 'v1',
   seed: 20261123,
   durationMs: 420_000,
   settleTimeoutMs: 240_000,
@@ -73,6 +84,8 @@ const KEYS: Record<string, keyof ChaosConfig> = {
   'postgres-restarts': 'postgresRestarts',
   'rolling-restart': 'rollingRestart',
   'fault-rate': 'faultRate',
+  'hostile-webhooks': 'hostileWebhooks',
+  'webhook-version': 'webhookVersion',
   seed: 'seed',
   duration: 'durationMs',
   'settle-timeout': 'settleTimeoutMs',
@@ -123,5 +136,6 @@ export function chaosConfig(
   }
   const c = cfg as unknown as ChaosConfig;
   if (c.faultRate > 1 || c.duplicateRate > 1 || c.conflictRate > 1) throw new Error('rates are 0..1');
+  if (c.webhookVersion !== 'v1' && c.webhookVersion !== 'v2') throw new Error('webhook-version is v1 or v2');
   return c;
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, type WriteStream } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -209,4 +210,77 @@ export async function waitForHttp(url: string, timeoutMs: number, alive?: () => 
 export async function ensureDir(dir: string, clean = false): Promise<void> {
   if (clean) await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
+}
+
+/**
+ * The public webhooks port in front of the service instances, as a load balancer would be: each
+ * request goes to the instances in turn, and to the next one when an instance does not take the
+ * connection (killed, restarting). The provider sees one URL.
+ */
+export class WebhookBalancer {
+  private server: http.Server | undefined;
+  private next = 0;
+
+  constructor(
+    readonly port: number,
+    private readonly upstreams: readonly number[],
+  ) {}
+
+  async start(): Promise<void> {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('error', () => res.destroy());
+      req.on('end', () => this.forward(req, res, Buffer.concat(chunks)));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+  }
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
+    const n = this.upstreams.length;
+    const order = this.upstreams.map((_, i) => this.upstreams[(this.next + i) % n] ?? 0);
+    this.next = (this.next + 1) % Math.max(1, n);
+    const attempt = (k: number): void => {
+      const port = order[k];
+      if (port === undefined) {
+        if (!res.headersSent) res.writeHead(502).end();
+        return;
+      }
+      const up = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: `127.0.0.1:${port}` },
+          agent: false,
+          timeout: 10_000,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          answer.on('error', () => res.destroy());
+        },
+      );
+      up.on('timeout', () => up.destroy(new Error('timeout')));
+      up.on('error', () => {
+        // Refused or reset before an answer: the next instance; after one started: give up.
+        if (res.headersSent) res.destroy();
+        else attempt(k + 1);
+      });
+      up.end(body);
+    };
+    attempt(0);
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }

@@ -2,7 +2,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type PayoutEvent } from '#contracts';
 import { type Hostile, type PlannedCommand } from './generate.js';
-import { analyseDeadLetters, analyseEvents, providerAgreement, type TopicMessage } from './observe.js';
+import {
+  analyseDeadLetters,
+  analyseEvents,
+  negativesPublished,
+  providerAgreement,
+  wrongTerminals,
+  type ProviderOutcome,
+  type TopicMessage,
+} from './observe.js';
 
 /** The chaos checks themselves: each must see the violation it exists for. */
 const event = (subject: string, version: number, status: string, extra: object = {}): PayoutEvent =>
@@ -117,5 +125,54 @@ describe('chaos checks', () => {
     ]);
     assert.equal(r.attention, 1);
     assert.deepEqual([...r.attentionByTruth], [['direct_transfer (no reason) (provider: not paid)', 1]]);
+  });
+
+  it('a negative state published at any version for a paid, unreturned id is found; returned or unpaid ids are not', () => {
+    const outcome = (transferId: string, o: Partial<ProviderOutcome>): ProviderOutcome => ({
+      transferId,
+      endpoint: 'directTransfer',
+      initiations: 1,
+      accepted: 1,
+      status: 'SUCCESS',
+      reached: ['SUCCESS'],
+      paid: 1,
+      returned: false,
+      failed: false,
+      ...o,
+    });
+    const contradicted = { ...event('p1', 4, 'FAILED'), type: 'payouts.payout.contradicted' } as PayoutEvent;
+    const { negatives, contradicted: seen } = negativesPublished([
+      // p1: FAILED at v3, then (a later fix) SUCCESS at v5: the FAILED was still published.
+      msg(event('p1', 3, 'FAILED', { reason: 'Insufficient balance in account' })),
+      msg(event('p1', 3, 'FAILED', { reason: 'Insufficient balance in account' })),
+      msg(contradicted),
+      msg(event('p1', 5, 'SUCCESS')),
+      msg(event('p2', 3, 'REVERSED')),
+      msg(event('p3', 3, 'FAILED')),
+      msg(event('p4', 3, 'REJECTED')),
+      msg(event('b1', 2, 'FAILED', { kind: 'batch_transfer' })),
+    ]);
+    assert.equal(seen.length, 1);
+    assert.equal(negatives.get('p1')?.length, 1, 'a redelivery counts once');
+    assert.equal(negatives.has('b1'), false, 'a batch is not a payout');
+    const outcomes = new Map([
+      ['p1', outcome('p1', { accepted: 1, initiations: 2 })],
+      [
+        'p2',
+        outcome('p2', { status: 'REVERSED', reached: ['SUCCESS', 'REVERSED'], paid: 0, returned: true }),
+      ],
+      ['p3', outcome('p3', { status: 'NOT_APPLIED', reached: [], paid: 0, accepted: 0 })],
+      ['p4', outcome('p4', { endpoint: 'internalTransfer', paid: 2, accepted: 2, initiations: 2 })],
+    ]);
+    const found = wrongTerminals(
+      negatives,
+      outcomes,
+      () => 'direct/test',
+      new Map([['p1', 'SUBMITTING>FAILED by executor']]),
+    );
+    assert.deepEqual(found, [
+      'p1 (direct/test): published FAILED v3 (Insufficient balance in account); the provider paid it 1x (1 of 2 initiations accepted, now SUCCESS, reached SUCCESS); path: SUBMITTING>FAILED by executor',
+      'p4 (direct/test): published REJECTED v3; the provider paid it 2x (2 of 2 initiations accepted, now SUCCESS, reached SUCCESS)',
+    ]);
   });
 });

@@ -346,3 +346,95 @@ export function providerAgreement(
   }
   return { checked, attention, attentionByTruth, violations };
 }
+
+/** The provider's record of one id (`GET /__sandbox/outcomes`). */
+export interface ProviderOutcome {
+  readonly transferId: string;
+  readonly endpoint: string;
+  readonly initiations: number;
+  readonly accepted: number;
+  readonly status: string;
+  readonly reached: readonly string[];
+  readonly paid: number;
+  readonly returned: boolean;
+  readonly failed: boolean;
+}
+
+/** A FAILED, REJECTED or REVERSED the service published: upstream may pay again on any of them. */
+export interface NegativePublished {
+  /** The provider id: the payout's transferId, or a batch entry's. */
+  readonly id: string;
+  readonly kind: string;
+  readonly status: string;
+  readonly version: number;
+  readonly type: string;
+  readonly reason: string | undefined;
+}
+
+const NEGATIVE = new Set(['FAILED', 'REJECTED', 'REVERSED']);
+export const CONTRADICTED = 'payouts.payout.contradicted';
+
+/**
+ * Every negative terminal state ever published for a payout or batch entry (any version, not
+ * only the last: a consumer acts on each), and every `payouts.payout.contradicted` event (the
+ * service saying a terminal state it published was wrong). Batches themselves are not payouts.
+ */
+export function negativesPublished(messages: readonly TopicMessage[]): {
+  negatives: Map<string, NegativePublished[]>;
+  contradicted: PayoutEvent[];
+} {
+  const negatives = new Map<string, NegativePublished[]>();
+  const contradicted: PayoutEvent[] = [];
+  const seen = new Set<string>();
+  for (const m of messages) {
+    let e: PayoutEvent;
+    try {
+      e = JSON.parse(m.value?.toString('utf8') ?? '') as PayoutEvent;
+    } catch {
+      continue;
+    }
+    if (seen.has(e.id)) continue; // a redelivery
+    seen.add(e.id);
+    if (e.type === CONTRADICTED) {
+      contradicted.push(e);
+      continue;
+    }
+    if (e.data.kind === 'batch_transfer' || !NEGATIVE.has(e.data.status)) continue;
+    const list = negatives.get(e.subject) ?? [];
+    list.push({
+      id: e.subject,
+      kind: e.data.kind,
+      status: e.data.status,
+      version: e.data.version,
+      type: e.type,
+      reason: e.data.reason,
+    });
+    negatives.set(e.subject, list);
+  }
+  return { negatives, contradicted };
+}
+
+/**
+ * The money-safety invariant: no FAILED, REJECTED or REVERSED published for an id the provider
+ * paid and did not return. `paths` says, per id, how the service got there (its state history).
+ */
+export function wrongTerminals(
+  negatives: ReadonlyMap<string, readonly NegativePublished[]>,
+  outcomes: ReadonlyMap<string, ProviderOutcome>,
+  label: (id: string) => string,
+  paths: ReadonlyMap<string, string> = new Map(),
+): string[] {
+  const out: string[] = [];
+  for (const [id, published] of negatives) {
+    const o = outcomes.get(id);
+    if (!o || o.paid === 0 || o.returned) continue;
+    const what = published
+      .map((n) => `${n.status} v${n.version}${n.reason ? ` (${n.reason})` : ''}`)
+      .join(', ');
+    const path = paths.get(id);
+    out.push(
+      `${id} (${label(id)}): published ${what}; the provider paid it ${o.paid}x (${o.accepted} of ${o.initiations} initiations accepted, now ${o.status}, reached ${o.reached.join('>') || '-'})${path ? `; path: ${path}` : ''}`,
+    );
+  }
+  return out;
+}

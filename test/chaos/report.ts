@@ -33,6 +33,20 @@ export interface Figures {
     }>;
   };
   readonly faults: { calls: number; injected: Record<string, number> };
+  readonly webhooks: {
+    /** The sandbox's genuine webhooks (its counts). */
+    genuine: Record<string, number>;
+    /** Times the run re-enabled the endpoint the provider had disabled. */
+    reenabled: number;
+    /** The hostile sender's counts by variant. */
+    hostile: Record<string, Record<string, number>>;
+    /** `payouts.payout.contradicted` events, and a few of them. */
+    contradicted: number;
+    contradictedIds: readonly string[];
+    /** Late applies still held when faults stopped (the clock was advanced past them). */
+    lateApplies: number;
+    wrongTerminals: number;
+  };
   readonly provider: {
     total: number;
     accepted: number;
@@ -122,6 +136,28 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`,
     ],
     [
+      'genuine webhooks (sandbox)',
+      `${f.webhooks.genuine['emitted'] ?? 0} emitted, ${f.webhooks.genuine['delivered'] ?? 0} delivered, ${f.webhooks.genuine['failedAttempts'] ?? 0} failed attempts, ${f.webhooks.genuine['skipped'] ?? 0} skipped while disabled (endpoint re-enabled ${f.webhooks.reenabled} times), format ${c.webhookVersion}`,
+    ],
+    [
+      'hostile webhooks on the public port (sent / answered 2xx / 4xx / 5xx / no answer)',
+      Object.entries(f.webhooks.hostile)
+        .map(
+          ([k, v]) =>
+            `${k} ${v['sent'] ?? 0}/${v['accepted'] ?? 0}/${v['refused'] ?? 0}/${v['serverError'] ?? 0}/${v['noAnswer'] ?? 0}${k === 'v1-reaimed' ? ` (${v['atKnownId'] ?? 0} at another payout's id)` : ''}`,
+        )
+        .join(', ') || `none (rate ${c.hostileWebhooks}/s)`,
+    ],
+    [
+      'late applies still held when faults stopped (clock advanced past them)',
+      String(f.webhooks.lateApplies),
+    ],
+    ['negative terminal states published for payouts the provider paid', String(f.webhooks.wrongTerminals)],
+    [
+      '`payouts.payout.contradicted` events',
+      `${f.webhooks.contradicted}${f.webhooks.contradictedIds.length ? `: ${f.webhooks.contradictedIds.join(', ')}` : ''}`,
+    ],
+    [
       'provider initiations received / accepted',
       `${f.provider.total} / ${f.provider.accepted} (${f.provider.distinctAccepted} distinct ids)`,
     ],
@@ -155,8 +191,9 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '',
     'Real processes, nothing mocked: a private PostgreSQL cluster (initdb, pg_ctl) and Kafka broker,',
     'the provider sandbox with random faults, and two payout service instances on one database,',
-    'killed and restarted while commands and hostile messages arrive. Checked from ground truth: the',
-    "sandbox's record of initiations, the events and dead-letter topics, the ledger and the consumer lag.",
+    'killed and restarted while commands, hostile messages and hostile webhooks arrive. Checked from',
+    "ground truth: the sandbox's record of initiations and of what it paid, the events and dead-letter",
+    'topics, the ledger and the consumer lag.',
     '',
     '| figure | value |',
     '| --- | --- |',
@@ -178,7 +215,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     'REQUIRES_ATTENTION by kind, reason and ground truth says whether a status check could have',
     'settled a payout ("provider: paid" or "not paid" is the sandbox\'s record). An internal transfer in',
     'doubt that the status endpoint does not know is not left to a person: asked again after',
-    '`NOT_FOUND_SETTLE_MS` (3 s in this run) and still unknown, it is FAILED (`not_received_by_provider`),',
+    '`NOT_FOUND_SETTLE_MS` (12 s in this run, longer than any late apply or status lag it injects) and still unknown, it is FAILED (`not_received_by_provider`),',
     'never re-sent, since the provider has no duplicate check for it (docs/OPERATIONS.md).',
     '`in_doubt_resend_unsafe`: a self withdrawal that crashed mid-call; `no_status_endpoint`: a self',
     'withdrawal with an unclear answer (the provider cannot be asked about withdrawals);',
@@ -189,10 +226,22 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '`npm run chaos` is the full run: 10,000 commands of every kind (2 % exact duplicates, 1 %',
     'conflicting reuses), 10,000 hostile messages on the same partitions, 50 SIGKILLs, 3 broker and',
     '3 Postgres restarts, a SIGTERM rolling restart and 20 % provider faults (applied but answer lost,',
-    '5xx after applying, 5xx, 520, hangs, answers slower than the lease). `npm test` runs the short',
+    '5xx after applying, 5xx, 520, hangs, answers slower than the lease, and, for issue 21: a call',
+    'answered by a reset and applied 2-8 s later, an applied transfer the status endpoints do not know',
+    'for 4 s, and that plus a re-send refused with "insufficient balance", "duplicate" or a 404).',
+    'The sandbox sends its genuine webhooks (v1 unless `--webhook-version=v2`) to the',
+    "service's public webhooks port (a balancer in front of both instances' webhook listeners), and",
+    'its hostile sender replays captured ones there at 20 a second while commands arrive: v1',
+    'verbatim and re-aimed at another payout (a still-valid signature), v2 with a stale timestamp and',
+    'with a fresh timestamp but the old signature. Before judging, the sandbox clock is advanced past',
+    'every late apply still held and the service settles; then no FAILED, REJECTED or REVERSED may',
+    'have been published (any version, not only the last) for an id the provider paid and did not',
+    'return (`GET /__sandbox/outcomes`); each violation names the path from the state history.',
+    '`payouts.payout.contradicted` events are counted. `npm test` runs the short',
     'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
     'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
     '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
+    '--hostile-webhooks=20 --webhook-version=v1',
     '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700` (or `CHAOS_COMMANDS`,',
     '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
     "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",

@@ -19,16 +19,27 @@ import {
   type SandboxFixtures,
   type Send,
 } from './generate.js';
-import { ensureDir, NodeProcess, PrivatePostgres, REPO, sleep, waitForHttp } from './infra.js';
+import {
+  ensureDir,
+  NodeProcess,
+  PrivatePostgres,
+  REPO,
+  sleep,
+  waitForHttp,
+  WebhookBalancer,
+} from './infra.js';
 import {
   analyseDeadLetters,
   analyseEvents,
   check,
   consumerLag,
   isTerminal,
+  negativesPublished,
   providerAgreement,
   readTopic,
+  wrongTerminals,
   type Check,
+  type ProviderOutcome,
 } from './observe.js';
 import { renderReport, type Figures } from './report.js';
 
@@ -45,11 +56,28 @@ const FAST_RECONCILE = {
   REVERSAL_WATCH_SCHEDULE: '2s,5s',
   RECONCILER_POLL_MS: '200',
   RESEND_DELAY_MS: '300',
-  // The sandbox applies a transfer when it receives it or never: two "not found" 3 s apart settle it.
-  NOT_FOUND_SETTLE_MS: '3000',
+  // Longer than the longest late apply (LATE_APPLY_MS.max) and status lag (STATUS_LAG_MS) the run
+  // injects: the service settles an internal transfer the status endpoint has not known for this
+  // long as not received (FAILED), so a shorter window would make the run's own faults pay a
+  // transfer the service has already called FAILED.
+  NOT_FOUND_SETTLE_MS: '12000',
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };
+
+/**
+ * The provider's slowness the run injects (random fault kinds `applyLater`, `statusLag`,
+ * `refuseResend`; sandbox clock, which runs in real time here): a call answered by a reset and
+ * applied 2-8 s later, and a status endpoint that does not know an applied transfer for 4 s.
+ * Both stay below NOT_FOUND_SETTLE_MS (checked at start).
+ */
+const LATE_APPLY_MS = { min: 2_000, max: 8_000 };
+const STATUS_LAG_MS = 4_000;
+if (Number(FAST_RECONCILE.NOT_FOUND_SETTLE_MS) <= Math.max(LATE_APPLY_MS.max, STATUS_LAG_MS)) {
+  throw new Error(
+    'chaos config: NOT_FOUND_SETTLE_MS must be longer than the longest late apply and status lag',
+  );
+}
 
 /**
  * SIGTERM's grace in the run: longer than one transfer call (connect 3 s + the run's headers
@@ -122,6 +150,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     kafka: cfg.basePort + 92,
     sandbox: cfg.basePort + 80,
     services: [cfg.basePort + 81, cfg.basePort + 82],
+    webhooks: cfg.basePort + 83,
+    webhookListeners: [cfg.basePort + 84, cfg.basePort + 85],
   };
   const postgres = new PrivatePostgres(ports.postgres, join(LOG_DIR, 'postgres.log'));
   const broker = new Broker(ports.kafka, join(DATA_DIR, `kafka-${ports.kafka}`));
@@ -132,6 +162,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     retry: { retries: 30, initialRetryTime: 300, maxRetryTime: 3_000 },
   });
   const processes: NodeProcess[] = [];
+  const balancer = new WebhookBalancer(ports.webhooks, ports.webhookListeners);
   let producer: Producer | undefined;
   let pool: pg.Pool | undefined;
   let tornDown: Promise<void> | undefined;
@@ -141,6 +172,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       await producer?.disconnect().catch(() => undefined);
       await pool?.end().catch(() => undefined);
       for (const p of processes) await p.close().catch(() => undefined);
+      await balancer.close().catch(() => undefined);
       await broker.stop().catch(() => undefined);
       await copyFile(join(DATA_DIR, `kafka-${ports.kafka}`, 'broker.log'), join(LOG_DIR, 'broker.log')).catch(
         () => undefined,
@@ -170,6 +202,9 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     );
 
     const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
+    // The service's public webhooks port, as the provider and anyone else sees it.
+    await balancer.start();
+    const webhookUrl = (version: string) => `http://127.0.0.1:${ports.webhooks}/webhooks/${version}/default`;
     const sandbox = new NodeProcess(
       'sandbox',
       'dist/apps/provider-sandbox/src/main.js',
@@ -185,6 +220,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
         SANDBOX_RATE_LIMIT_OTHER: '0',
         SANDBOX_LOG_LEVEL: 'warn',
+        // Genuine webhooks of every transfer go to the service's public webhooks port.
+        SANDBOX_WEBHOOK_URL: webhookUrl(cfg.webhookVersion),
+        SANDBOX_WEBHOOK_VERSION: cfg.webhookVersion,
+        SANDBOX_WEBHOOK_RETRY_BASE_MS: '1000',
       },
       join(LOG_DIR, 'sandbox.log'),
     );
@@ -193,13 +232,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await waitForHttp(`${sandboxUrl}/__sandbox/clock`, 30_000, () => sandbox.running);
     const fixtures = await prepareSandbox(sandboxUrl);
 
-    const serviceEnv = (port: number): Record<string, string> => ({
+    const serviceEnv = (port: number, webhooksPort: number): Record<string, string> => ({
       DATABASE_URL: dbUrl,
       DATABASE_POOL_SIZE: '10',
       KAFKA_BROKERS: `127.0.0.1:${ports.kafka}`,
       KAFKA_TOPIC_PREFIX: PREFIX,
       KAFKA_CLIENT_ID: CLIENT_ID,
       HTTP_PORT: String(port),
+      // Every role, the webhook listener included (behind the balancer).
+      SERVICE_ROLES: 'intake,executor,reconciler,relay,queries,webhooks',
+      WEBHOOKS_PORT: String(webhooksPort),
+      WEBHOOKS_POLL_MS: '200',
       LOG_LEVEL: cfg.logLevel,
       PROVIDER_BASE_URL: sandboxUrl,
       PROVIDER_PAYOUT_URL: sandboxUrl,
@@ -215,7 +258,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         new NodeProcess(
           `service-${i + 1}`,
           'dist/apps/payout-service/src/main.js',
-          serviceEnv(port),
+          serviceEnv(port, ports.webhookListeners[i] ?? 0),
           join(LOG_DIR, `service-${i + 1}.log`),
         ),
     );
@@ -274,8 +317,46 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await fetch(`${sandboxUrl}/__sandbox/fault-mode`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate: cfg.faultRate, seed: cfg.seed, lateMs: cfg.leaseMs + 2_000 }),
+      // Every kind: today's six, and late apply, lagging status, refusal on re-send (issue 21).
+      body: JSON.stringify({
+        rate: cfg.faultRate,
+        seed: cfg.seed,
+        lateMs: cfg.leaseMs + 2_000,
+        lateApplyMs: LATE_APPLY_MS,
+        lateApplyAnswer: 'reset',
+        lagMs: STATUS_LAG_MS,
+      }),
     });
+
+    // Hostile webhooks at a steady rate on the public port while commands arrive; the merchant
+    // re-enables the webhook endpoint from the dashboard when the provider disabled it (after
+    // more than five failures in a row, e.g. while Postgres restarts).
+    if (cfg.hostileWebhooks > 0) {
+      await fetch(`${sandboxUrl}/__sandbox/webhooks/hostile`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          v1Url: webhookUrl('v1'),
+          v2Url: webhookUrl('v2'),
+          perSecond: cfg.hostileWebhooks,
+          seed: cfg.seed,
+        }),
+      });
+    }
+    let webhookReenables = 0;
+    let sending = true;
+    const reenabling = (async () => {
+      while (sending) {
+        await sleep(3_000);
+        const v = (await (await fetch(`${sandboxUrl}/__sandbox/webhooks`)).json().catch(() => ({}))) as {
+          disabled?: boolean;
+        };
+        if (v.disabled) {
+          webhookReenables += 1;
+          await fetch(`${sandboxUrl}/__sandbox/webhooks/enable`, { method: 'POST' }).catch(() => undefined);
+        }
+      }
+    })().catch(() => undefined);
 
     const newProducer = async (): Promise<Producer> => {
       const p = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
@@ -452,6 +533,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       injected: Record<string, number>;
     };
     await fetch(`${sandboxUrl}/__sandbox/fault-mode`, { method: 'DELETE' });
+    const hostileView = (await (
+      await fetch(`${sandboxUrl}/__sandbox/webhooks/hostile`, { method: 'DELETE' })
+    ).json()) as { counts: Record<string, Record<string, number>> };
+    // Late applies still held land now: advance the sandbox clock past the last one, then settle.
+    const held = await outcomesOf(sandboxUrl);
+    const lastLate = Math.max(0, ...held.pendingLateApplies.map((l) => l.at - held.now));
+    if (lastLate > 0) await advanceSandbox(sandboxUrl, lastLate + 1);
+    log(
+      `faults and hostile webhooks stopped; ${held.pendingLateApplies.length} late applies still held (clock advanced ${(lastLate / 1000).toFixed(1)} s)`,
+    );
     const settleStart = Date.now();
     log('settling: waiting for no unfinished row, an empty outbox and no consumer lag');
     let settled = false;
@@ -503,6 +594,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     for (const x of received.initiations) {
       if (x.accepted) accepted.set(x.transferId, (accepted.get(x.transferId) ?? 0) + 1);
     }
+    sending = false;
+    await reenabling;
+    const judged = await outcomesOf(sandboxUrl);
+    const webhookView = (await (await fetch(`${sandboxUrl}/__sandbox/webhooks`)).json()) as {
+      counts: Record<string, number>;
+    };
     const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
     const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));
     const ev = analyseEvents(eventMessages, byIdentity);
@@ -530,6 +627,30 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         "provider: every final state agrees with the provider's (money moved or not)",
         `${agreement.checked} payouts and batch entries (${agreement.attention} left to a person)`,
         agreement.violations,
+      ),
+    );
+    const published = negativesPublished(eventMessages);
+    const outcomeById = new Map(judged.outcomes.map((o) => [o.transferId, o]));
+    const wrong = wrongTerminals(
+      published.negatives,
+      outcomeById,
+      (id) => kindOf(byIdentity, id),
+      await negativePaths(
+        pool,
+        [...published.negatives.keys()].filter((id) => (outcomeById.get(id)?.paid ?? 0) > 0),
+      ),
+    );
+    const paidIds = judged.outcomes.filter((o) => o.paid > 0 && !o.returned).length;
+    checks.push(
+      check(
+        'provider: no FAILED, REJECTED or REVERSED ever published for a payout the provider paid and did not return',
+        `${paidIds} ids paid at the provider, ${[...published.negatives.values()].reduce((a, b) => a + b.length, 0)} negative events published, ${held.pendingLateApplies.length} late applies landed after the run`,
+        [
+          ...judged.pendingLateApplies.map(
+            (l) => `${l.endpoint} ${l.id}: a late apply still held at judging`,
+          ),
+          ...wrong,
+        ],
       ),
     );
     const noTerminal: string[] = [];
@@ -630,6 +751,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       },
       chaos: { ...done, restarts, crashes },
       faults: faultView,
+      webhooks: {
+        genuine: webhookView.counts,
+        reenabled: webhookReenables,
+        hostile: hostileView.counts,
+        contradicted: published.contradicted.length,
+        contradictedIds: published.contradicted.slice(0, 5).map((e) => `${e.subject} (${e.data.status})`),
+        lateApplies: held.pendingLateApplies.length,
+        wrongTerminals: wrong.length,
+      },
       provider: summary,
       events: {
         total: ev.total,
@@ -659,6 +789,44 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     process.off('SIGTERM', interrupted);
     await teardown();
   }
+}
+
+interface SandboxOutcomes {
+  now: number;
+  pendingLateApplies: { endpoint: string; id: string; at: number }[];
+  outcomes: ProviderOutcome[];
+}
+
+async function outcomesOf(sandboxUrl: string): Promise<SandboxOutcomes> {
+  return (await (await fetch(`${sandboxUrl}/__sandbox/outcomes`)).json()) as SandboxOutcomes;
+}
+
+async function advanceSandbox(sandboxUrl: string, ms: number): Promise<void> {
+  await fetch(`${sandboxUrl}/__sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: Math.ceil(ms) }),
+  });
+}
+
+/** How the service reached each negative state of these ids: cause and reason from its state history. */
+async function negativePaths(
+  pool: pg.Pool | undefined,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!pool || ids.length === 0) return out;
+  const { rows } = await pool.query<{ transfer_id: string; path: string }>(
+    `SELECT transfer_id,
+            string_agg(coalesce(from_status, '-') || '>' || to_status || ' by ' || cause
+                       || coalesce(' (' || reason || ')', ''), '; ' ORDER BY id) AS path
+       FROM state_history
+      WHERE transfer_id = ANY($1) AND to_status IN ('FAILED', 'REJECTED', 'REVERSED')
+      GROUP BY transfer_id`,
+    [ids],
+  );
+  for (const r of rows) out.set(r.transfer_id, r.path);
+  return out;
 }
 
 /** The commit the run's code comes from (dist/ is built from the work tree). */

@@ -13,6 +13,7 @@ import {
   faultModeSchema,
   faultSchema,
   flagsSchema,
+  hostileSchema,
   rateLimitSchema,
   timingSchema,
   transferTokenSchema,
@@ -20,7 +21,9 @@ import {
   webhookIncidentSchema,
 } from './control.schemas.js';
 import { buildOpenApi } from './openapi.js';
-import { INITIATION_ENDPOINTS, RANDOM_FAULT_KINDS } from '../core/faults.js';
+import { outcomesOf } from '../core/outcomes.js';
+import { HOSTILE_VARIANTS } from '../webhooks/hostile.js';
+import { INITIATION_ENDPOINTS, RANDOM_DEFAULTS, RANDOM_FAULT_KINDS } from '../core/faults.js';
 
 function decode<T>(schema: z.ZodType<T>, body: unknown, reply: FastifyReply): T | undefined {
   const r = schema.safeParse(body ?? {});
@@ -97,6 +100,32 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     world.beneficiaryIncident(b.beneficiaryId ?? '', b.reason);
     return reply.code(202).send({ event: 'BENEFICIARY_INCIDENT' });
   });
+  // Replays of captured webhooks (v1 re-aimed, v2 stale or badly signed) at a steady rate.
+  app.get(`${P}/webhooks/hostile`, () => world.hostile.view());
+  app.post(`${P}/webhooks/hostile`, (req, reply) => {
+    const b = decode(hostileSchema, req.body, reply);
+    if (!b) return;
+    const url = b.url ?? world.webhooks.target?.url;
+    const v1 = b.v1Url ?? url;
+    const v2 = b.v2Url ?? url;
+    if (v1 === undefined || v2 === undefined) {
+      return reply
+        .code(400)
+        .send({ error: 'url: no webhook endpoint configured, give url (or v1Url and v2Url)' });
+    }
+    world.hostile.start({
+      urls: { v1, v2 },
+      perSecond: b.perSecond ?? 5,
+      variants: b.variants ?? HOSTILE_VARIANTS,
+      seed: b.seed ?? 1,
+      ...(b.total === undefined ? {} : { total: b.total }),
+    });
+    return reply.code(202).send(world.hostile.view());
+  });
+  app.delete(`${P}/webhooks/hostile`, () => {
+    world.hostile.stop();
+    return world.hostile.view();
+  });
   app.get(`${P}/flags`, () => world.account.flags);
   app.post(`${P}/flags`, (req, reply) => {
     const b = decode(flagsSchema, req.body, reply);
@@ -125,7 +154,11 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       seed: b.seed,
       endpoints: b.endpoints ?? INITIATION_ENDPOINTS,
       kinds: b.kinds ?? RANDOM_FAULT_KINDS,
-      lateMs: b.lateMs ?? 10_000,
+      lateMs: b.lateMs ?? RANDOM_DEFAULTS.lateMs,
+      lateApplyMs: b.lateApplyMs ?? RANDOM_DEFAULTS.lateApplyMs,
+      lateApplyAnswer: b.lateApplyAnswer ?? RANDOM_DEFAULTS.lateApplyAnswer,
+      lagMs: b.lagMs ?? RANDOM_DEFAULTS.lagMs,
+      refusals: b.refusals ?? RANDOM_DEFAULTS.refusals,
     });
     return world.faults.randomView();
   });
@@ -174,6 +207,19 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
         amount: formatPaise(t.amount),
         status: stepAt(t, now).status,
       })),
+    };
+  });
+  // The provider's record of every id: applied (paid) or not, when, how often, returned or failed;
+  // and the requests still held back by `applyLaterMs` (a run advances the clock past them).
+  app.get(`${P}/outcomes`, (req) => {
+    settleAll(world);
+    const q = req.query as Record<string, unknown>;
+    const id = typeof q.transferId === 'string' ? q.transferId : undefined;
+    const now = world.clock.now();
+    return {
+      now,
+      pendingLateApplies: [...world.lateApplies].filter((l) => id === undefined || l.id === id),
+      outcomes: outcomesOf(world.account, now).filter((o) => id === undefined || o.transferId === id),
     };
   });
   app.get(`${P}/received`, (req) => {

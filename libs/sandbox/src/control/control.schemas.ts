@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { RANDOM_FAULT_KINDS } from '../core/faults.js';
+import { RANDOM_FAULT_KINDS, RESEND_REFUSALS } from '../core/faults.js';
+import { HOSTILE_VARIANTS } from '../webhooks/hostile.js';
 
 const endpointId = z.enum([
   'authorize',
@@ -24,6 +25,9 @@ const endpointId = z.enum([
 
 const amount = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000.00');
 const nonNeg = z.number().int().min(0);
+/** Late applies and status lags are bounded by a day of sandbox clock (tens of minutes is the point). */
+const DAY_MS = 24 * 60 * 60_000;
+const lateAnswer = z.union([z.enum(['hang', 'reset']), z.number().int().min(500).max(599)]);
 
 export const advanceSchema = z.strictObject({ ms: nonNeg.optional(), seconds: nonNeg.optional() });
 
@@ -50,6 +54,10 @@ export const faultSchema = z.strictObject({
   loseAnswer: z.enum(['reset', 'hang']).optional(),
   applyThenStatus: z.number().int().min(500).max(599).optional(),
   applyThenLatencyMs: nonNeg.optional(),
+  applyLaterMs: nonNeg.max(DAY_MS).optional(),
+  applyLaterAnswer: lateAnswer.optional(),
+  statusLagMs: nonNeg.max(DAY_MS).optional(),
+  refuseResend: z.enum(RESEND_REFUSALS).optional(),
   times: z.number().int().min(1).optional(),
 });
 
@@ -78,6 +86,13 @@ export const faultModeSchema = z.strictObject({
   endpoints: z.array(endpointId).min(1).optional(),
   kinds: z.array(z.enum(RANDOM_FAULT_KINDS)).min(1).optional(),
   lateMs: nonNeg.optional(),
+  lateApplyMs: z
+    .strictObject({ min: nonNeg.max(DAY_MS), max: nonNeg.max(DAY_MS) })
+    .refine((r) => r.min <= r.max, 'min <= max')
+    .optional(),
+  lateApplyAnswer: lateAnswer.optional(),
+  lagMs: nonNeg.max(DAY_MS).optional(),
+  refusals: z.array(z.enum(RESEND_REFUSALS)).min(1).optional(),
 });
 
 const rate = z.number().min(0).max(1);
@@ -105,4 +120,18 @@ export const webhookConfigSchema = z.strictObject({
 export const webhookIncidentSchema = z.strictObject({
   beneficiaryId: z.string().max(100).optional(),
   reason: z.string().min(1).max(200),
+});
+
+const httpUrl = z
+  .string()
+  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'an http(s) URL');
+
+export const hostileSchema = z.strictObject({
+  url: httpUrl.optional(),
+  v1Url: httpUrl.optional(),
+  v2Url: httpUrl.optional(),
+  perSecond: z.number().positive().max(1000).optional(),
+  variants: z.array(z.enum(HOSTILE_VARIANTS)).min(1).optional(),
+  total: z.number().int().min(1).optional(),
+  seed: z.number().int().optional(),
 });

@@ -16,6 +16,11 @@ const CONTROL: readonly [string, string, string][] = [
   ['get', '/__sandbox/received', 'Initiations received (?transferId=), with accepted flags'],
   ['get', '/__sandbox/received/summary', 'Initiation totals and every (account, id) accepted more than once'],
   ['get', '/__sandbox/transfers', 'Every transfer and its status now (batch entries included)'],
+  [
+    'get',
+    '/__sandbox/outcomes',
+    'Per id (?transferId=): initiations, accepted, when, status, statuses reached, paid, returned, failed; requests held by applyLaterMs',
+  ],
   ['get', '/__sandbox/fault-mode', 'Random fault mode: settings and faults injected so far'],
   ['post', '/__sandbox/fault-mode', 'Random fault mode: a seeded share of initiations get a fault'],
   ['delete', '/__sandbox/fault-mode', 'End random fault mode'],
@@ -37,6 +42,13 @@ const CONTROL: readonly [string, string, string][] = [
     '/__sandbox/webhooks/incident',
     'Send a BENEFICIARY_INCIDENT webhook (v1) {beneficiaryId?, reason}',
   ],
+  ['get', '/__sandbox/webhooks/hostile', 'Hostile webhook sender: running, target, counts by variant'],
+  [
+    'post',
+    '/__sandbox/webhooks/hostile',
+    'Start replaying captured webhooks (v1 verbatim and re-aimed, v2 stale and badly signed) {url?, v1Url?, v2Url?, perSecond?, variants?, total?, seed?}',
+  ],
+  ['delete', '/__sandbox/webhooks/hostile', 'Stop the hostile webhook sender (counts stay)'],
 ];
 
 const legacyEnvelope = {

@@ -1,9 +1,14 @@
 import { type EndpointId } from './settings.js';
 
+/** How a re-send of a transferId the sandbox already has is refused (`refuseResend`). */
+export const RESEND_REFUSALS = ['insufficient_balance', 'duplicate', 'not_found'] as const;
+export type ResendRefusal = (typeof RESEND_REFUSALS)[number];
+
 /**
  * A fault injected on one endpoint (or '*'). Applied by the route wrapper, in this order:
- * burst429, reset, latencyMs, hang, httpStatus, subCode520, then (after the handler ran)
- * loseAnswer, applyThenStatus or applyThenLatencyMs.
+ * burst429, reset, latencyMs, hang, httpStatus, subCode520, applyLaterMs, refuseResend, then
+ * (after the handler ran) statusLagMs and refuseResend marks, loseAnswer, applyThenStatus or
+ * applyThenLatencyMs.
  */
 export interface FaultSpec {
   readonly endpoint: EndpointId | '*';
@@ -25,11 +30,48 @@ export interface FaultSpec {
   readonly applyThenStatus?: number;
   /** Apply the state change, then hold the real answer this long (sandbox clock). */
   readonly applyThenLatencyMs?: number;
+  /**
+   * The call gets no useful answer (`applyLaterAnswer`) and the request is applied this long
+   * later on the sandbox clock (advancing the clock releases it). Until then the transfer does
+   * not exist. Where the provider deduplicates the id, whichever of the late apply and a re-send
+   * is applied first wins and the other is refused as a repeat; internal transfers and self
+   * withdrawals are not deduplicated, so a late apply after a re-send pays again.
+   */
+  readonly applyLaterMs?: number;
+  /** What the caller of an `applyLaterMs` request gets: no answer ('hang', the default), a reset, or this 5xx. */
+  readonly applyLaterAnswer?: 'hang' | 'reset' | number;
+  /**
+   * On an initiation: the transfer (or batch) this request applies is "not found" on the status
+   * endpoints until this long (sandbox clock) after it was applied. On a status endpoint: this
+   * call answers "not found" for a transfer applied less than this long ago.
+   */
+  readonly statusLagMs?: number;
+  /**
+   * A re-send of an id the sandbox already has is refused with this answer instead of "Transfer
+   * Id already exists", and nothing is applied. On a call that re-sends a known id it refuses that
+   * call; on a call that applies a new id it marks the id, so every later re-send is refused so.
+   */
+  readonly refuseResend?: ResendRefusal;
   /** How many requests the fault applies to; unlimited when absent. */
   readonly times?: number;
 }
 
-/** The faults random mode draws from (each as likely as the others). */
+/** A request the sandbox will apply later (`applyLaterMs`); listed by the control API. */
+export interface LateApply {
+  readonly endpoint: EndpointId;
+  readonly id: string;
+  /** Sandbox clock: when it arrived and when it will be applied. */
+  readonly receivedAt: number;
+  readonly at: number;
+}
+
+/**
+ * The faults random mode draws from (each as likely as the others). The last three model a
+ * provider that is slower or less consistent than it claims: `applyLater` (no answer, applied
+ * later: `lateApplyMs`), `statusLag` (applied, answer lost, "not found" on the status endpoints
+ * for `lagMs`) and `refuseResend` (as `statusLag`, and a re-send is refused with one of
+ * `refusals`): the paths where a service that believes one signal publishes a wrong FAILED.
+ */
 export const RANDOM_FAULT_KINDS = [
   'loseAnswer',
   'applyThen5xx',
@@ -37,6 +79,9 @@ export const RANDOM_FAULT_KINDS = [
   'subCode520',
   'hang',
   'applyThenLate',
+  'applyLater',
+  'statusLag',
+  'refuseResend',
 ] as const;
 export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
 
@@ -63,6 +108,14 @@ export interface RandomFaultMode {
   readonly kinds: readonly RandomFaultKind[];
   /** Delay of `applyThenLate` answers (sandbox clock). */
   readonly lateMs: number;
+  /** `applyLater`: applied after a delay drawn evenly from this range (sandbox clock). */
+  readonly lateApplyMs: { readonly min: number; readonly max: number };
+  /** `applyLater`: what the caller gets meanwhile. */
+  readonly lateApplyAnswer: 'hang' | 'reset' | number;
+  /** `statusLag` and `refuseResend`: how long the status endpoints say "not found". */
+  readonly lagMs: number;
+  /** `refuseResend`: the refusals drawn from (each as likely). */
+  readonly refusals: readonly ResendRefusal[];
 }
 
 /** mulberry32: small, fast, and the same sequence for the same seed (the chaos run's generator too). */
@@ -77,7 +130,13 @@ export function seeded(seed: number): () => number {
   };
 }
 
-function specOf(kind: RandomFaultKind, endpoint: EndpointId, lateMs: number): FaultSpec {
+function specOf(
+  kind: RandomFaultKind,
+  endpoint: EndpointId,
+  mode: RandomFaultMode,
+  next: () => number,
+): FaultSpec {
+  const { lateMs, lateApplyMs, lagMs } = mode;
   switch (kind) {
     case 'loseAnswer':
       return { endpoint, loseAnswer: 'reset' };
@@ -91,8 +150,28 @@ function specOf(kind: RandomFaultKind, endpoint: EndpointId, lateMs: number): Fa
       return { endpoint, hang: true };
     case 'applyThenLate':
       return { endpoint, applyThenLatencyMs: lateMs };
+    case 'applyLater': {
+      const span = Math.max(0, lateApplyMs.max - lateApplyMs.min);
+      const applyLaterMs = lateApplyMs.min + Math.floor(next() * (span + 1));
+      return { endpoint, applyLaterMs, applyLaterAnswer: mode.lateApplyAnswer };
+    }
+    case 'statusLag':
+      return { endpoint, loseAnswer: 'reset', statusLagMs: lagMs };
+    case 'refuseResend': {
+      const refusal = mode.refusals[Math.floor(next() * mode.refusals.length)] ?? 'insufficient_balance';
+      return { endpoint, loseAnswer: 'reset', statusLagMs: lagMs, refuseResend: refusal };
+    }
   }
 }
+
+/** Random mode's defaults for the settings a caller leaves out. */
+export const RANDOM_DEFAULTS = {
+  lateMs: 10_000,
+  lateApplyMs: { min: 5_000, max: 30_000 },
+  lateApplyAnswer: 'reset',
+  lagMs: 10_000,
+  refusals: RESEND_REFUSALS,
+} as const satisfies Partial<RandomFaultMode>;
 
 export class FaultRegistry {
   private readonly faults: { spec: FaultSpec; left: number }[] = [];
@@ -124,7 +203,7 @@ export class FaultRegistry {
     const kind = r.mode.kinds[Math.floor(r.next() * r.mode.kinds.length)];
     if (kind === undefined) return undefined;
     this.injected.set(kind, (this.injected.get(kind) ?? 0) + 1);
-    return specOf(kind, endpoint, r.mode.lateMs);
+    return specOf(kind, endpoint, r.mode, r.next);
   }
 
   setRandom(mode: RandomFaultMode | undefined): void {

@@ -1,5 +1,6 @@
 import { type SandboxClock } from './clock.js';
 import { type Paise } from './money.js';
+import { type ResendRefusal } from './faults.js';
 import { type EndpointId } from './settings.js';
 
 export type TransferStatus = 'RECEIVED' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'REJECTED' | 'REVERSED';
@@ -32,6 +33,8 @@ export interface TransferRecord {
   refunded: boolean;
   /** The debit was taken. */
   debited: boolean;
+  /** The status endpoints answer "not found" before this (a `statusLagMs` fault). */
+  visibleAt?: number;
 }
 
 export interface Beneficiary {
@@ -84,6 +87,8 @@ export interface BatchRecord {
   readonly processAt: number;
   processed: boolean;
   readonly results: BatchEntryResult[];
+  /** The batch status endpoint answers "not found" before this (a `statusLagMs` fault). */
+  visibleAt?: number;
 }
 
 export interface BatchEntryResult {
@@ -128,6 +133,8 @@ export class AccountState {
   readonly batches = new Map<string, BatchRecord>();
   readonly withdrawals: { readonly withdrawalId: string; readonly at: number }[] = [];
   readonly received: ReceivedInitiation[] = [];
+  /** Ids (by `initiationKey(endpoint, id)`) whose re-sends are refused this way (`refuseResend`). */
+  readonly refuseResend = new Map<string, ResendRefusal>();
   /** Transfers with a step still in the future; settled lazily. */
   readonly unsettled = new Set<TransferRecord>();
   private nextReference = 100_000;
@@ -215,6 +222,38 @@ export class AccountState {
     }
     return sum;
   }
+}
+
+/** One key per initiation id: transfer ids are shared by the transfer endpoints, the rest are not. */
+export function initiationKey(endpoint: EndpointId, id: string): string {
+  const family =
+    endpoint === 'internalTransfer' || endpoint === 'selfWithdrawal' || endpoint === 'requestBatchTransfer'
+      ? endpoint
+      : 'transfer';
+  return `${family}\u0000${id}`;
+}
+
+/** Whether the sandbox already has this id from this endpoint's family (a re-send would be a repeat). */
+export function knownInitiation(account: AccountState, endpoint: EndpointId, id: string): boolean {
+  switch (endpoint) {
+    case 'internalTransfer':
+      return account.internalTransfers.has(id);
+    case 'selfWithdrawal':
+      return account.withdrawals.some((w) => w.withdrawalId === id);
+    case 'requestBatchTransfer':
+      return account.batches.has(id);
+    default:
+      return account.transfers.has(id);
+  }
+}
+
+/** A transfer the status endpoints do not show yet (status lag). */
+export function hiddenByLag(
+  t: { readonly visibleAt?: number; readonly addedOn: number },
+  now: number,
+  lagMs = 0,
+): boolean {
+  return (t.visibleAt !== undefined && now < t.visibleAt) || (lagMs > 0 && now - t.addedOn < lagMs);
 }
 
 export function beneKeyOf(t: {

@@ -1,8 +1,9 @@
 import { type AppLogger } from '#observability';
 import { transferEvents } from '../webhooks/transfer-events.js';
 import { WebhookDispatcher } from '../webhooks/webhook.dispatcher.js';
+import { HostileSender } from '../webhooks/hostile.js';
 import { SandboxClock } from './clock.js';
-import { FaultRegistry } from './faults.js';
+import { FaultRegistry, type LateApply } from './faults.js';
 import { formatPaise, paiseFromConfig, type Paise } from './money.js';
 import { RateLimiter } from './rate-limit.js';
 import { type SandboxSettings } from './settings.js';
@@ -23,6 +24,10 @@ export class SandboxWorld {
   readonly transferTokens: TransferTokenStore;
   /** Webhook sending: configuration, faults, the disabled flag and the attempt log. */
   readonly webhooks: WebhookDispatcher;
+  /** Replays captured webhooks at a receiver (control API `/__sandbox/webhooks/hostile`). */
+  readonly hostile: HostileSender;
+  /** Requests held back by `applyLaterMs`, until the sandbox clock reaches their time. */
+  readonly lateApplies = new Set<LateApply>();
   account: AccountState;
   /** Allow-listed source addresses; the control API may change them. */
   allowedIps: readonly string[];
@@ -52,6 +57,10 @@ export class SandboxWorld {
       },
       logger,
     );
+    this.hostile = new HostileSender(
+      this.webhooks,
+      (id) => this.account.transfers.has(id) || this.account.internalTransfers.has(id),
+    );
     this.account = this.newAccount();
     this.allowedIps = settings.allowedIps;
     this.pendingDelayMs = settings.pendingDelayMs;
@@ -62,11 +71,14 @@ export class SandboxWorld {
   /** Forgets all state, tokens, faults and rate windows; the clock keeps its time. */
   reset(): void {
     this.account = this.newAccount();
+    // Held requests belong to the old account: `at` drops them when their time comes.
+    this.lateApplies.clear();
     this.faults.clear();
     this.limiter.reset();
     this.tokens.rotate();
     this.tokens.setTtl(this.settings.tokenTtlSeconds);
     this.transferTokens.clear();
+    this.hostile.stop();
     this.webhooks.reset();
     this.allowedIps = this.settings.allowedIps;
     this.pendingDelayMs = this.settings.pendingDelayMs;
@@ -77,6 +89,7 @@ export class SandboxWorld {
   /** Stops sending and releases every sandbox-clock wait. */
   close(): void {
     this.closed = true;
+    this.hostile.close();
     this.webhooks.close();
     this.clock.releaseAll();
   }
@@ -90,11 +103,11 @@ export class SandboxWorld {
    * Runs `work` once the sandbox clock reaches `at` (real time passing or the clock advanced),
    * unless the account was reset or the sandbox closed meanwhile.
    */
-  async at(at: number, account: AccountState, work: () => void): Promise<void> {
+  async at(at: number, account: AccountState, work: () => void | Promise<void>): Promise<void> {
     while (this.isCurrent(account) && this.clock.now() < at) await this.clock.sleep(at - this.clock.now());
     if (!this.isCurrent(account)) return;
     try {
-      work();
+      await work();
     } catch (err) {
       // Nobody awaits scheduled work: report it rather than crash the process.
       this.logger?.error({ err }, 'sandbox scheduled work failed');

@@ -77,6 +77,8 @@ export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void
         },
         REQUEST_TRANSFER,
       );
+      // Entries of a batch the status endpoints do not show yet are not shown either.
+      if (batch.visibleAt !== undefined) record.visibleAt = Math.max(record.visibleAt ?? 0, batch.visibleAt);
       batch.results.push({ entry: e, transferId, record, reason: '' });
     } catch (err) {
       if (!(err instanceof RowAnswer)) throw err;

@@ -1,3 +1,4 @@
+import { type FaultSpec } from '../core/faults.js';
 import { type EndpointId, type RateGroup } from '../core/settings.js';
 import { type SandboxWorld } from '../core/world.js';
 import { COMMON } from '../tables/common.table.js';
@@ -11,6 +12,8 @@ export interface LegacyContext {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** How the caller passed the source check: allow-listed address or signature. */
   readonly source: 'ip' | 'signature';
+  /** The fault this request took, for handlers it changes (status lag on status endpoints). */
+  readonly fault?: FaultSpec;
 }
 
 export interface LegacyAnswer {

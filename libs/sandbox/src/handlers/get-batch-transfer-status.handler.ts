@@ -1,4 +1,4 @@
-import { stepAt } from '../core/state.js';
+import { hiddenByLag, stepAt } from '../core/state.js';
 import { formatPaise, parseAmount } from '../core/money.js';
 import { BATCH_STATUS as S } from '../tables/get-batch-transfer-status.table.js';
 import { fail } from '../tables/row.js';
@@ -16,11 +16,12 @@ export const getBatchTransferStatus: LegacyEndpoint = {
   table: S,
   auth: 'bearer',
   row520: S.unknownError,
-  handle({ world, query }) {
+  handle({ world, query, fault }) {
     const id = queryParam(query, 'batchTransferId');
     if (!id) fail(S.missingId);
     const batch = world.account.batches.get(id);
-    if (!batch) fail(S.notFound);
+    // A lagging status endpoint does not know a batch it has accepted (statusLagMs).
+    if (!batch || hiddenByLag(batch, world.clock.now(), fault?.statusLagMs)) fail(S.notFound);
     processBatchIfDue(world, batch);
     if (!batch.processed) return { row: S.pending };
     world.account.settle();

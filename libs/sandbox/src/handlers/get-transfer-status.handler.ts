@@ -1,6 +1,6 @@
 import { legacyDate, NOT_PROCESSED } from '../core/clock.js';
 import { formatPaise } from '../core/money.js';
-import { stepAt, type TransferRecord } from '../core/state.js';
+import { hiddenByLag, stepAt, type TransferRecord } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { TRANSFER_STATUS as R } from '../tables/get-transfer-status.table.js';
 import { fail } from '../tables/row.js';
@@ -43,7 +43,7 @@ export const getTransferStatus: LegacyEndpoint = {
   table: R,
   auth: 'bearer',
   row520: { subCode: '520', status: 'ERROR', message: 'Unknown error occurred, please retry later' },
-  handle({ world, query }) {
+  handle({ world, query, fault }) {
     const transferId = queryParam(query, 'transferId');
     const referenceId = queryParam(query, 'referenceId');
     if (transferId === undefined || referenceId === undefined || (!transferId && !referenceId))
@@ -53,7 +53,9 @@ export const getTransferStatus: LegacyEndpoint = {
     const t = transferId
       ? (account.transfers.get(transferId) ?? account.internalTransfers.get(transferId))
       : account.byReference.get(referenceId);
-    if (!t) fail(transferId ? R.transferIdNotFound : R.referenceIdNotFound);
+    // A lagging status endpoint does not know a transfer it has applied (statusLagMs).
+    if (!t || hiddenByLag(t, world.clock.now(), fault?.statusLagMs))
+      fail(transferId ? R.transferIdNotFound : R.referenceIdNotFound);
     return { row: R.success, data: { transfer: legacyTransferView(world, t) } };
   },
 };

@@ -1,3 +1,4 @@
+import { type FaultSpec } from '../core/faults.js';
 import { type EndpointId, type RateGroup } from '../core/settings.js';
 import { type SandboxWorld } from '../core/world.js';
 import { type V2Table } from '../tables/row.js';
@@ -8,6 +9,8 @@ export interface V2Context {
   readonly world: SandboxWorld;
   readonly body: unknown;
   readonly query: Readonly<Record<string, unknown>>;
+  /** The fault this request took, for handlers it changes (status lag on status endpoints). */
+  readonly fault?: FaultSpec;
 }
 
 export interface V2Endpoint {

@@ -3,8 +3,12 @@ import { type SandboxWorld } from '../core/world.js';
 import { type LegacyAnswer, type LegacyEndpoint } from '../handlers/endpoint.js';
 import { COMMON } from '../tables/common.table.js';
 import { legacyHttpStatus, RowAnswer, type LegacyRow } from '../tables/row.js';
+import { type LegacyContext } from '../handlers/endpoint.js';
 import { checkLegacyAccess } from './access.js';
+import { legacyRefusalRow } from '../tables/refusals.table.js';
+import { fail } from '../tables/row.js';
 import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
+import { answerLater, markApplied, resendRefusal, scheduleLateApply } from './initiation-faults.js';
 
 export function legacyBody(answer: LegacyAnswer): Record<string, unknown> {
   if (answer.raw) return answer.raw;
@@ -54,27 +58,57 @@ async function run(
       break;
   }
   if (!world.limiter.take(ep.id, ep.group).allowed) return sendLegacy(reply, { row: COMMON.tooManyRequests });
+  const id = initiationId(ep, req.body);
+  const account = world.account;
+  const since = account.received.length;
   let answer: LegacyAnswer;
   try {
     const source = checkLegacyAccess(world, ep, req.ip, req.headers);
-    answer = await ep.handle({
+    const ctx: LegacyContext = {
       world,
       body: req.body,
       query: req.query as Record<string, unknown>,
       params: req.params as Record<string, string | undefined>,
       headers: req.headers,
       source,
-    });
+      fault,
+    };
+    if (fault?.applyLaterMs !== undefined) {
+      scheduleLateApply(world, ep.id, id, fault.applyLaterMs, async () => {
+        const before = account.received.length;
+        await handleRefused(world, ep, ctx, id);
+        markApplied(world, account, ep.id, id, fault, before);
+      });
+      return answerLater(req, reply, fault.applyLaterAnswer, (status) => sendServerError(reply, status));
+    }
+    const refusal = resendRefusal(account, ep.id, id, fault);
+    if (refusal) fail(legacyRefusalRow(ep.id, ep.table, refusal));
+    answer = await ep.handle(ctx);
   } catch (err) {
     if (!(err instanceof RowAnswer)) throw err;
-    const id = initiationId(ep, req.body);
     if (id !== undefined) world.account.receive(ep.id, id, false, err.row.subCode);
     answer = { row: err.row };
   }
+  markApplied(world, account, ep.id, id, fault, since);
   const post = await applyFaultAfter(world, fault, req, reply);
   if (post.kind === 'lost') return;
   if (post.kind === 'http') return sendServerError(reply, post.status);
   sendLegacy(reply, answer);
+}
+
+/** The handler with nobody waiting for its answer (a late apply): a refusal is only logged. */
+async function handleRefused(
+  world: SandboxWorld,
+  ep: LegacyEndpoint,
+  ctx: LegacyContext,
+  id: string | undefined,
+): Promise<void> {
+  try {
+    await ep.handle(ctx);
+  } catch (err) {
+    if (!(err instanceof RowAnswer)) throw err;
+    if (id !== undefined) world.account.receive(ep.id, id, false, err.row.subCode);
+  }
 }
 
 export function registerLegacy(app: FastifyInstance, world: SandboxWorld, ep: LegacyEndpoint): void {

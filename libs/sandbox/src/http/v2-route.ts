@@ -1,10 +1,12 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type SandboxWorld } from '../core/world.js';
-import { type V2Endpoint } from '../handlers/v2-endpoint.js';
+import { type V2Context, type V2Endpoint } from '../handlers/v2-endpoint.js';
 import { type V2Row } from '../tables/row.js';
 import { V2_COMMON, V2Answer, failV2 } from '../tables/v2-common.table.js';
 import { sameSecret } from './access.js';
+import { V2_REFUSALS } from '../tables/refusals.table.js';
 import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
+import { answerLater, markApplied, resendRefusal, scheduleLateApply } from './initiation-faults.js';
 
 const API_VERSION_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
@@ -61,22 +63,53 @@ async function run(
   if (limited) return sendV2Error(reply, V2_COMMON.rateLimited);
   if (pre.kind === 'http') return sendV2Error(reply, { ...V2_COMMON.internalError, http: pre.status });
   if (pre.kind === 'subCode520') return sendV2Error(reply, { ...V2_COMMON.internalError, http: 520 });
+  const id = ep.initiationKey ? initiationId(req.body, ep.initiationKey) : undefined;
+  const account = world.account;
+  const since = account.received.length;
   let status = 200;
   let body: unknown;
   try {
     checkHeaders(world, ep, req.headers);
-    body = await ep.handle({ world, body: req.body, query: req.query as Record<string, unknown> });
+    const ctx: V2Context = { world, body: req.body, query: req.query as Record<string, unknown>, fault };
+    if (fault?.applyLaterMs !== undefined) {
+      scheduleLateApply(world, ep.id, id, fault.applyLaterMs, async () => {
+        const before = account.received.length;
+        await handleRefused(world, ep, ctx, id);
+        markApplied(world, account, ep.id, id, fault, before);
+      });
+      return answerLater(req, reply, fault.applyLaterAnswer, (s) =>
+        sendV2Error(reply, { ...V2_COMMON.internalError, http: s }),
+      );
+    }
+    const refusal = resendRefusal(account, ep.id, id, fault);
+    if (refusal) failV2(V2_REFUSALS[refusal]);
+    body = await ep.handle(ctx);
   } catch (err) {
     if (!(err instanceof V2Answer)) throw err;
-    const id = ep.initiationKey ? initiationId(req.body, ep.initiationKey) : undefined;
     if (id !== undefined) world.account.receive(ep.id, id, false, err.row.code);
     status = err.row.http;
     body = v2ErrorBody(err.row);
   }
+  markApplied(world, account, ep.id, id, fault, since);
   const post = await applyFaultAfter(world, fault, req, reply);
   if (post.kind === 'lost') return;
   if (post.kind === 'http') return sendV2Error(reply, { ...V2_COMMON.internalError, http: post.status });
   void reply.code(status).send(body);
+}
+
+/** The handler with nobody waiting for its answer (a late apply): a refusal is only logged. */
+async function handleRefused(
+  world: SandboxWorld,
+  ep: V2Endpoint,
+  ctx: V2Context,
+  id: string | undefined,
+): Promise<void> {
+  try {
+    await ep.handle(ctx);
+  } catch (err) {
+    if (!(err instanceof V2Answer)) throw err;
+    if (id !== undefined) world.account.receive(ep.id, id, false, err.row.code);
+  }
 }
 
 export function registerV2(app: FastifyInstance, world: SandboxWorld, ep: V2Endpoint): void {

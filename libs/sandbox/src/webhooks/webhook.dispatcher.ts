@@ -3,7 +3,7 @@ import { type AppLogger } from '#observability';
 import { type SandboxClock } from '../core/clock.js';
 import { seeded } from '../core/faults.js';
 import { formatPaise, type Paise } from '../core/money.js';
-import { encodeWebhook } from './webhook.encode.js';
+import { encodeWebhook, type EncodedWebhook } from './webhook.encode.js';
 import { postOnce } from './http-post.js';
 import {
   eventInVersion,
@@ -20,6 +20,17 @@ import {
 export const DISABLE_AFTER_FAILURES = 5;
 /** The attempt log keeps this many entries (oldest dropped first). */
 const MAX_LOGGED = 10_000;
+/** Captured transfer webhooks kept per format for the hostile sender (oldest dropped first). */
+const MAX_CAPTURED = 2_000;
+
+/** A genuine transfer webhook as it went over the wire: what someone on the path could record. */
+export interface CapturedWebhook {
+  readonly version: WebhookVersion;
+  readonly event: string;
+  readonly transferId: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
 
 export interface WebhookSettings {
   /** Where to send, from the options or SANDBOX_WEBHOOK_URL; absent: no webhooks. */
@@ -93,6 +104,7 @@ export class WebhookDispatcher {
   consecutiveFailures = 0;
   counts = zeroCounts();
   private log: DeliveryAttempt[] = [];
+  private captured: Record<WebhookVersion, CapturedWebhook[]> = { v1: [], v2: [] };
   private random = seeded(NO_WEBHOOK_FAULTS.seed);
   private nextId = 0;
   private generation = 0;
@@ -165,8 +177,14 @@ export class WebhookDispatcher {
     this.consecutiveFailures = 0;
     this.counts = zeroCounts();
     this.log = [];
+    this.captured = { v1: [], v2: [] };
     this.held = [];
     this.chain = Promise.resolve();
+  }
+
+  /** Genuine transfer webhooks captured as sent (newest last), for `HostileSender`. */
+  captures(version: WebhookVersion): readonly CapturedWebhook[] {
+    return this.captured[version];
   }
 
   close(): void {
@@ -288,6 +306,7 @@ export class WebhookDispatcher {
     }
     const secret = job.badSignature ? `${this.secret}-not-the-secret` : this.secret;
     const encoded = encodeWebhook(job.event, target.version, secret, Date.now());
+    if (n === 1 && !job.duplicate && !job.badSignature) this.capture(job.event, target.version, encoded);
     this.counts.attempts += 1;
     const res = await postOnce(
       target.url,
@@ -314,6 +333,29 @@ export class WebhookDispatcher {
       );
     }
     return false;
+  }
+
+  /**
+   * Keeps a genuine transfer webhook as sent, and the same event as the other format would have
+   * carried it at the same moment (the provider signs both; a run sends one), so a hostile
+   * sender can replay either format without the secret.
+   */
+  private capture(event: WebhookEvent, version: WebhookVersion, sent: EncodedWebhook): void {
+    if (event.kind !== 'transfer') return;
+    const other: WebhookVersion = version === 'v1' ? 'v2' : 'v1';
+    const keep = (v: WebhookVersion, e: EncodedWebhook): void => {
+      const list = this.captured[v];
+      list.push({
+        version: v,
+        event: event.type,
+        transferId: event.transferId,
+        body: e.body,
+        headers: e.headers,
+      });
+      if (list.length > MAX_CAPTURED) list.splice(0, list.length - MAX_CAPTURED);
+    };
+    keep(version, sent);
+    keep(other, encodeWebhook(event, other, this.secret, Date.now()));
   }
 
   private record(
