@@ -29,6 +29,7 @@ describe('a refused re-send is never final', () => {
       },
     });
     await stack.startService();
+    await stack.registerBeneficiary({ beneId: 'BENE1', ...ACCOUNTS.success });
   });
   after(async () => {
     await stack?.close();
