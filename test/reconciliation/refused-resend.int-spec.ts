@@ -46,20 +46,30 @@ describe('a refused re-send is never final', () => {
       refuseResend: refusal,
       times: 1,
     });
-  const refusedOnResend = (id: string): Promise<PayoutEvent> =>
-    eventually(
-      () =>
-        stack.eventsOf(id).find((e) => e.data.status === 'UNKNOWN' && e.data.reason === 'refused_on_resend'),
-      {
-        timeoutMs: 20_000,
-        what: `${id}: UNKNOWN refused_on_resend; seen ${JSON.stringify(statusesOf(stack, id))}`,
-      },
-    );
   const neverFailed = (id: string) => {
     const final = stack
       .eventsOf(id)
       .filter((e) => ['FAILED', 'REJECTED', 'REVERSED'].includes(e.data.status));
     assert.deepEqual(final, [], `${id} was published ${final.map((e) => e.data.status).join(', ')}`);
+  };
+  /**
+   * Waits for the re-send's refusal to be recorded (UNKNOWN refused_on_resend) or for anything
+   * final, then checks that nothing final was published.
+   */
+  const refusedOnResend = async (id: string): Promise<void> => {
+    const settled = (e: PayoutEvent) =>
+      (e.data.status === 'UNKNOWN' && e.data.reason === 'refused_on_resend') ||
+      ['FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'SUCCESS', 'COMPLETED'].includes(
+        e.data.status,
+      );
+    try {
+      await eventually(() => stack.eventsOf(id).find(settled), { timeoutMs: 20_000 });
+    } catch {
+      assert.fail(`${id}: no refused re-send recorded; seen ${statusesOf(stack, id).join(', ')}`);
+    }
+    neverFailed(id);
+    const refused = stack.eventsOf(id).find(settled);
+    assert.equal(refused?.data.reason, 'refused_on_resend', `${id}: ${refused?.data.status}`);
   };
 
   const cases = [
