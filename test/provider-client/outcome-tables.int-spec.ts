@@ -90,6 +90,17 @@ describe('outcome tables over real HTTP', () => {
           assert.equal(stub.count(c.path), 1);
         });
       }
+      // The same in other words (issue 21): "Duplicate transferId" on a 400 used to fall into the
+      // catch-all refusal row and become FAILED while the provider held the id.
+      for (const message of ['Duplicate transferId', 'DUPLICATE_TRANSFER_ID']) {
+        for (const subCode of [400, 409]) {
+          it(`"${message}" with subCode ${subCode} is a duplicate`, async () => {
+            stub.on(c.path, { status: subCode, body: { status: 'ERROR', subCode, message } });
+            const r = await c.call(client);
+            assert.equal(r.outcome === 'failed' ? r.kind : r.outcome, 'duplicate', JSON.stringify(r));
+          });
+        }
+      }
       it('a body that does not parse is unknown', async () => {
         stub.on(c.path, { status: 502, body: '<html>bad gateway</html>' });
         const r = await c.call(client);
@@ -151,6 +162,16 @@ describe('outcome tables over real HTTP', () => {
         });
         const r = await c.call(client);
         assert.equal(r.outcome === 'failed' ? r.kind : r.outcome, 'duplicate', JSON.stringify(r));
+      });
+      it('a "duplicate" error, in message or code, is a duplicate', async () => {
+        for (const body of [
+          { type: 'invalid_request_error', code: 'some_code', message: 'Duplicate transfer_id' },
+          { type: 'invalid_request_error', code: 'duplicate_transfer_id', message: 'm' },
+        ]) {
+          stub.on(c.path, { status: 409, body });
+          const r = await c.call(client);
+          assert.equal(r.outcome === 'failed' ? r.kind : r.outcome, 'duplicate', JSON.stringify(r));
+        }
       });
       it('a 200 answer is decoded', async () => {
         stub.on(c.path, { body: c.okBody });

@@ -15,6 +15,7 @@ import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { after, type BatchSubmission } from './batch-submission.js';
+import { batchAttentionReason, onBatchNotFound } from './decide-batch-submit.js';
 
 export interface BatchCheckWorkerDeps {
   pool: pg.Pool;
@@ -112,8 +113,10 @@ export class BatchCheckWorker {
       { batchTransferId: batch.batchTransferId },
       { accountId: batch.accountId, requestId: batch.requestId ?? undefined },
     );
-    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING')
-      return this.resubmit(batch);
+    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING') {
+      // A batch whose re-send the provider refused is never sent again: asked later, then a person.
+      return onBatchNotFound(batch) === 'resend' ? this.resubmit(batch) : this.later(batch, r);
+    }
     if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
     const results = r.data.transfers.map((t) => ({
       transferId: t.transferId,
@@ -208,9 +211,7 @@ export class BatchCheckWorker {
     const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
     if (delay !== undefined)
       return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(delay));
-    await this.move(batch, 'REQUIRES_ATTENTION', {
-      reason: `reconciliation_schedule_exhausted (${r.outcome})`,
-    });
+    await this.move(batch, 'REQUIRES_ATTENTION', { reason: batchAttentionReason(batch, r.outcome) });
   }
 
   private async move(batch: BatchRow, to: BatchStatus, fields: BatchChangeFields): Promise<void> {

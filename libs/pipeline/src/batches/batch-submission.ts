@@ -3,6 +3,7 @@ import { type BatchStatus } from '#contracts';
 import { type BatchChangeFields, type BatchLedger, type BatchRepository, type BatchRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type BatchEntry, type ProviderClient } from '#provider-client';
+import { decideAfterBatchSubmit } from './decide-batch-submit.js';
 
 export interface BatchSubmissionDeps {
   pool: pg.Pool;
@@ -21,8 +22,9 @@ export interface BatchSubmissionSettings {
 
 /**
  * Sends a SUBMITTING batch as a whole (requestBatchTransfer, same batchTransferId every time) and
- * records what the provider said. Shared by the submit worker (first send) and the check worker
- * (a re-send after the provider said it does not have the batch).
+ * records what the provider said (decideAfterBatchSubmit: a re-send's refusal is never final).
+ * Shared by the submit worker (first send) and the check worker (a re-send after the provider
+ * said it does not have the batch).
  */
 export class BatchSubmission {
   constructor(
@@ -45,35 +47,16 @@ export class BatchSubmission {
           requestId: batch.requestId ?? `${batch.batchTransferId}:${batch.attempt}`,
         },
       );
-      const first = this.s.schedule[0] ?? 30_000;
-      switch (r.outcome) {
-        case 'success':
-        case 'pending':
-          return await this.move(batch, 'PROCESSING', {
-            referenceId: r.data?.referenceId ?? null,
-            nextCheckAt: after(first),
-          });
-        case 'failed':
-          if (r.kind === 'duplicate') {
-            return await this.move(batch, 'UNKNOWN', {
-              reason: 'already_exists_at_provider',
-              nextCheckAt: after(0),
-            });
-          }
-          return await this.move(batch, r.diagnostics.sent ? 'FAILED' : 'REJECTED', {
-            reason: r.reason,
-            statusCode: r.diagnostics.subCode ?? null,
-          });
-        case 'unknown':
-          return await this.move(batch, 'UNKNOWN', { reason: r.reason, nextCheckAt: after(first) });
-        case 'retry-safe':
-        case 'auth-refresh':
-        case 'fatal-config':
-          return await this.move(batch, 'SUBMITTING', {
-            reason: r.reason,
-            nextCheckAt: after(this.s.resendMs),
-          });
-      }
+      const d = decideAfterBatchSubmit(r, batch.attempt, {
+        firstCheckMs: this.s.schedule[0] ?? 30_000,
+        resendMs: this.s.resendMs,
+      });
+      await this.move(batch, d.to, {
+        referenceId: d.referenceId ?? null,
+        reason: d.reason ?? null,
+        statusCode: d.statusCode ?? null,
+        nextCheckAt: d.recheckInMs === undefined ? null : after(d.recheckInMs),
+      });
     } catch (e) {
       this.d.logger.error(
         { err: e, batchTransferId: batch.batchTransferId },

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Diagnostics, type ProviderResult } from '#provider-client';
 import { payoutRow } from '#test-support';
+import { errorOf } from '../shared/submit-payout.js';
 import { type CheckRules, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
 
 const rules: CheckRules = {
@@ -255,5 +256,49 @@ describe('decideOnAnswer', () => {
     });
     // The provider's own word still settles it.
     assert.equal(decideOnAnswer(reopened, says('SUCCESS'), false, rules, now + 1_000).do, 'move');
+  });
+});
+
+describe('decideOnAnswer after a refused re-send (issue 21)', () => {
+  // What decideAfterSubmit leaves when the provider refused a re-send: UNKNOWN, due at once.
+  const refused = (over: Parameters<typeof row>[0] = {}) =>
+    row({ status: 'UNKNOWN', attempt: 2, reason: 'refused_on_resend', checkCount: 1, ...over });
+
+  it('"not found" is never a re-send nor a settlement: checked again on the schedule, every kind', () => {
+    // The refusal may be the sign that a first attempt exists and the status endpoint lags.
+    for (const kind of [
+      'standard_transfer',
+      'direct_transfer',
+      'card_payout',
+      'internal_transfer',
+    ] as const) {
+      for (const status of ['UNKNOWN', 'SUBMITTING'] as const) {
+        assert.deepEqual(
+          decideOnAnswer(refused({ kind, status }), notFound, false, rules, 0),
+          { do: 'reschedule', inMs: 20, lastError: errorOf(diagnostics) },
+          `${kind} ${status}`,
+        );
+      }
+    }
+  });
+
+  it('goes to a person, with its own reason, once the schedule is spent on "not found" or unclear answers', () => {
+    for (const answer of [notFound, unclear, says('WHATEVER')]) {
+      const step = decideOnAnswer(refused({ checkCount: 3 }), answer, false, rules);
+      assert.equal(step.do, 'attention');
+      assert.equal(step.do === 'attention' && step.reason, 'refused_on_resend');
+    }
+  });
+
+  it("the status endpoint's word decides: SUCCESS, PENDING, and FAILED from the status endpoint itself", () => {
+    for (const status of ['SUCCESS', 'PENDING', 'FAILED'] as const) {
+      const step = decideOnAnswer(refused(), says(status), false, rules);
+      assert.equal(step.do === 'move' && step.to, status, status);
+    }
+  });
+
+  it('a first send refused "already exists" is still re-sent after "not found" (bounded): only a re-send\'s refusal stops that', () => {
+    const duplicate = row({ status: 'UNKNOWN', attempt: 1, reason: 'already_exists_at_provider' });
+    assert.deepEqual(decideOnAnswer(duplicate, notFound, false, rules), { do: 'resend' });
   });
 });

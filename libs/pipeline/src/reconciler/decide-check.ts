@@ -2,6 +2,7 @@ import { type PayoutStatus } from '#contracts';
 import { canMove, contradictionOf, isTerminal, type PayoutRow } from '#ledger';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
 import { errorOf } from '../shared/submit-payout.js';
+import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 import { hasStatusCheck, type StatusAnswer, type StatusLookup } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 
@@ -108,6 +109,9 @@ export function decideOnAnswer(
       (row.status === 'UNKNOWN' || row.status === 'SUBMITTING')
     ) {
       if (resendsSpent) return { do: 'attention', reason: 'not_processed_after_retries' };
+      // The provider refused a re-send: an earlier attempt may exist and the status endpoint lag.
+      // Neither sent again nor settled: asked again on the schedule, then a person.
+      if (row.reason === REFUSED_ON_RESEND) return later(row, errorOf(r.diagnostics), rules);
       // The provider has no record of it. Sending the same transferId again is safe only where
       // the provider would refuse a repeat.
       const step = onNotFound(row.kind);
@@ -210,9 +214,11 @@ function later(
   // The reversal and failed watches: a settled payout is never handed to a person, the watch just ends.
   const inMs = nextCheckDelay(watchOf(row, rules), row.checkCount);
   if (inMs === undefined) {
-    return isWatched(row)
-      ? { do: 'end-watch', ...noted }
-      : { do: 'attention', reason: 'reconciliation_schedule_exhausted', ...noted };
+    if (isWatched(row)) return { do: 'end-watch', ...noted };
+    // A refused re-send still unclear keeps its own reason: the person must know a first
+    // attempt may have been paid.
+    const reason = row.reason === REFUSED_ON_RESEND ? REFUSED_ON_RESEND : 'reconciliation_schedule_exhausted';
+    return { do: 'attention', reason, ...noted };
   }
   return { do: 'reschedule', inMs, lastError, ...noted };
 }

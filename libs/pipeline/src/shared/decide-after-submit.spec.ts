@@ -1,17 +1,66 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideAfterSubmit } from './decide-after-submit.js';
+import { type FailureKind, type ProviderResult } from '#provider-client';
+import { type PayoutKind } from '#ledger';
+import { decideAfterSubmit, type Decision, REFUSED_ON_RESEND } from './decide-after-submit.js';
 
 const timings = { firstCheckMs: 1000, resendMs: 100, fatalConfigMs: 60_000 };
-const diagnostics = (message?: string) => ({
+const diagnostics = (message?: string, sent = true) => ({
   endpoint: 'directTransfer' as const,
   requestId: 'r',
-  sent: true,
+  sent,
   attempts: 1,
   durationMs: 1,
   subCode: '422',
   message,
 });
+const first = { attempt: 1, kind: 'direct_transfer' as PayoutKind };
+const resend = { attempt: 2, kind: 'direct_transfer' as PayoutKind };
+
+/** Every failure kind: the compiler refuses a kind missing here. */
+const FAILURE_KINDS = Object.keys({
+  rejected: true,
+  duplicate: true,
+  'invalid-request': true,
+  'not-found': true,
+  reversed: true,
+  expired: true,
+} satisfies Record<FailureKind, true>) as FailureKind[];
+
+const failed = (kind: FailureKind, message: string, sent = true): ProviderResult<unknown> => ({
+  outcome: 'failed',
+  kind,
+  reason: message,
+  diagnostics: diagnostics(message, sent),
+});
+
+/** Every outcome class but `failed`, with what the first send and a re-send both make of it. */
+const NOT_REFUSED: ReadonlyArray<[ProviderResult<unknown>, Decision]> = [
+  [
+    { outcome: 'success', data: {}, diagnostics: diagnostics() },
+    { to: 'SUCCESS', statusCode: '422' },
+  ],
+  [
+    { outcome: 'pending', diagnostics: diagnostics() },
+    { to: 'PENDING', statusCode: '422', recheckInMs: 1000 },
+  ],
+  [
+    { outcome: 'unknown', reason: 'timeout', diagnostics: diagnostics() },
+    { to: 'UNKNOWN', reason: 'timeout', recheckInMs: 1000 },
+  ],
+  [
+    { outcome: 'retry-safe', reason: 'rate limited', retryAfterMs: 7000, diagnostics: diagnostics() },
+    { to: 'SUBMITTING', reason: 'rate limited', recheckInMs: 7000 },
+  ],
+  [
+    { outcome: 'auth-refresh', reason: 'token', diagnostics: diagnostics() },
+    { to: 'SUBMITTING', reason: 'token', recheckInMs: 100 },
+  ],
+  [
+    { outcome: 'fatal-config', reason: 'ip', diagnostics: diagnostics() },
+    { to: 'SUBMITTING', reason: 'ip', recheckInMs: 60_000 },
+  ],
+];
 
 describe('decideAfterSubmit', () => {
   it('carries the provider message as the reason, with any account number in it masked', () => {
@@ -25,6 +74,7 @@ describe('decideAfterSubmit', () => {
         },
       },
       timings,
+      first,
     );
     assert.equal(d.to, 'FAILED');
     assert.equal(d.reason, 'Invalid bank account number XXXXXXXXXXX1191 for IFSC YESB0000262');
@@ -41,7 +91,85 @@ describe('decideAfterSubmit', () => {
         },
       },
       timings,
+      first,
     );
     assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 });
+  });
+
+  it('first send: a refusal is final, by kind (the provider had never seen this transferId)', () => {
+    const expected: Record<FailureKind, Decision> = {
+      rejected: { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
+      duplicate: { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 },
+      'invalid-request': { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
+      'not-found': { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
+      reversed: { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
+      expired: { to: 'REJECTED', reason: 'Insufficient balance', statusCode: '422' },
+    };
+    for (const kind of FAILURE_KINDS) {
+      const d = decideAfterSubmit({ result: failed(kind, 'Insufficient balance') }, timings, first);
+      assert.deepEqual(d, expected[kind], kind);
+    }
+    // Refused before it left this process: never sent, so REJECTED.
+    const local = decideAfterSubmit({ result: failed('invalid-request', 'bad', false) }, timings, first);
+    assert.equal(local.to, 'REJECTED');
+  });
+
+  it('re-send: every refusal, of every kind, is UNKNOWN with a status check now, never FAILED or REJECTED', () => {
+    // The first attempt may have been applied (its answer lost, the status endpoint lagging):
+    // "Insufficient balance" (it took the balance), "Duplicate transferId", a 404... all say so.
+    for (const attempt of [2, 3, 10]) {
+      for (const kind of FAILURE_KINDS) {
+        for (const sent of [true, false]) {
+          for (const words of [
+            'Insufficient balance',
+            'Duplicate transferId',
+            'Beneficiary does not exist',
+          ]) {
+            const d = decideAfterSubmit({ result: failed(kind, words, sent) }, timings, {
+              attempt,
+              kind: 'direct_transfer',
+            });
+            assert.deepEqual(
+              d,
+              { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0 },
+              `attempt ${attempt}, ${kind}, sent ${sent}: ${words}`,
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('re-send of a kind the provider cannot be asked about: a refusal goes to a person at once', () => {
+    for (const kind of FAILURE_KINDS) {
+      const d = decideAfterSubmit({ result: failed(kind, 'Insufficient balance') }, timings, {
+        attempt: 2,
+        kind: 'self_withdrawal',
+      });
+      assert.deepEqual(d, { to: 'REQUIRES_ATTENTION', reason: REFUSED_ON_RESEND }, kind);
+    }
+  });
+
+  it('every other outcome means the same on a first send and on a re-send', () => {
+    for (const [result, expected] of NOT_REFUSED) {
+      for (const send of [first, resend]) {
+        assert.deepEqual(
+          decideAfterSubmit({ result }, timings, send),
+          expected,
+          `${result.outcome} ${send.attempt}`,
+        );
+      }
+    }
+  });
+
+  it('a stored request that no longer decodes goes to a person, first send or re-send', () => {
+    for (const send of [first, resend]) {
+      const d = decideAfterSubmit(
+        { result: failed('invalid-request', 'schema', false), storedRequestInvalid: true },
+        timings,
+        send,
+      );
+      assert.deepEqual(d, { to: 'REQUIRES_ATTENTION', reason: 'stored_request_invalid' });
+    }
   });
 });

@@ -1,6 +1,11 @@
 import { type PayoutStatus } from '#contracts';
 import { maskDigitRuns } from '#observability';
+import { type PayoutRow } from '#ledger';
 import { type SubmissionResult } from './submit-payout.js';
+import { hasStatusCheck } from './payout-kinds.js';
+
+/** The reason of a payout whose re-send the provider refused: a status check decides, or a person. */
+export const REFUSED_ON_RESEND = 'refused_on_resend';
 
 export interface Decision {
   readonly to: PayoutStatus;
@@ -20,11 +25,15 @@ export interface DecisionTimings {
 }
 
 /**
- * What the ledger does with the answer to an initiation. The rule that matters: an answer that
+ * What the ledger does with the answer to an initiation. The rules that matter: an answer that
  * might mean "sent" (unknown, duplicate) never leads to a new initiation, only to a status check
- * of the same transferId.
+ * of the same transferId; and a refusal is final only on the first send (`attempt` 1).
  */
-export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Decision {
+export function decideAfterSubmit(
+  s: SubmissionResult,
+  t: DecisionTimings,
+  send: Pick<PayoutRow, 'attempt' | 'kind'>,
+): Decision {
   // Nothing was sent this time, but an earlier attempt may have been: neither final nor re-sent.
   if (s.storedRequestInvalid) return { to: 'REQUIRES_ATTENTION', reason: 'stored_request_invalid' };
   const r = s.result;
@@ -41,6 +50,11 @@ export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Deci
         recheckInMs: t.firstCheckMs,
       };
     case 'failed':
+      // A re-send follows an attempt whose answer was lost or unclear, and that attempt may have
+      // been applied while the status endpoint still lagged behind. Then "Insufficient balance"
+      // (the first attempt took it), "Duplicate transferId" or a 404 is the provider refusing a
+      // repeat, not the payout: a status check decides, or a person, never the refusal itself.
+      if (send.attempt > 1) return refusedOnResend(send.kind);
       switch (r.kind) {
         case 'duplicate':
           // The provider holds this transferId already: it was sent before. Check, never re-pay.
@@ -77,4 +91,15 @@ export function decideAfterSubmit(s: SubmissionResult, t: DecisionTimings): Deci
       return { to: 'SUBMITTING', reason: r.reason, recheckInMs: t.fatalConfigMs };
   }
   return { to: 'UNKNOWN', reason: 'unclassified', recheckInMs: t.firstCheckMs };
+}
+
+/**
+ * A refused re-send: UNKNOWN with a status check now, whose answer decides (decide-check.ts never
+ * re-sends it nor settles it on "not found"); a kind the provider cannot be asked about goes to a
+ * person at once.
+ */
+function refusedOnResend(kind: PayoutRow['kind']): Decision {
+  return hasStatusCheck(kind)
+    ? { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0 }
+    : { to: 'REQUIRES_ATTENTION', reason: REFUSED_ON_RESEND };
 }

@@ -159,7 +159,7 @@ describe('the payout kind table', () => {
         sub.result.diagnostics.message ?? '',
         /must NOT have additional properties \(unexpected\)/,
       );
-      assert.deepEqual(decideAfterSubmit(sub, timings), {
+      assert.deepEqual(decideAfterSubmit(sub, timings, broken), {
         to: 'REQUIRES_ATTENTION',
         reason: 'stored_request_invalid',
       });

@@ -114,7 +114,7 @@ export class PayoutSubmission {
   private async submit(row: PayoutRow): Promise<void> {
     try {
       const sub = await submitPayout(this.d.client, this.d.cipher, row);
-      const decision = decideAfterSubmit(sub, this.t);
+      const decision = decideAfterSubmit(sub, this.t, row);
       this.d.leases.recording(row.id);
       // The ledger logs the change, or counts it stale when the row moved on during the call.
       await this.d.recorder.record({

@@ -33,12 +33,16 @@ export function retryAfterMs(answer: HttpAnswer, now: number = Date.now()): numb
 
 /** Lower-case, single-spaced, no trailing punctuation: provider messages vary in all three. */
 /**
- * "Transfer Id already exists", "Batch transfer Id already exists", "transfer_id already exists"...
- * Whatever its code and endpoint, such an answer means the id reached the provider before: the
- * caller must check the status (a duplicate), never record a failure.
+ * "Transfer Id already exists", "Batch transfer Id already exists", "transfer_id already exists",
+ * "Duplicate transferId", "DUPLICATE_TRANSFER_ID"... Whatever its code and endpoint, such an
+ * answer means the id reached the provider before: the caller must check the status (a
+ * duplicate), never record a failure. A provider that says "duplicate" has the id; reading it as a
+ * refusal (the catch-all 400 row) published FAILED for a transfer it held (issue 21).
  */
 export function saysAlreadyExists(message: string | undefined): boolean {
-  return message !== undefined && /already[\s_-]+exist/.test(normaliseMessage(message));
+  if (message === undefined) return false;
+  const m = normaliseMessage(message);
+  return /already[\s_-]+exist/.test(m) || /(^|[^a-z])duplicat(e|ed)([^a-z]|$)/.test(m);
 }
 
 export function normaliseMessage(m: string): string {
