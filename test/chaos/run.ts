@@ -61,6 +61,8 @@ const FAST_RECONCILE = {
   // long as not received (FAILED), so a shorter window would make the run's own faults pay a
   // transfer the service has already called FAILED.
   NOT_FOUND_SETTLE_MS: '12000',
+  // A "not received" FAILED is watched (ADR 0018) within the run, so a contradiction would show.
+  FAILED_WATCH_SCHEDULE: '1s,3s,10s',
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };

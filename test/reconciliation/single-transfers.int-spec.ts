@@ -167,6 +167,14 @@ describe('reconciliation of single transfers', () => {
       'one event per observation',
     );
     assert.equal((await metric(service.url, 'payouts_contradictions_total')) - before, 1);
+    // The open count stays up until a person acknowledges it (the alert that outlasts the counter's).
+    await eventually(
+      async () => ((await metric(service.url, 'payouts_contradictions_open')) >= 1 ? true : undefined),
+      {
+        what: 'payouts_contradictions_open >= 1',
+        timeoutMs: 10_000,
+      },
+    );
     const rows = await stack.sql<{ status: string; open: number; history: number }>(
       `SELECT p.status,
               (SELECT count(*)::int FROM payout_contradiction c WHERE c.payout_id = p.id AND c.acknowledged_at IS NULL) AS open,

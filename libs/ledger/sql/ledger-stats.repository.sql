@@ -10,4 +10,8 @@ SELECT 'payout' AS kind, status, count(*) AS count,
 UNION ALL
 SELECT 'batch' AS kind, status, count(*) AS count,
        EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-  FROM batch GROUP BY status;
+  FROM batch GROUP BY status
+UNION ALL
+SELECT 'contradiction' AS kind, 'open' AS status, count(*) AS count,
+       COALESCE(EXTRACT(EPOCH FROM now() - min(seen_at))::float8, 0) AS age
+  FROM payout_contradiction WHERE acknowledged_at IS NULL;

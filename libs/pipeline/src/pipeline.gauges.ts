@@ -75,6 +75,15 @@ export class PipelineGauges {
           for (const status of statuses) this.set({ kind, status }, ages.get(`${kind}/${status}`) ?? 0);
       },
     });
+    new Gauge({
+      name: 'payouts_contradictions_open',
+      help: 'Contradictions of a published terminal state no person has acknowledged yet (ADR 0018)',
+      registers: [registry],
+      async collect() {
+        const open = (await ledger()).find((r) => r.kind === 'contradiction' && r.status === 'open');
+        this.set(open?.count ?? 0);
+      },
+    });
     if (sources.consumerLag) {
       const lag = cachedSource(
         sources.consumerLag,
