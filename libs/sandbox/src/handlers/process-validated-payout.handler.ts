@@ -1,7 +1,6 @@
 import { parseAmount, rupees } from '../core/money.js';
 import { type Step, type TransferRecord } from '../core/state.js';
 import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
-import { type SandboxWorld } from '../core/world.js';
 import { V2_TRANSFER as R } from '../tables/process-validated-payout.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
