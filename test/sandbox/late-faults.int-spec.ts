@@ -361,7 +361,9 @@ describe('sandbox faults: late apply, status lag, refused re-send, hostile webho
         ],
       );
       await h.fault({ endpoint: 'v2Transfer', refuseResend: 'not_found', times: 1 });
-      assert.equal((await h.v2('POST', '/payout/transfers', { transfer_id: v2Id })).http, 404);
+      // A body with a transfer token is the token payout's (a body without one: Standard Transfer V2).
+      const tokenBody = { transfer_id: v2Id, transfer_token: 'any' };
+      assert.equal((await h.v2('POST', '/payout/transfers', tokenBody)).http, 404);
 
       const internalId = h.id('I');
       assert.equal((await internal(internalId)).body.subCode, '200');

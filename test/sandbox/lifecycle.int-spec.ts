@@ -111,7 +111,8 @@ describe('sandbox lifecycles', () => {
     assert.equal(okRes.body.status, 'SUCCESS');
     assert.equal(okRes.body.status_code, 'COMPLETED');
     assert.equal(okRes.body.transfer_amount, 12.34);
-    assert.match(String(okRes.body.added_on), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    // v2 dates are UTC with Z (the provider's OpenAPI document: 2021-11-24T13:39:25Z).
+    assert.match(String(okRes.body.added_on), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     const bad = h.id('V');
     const badRes = await h.v2('POST', '/payout/transfers', {
       transfer_id: bad,

@@ -75,6 +75,7 @@ export function optionsFromConfig(cfg: SandboxConfig, rawAllowedIps: string | un
     pendingDelayMs: cfg.SANDBOX_PENDING_DELAY_MS,
     hangMs: cfg.SANDBOX_HANG_MS,
     batchDelayMs: cfg.SANDBOX_BATCH_DELAY_MS,
+    acknowledgeDelayMs: cfg.SANDBOX_ACKNOWLEDGE_DELAY_MS,
     initialBalance: cfg.SANDBOX_INITIAL_BALANCE,
     bodyLimitBytes: cfg.SANDBOX_BODY_LIMIT_BYTES,
     rateWindowMs: cfg.SANDBOX_RATE_WINDOW_MS,

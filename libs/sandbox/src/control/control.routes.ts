@@ -260,7 +260,13 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     if (b.pendingDelayMs !== undefined) world.pendingDelayMs = b.pendingDelayMs;
     if (b.hangMs !== undefined) world.hangMs = b.hangMs;
     if (b.batchDelayMs !== undefined) world.batchDelayMs = b.batchDelayMs;
+    if (b.acknowledgeDelayMs !== undefined) world.acknowledgeDelayMs = b.acknowledgeDelayMs;
     if (b.tokenTtlSeconds !== undefined) world.tokens.setTtl(b.tokenTtlSeconds);
-    return { pendingDelayMs: world.pendingDelayMs, hangMs: world.hangMs, batchDelayMs: world.batchDelayMs };
+    return {
+      pendingDelayMs: world.pendingDelayMs,
+      hangMs: world.hangMs,
+      batchDelayMs: world.batchDelayMs,
+      acknowledgeDelayMs: world.acknowledgeDelayMs,
+    };
   });
 }

@@ -20,6 +20,12 @@ const endpointId = z.enum([
   'removeBeneficiary',
   'v2Transfer',
   'v2TransferStatus',
+  'v2StandardTransfer',
+  'v2BatchTransfer',
+  'v2BatchTransferStatus',
+  'v2CreateBeneficiary',
+  'v2GetBeneficiary',
+  'v2RemoveBeneficiary',
   'sdkToken',
 ]);
 
@@ -75,6 +81,7 @@ export const timingSchema = z.strictObject({
   pendingDelayMs: nonNeg.optional(),
   hangMs: nonNeg.optional(),
   batchDelayMs: nonNeg.optional(),
+  acknowledgeDelayMs: nonNeg.optional(),
   tokenTtlSeconds: z.number().int().min(1).optional(),
 });
 

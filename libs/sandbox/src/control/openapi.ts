@@ -113,15 +113,38 @@ export function buildOpenApi(): Record<string, unknown> {
       });
     }
   }
+  // Endpoints sharing a route (the transfer-token payout and the standard transfer) are one
+  // operation taking either body.
+  const shared = new Map<string, { ids: string[]; summaries: string[]; bodies: unknown[] }>();
   for (const ep of V2_ENDPOINTS) {
     for (const path of ep.paths) {
+      const s = shared.get(`${ep.method} ${path}`) ?? { ids: [], summaries: [], bodies: [] };
+      shared.set(`${ep.method} ${path}`, s);
+      s.ids.push(ep.id);
+      s.summaries.push(ep.summary);
+      const body = ep.method === 'POST' ? inputs(ep.method, ep.fields).requestBody : undefined;
+      if (body)
+        s.bodies.push(
+          (body as { content: { 'application/json': { schema: unknown } } }).content['application/json']
+            .schema,
+        );
+      const requestBody =
+        s.bodies.length === 0
+          ? {}
+          : {
+              requestBody: {
+                content: {
+                  'application/json': { schema: s.bodies.length === 1 ? s.bodies[0] : { oneOf: s.bodies } },
+                },
+              },
+            };
       add(ep.method.toLowerCase(), path, {
-        operationId: ep.id,
-        summary: ep.summary,
+        operationId: s.ids.join('_or_'),
+        summary: s.summaries.join(', or '),
         security: [{ clientId: [], clientSecret: [] }],
-        ...(ep.method === 'POST' ? inputs(ep.method, ep.fields) : {}),
+        ...requestBody,
         parameters: [
-          ...(ep.method === 'GET'
+          ...(ep.method !== 'POST'
             ? (ep.fields ?? []).map((name) => ({ name, in: 'query', schema: { type: 'string' } }))
             : []),
           {

@@ -75,6 +75,11 @@ export function v2Date(ms: number): string {
   return new Date(ms + IST_OFFSET_MS).toISOString().slice(0, 19);
 }
 
+/** v2 Transfers and Beneficiary dates: ISO-8601 UTC with `Z`, whole seconds (2021-11-24T13:39:25Z). */
+export function isoUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
 /** `yyyy-mm-dd` of the India calendar day holding `ms`. */
 export function istDay(ms: number): string {
   return new Date(ms + IST_OFFSET_MS).toISOString().slice(0, 10);

@@ -94,6 +94,8 @@ export const INITIATION_ENDPOINTS: readonly EndpointId[] = [
   'selfWithdrawal',
   'cardpay',
   'v2Transfer',
+  'v2StandardTransfer',
+  'v2BatchTransfer',
 ];
 
 /**

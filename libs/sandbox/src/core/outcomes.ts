@@ -1,5 +1,5 @@
 import { type EndpointId } from './settings.js';
-import { stepAt, type AccountState, type TransferStatus } from './state.js';
+import { BATCH_ENDPOINTS, stepAt, type AccountState, type TransferStatus } from './state.js';
 
 /**
  * The provider's own account of every id it was asked to pay: what a run judges the service's
@@ -56,7 +56,7 @@ export function outcomesOf(account: AccountState, now: number): IdOutcome[] {
   const tallies = new Map<string, Tally & { family: Family; id: string }>();
   for (const r of account.received) {
     const batchId = account.batches.has(r.transferId) && !account.transfers.has(r.transferId);
-    if (r.endpoint === 'requestBatchTransfer' && batchId) continue;
+    if (BATCH_ENDPOINTS.includes(r.endpoint) && batchId) continue;
     const family = familyOf(r.endpoint);
     const key = `${family}\u0000${r.transferId}`;
     let t = tallies.get(key);

@@ -63,6 +63,11 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     default: '5000',
     description: 'Sandbox-clock delay before batch entries are processed',
   }),
+  SANDBOX_ACKNOWLEDGE_DELAY_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '5000',
+    description: 'Sandbox-clock delay from a v2 SUCCESS SENT_TO_BENEFICIARY to SUCCESS COMPLETED',
+  }),
   SANDBOX_INITIAL_BALANCE: envVar({
     schema: z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000000.00'),
     default: '10000000.00',

@@ -16,6 +16,12 @@ export type EndpointId =
   | 'removeBeneficiary'
   | 'v2Transfer'
   | 'v2TransferStatus'
+  | 'v2StandardTransfer'
+  | 'v2BatchTransfer'
+  | 'v2BatchTransferStatus'
+  | 'v2CreateBeneficiary'
+  | 'v2GetBeneficiary'
+  | 'v2RemoveBeneficiary'
   | 'sdkToken';
 
 import { type WebhookTarget } from '../webhooks/webhook.types.js';
@@ -34,6 +40,11 @@ export interface SandboxSettings {
   readonly pendingDelayMs: number;
   readonly hangMs: number;
   readonly batchDelayMs: number;
+  /**
+   * v2: how long a SUCCESS stays SENT_TO_BENEFICIARY (debited, credit not yet confirmed) before
+   * the beneficiary bank's confirmation makes it COMPLETED.
+   */
+  readonly acknowledgeDelayMs: number;
   readonly initialBalance: string;
   /** Requests per minute per endpoint, by group; 0 disables. */
   readonly rateLimits: Readonly<Record<RateGroup, number>>;
@@ -62,6 +73,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   pendingDelayMs: 60_000,
   hangMs: 25_000,
   batchDelayMs: 5_000,
+  acknowledgeDelayMs: 5_000,
   initialBalance: '10000000.00',
   rateLimits: { transfer: 9000, status: 7800, authorize: 3000, other: 3000 },
   rateWindowMs: 60_000,

@@ -49,6 +49,8 @@ export interface Beneficiary {
   readonly city: string;
   readonly state: string;
   readonly pincode: string;
+  /** v2 `beneficiary_country_code`; v1 has none. */
+  readonly countryCode?: string;
   readonly addedAt: number;
 }
 
@@ -81,6 +83,7 @@ export interface ReceivedInitiation {
 export interface BatchRecord {
   readonly batchTransferId: string;
   readonly referenceId: number;
+  /** v1: the batchFormat; v2 batches: `V2_BATCH_FORMAT` (entries in the v2 transfer shape). */
   readonly format: string;
   readonly entries: readonly Record<string, unknown>[];
   readonly addedOn: number;
@@ -97,6 +100,8 @@ export interface BatchEntryResult {
   /** Absent when the entry was refused; `reason` then says why. */
   readonly record: TransferRecord | undefined;
   readonly reason: string;
+  /** v2 batches: the refusal's error code (shown as the entry's status_code). */
+  readonly code?: string;
 }
 
 export function defaultFlags(): AccountFlags {
@@ -229,7 +234,10 @@ export function initiationKey(endpoint: EndpointId, id: string): string {
   const family =
     endpoint === 'internalTransfer' || endpoint === 'selfWithdrawal' || endpoint === 'requestBatchTransfer'
       ? endpoint
-      : 'transfer';
+      : // v1 and v2 batch ids share one store (a v2 batch id already used on v1 is a repeat).
+        endpoint === 'v2BatchTransfer'
+        ? 'requestBatchTransfer'
+        : 'transfer';
   return `${family}\u0000${id}`;
 }
 
@@ -241,11 +249,15 @@ export function knownInitiation(account: AccountState, endpoint: EndpointId, id:
     case 'selfWithdrawal':
       return account.withdrawals.some((w) => w.withdrawalId === id);
     case 'requestBatchTransfer':
+    case 'v2BatchTransfer':
       return account.batches.has(id);
     default:
       return account.transfers.has(id);
   }
 }
+
+/** The v1 and v2 batch endpoints: what they receive is a batch id, not a transfer id. */
+export const BATCH_ENDPOINTS: readonly EndpointId[] = ['requestBatchTransfer', 'v2BatchTransfer'];
 
 /** A transfer the status endpoints do not show yet (status lag). */
 export function hiddenByLag(

@@ -78,3 +78,12 @@ export function bankOutcome(bankAccount: string, ifsc: string): Outcome {
 export function vpaOutcome(vpa: string): Outcome {
   return vpa === SUCCESS_VPA ? 'success' : 'bankFailed';
 }
+
+/**
+ * The merchant's own source (settlement) account: Create Beneficiary V2 refuses it (422
+ * `beneficiary_account_same_as_source`). A sandbox addition.
+ */
+export const SOURCE_ACCOUNT = { bankAccount: '000100020003', ifsc: 'YESB0000262' } as const;
+
+/** The IFSC of the provider's virtual accounts: Create Beneficiary V2 refuses them (422 `vba_bene_not_allowed`). */
+export const VIRTUAL_ACCOUNT_IFSC = 'YESB0CMSNOC';

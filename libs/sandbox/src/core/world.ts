@@ -34,6 +34,7 @@ export class SandboxWorld {
   pendingDelayMs: number;
   hangMs: number;
   batchDelayMs: number;
+  acknowledgeDelayMs: number;
   private closed = false;
   private credits = 0;
 
@@ -66,6 +67,7 @@ export class SandboxWorld {
     this.pendingDelayMs = settings.pendingDelayMs;
     this.hangMs = settings.hangMs;
     this.batchDelayMs = settings.batchDelayMs;
+    this.acknowledgeDelayMs = settings.acknowledgeDelayMs;
   }
 
   /** Forgets all state, tokens, faults and rate windows; the clock keeps its time. */
@@ -84,6 +86,7 @@ export class SandboxWorld {
     this.pendingDelayMs = this.settings.pendingDelayMs;
     this.hangMs = this.settings.hangMs;
     this.batchDelayMs = this.settings.batchDelayMs;
+    this.acknowledgeDelayMs = this.settings.acknowledgeDelayMs;
   }
 
   /** Stops sending and releases every sandbox-clock wait. */

@@ -3,7 +3,7 @@ import { formatPaise, parseAmount } from '../core/money.js';
 import { BATCH_STATUS as S } from '../tables/get-batch-transfer-status.table.js';
 import { fail } from '../tables/row.js';
 import { queryParam, type LegacyEndpoint } from './endpoint.js';
-import { processBatchIfDue } from './batch-processing.js';
+import { processBatchIfDue, V2_BATCH_FORMAT } from './batch-processing.js';
 
 /** GET /payout/v1/getBatchTransferStatus?batchTransferId= */
 export const getBatchTransferStatus: LegacyEndpoint = {
@@ -19,7 +19,9 @@ export const getBatchTransferStatus: LegacyEndpoint = {
   handle({ world, query, fault }) {
     const id = queryParam(query, 'batchTransferId');
     if (!id) fail(S.missingId);
-    const batch = world.account.batches.get(id);
+    const found = world.account.batches.get(id);
+    // Each generation's status endpoint knows its own batches (their entries have its shape).
+    const batch = found?.format === V2_BATCH_FORMAT ? undefined : found;
     // A lagging status endpoint does not know a batch it has accepted (statusLagMs).
     if (!batch || hiddenByLag(batch, world.clock.now(), fault?.statusLagMs)) fail(S.notFound);
     processBatchIfDue(world, batch);

@@ -1,11 +1,10 @@
-import { v2Date } from '../core/clock.js';
-import { formatPaise, parseAmount, rupees } from '../core/money.js';
-import { stepAt, type Step, type TransferRecord } from '../core/state.js';
+import { parseAmount, rupees } from '../core/money.js';
+import { type Step, type TransferRecord } from '../core/state.js';
 import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
-import { type SandboxWorld } from '../core/world.js';
 import { V2_TRANSFER as R } from '../tables/process-validated-payout.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
+import { v2TransferView } from './v2-transfer-flow.js';
 
 const FIELDS = [
   'transfer_amount',
@@ -15,43 +14,6 @@ const FIELDS = [
   'transfer_remarks',
   'fundsource_id',
 ];
-
-const DESCRIPTIONS: Readonly<Record<string, string>> = {
-  RECEIVED: 'Transfer request received and accepted for processing',
-  COMPLETED: 'Payout initiated via the partner bank',
-  INVALID_BENE_VPA: 'The beneficiary VPA is invalid',
-  INSUFFICIENT_BALANCE: 'Insufficient balance in the account',
-};
-
-function maskVpa(vpa: string): string {
-  const at = vpa.indexOf('@');
-  return at <= 2 ? `***${vpa.slice(Math.max(at, 0))}` : `${vpa.slice(0, 2)}***${vpa.slice(at)}`;
-}
-
-/** The v2 Transfer object. */
-export function v2TransferView(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
-  const step = stepAt(t, world.clock.now());
-  const settled = step.status !== 'RECEIVED';
-  return {
-    transfer_id: t.transferId,
-    svc_transfer_id: t.svcTransferId,
-    status: step.status,
-    status_code: step.statusCode,
-    status_description: DESCRIPTIONS[step.statusCode] ?? step.statusCode,
-    beneficiary_details: {
-      beneficiary_id: t.beneId,
-      beneficiary_instrument_details: t.vpa ? { vpa: maskVpa(t.vpa) } : {},
-    },
-    currency: 'INR',
-    transfer_amount: Number(formatPaise(t.amount)),
-    ...(settled ? { transfer_service_charge: 0, transfer_service_tax: 0 } : {}),
-    transfer_mode: t.mode,
-    ...(step.status === 'SUCCESS' || step.status === 'REVERSED' ? { transfer_utr: t.utr } : {}),
-    ...(t.paymentInstrumentId ? { fundsource_id: t.paymentInstrumentId } : {}),
-    added_on: v2Date(t.addedOn),
-    updated_on: v2Date(step.at),
-  };
-}
 
 function str(o: Readonly<Record<string, unknown>>, key: string): string | undefined {
   const v = o[key];
@@ -68,6 +30,8 @@ export const v2Transfer: V2Endpoint = {
   summary: 'Process Validated Payout (v2)',
   table: R,
   initiationKey: 'transfer_id',
+  // It shares `POST /payout/transfers` with Standard Transfer V2: a body with a transfer token is its.
+  accepts: (body) => typeof body === 'object' && body !== null && 'transfer_token' in body,
   handle({ world, body }) {
     const o = decodeV2Object(body, FIELDS);
     const transferId = str(o, 'transfer_id');

@@ -8,6 +8,12 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   v2Transfer: 'process-validated-payout',
   v2TransferStatus: 'get-transfer-status-v2',
   sdkToken: 'create-sdk-token',
+  v2StandardTransfer: 'standard-transfer-v2',
+  v2BatchTransfer: 'batch-transfer-v2',
+  v2BatchTransferStatus: 'get-batch-transfer-status-v2',
+  v2CreateBeneficiary: 'create-beneficiary-v2',
+  v2GetBeneficiary: 'get-beneficiary-v2',
+  v2RemoveBeneficiary: 'remove-beneficiary-v2',
 };
 
 const fileName = (id: string): string =>

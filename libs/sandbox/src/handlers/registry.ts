@@ -18,6 +18,12 @@ import { getTransferStatus } from './get-transfer-status.handler.js';
 import { type V2Endpoint } from './v2-endpoint.js';
 import { v2Transfer } from './process-validated-payout.handler.js';
 import { v2TransferStatus } from './get-transfer-status-v2.handler.js';
+import { v2StandardTransfer } from './standard-transfer-v2.handler.js';
+import { v2BatchTransfer } from './batch-transfer-v2.handler.js';
+import { v2BatchTransferStatus } from './get-batch-transfer-status-v2.handler.js';
+import { v2CreateBeneficiary } from './create-beneficiary-v2.handler.js';
+import { v2GetBeneficiary } from './get-beneficiary-v2.handler.js';
+import { v2RemoveBeneficiary } from './remove-beneficiary-v2.handler.js';
 
 export const LEGACY_ENDPOINTS: readonly LegacyEndpoint[] = [
   authorize,
@@ -37,4 +43,18 @@ export const LEGACY_ENDPOINTS: readonly LegacyEndpoint[] = [
   removeBeneficiary,
 ];
 
-export const V2_ENDPOINTS: readonly V2Endpoint[] = [v2Transfer, v2TransferStatus, sdkToken];
+/**
+ * v2 endpoints. `v2Transfer` (transfer token) comes before `v2StandardTransfer`: they share
+ * `POST /payout/transfers` and the first whose `accepts` takes the body answers it.
+ */
+export const V2_ENDPOINTS: readonly V2Endpoint[] = [
+  v2Transfer,
+  v2StandardTransfer,
+  v2TransferStatus,
+  v2BatchTransfer,
+  v2BatchTransferStatus,
+  v2CreateBeneficiary,
+  v2GetBeneficiary,
+  v2RemoveBeneficiary,
+  sdkToken,
+];

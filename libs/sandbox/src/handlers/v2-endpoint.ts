@@ -15,7 +15,7 @@ export interface V2Context {
 
 export interface V2Endpoint {
   readonly id: EndpointId;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly paths: readonly string[];
   readonly group: RateGroup;
   readonly summary: string;
@@ -24,7 +24,21 @@ export interface V2Endpoint {
   readonly table: V2Table;
   /** Body field naming what a money-moving call initiates; rejections are logged under it. */
   readonly initiationKey?: string;
+  /**
+   * For endpoints sharing a method and path (the provider serves the transfer-token payout and
+   * the standard transfer on one `POST /payout/transfers`): whether this body is this endpoint's.
+   * The first endpoint of a route that accepts the body answers; the last one takes the rest.
+   */
+  accepts?(body: unknown): boolean;
+  /** HTTP status of a successful answer; 200 unless set (Create Beneficiary V2 answers 201). */
+  readonly successStatus?: number;
   handle(ctx: V2Context): unknown;
+}
+
+/** A query parameter given once as a string; repeated or absent: undefined. */
+export function queryString(q: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  const v = q[key];
+  return typeof v === 'string' ? v : undefined;
 }
 
 export function decodeV2Object(body: unknown, allowed: readonly string[]): Obj {

@@ -1,7 +1,7 @@
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type FaultSpec, type LateApply, type ResendRefusal } from '../core/faults.js';
 import { type EndpointId } from '../core/settings.js';
-import { initiationKey, knownInitiation, type AccountState } from '../core/state.js';
+import { BATCH_ENDPOINTS, initiationKey, knownInitiation, type AccountState } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { hangConnection, resetConnection } from './faults.apply.js';
 
@@ -39,12 +39,11 @@ export function markApplied(
   if (!account.received.slice(since).some((r) => r.accepted && r.transferId === id)) return;
   if (fault.statusLagMs !== undefined && fault.statusLagMs > 0) {
     const visibleAt = world.clock.now() + fault.statusLagMs;
-    const applied =
-      endpoint === 'requestBatchTransfer'
-        ? account.batches.get(id)
-        : endpoint === 'internalTransfer'
-          ? account.internalTransfers.get(id)
-          : account.transfers.get(id);
+    const applied = BATCH_ENDPOINTS.includes(endpoint)
+      ? account.batches.get(id)
+      : endpoint === 'internalTransfer'
+        ? account.internalTransfers.get(id)
+        : account.transfers.get(id);
     if (applied) applied.visibleAt = visibleAt;
   }
   if (fault.refuseResend) account.refuseResend.set(initiationKey(endpoint, id), fault.refuseResend);

@@ -94,7 +94,7 @@ export function buildServer(world: SandboxWorld, logger: AppLogger): FastifyInst
   });
 
   for (const ep of LEGACY_ENDPOINTS) registerLegacy(app, world, ep);
-  for (const ep of V2_ENDPOINTS) registerV2(app, world, ep);
+  registerV2(app, world, V2_ENDPOINTS);
   registerControl(app, world);
   return app;
 }

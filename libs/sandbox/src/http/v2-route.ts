@@ -66,7 +66,7 @@ async function run(
   const id = ep.initiationKey ? initiationId(req.body, ep.initiationKey) : undefined;
   const account = world.account;
   const since = account.received.length;
-  let status = 200;
+  let status = ep.successStatus ?? 200;
   let body: unknown;
   try {
     checkHeaders(world, ep, req.headers);
@@ -112,8 +112,29 @@ async function handleRefused(
   }
 }
 
-export function registerV2(app: FastifyInstance, world: SandboxWorld, ep: V2Endpoint): void {
-  for (const url of ep.paths) {
-    app.route({ method: ep.method, url, handler: (req, reply) => run(world, ep, req, reply) });
+/** The endpoint of a shared route this request is for (see `V2Endpoint.accepts`). */
+export function pickV2(endpoints: readonly V2Endpoint[], body: unknown): V2Endpoint {
+  const last = endpoints.at(-1);
+  if (!last) throw new Error('a route without endpoints');
+  return endpoints.find((ep) => ep !== last && ep.accepts?.(body)) ?? last;
+}
+
+/** One route per method and path; endpoints sharing one are told apart by their body. */
+export function registerV2(
+  app: FastifyInstance,
+  world: SandboxWorld,
+  endpoints: readonly V2Endpoint[],
+): void {
+  const routes = new Map<string, { method: V2Endpoint['method']; url: string; eps: V2Endpoint[] }>();
+  for (const ep of endpoints) {
+    for (const url of ep.paths) {
+      const key = `${ep.method} ${url}`;
+      const route = routes.get(key) ?? { method: ep.method, url, eps: [] };
+      route.eps.push(ep);
+      routes.set(key, route);
+    }
+  }
+  for (const { method, url, eps } of routes.values()) {
+    app.route({ method, url, handler: (req, reply) => run(world, pickV2(eps, req.body), req, reply) });
   }
 }

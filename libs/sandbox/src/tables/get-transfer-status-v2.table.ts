@@ -1,16 +1,23 @@
 import { type V2Table } from './row.js';
 import { badRequest as bad } from './v2-common.table.js';
 
-/** Get Transfer Status (v2) error table (provider-facts; sandbox rows where it is silent). */
+/** Get Transfer Status V2 error table (provider-v2.md; sandbox rows where it is silent). */
 export const V2_TRANSFER_STATUS = {
-  statusIdMissing: bad('transfer_id_missing', 'transfer_id or svc_transfer_id is required'),
+  statusIdMissing: bad('transfer_id_missing', 'transfer_id or cf_transfer_id is required'),
   transferNotFound: {
     http: 404,
     type: 'invalid_request_error',
     code: 'transfer_id_not_found',
     message: 'transfer_id does not exist',
-    documented: false,
   },
+  cfTransferNotFound: {
+    http: 404,
+    type: 'invalid_request_error',
+    code: 'cf_transfer_id_not_found',
+    message: 'cf_transfer_id does not exist',
+  },
+  // The interface document's neutral name for cf_transfer_id, still read by the service's client
+  // until it moves to the provider's name: answered for `?svc_transfer_id=`.
   svcTransferNotFound: {
     http: 404,
     type: 'invalid_request_error',

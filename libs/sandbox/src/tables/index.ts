@@ -19,6 +19,12 @@ import { V2_COMMON } from './v2-common.table.js';
 import { V2_TRANSFER } from './process-validated-payout.table.js';
 import { V2_TRANSFER_STATUS } from './get-transfer-status-v2.table.js';
 import { V2_SDK_TOKEN } from './create-sdk-token.table.js';
+import { V2_STANDARD_TRANSFER } from './standard-transfer-v2.table.js';
+import { V2_BATCH_TRANSFER } from './batch-transfer-v2.table.js';
+import { V2_BATCH_TRANSFER_STATUS } from './get-batch-transfer-status-v2.table.js';
+import { V2_CREATE_BENEFICIARY } from './create-beneficiary-v2.table.js';
+import { V2_GET_BENEFICIARY } from './get-beneficiary-v2.table.js';
+import { V2_REMOVE_BENEFICIARY } from './remove-beneficiary-v2.table.js';
 
 export * from './row.js';
 export {
@@ -42,6 +48,12 @@ export {
   V2_TRANSFER,
   V2_TRANSFER_STATUS,
   V2_SDK_TOKEN,
+  V2_STANDARD_TRANSFER,
+  V2_BATCH_TRANSFER,
+  V2_BATCH_TRANSFER_STATUS,
+  V2_CREATE_BENEFICIARY,
+  V2_GET_BENEFICIARY,
+  V2_REMOVE_BENEFICIARY,
 };
 
 /** Every legacy error table by endpoint id (one table per endpoint), for tests and coverage reports. */
@@ -68,5 +80,11 @@ export const V2_TABLES: Readonly<Record<string, V2Table>> = {
   v2Transfer: V2_TRANSFER,
   v2TransferStatus: V2_TRANSFER_STATUS,
   sdkToken: V2_SDK_TOKEN,
+  v2StandardTransfer: V2_STANDARD_TRANSFER,
+  v2BatchTransfer: V2_BATCH_TRANSFER,
+  v2BatchTransferStatus: V2_BATCH_TRANSFER_STATUS,
+  v2CreateBeneficiary: V2_CREATE_BENEFICIARY,
+  v2GetBeneficiary: V2_GET_BENEFICIARY,
+  v2RemoveBeneficiary: V2_REMOVE_BENEFICIARY,
   v2Common: V2_COMMON,
 };

@@ -33,7 +33,6 @@ export const V2_COMMON = {
     type: 'invalid_request_error',
     code: 'apis_not_enabled',
     message: 'APIs not enabled',
-    documented: false,
   },
   rateLimited: {
     http: 429,
