@@ -59,6 +59,16 @@ module.exports = {
       to: { path: '^libs/(pipeline|outbox)/' },
     },
     {
+      name: 'only-the-ledger-moves-state',
+      comment:
+        'ADR 0003 (amendment): the statements that change a payout or batch state (*-moves.repository.ts) ' +
+        "are the ledger steps' own; no code outside libs/ledger imports them, nor does its index export " +
+        'them. Tests may, as fixtures.',
+      severity: 'error',
+      from: { pathNot: '^(test/|libs/ledger/src/(?!index\\.ts$))|\\.spec\\.ts$' },
+      to: { path: '^libs/ledger/src/[^/]+-moves\\.repository\\.ts$' },
+    },
+    {
       name: 'libs-are-framework-free',
       comment:
         'ADR 0009: libs are plain TypeScript; only these adapters to Nest may import @nestjs/* or rxjs.',

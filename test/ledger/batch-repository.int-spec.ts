@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { BatchRepository, type BatchRow } from '#ledger';
 import { inTransaction } from '#database';
+import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
 // The batch statements' guarantees, on the statements themselves: a move from a version that is
@@ -11,10 +12,12 @@ import { createTestDatabase, type TestDatabase } from '#test-support';
 // checker until it runs out. Batches have no reversal watch (a SUCCESS entry's reversal arrives
 // with a check of its batch). Entry updates that overlap are in
 // test/reconciliation/batch-resubmit.int-spec.ts.
-describe('BatchRepository (real Postgres)', () => {
+describe("BatchRepository and the ledger's BatchMoves (real Postgres)", () => {
   let db: TestDatabase;
   let pool: pg.Pool;
   const batches = new BatchRepository();
+  // The ledger's internal statements (ADR 0003, amendment), reached directly as fixtures.
+  const moves = new BatchMoves();
 
   before(async () => {
     db = await createTestDatabase();
@@ -35,7 +38,7 @@ describe('BatchRepository (real Postgres)', () => {
     const c = await pool.connect();
     try {
       for (const batchTransferId of ids) {
-        const b = await batches.insertNew(c, {
+        const b = await moves.insertNew(c, {
           accountId: 'default',
           batchTransferId,
           batchFormat: 'BANK_ACCOUNT',
@@ -64,7 +67,7 @@ describe('BatchRepository (real Postgres)', () => {
     await insert(['in_1']);
     const c = await pool.connect();
     try {
-      const again = await batches.insertNew(c, {
+      const again = await moves.insertNew(c, {
         accountId: 'default',
         batchTransferId: 'in_1',
         batchFormat: 'UPI',
@@ -91,19 +94,19 @@ describe('BatchRepository (real Postgres)', () => {
   describe('stale moves', () => {
     it('a transition, a re-send and a reschedule from a gone version change nothing', async () => {
       await insert(['st_b']);
-      const [claimed] = await batches.claimForSubmission(pool, 'w', 60_000, 1);
+      const [claimed] = await moves.claimForSubmission(pool, 'w', 60_000, 1);
       assert.ok(claimed);
-      const now = await batches.transition(pool, claimed.id, claimed.version, 'UNKNOWN', {
+      const now = await moves.transition(pool, claimed.id, claimed.version, 'UNKNOWN', {
         reason: 'elsewhere',
       });
       assert.equal(now?.version, claimed.version + 1);
       const before = await row('st_b');
 
       assert.equal(
-        await batches.transition(pool, claimed.id, claimed.version, 'COMPLETED', { statusCode: '200' }),
+        await moves.transition(pool, claimed.id, claimed.version, 'COMPLETED', { statusCode: '200' }),
         undefined,
       );
-      assert.equal(await batches.markResent(pool, claimed.id, claimed.version, 'w', 60_000), undefined);
+      assert.equal(await moves.markResent(pool, claimed.id, claimed.version, 'w', 60_000), undefined);
       await batches.reschedule(pool, claimed.id, claimed.version, new Date(Date.now() + 3_600_000));
 
       const after = await row('st_b');
@@ -117,14 +120,14 @@ describe('BatchRepository (real Postgres)', () => {
 
     it('a re-send moves only a SUBMITTING or UNKNOWN batch at its current version', async () => {
       await insert(['rs_b']);
-      const [claimed] = await batches.claimForSubmission(pool, 'w', 60_000, 1);
+      const [claimed] = await moves.claimForSubmission(pool, 'w', 60_000, 1);
       assert.ok(claimed);
-      const resent = await batches.markResent(pool, claimed.id, claimed.version, 'w', 60_000);
+      const resent = await moves.markResent(pool, claimed.id, claimed.version, 'w', 60_000);
       assert.equal(resent?.attempt, 2);
       assert.equal(resent.status, 'SUBMITTING');
-      const done = await batches.transition(pool, resent.id, resent.version, 'COMPLETED', {});
+      const done = await moves.transition(pool, resent.id, resent.version, 'COMPLETED', {});
       assert.ok(done);
-      assert.equal(await batches.markResent(pool, done.id, done.version, 'w', 60_000), undefined);
+      assert.equal(await moves.markResent(pool, done.id, done.version, 'w', 60_000), undefined);
     });
   });
 
@@ -135,14 +138,14 @@ describe('BatchRepository (real Postgres)', () => {
       const other = await pool.connect();
       try {
         await holder.query('BEGIN');
-        const held = await batches.claimForSubmission(holder, 'one', 60_000, 2);
+        const held = await moves.claimForSubmission(holder, 'one', 60_000, 2);
         assert.equal(held.length, 2);
         await other.query(`SET statement_timeout = '10s'`);
-        const rest = await batches.claimForSubmission(other, 'two', 60_000, 10);
+        const rest = await moves.claimForSubmission(other, 'two', 60_000, 10);
         assert.equal(rest.length, 2);
         assert.equal(new Set([...held, ...rest].map((r) => r.id)).size, 4, 'no batch is in both claims');
         await holder.query('ROLLBACK');
-        const again = await batches.claimForSubmission(other, 'two', 60_000, 10);
+        const again = await moves.claimForSubmission(other, 'two', 60_000, 10);
         assert.deepEqual(again.map((r) => r.id).sort(), held.map((r) => r.id).sort());
       } finally {
         await other.query('RESET statement_timeout');
@@ -168,7 +171,7 @@ describe('BatchRepository (real Postgres)', () => {
           }),
         );
       const submitted = await claimers(() =>
-        inTransaction(pool, (c) => batches.claimForSubmission(c, 'race', 60_000, 3)),
+        inTransaction(pool, (c) => moves.claimForSubmission(c, 'race', 60_000, 3)),
       );
       assert.equal(submitted.flat().length, 30, 'every batch claimed once for submission');
       assert.equal(new Set(submitted.flat()).size, 30);
@@ -185,9 +188,9 @@ describe('BatchRepository (real Postgres)', () => {
   describe('leases', () => {
     it('a SUBMITTING batch is due for a check once its lease has run out, not before', async () => {
       await insert(['ls_live']);
-      const [live] = await batches.claimForSubmission(pool, 'submitter', 60_000, 1);
+      const [live] = await moves.claimForSubmission(pool, 'submitter', 60_000, 1);
       await insert(['ls_gone']);
-      const [gone] = await batches.claimForSubmission(pool, 'submitter', 1, 1);
+      const [gone] = await moves.claimForSubmission(pool, 'submitter', 1, 1);
       assert.equal(live?.batchTransferId, 'ls_live');
       assert.equal(gone?.batchTransferId, 'ls_gone');
       await sleep(20);
@@ -208,12 +211,12 @@ describe('BatchRepository (real Postgres)', () => {
 
     it('a re-send takes a new lease: the batch is due again only after it', async () => {
       await insert(['rl_b']);
-      const [claimed] = await batches.claimForSubmission(pool, 'submitter', 1, 1);
+      const [claimed] = await moves.claimForSubmission(pool, 'submitter', 1, 1);
       assert.ok(claimed);
       await sleep(20);
       const [due] = await batches.claimDueChecks(pool, 'checker', 1, 10);
       assert.ok(due);
-      const resent = await batches.markResent(pool, due.id, due.version, 'checker', 60_000);
+      const resent = await moves.markResent(pool, due.id, due.version, 'checker', 60_000);
       assert.ok(resent);
       await sleep(20);
       assert.deepEqual(await batches.claimDueChecks(pool, 'checker', 60_000, 10), [], 'held by the re-send');

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { type PayoutKind, PayoutRepository, type PayoutRow } from '#ledger';
 import { REVERSAL_WATCH_KINDS } from '#pipeline';
 import { inTransaction } from '#database';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
 // The guarantees the pipeline builds on, checked on the statements themselves (no service, no
@@ -12,11 +13,14 @@ import { createTestDatabase, type TestDatabase } from '#test-support';
 // lease keeps a row from others until it runs out, and a SUCCESS of a watched kind is scheduled for
 // its reversal check. (The lease heartbeat is in test/pipeline/lease-keeper.int-spec.ts, the
 // outbox's claim in test/outbox/outbox-repository.int-spec.ts.)
-describe('PayoutRepository (real Postgres)', () => {
+describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => {
   let db: TestDatabase;
   let pool: pg.Pool;
   const payouts = new PayoutRepository();
-  const watching = new PayoutRepository({
+  // The state-changing statements are the ledger's internals (ADR 0003, amendment); tests reach
+  // them directly, as fixtures.
+  const moves = new PayoutMoves();
+  const watching = new PayoutMoves({
     reversalWatchFirstMs: 60_000,
     reversalWatchKinds: REVERSAL_WATCH_KINDS,
   });
@@ -37,7 +41,7 @@ describe('PayoutRepository (real Postgres)', () => {
   });
 
   async function insert(ids: readonly string[], kind: PayoutKind = 'direct_transfer'): Promise<void> {
-    await payouts.insertNew(
+    await moves.insertNew(
       pool,
       ids.map((transferId) => ({
         accountId: 'default',
@@ -70,14 +74,14 @@ describe('PayoutRepository (real Postgres)', () => {
   describe('stale moves', () => {
     it('a bulk transition moves the rows at the version their caller saw and leaves a moved row alone', async () => {
       await insert(['st_a', 'st_b', 'st_c']);
-      const claimed = await payouts.claimForSubmission(pool, 'w', 60_000, 3);
+      const claimed = await moves.claimForSubmission(pool, 'w', 60_000, 3);
       assert.equal(claimed.length, 3);
       const [a, b, c] = ['st_a', 'st_b', 'st_c'].map((id) => claimed.find((r) => r.transferId === id)!);
       // Another writer moves b on meanwhile.
-      const moved = await payouts.transition(pool, b!, 'UNKNOWN', { reason: 'elsewhere' }, false);
+      const moved = await moves.transition(pool, b!, 'UNKNOWN', { reason: 'elsewhere' }, false);
       assert.equal(moved?.version, b!.version + 1);
 
-      const out = await payouts.transitionMany(
+      const out = await moves.transitionMany(
         pool,
         [a!, b!, c!].map((r) => ({
           id: r.id,
@@ -118,18 +122,18 @@ describe('PayoutRepository (real Postgres)', () => {
 
     it('a single transition, a re-send, a reopen and a reschedule from a gone version change nothing', async () => {
       await insert(['st_one']);
-      const [claimed] = await payouts.claimForSubmission(pool, 'w', 60_000, 1);
+      const [claimed] = await moves.claimForSubmission(pool, 'w', 60_000, 1);
       assert.ok(claimed);
-      const now = await payouts.transition(pool, claimed, 'UNKNOWN', {}, false);
+      const now = await moves.transition(pool, claimed, 'UNKNOWN', {}, false);
       assert.ok(now);
       const before = await row('st_one');
 
       const old = claimed.version;
-      assert.equal(await payouts.transition(pool, claimed, 'SUCCESS', {}, true), undefined);
-      assert.equal(await payouts.markResent(pool, claimed.id, old), undefined);
+      assert.equal(await moves.transition(pool, claimed, 'SUCCESS', {}, true), undefined);
+      assert.equal(await moves.markResent(pool, claimed.id, old), undefined);
       assert.equal(await payouts.reschedule(pool, claimed.id, old, null, { stale: true }), false);
-      await payouts.transition(pool, now, 'REQUIRES_ATTENTION', { reason: 'person' }, false);
-      assert.equal(await payouts.reopenForRecheck(pool, now.id, now.version, 'operator'), undefined);
+      await moves.transition(pool, now, 'REQUIRES_ATTENTION', { reason: 'person' }, false);
+      assert.equal(await moves.reopenForRecheck(pool, now.id, now.version, 'operator'), undefined);
 
       const after = await row('st_one');
       assert.equal(after.status, 'REQUIRES_ATTENTION');
@@ -146,17 +150,17 @@ describe('PayoutRepository (real Postgres)', () => {
       const other = await pool.connect();
       try {
         await holder.query('BEGIN');
-        const held = await payouts.claimForSubmission(holder, 'one', 60_000, 2);
+        const held = await moves.claimForSubmission(holder, 'one', 60_000, 2);
         assert.equal(held.length, 2);
         // Waiting on the holder's locks would fail this statement instead of passing late.
         await other.query(`SET statement_timeout = '10s'`);
-        const rest = await payouts.claimForSubmission(other, 'two', 60_000, 10);
+        const rest = await moves.claimForSubmission(other, 'two', 60_000, 10);
         assert.equal(rest.length, 3);
         const ids = new Set([...held, ...rest].map((r) => r.id));
         assert.equal(ids.size, 5, 'no row is in both claims');
         await holder.query('ROLLBACK');
         // The holder gave up: its rows are RECEIVED again, and claimable.
-        const again = await payouts.claimForSubmission(other, 'two', 60_000, 10);
+        const again = await moves.claimForSubmission(other, 'two', 60_000, 10);
         assert.deepEqual(again.map((r) => r.id).sort(), held.map((r) => r.id).sort());
       } finally {
         await other.query('RESET statement_timeout');
@@ -182,7 +186,7 @@ describe('PayoutRepository (real Postgres)', () => {
           }),
         );
       const submitted = await claimers(() =>
-        inTransaction(pool, (c) => payouts.claimForSubmission(c, 'race', 60_000, 4)),
+        inTransaction(pool, (c) => moves.claimForSubmission(c, 'race', 60_000, 4)),
       );
       assert.equal(submitted.flat().length, 60, 'every row claimed once for submission');
       assert.equal(new Set(submitted.flat()).size, 60);
@@ -200,9 +204,9 @@ describe('PayoutRepository (real Postgres)', () => {
   describe('leases', () => {
     it('a SUBMITTING row is due for a check once its lease has run out, not before', async () => {
       await insert(['ls_live']);
-      const [live] = await payouts.claimForSubmission(pool, 'executor', 60_000, 1);
+      const [live] = await moves.claimForSubmission(pool, 'executor', 60_000, 1);
       await insert(['ls_gone']);
-      const [gone] = await payouts.claimForSubmission(pool, 'executor', 1, 1);
+      const [gone] = await moves.claimForSubmission(pool, 'executor', 1, 1);
       assert.equal(live?.transferId, 'ls_live');
       assert.equal(gone?.transferId, 'ls_gone');
       await sleep(20);
@@ -223,8 +227,8 @@ describe('PayoutRepository (real Postgres)', () => {
 
     it('an operator check-now pulls a row forward only when no lease on it is live', async () => {
       await insert(['cn_live', 'cn_gone']);
-      const claimed = await payouts.claimForSubmission(pool, 'executor', 60_000, 2);
-      for (const r of claimed) await payouts.transition(pool, r, 'PENDING', {}, false);
+      const claimed = await moves.claimForSubmission(pool, 'executor', 60_000, 2);
+      for (const r of claimed) await moves.transition(pool, r, 'PENDING', {}, false);
       await pool.query(`UPDATE payout SET next_check_at = now() - interval '1 second'`);
       await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10);
       await pool.query(
@@ -240,7 +244,7 @@ describe('PayoutRepository (real Postgres)', () => {
   });
 
   describe('reversal watch', () => {
-    async function succeed(repo: PayoutRepository, transferId: string, kind: PayoutKind, nextCheckAt?: Date) {
+    async function succeed(repo: PayoutMoves, transferId: string, kind: PayoutKind, nextCheckAt?: Date) {
       await insert([transferId], kind);
       const [claimed] = await repo.claimForSubmission(pool, 'w', 60_000, 1);
       assert.ok(claimed);
@@ -269,7 +273,7 @@ describe('PayoutRepository (real Postgres)', () => {
     it('a kind with no reversal, or no watch configured, ends at SUCCESS with nothing scheduled', async () => {
       await succeed(watching, 'rw_self', 'self_withdrawal');
       await succeed(watching, 'rw_upi', 'validated_upi_payout');
-      await succeed(payouts, 'rw_off', 'direct_transfer');
+      await succeed(moves, 'rw_off', 'direct_transfer');
       assert.equal(await dueIn('rw_self'), null);
       assert.equal(await dueIn('rw_upi'), null);
       assert.equal(await dueIn('rw_off'), null);
@@ -283,15 +287,15 @@ describe('PayoutRepository (real Postgres)', () => {
 
     it('a watched SUCCESS is claimed when due, and a reschedule to null ends the watch', async () => {
       const done = await succeed(watching, 'rw_due', 'standard_transfer');
-      assert.deepEqual(await watching.claimDueChecks(pool, 'reconciler', 60_000, 10), [], 'not due yet');
-      assert.ok(await watching.reschedule(pool, done.id, done.version, new Date(Date.now() - 1000), null));
-      const [due] = await watching.claimDueChecks(pool, 'reconciler', 60_000, 10);
+      assert.deepEqual(await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10), [], 'not due yet');
+      assert.ok(await payouts.reschedule(pool, done.id, done.version, new Date(Date.now() - 1000), null));
+      const [due] = await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10);
       assert.ok(due);
       assert.equal(due.transferId, 'rw_due');
       assert.equal(due.status, 'SUCCESS');
-      assert.ok(await watching.reschedule(pool, due.id, due.version, null, null));
+      assert.ok(await payouts.reschedule(pool, due.id, due.version, null, null));
       assert.equal(await dueIn('rw_due'), null);
-      assert.deepEqual(await watching.claimDueChecks(pool, 'reconciler', 60_000, 10), []);
+      assert.deepEqual(await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10), []);
     });
   });
 });

@@ -4,9 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { PayoutRepository, type PayoutRow } from '#ledger';
 import { LeaseKeeper } from '#pipeline';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { capturingLogger, createTestDatabase, type TestDatabase } from '#test-support';
 
 const payouts = new PayoutRepository();
+// The ledger's internal statements (ADR 0003, amendment), as fixtures.
+const moves = new PayoutMoves();
 
 // The heartbeat of in-flight calls against real Postgres: leases held stay out of the
 // reconciler's reach; a lease that is gone (the row moved on under another writer) is reported.
@@ -23,7 +26,7 @@ describe('LeaseKeeper', () => {
   });
 
   async function claim(transferId: string, owner: string, leaseMs: number): Promise<PayoutRow> {
-    await payouts.insertNew(pool, [
+    await moves.insertNew(pool, [
       {
         accountId: 'default',
         transferId,
@@ -35,7 +38,7 @@ describe('LeaseKeeper', () => {
         requestId: null,
       },
     ]);
-    const [row] = await payouts.claimForSubmission(pool, owner, leaseMs, 1);
+    const [row] = await moves.claimForSubmission(pool, owner, leaseMs, 1);
     assert.ok(row, 'claimed');
     return row;
   }
@@ -76,7 +79,7 @@ describe('LeaseKeeper', () => {
     await keeper.renew();
     assert.deepEqual(lost, []);
     // Another writer moves the row on (an operator, a reconciler after a stall).
-    await payouts.transition(pool, row, 'UNKNOWN', { reason: 'elsewhere' }, false);
+    await moves.transition(pool, row, 'UNKNOWN', { reason: 'elsewhere' }, false);
     await keeper.renew();
     await keeper.renew();
     assert.deepEqual(lost, [row.id]);

@@ -18,6 +18,7 @@ import {
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { inTransaction } from '#database';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { IntakeService, type OutboxWriter, PipelineMetrics } from '#pipeline';
 import {
   capturingLogger,
@@ -162,6 +163,7 @@ describe('ordering: a repeat racing a state change', () => {
     const pool = new pg.Pool({ connectionString: db.url, max: 4 });
     try {
       const payouts = new PayoutRepository();
+      const moves = new PayoutMoves();
       const outbox = new OutboxRepository();
       let pauseNext = false;
       let reached!: () => void;
@@ -179,16 +181,14 @@ describe('ordering: a repeat racing a state change', () => {
         },
       };
       const intake = new IntakeService({
-        pool,
         payouts,
         ledger: new PayoutLedger({
           pool,
-          payouts,
           outbox: pausing,
           history: new HistoryRepository(),
           logger: capturingLogger('warn').logger,
         }),
-        batchLedger: { admitted: () => Promise.resolve() },
+        batchLedger: { admit: () => Promise.resolve(undefined) },
         batches: new BatchRepository(),
         quota: new WithdrawalQuotaRepository(),
         deadLetters: new DeadLetterRepository(),
@@ -222,7 +222,7 @@ describe('ordering: a repeat racing a state change', () => {
       const executor = inTransaction(pool, async (c) => {
         const row = await payouts.findOne(c, 'acc', 'race_1');
         assert.ok(row);
-        const next = await payouts.transition(c, row, 'SUBMITTING', {}, false);
+        const next = await moves.transition(c, row, 'SUBMITTING', {}, false);
         assert.ok(next);
         await outbox.enqueue(c, [payoutStateEvent(next)]);
       });

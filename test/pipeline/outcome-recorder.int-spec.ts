@@ -4,22 +4,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutStatus } from '#contracts';
 import { createPool } from '#database';
-import {
-  HistoryRepository,
-  type PayoutChange,
-  PayoutLedger,
-  PayoutRepository,
-  type PayoutRow,
-} from '#ledger';
+import { HistoryRepository, type PayoutChange, PayoutLedger, type PayoutRow } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { OutcomeRecorder } from '#pipeline';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { capturingLogger, createTestDatabase, TcpProxy, type TestDatabase } from '#test-support';
 
-const payouts = new PayoutRepository();
+// The ledger's internal statements (ADR 0003, amendment), as fixtures.
+const moves = new PayoutMoves();
 
 /** `n` payouts claimed for submission (SUBMITTING, as the executor leaves them before its call). */
 async function submitting(pool: pg.Pool, prefix: string, n: number): Promise<PayoutRow[]> {
-  await payouts.insertNew(
+  await moves.insertNew(
     pool,
     Array.from({ length: n }, (_, i) => ({
       accountId: 'default',
@@ -32,7 +28,7 @@ async function submitting(pool: pg.Pool, prefix: string, n: number): Promise<Pay
       requestId: null,
     })),
   );
-  return payouts.claimForSubmission(pool, 'test', 60_000, n);
+  return moves.claimForSubmission(pool, 'test', 60_000, n);
 }
 
 const success = (r: PayoutRow, over: PayoutChange['fields'] = {}): PayoutChange => ({
@@ -69,7 +65,6 @@ describe('OutcomeRecorder', () => {
     recorder = new OutcomeRecorder(
       new PayoutLedger({
         pool: viaProxy,
-        payouts,
         outbox: new OutboxRepository(),
         history: new HistoryRepository(),
         logger,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { PayoutRepository } from '#ledger';
 import { startStack, type Stack } from '#test-support';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
 import { directTransfer, ACCOUNTS, metric } from '../reconciliation/helpers.js';
 
@@ -15,6 +16,8 @@ describe('a stored request that no longer decodes', () => {
   let pool: pg.Pool;
   let service: ServiceApp;
   const payouts = new PayoutRepository();
+  // The ledger's own insert (an internal of libs/ledger), reached directly as a fixture.
+  const moves = new PayoutMoves();
 
   before(async () => {
     stack = await startStack();
@@ -42,7 +45,7 @@ describe('a stored request that no longer decodes', () => {
       amount: '10.00',
       requestId: null,
     });
-    await payouts.insertNew(pool, [
+    await moves.insertNew(pool, [
       // beneDetails is required.
       stored('sr_bad_1', 'direct_transfer', { beneDetails: undefined, transferMode: 'banktransfer' }),
       // The card token is a secret: its sealed copy is gone.

@@ -10,6 +10,7 @@ import { OutboxRepository } from '#outbox';
 import { BatchCheckWorker, type BatchSubmission, ReconcilerMetrics } from '#pipeline';
 import { type ProviderClient } from '#provider-client';
 import { createTestDatabase, strictFake, type TestDatabase } from '#test-support';
+import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 
 // A batch's entry events share the batch's key, and the relay publishes a key's events in id
 // order as they become visible. Two checks of one batch that overlap (the first outlives its
@@ -19,6 +20,8 @@ describe('overlapping checks of one batch', () => {
   let db: TestDatabase;
   let pool: pg.Pool;
   const batches = new BatchRepository();
+  // The ledger's internal statements (ADR 0003, amendment), as fixtures.
+  const moves = new BatchMoves();
   const outbox = new OutboxRepository();
   const logger = createLogger({ level: 'silent', name: 'test' });
 
@@ -38,13 +41,13 @@ describe('overlapping checks of one batch', () => {
 
   /** A checker whose provider reports `entries` as SUCCESS, and whose batch change can be held. */
   function checker(owner: string, entries: string[], gate?: { reached: () => void; opened: Promise<void> }) {
-    const real = new BatchLedger({ pool, batches, outbox, history: new HistoryRepository(), logger });
+    const real = new BatchLedger({ pool, outbox, history: new HistoryRepository(), logger });
     const ledger = gate
       ? Object.assign(Object.create(real) as BatchLedger, {
-          applyWithin: async (...args: Parameters<BatchLedger['applyWithin']>) => {
+          apply: async (...args: Parameters<BatchLedger['apply']>) => {
             gate.reached();
             await gate.opened;
-            return real.applyWithin(...args);
+            return real.apply(...args);
           },
         })
       : real;
@@ -87,7 +90,7 @@ describe('overlapping checks of one batch', () => {
   it('do not interleave: the second does not check the batch while the first holds it', async () => {
     const c = await pool.connect();
     try {
-      await batches.insertNew(c, {
+      await moves.insertNew(c, {
         accountId: 'default',
         batchTransferId: 'bo_1',
         batchFormat: 'BANK_ACCOUNT',
@@ -102,7 +105,7 @@ describe('overlapping checks of one batch', () => {
     } finally {
       c.release();
     }
-    assert.equal((await batches.claimForSubmission(pool, 'submitter', 1, 10)).length, 1);
+    assert.equal((await moves.claimForSubmission(pool, 'submitter', 1, 10)).length, 1);
     await sleep(20);
 
     let reached!: () => void;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { BatchRepository } from '#ledger';
 import { eventually, startStack, type Stack } from '#test-support';
+import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 import { ACCOUNTS } from './helpers.js';
 
 const MAX_SEND_ATTEMPTS = 3;
@@ -107,11 +108,13 @@ describe('batches left SUBMITTING', () => {
 
   it('two overlapping checks of one batch: the older answer, written last, moves no entry backwards', async () => {
     const repo = new BatchRepository();
+    // The ledger's internal statements (ADR 0003, amendment), as fixtures.
+    const moves = new BatchMoves();
     const setup = await pool.connect();
     let batchId: string;
     try {
       await setup.query('BEGIN');
-      const b = await repo.insertNew(setup, {
+      const b = await moves.insertNew(setup, {
         accountId: 'default',
         batchTransferId: 'rs_overlap',
         batchFormat: 'BANK_ACCOUNT',
@@ -144,9 +147,9 @@ describe('batches left SUBMITTING', () => {
         ['RECEIVED', 'RECEIVED'],
       );
       await newer.query('BEGIN');
-      assert.equal((await repo.updateItems(newer, batchId, answer('SUCCESS'))).length, 2);
+      assert.equal((await moves.updateItems(newer, batchId, answer('SUCCESS'))).length, 2);
       await newer.query('COMMIT');
-      const moved = await repo.updateItems(older, batchId, answer('PENDING'));
+      const moved = await moves.updateItems(older, batchId, answer('PENDING'));
       await older.query('COMMIT');
       assert.deepEqual(moved, [], 'nothing moved backwards');
     } finally {
@@ -163,7 +166,7 @@ describe('batches left SUBMITTING', () => {
     // A reversal still applies.
     const c = await pool.connect();
     try {
-      assert.equal((await repo.updateItems(c, batchId, answer('REVERSED'))).length, 2);
+      assert.equal((await moves.updateItems(c, batchId, answer('REVERSED'))).length, 2);
     } finally {
       c.release();
     }

@@ -47,12 +47,12 @@ import {
   outcomeRecorderSettings,
   PayoutExecutor,
   PayoutReconciler,
-  payoutRepositorySettings,
   PayoutSubmission,
   PipelineMetrics,
   QueryService,
   ReconcilerMetrics,
   reconcilerSettings,
+  reversalWatchSettings,
 } from '#pipeline';
 import {
   createProviderClient,
@@ -90,7 +90,7 @@ export function createPipeline(i: PipelineInputs) {
   const log = (component: string) => i.logger.child({ component });
   const executorLog = log('executor');
 
-  const payouts = new PayoutRepository(payoutRepositorySettings(c));
+  const payouts = new PayoutRepository();
   const batches = new BatchRepository();
   const outbox = new OutboxRepository();
   const history = new HistoryRepository();
@@ -101,7 +101,7 @@ export function createPipeline(i: PipelineInputs) {
   const contradictions = new ContradictionRepository();
   const payoutLedger = new PayoutLedger({
     pool,
-    payouts,
+    reversalWatch: reversalWatchSettings(c),
     outbox,
     history,
     logger: i.logger,
@@ -114,7 +114,6 @@ export function createPipeline(i: PipelineInputs) {
   });
   const batchLedger = new BatchLedger({
     pool,
-    batches,
     outbox,
     history,
     logger: i.logger,
@@ -136,7 +135,6 @@ export function createPipeline(i: PipelineInputs) {
 
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
   const intake = new IntakeService({
-    pool,
     payouts,
     ledger: payoutLedger,
     batchLedger,

@@ -3,52 +3,12 @@
 -- the checked-in SQL step of `npm test` fails when this file and the source disagree.
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
--- batch.insertNew (BatchRepository.insertNew)
-INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
-RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
-
--- batch.insertNew.items (BatchRepository.insertNew)
-INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
-SELECT $1, t.transfer_id, t.position, t.amount, t.entry
-  FROM unnest($2::text[], $3::int[], $4::numeric[], $5::jsonb[]) AS t(transfer_id, position, amount, entry);
-
 -- batch.findByIdentities (BatchRepository.findByIdentities)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
   status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch
 WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY id
   FOR SHARE;
-
--- batch.claimForSubmission (BatchRepository.claimForSubmission)
-UPDATE batch b
-  SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
-      lease_until = now() + make_interval(secs => $2::double precision / 1000),
-      next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent;
-
--- batch.transition (BatchRepository.transition)
-UPDATE batch
-    SET status = $3, version = version + 1, updated_at = now(),
-        reference_id = COALESCE($4, reference_id), status_code = COALESCE($5, status_code),
-        reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL,
-        totals = $8::jsonb
-  WHERE id = $1 AND version = $2
-  RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
-
--- batch.markResent (BatchRepository.markResent)
-UPDATE batch
-    SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, updated_at = now(),
-        totals = NULL, lease_owner = $3,
-        lease_until = now() + make_interval(secs => $4::double precision / 1000),
-        next_check_at = now() + make_interval(secs => $4::double precision / 1000)
-  WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
-  RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
 
 -- batch.claimDueChecks (BatchRepository.claimDueChecks)
 UPDATE batch b
@@ -72,20 +32,6 @@ WHERE id = $1 AND status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
 
 -- batch.reschedule (BatchRepository.reschedule)
 UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2;
-
--- batch.updateItems (BatchRepository.updateItems)
-UPDATE batch_item i
-  SET status = u.status, version = i.version + 1, updated_at = now(),
-      reference_id = COALESCE(u.reference_id, i.reference_id), utr = COALESCE(u.utr, i.utr),
-      reason = COALESCE(u.reason, i.reason)
- FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-      AS u(transfer_id, status, reference_id, utr, reason)
-WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
-  AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr))
-  AND (i.status = u.status
-       OR i.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
-       OR (i.status = 'SUCCESS' AND u.status = 'REVERSED'))
-RETURNING i.batch_id, i.transfer_id, i.position, i.amount, i.entry, i.status, i.version, i.reference_id, i.utr, i.reason, i.updated_at;
 
 -- batch.findOne (BatchRepository.findOne)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,

@@ -3,23 +3,6 @@
 -- the checked-in SQL step of `npm test` fails when this file and the source disagree.
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
--- payout.insertNew (PayoutRepository.insertNew)
-WITH changed AS (
-  INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[])
-  ON CONFLICT (account_id, transfer_id) DO NOTHING
-  RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-    version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at
-), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
-  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
-  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, NULL::text, ch.status, ch.version, 'intake',
-  ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
-  FROM changed ch)
-SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
-
 -- payout.findByIdentities (PayoutRepository.findByIdentities)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
@@ -32,60 +15,6 @@ ORDER BY id
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM payout WHERE account_id = $1 AND transfer_id = $2;
-
--- payout.claimForSubmission (PayoutRepository.claimForSubmission)
-WITH changed AS (
-  UPDATE payout p
-     SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
-         lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
-         next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-   WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
-                   ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at
-), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
-  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
-  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
-  ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
-  FROM changed ch)
-SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
-
--- payout.transitionMany (PayoutRepository.transitionMany)
-WITH changed AS (
-  UPDATE payout p
-     SET status = m.status, version = p.version + 1, updated_at = now(),
-         status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
-         reference_id = COALESCE(m.reference_id, p.reference_id),
-         svc_transfer_id = COALESCE(m.svc_transfer_id, p.svc_transfer_id),
-         utr = COALESCE(m.utr, p.utr), last_error = m.last_error,
-         next_check_at = CASE
-           WHEN m.status = 'SUCCESS' AND p.status <> 'SUCCESS' AND m.next_check_at IS NULL
-                AND $12::double precision IS NOT NULL AND p.kind = ANY($13::text[])
-           THEN now() + make_interval(secs => $12::double precision / 1000)
-           ELSE m.next_check_at END,
-         -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
-         -- "not processed") keeps counting, so re-sends are bounded too.
-         check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
-                            ELSE p.check_count END,
-         request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
-         lease_owner = NULL, lease_until = NULL
-    FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
-                $14::text[], $15::text[], $16::text[], $17::bigint[])
-         AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
-              last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id)
-   WHERE p.id = m.id AND p.version = m.from_version
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, m.from_status AS h_from, m.operator_id AS h_operator,
-             m.approver_id AS h_approver, m.proposal_id AS h_proposal
-), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
-  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
-  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, ch.h_from, ch.status, ch.version, $18::text,
-  ch.reason, ch.status_code, ch.reference_id, ch.utr, ch.h_operator, ch.h_approver, ch.h_proposal
-  FROM changed ch)
-SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
 
 -- payout.claimDueChecks (PayoutRepository.claimDueChecks)
 UPDATE payout p
@@ -111,14 +40,6 @@ UPDATE payout SET next_check_at = $3, last_error = COALESCE($4::jsonb, last_erro
       lease_owner = NULL, lease_until = NULL, updated_at = now()
 WHERE id = $1 AND version = $2;
 
--- payout.markResent (PayoutRepository.markResent)
-UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
-      updated_at = now()
-WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
-RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
-
 -- payout.checkNow (PayoutRepository.checkNow)
 UPDATE payout SET next_check_at = now()
 WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING', 'SUCCESS')
@@ -131,14 +52,6 @@ RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secr
 UPDATE payout SET next_check_at = now()
 WHERE id = $1 AND status IN ('SUCCESS', 'FAILED', 'REJECTED')
   AND (lease_until IS NULL OR lease_until < now())
-RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
-
--- payout.reopenForRecheck (PayoutRepository.reopenForRecheck)
-UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
-      check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now(), reopened_at = now()
-WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;

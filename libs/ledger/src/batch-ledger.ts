@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
-import { inTransaction } from '#database';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { type BatchRepository } from './batch.repository.js';
+import { BatchMoves } from './batch-moves.repository.js';
 import { batchItemEvent, batchStateEvent } from './events.js';
 import {
   CAUSE_OF_SOURCE,
@@ -10,7 +9,14 @@ import {
   type HistoryEntry,
   type HistoryRepository,
 } from './history.repository.js';
-import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.types.js';
+import {
+  type BatchEntryUpdate,
+  type BatchItemRow,
+  type BatchRow,
+  type BatchTotals,
+  type NewBatch,
+} from './ledger.types.js';
+import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { type ChangeSource, type LedgerOutbox, type StaleCounter } from './ledger.ports.js';
 import { assertBatchMove } from './state-machine.js';
 
@@ -37,7 +43,6 @@ export interface BatchChange {
 
 export interface BatchLedgerDeps {
   readonly pool: pg.Pool;
-  readonly batches: BatchRepository;
   readonly outbox: LedgerOutbox;
   readonly history: HistoryRepository;
   readonly logger: AppLogger;
@@ -49,66 +54,102 @@ export interface BatchLedgerDeps {
 /**
  * The one way a batch changes state, as PayoutLedger is for a payout: the legal move from the
  * version the caller saw and its event in one transaction; after the commit, the state-change
- * line (an error line for REQUIRES_ATTENTION). Entry events are the caller's: they are written
- * in the same transaction, before the batch's own event (`applyWithin`).
+ * line (an error line for REQUIRES_ATTENTION). Entry results are applied in the same ledger
+ * transaction, before the batch's own move (`applyEntries`, then `apply`), so their events come
+ * first in the batch's stream. The statements (BatchMoves) are the ledger's alone (ADR 0003,
+ * amendment).
  */
 export class BatchLedger {
   private readonly log: AppLogger;
+  private readonly moves: BatchMoves;
 
-  constructor(private readonly d: BatchLedgerDeps) {
+  /** `moves` is for the ledger's own specs; the service's ledger builds its own. */
+  constructor(
+    private readonly d: BatchLedgerDeps,
+    moves?: BatchMoves,
+  ) {
     this.log = d.logger.child({ component: 'batches' });
+    this.moves = moves ?? new BatchMoves();
+  }
+
+  /**
+   * One transaction for the caller's own statements (`tx.client`) and the ledger's steps (these,
+   * and PayoutLedger's); the steps' announcements run after the commit, never after a rollback.
+   */
+  transaction<T>(
+    work: (tx: LedgerTransaction) => Promise<T>,
+    around?: (run: () => Promise<T>) => Promise<T>,
+  ): Promise<T> {
+    return runLedgerTransaction(this.d.pool, work, around);
   }
 
   /** One change in its own transaction: the new row, or undefined when the batch had moved on. */
   async change(change: BatchChange, source: ChangeSource): Promise<BatchRow | undefined> {
-    const moved = await (this.d.tracing ?? NOOP_TRACING).inSpan(
-      'ledger batch transition',
-      { parents: [change.batch.traceparent], attributes: { 'payouts.source': source } },
-      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, change, source)),
+    return this.transaction(
+      (tx) => this.apply(tx, change, source),
+      (run) =>
+        (this.d.tracing ?? NOOP_TRACING).inSpan(
+          'ledger batch transition',
+          { parents: [change.batch.traceparent], attributes: { 'payouts.source': source } },
+          run,
+        ),
     );
-    this.announce(change, moved, source);
-    return moved;
-  }
-
-  /** A new batch (intake), in the caller's transaction: its first history row. */
-  async admitted(c: pg.PoolClient, batch: BatchRow): Promise<void> {
-    await this.d.history.record(c, [batchHistory(null, batch, 'intake')]);
   }
 
   /**
-   * The change, its event and its history row in the caller's transaction; the caller announces
-   * it once committed.
+   * A new batch (intake), in the caller's ledger transaction: the parent row and its entries, its
+   * first history row and its accepted event; after the commit, its line. Undefined (nothing
+   * written) when the batch id exists.
    */
-  async applyWithin(
-    c: pg.PoolClient,
+  async admit(tx: LedgerTransaction, batch: NewBatch): Promise<BatchRow | undefined> {
+    const announce = announcerOf(tx);
+    const row = await this.moves.insertNew(tx.client, batch);
+    if (!row) return undefined;
+    await this.d.history.record(tx.client, [batchHistory(null, row, 'intake')]);
+    await this.d.outbox.enqueue(tx.client, [batchStateEvent(row)]);
+    announce(() => this.line(null, undefined, row));
+    return row;
+  }
+
+  /**
+   * The change, its event and its history row in the caller's ledger transaction; after the
+   * commit, its line (or a stale count).
+   */
+  async apply(
+    tx: LedgerTransaction,
     change: BatchChange,
     source: ChangeSource,
   ): Promise<BatchRow | undefined> {
+    const announce = announcerOf(tx);
     const { batch, to } = change;
     assertBatchMove(batch.status, to, batch.batchTransferId);
-    const moved = await this.d.batches.transition(c, batch.id, batch.version, to, change.fields ?? {});
+    const moved = await this.moves.transition(tx.client, batch.id, batch.version, to, change.fields ?? {});
     if (moved) {
-      await this.d.outbox.enqueue(c, [batchStateEvent(moved)]);
-      await this.d.history.record(c, [
+      await this.d.outbox.enqueue(tx.client, [batchStateEvent(moved)]);
+      await this.d.history.record(tx.client, [
         batchHistory(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source]),
       ]);
     }
+    announce(() => this.announce(change, moved, source));
     return moved;
   }
 
   /**
-   * The provider's per-entry results, in the caller's transaction (which holds the batch's lock):
-   * the entries that moved (BatchRepository.updateItems: forwards only), their events (before the
-   * batch's own) and their history rows. Returns the entries that moved.
+   * The provider's per-entry results, in the caller's ledger transaction (which holds the batch's
+   * lock): the entries that moved (forwards only, checked on the locked rows), their events
+   * (before the batch's own) and their history rows; after the commit, a line each. Returns the
+   * entries that moved.
    */
-  async applyEntriesWithin(
-    c: pg.PoolClient,
+  async applyEntries(
+    tx: LedgerTransaction,
     batch: BatchRow,
-    updates: Parameters<BatchRepository['updateItems']>[2],
+    updates: readonly BatchEntryUpdate[],
     before: ReadonlyMap<string, string>,
     source: ChangeSource,
   ): Promise<BatchItemRow[]> {
-    const changed = await this.d.batches.updateItems(c, batch.id, updates);
+    const announce = announcerOf(tx);
+    const c = tx.client;
+    const changed = await this.moves.updateItems(c, batch.id, updates);
     if (changed.length === 0) return changed;
     await this.d.outbox.enqueue(
       c,
@@ -131,26 +172,43 @@ export class BatchLedger {
         utr: i.utr,
       })),
     );
+    announce(() => {
+      for (const item of changed) {
+        this.log.info(
+          {
+            transferId: item.transferId,
+            batchTransferId: batch.batchTransferId,
+            requestId: batch.requestId,
+            to: item.status,
+            version: item.version,
+            reason: item.reason,
+          },
+          'batch entry state changed',
+        );
+      }
+    });
     return changed;
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */
   async claimForSubmission(owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
     assertBatchMove('RECEIVED', 'SUBMITTING', 'a claim');
-    const claimed = await inTransaction(this.d.pool, async (c) => {
-      const rows = await this.d.batches.claimForSubmission(c, owner, leaseMs, limit);
+    return this.transaction(async (tx) => {
+      const announce = announcerOf(tx);
+      const rows = await this.moves.claimForSubmission(tx.client, owner, leaseMs, limit);
       await this.d.outbox.enqueue(
-        c,
+        tx.client,
         rows.map((r) => batchStateEvent(r)),
       );
       await this.d.history.record(
-        c,
+        tx.client,
         rows.map((r) => batchHistory('RECEIVED', r, 'executor')),
       );
+      announce(() => {
+        for (const b of rows) this.line('RECEIVED', b.checkCount, b);
+      });
       return rows;
     });
-    for (const b of claimed) this.line({ batch: { ...b, status: 'RECEIVED' }, to: b.status }, b);
-    return claimed;
   }
 
   /** A re-send of the same batchTransferId: back to SUBMITTING with a new attempt and lease. */
@@ -161,21 +219,21 @@ export class BatchLedger {
     source: ChangeSource,
   ): Promise<BatchRow | undefined> {
     assertBatchMove(batch.status, 'SUBMITTING', batch.batchTransferId);
-    const moved = await inTransaction(this.d.pool, async (c) => {
-      const next = await this.d.batches.markResent(c, batch.id, batch.version, owner, leaseMs);
+    return this.transaction(async (tx) => {
+      const announce = announcerOf(tx);
+      const next = await this.moves.markResent(tx.client, batch.id, batch.version, owner, leaseMs);
       if (next) {
-        await this.d.outbox.enqueue(c, [batchStateEvent(next)]);
-        await this.d.history.record(c, [batchHistory(batch.status, next, CAUSE_OF_SOURCE[source])]);
+        await this.d.outbox.enqueue(tx.client, [batchStateEvent(next)]);
+        await this.d.history.record(tx.client, [batchHistory(batch.status, next, CAUSE_OF_SOURCE[source])]);
       }
+      announce(() => this.announce({ batch, to: 'SUBMITTING' }, next, source));
       return next;
     });
-    this.announce({ batch, to: 'SUBMITTING' }, moved, source);
-    return moved;
   }
 
   /** After the commit: the state-change line, or a stale count for a batch that had moved on. */
-  announce(change: BatchChange, moved: BatchRow | undefined, source: ChangeSource): void {
-    if (moved) return this.line(change, moved);
+  private announce(change: BatchChange, moved: BatchRow | undefined, source: ChangeSource): void {
+    if (moved) return this.line(change.batch.status, change.batch.checkCount, moved, change.log);
     this.d.stale?.(source);
     this.log.warn(
       { batchTransferId: change.batch.batchTransferId, from: change.batch.status, to: change.to },
@@ -183,25 +241,30 @@ export class BatchLedger {
     );
   }
 
-  private line(change: BatchChange, b: BatchRow): void {
-    const from = change.batch;
+  /** The state-change line of `b`, from `from` (null: admitted); `checks` before the move. */
+  private line(
+    from: BatchStatus | null,
+    checks: number | undefined,
+    b: BatchRow,
+    log?: BatchChange['log'],
+  ): void {
     const fields = {
       transferId: b.batchTransferId,
       batchTransferId: b.batchTransferId,
       requestId: b.requestId,
       kind: 'batch_transfer',
-      from: from.status,
+      from,
       to: b.status,
       version: b.version,
       reason: b.reason,
     };
     if (b.status === 'REQUIRES_ATTENTION') {
       this.log.error(
-        { ...fields, checks: from.checkCount, ...change.log },
+        { ...fields, checks, ...log },
         'batch requires attention: its true state could not be established automatically',
       );
     } else {
-      this.log.info({ ...fields, ...change.log }, 'batch state changed');
+      this.log.info({ ...fields, ...log }, 'batch state changed');
     }
   }
 }

@@ -15,5 +15,9 @@ export * from './webhook.repository.js';
 export * from './ledger.ports.js';
 export * from './history.repository.js';
 export * from './contradiction.repository.js';
+// Not exported: payout-moves.repository and batch-moves.repository, the statements that change a
+// state, which only the ledger's steps use (ADR 0003, amendment; the architecture check holds it),
+// nor the row mappings they share with the repositories.
+export type { LedgerTransaction } from './ledger-transaction.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';

@@ -127,3 +127,25 @@ export interface OutcomeFields {
   lastError?: Record<string, unknown> | null;
   nextCheckAt?: Date | null;
 }
+
+/**
+ * The reversal watch, as the ledger applies it: a row of a watched kind entering SUCCESS gets its
+ * first reversal check scheduled by the move itself, because every writer of SUCCESS (executor,
+ * reconciler, operator) goes through the ledger, and the rule is a property of the ledger, not of
+ * one writer.
+ */
+export interface ReversalWatchSettings {
+  /** Delay before the first reversal check (reversalWatchKinds only); null: no reversal watch. */
+  readonly reversalWatchFirstMs: number | null;
+  /** Kinds whose SUCCESS is watched: the pipeline's kind table says which (REVERSAL_WATCH_KINDS). */
+  readonly reversalWatchKinds: readonly PayoutKind[];
+}
+
+/** A provider's result for one entry of a batch, as the ledger applies it (forwards only). */
+export interface BatchEntryUpdate {
+  readonly transferId: string;
+  readonly status: string;
+  readonly referenceId: string | null;
+  readonly utr: string | null;
+  readonly reason: string | null;
+}

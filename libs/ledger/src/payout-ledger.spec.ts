@@ -9,7 +9,8 @@ import { type HistoryEntry, type HistoryRepository } from './history.repository.
 import { type PayoutRow } from './ledger.types.js';
 import { type ChangeSource } from './ledger.ports.js';
 import { PayoutLedger } from './payout-ledger.js';
-import { type PayoutRepository, type TransitionMove } from './payout.repository.js';
+import { type LedgerTransaction } from './ledger-transaction.js';
+import { type PayoutMoves, type TransitionMove } from './payout-moves.repository.js';
 import { IllegalTransitionError } from './state-machine.js';
 
 const strict = strictFake;
@@ -25,31 +26,35 @@ const row = (over: Partial<PayoutRow> = {}): PayoutRow =>
     ...over,
   });
 
-function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
+function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[], failOn: readonly string[] = []) {
   const statements: string[] = [];
   const history: HistoryEntry[] = [];
-  const moves: TransitionMove[] = [];
+  const moved: TransitionMove[] = [];
   const events: OutboxMessage[] = [];
   const stale: ChangeSource[] = [];
-  type Line = { msg: string; level: string; component?: string; to?: string };
+  // Each line with the statements sent when it was written: an announcement after the commit
+  // sees COMMIT last.
+  type Line = { msg: string; level: string; component?: string; to?: string; sent: string[] };
   const lines: Line[] = [];
   const client = strict<pg.PoolClient>('client', {
     query: (sql: string) => {
       statements.push(sql);
-      return Promise.resolve({ rows: [] });
+      return failOn.includes(sql)
+        ? Promise.reject(new Error(`${sql} failed`))
+        : Promise.resolve({ rows: [] });
     },
     on: () => client,
     off: () => client,
     release: () => undefined,
   });
   const pool = strict<pg.Pool>('pool', { connect: () => Promise.resolve(client) });
-  const payouts = strict<PayoutRepository>('payouts', {
+  const moves = strict<PayoutMoves>('moves', {
     // The repository's statement writes the history of the moves it made (cause, from, actor).
     transitionMany: (_c: unknown, m: readonly TransitionMove[], cause: HistoryEntry['cause']) => {
-      moves.push(...m);
+      moved.push(...m);
       statements.push('transition');
-      const moved = answer(m);
-      for (const r of moved) {
+      const rows = answer(m);
+      for (const r of rows) {
         const move = m.find((x) => x.id === r.id);
         history.push({
           subject: 'payout',
@@ -63,7 +68,7 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
           ...(move?.actor ? { actor: move.actor } : {}),
         });
       }
-      return Promise.resolve(moved);
+      return Promise.resolve(rows);
     },
   });
   const logger = createLogger({
@@ -71,27 +76,30 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[]) {
     name: 'spec',
     destination: new Writable({
       write: (chunk: Buffer, _e, cb) => {
-        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Line);
+        for (const l of chunk.toString().split('\n').filter(Boolean))
+          lines.push({ ...(JSON.parse(l) as Omit<Line, 'sent'>), sent: [...statements] });
         cb();
       },
     }),
   });
-  const ledger = new PayoutLedger({
-    pool,
-    payouts,
-    outbox: {
-      enqueue: (_c, rows) => {
-        events.push(...rows);
-        statements.push('enqueue');
-        return Promise.resolve();
+  const ledger = new PayoutLedger(
+    {
+      pool,
+      outbox: {
+        enqueue: (_c, rows) => {
+          events.push(...rows);
+          statements.push('enqueue');
+          return Promise.resolve();
+        },
       },
+      // Only the rarer moves (re-send, reopen) write their history through the history repository.
+      history: strict<HistoryRepository>('history', {}),
+      logger,
+      stale: (s) => stale.push(s),
     },
-    // Only the rarer moves (re-send, reopen) write their history through the history repository.
-    history: strict<HistoryRepository>('history', {}),
-    logger,
-    stale: (s) => stale.push(s),
-  });
-  return { ledger, statements, moves, events, stale, lines, history };
+    moves,
+  );
+  return { ledger, statements, moves: moved, events, stale, lines, history };
 }
 
 describe('PayoutLedger', () => {
@@ -183,5 +191,78 @@ describe('PayoutLedger', () => {
     await h.ledger.change({ row: row({ status: 'UNKNOWN' }), to: 'REQUIRES_ATTENTION' }, 'reconciler');
     const line = h.lines.find((l) => l.msg.startsWith('payout requires attention'));
     assert.equal(line?.level, 'error');
+  });
+
+  describe('a ledger transaction announces on commit, by construction', () => {
+    const moves = (m: readonly TransitionMove[]) =>
+      m.map((x) => row({ id: x.id, status: x.to, version: x.fromVersion + 1 }));
+    const stateLines = (h: ReturnType<typeof harness>) =>
+      h.lines.filter((l) => l.msg === 'payout state changed');
+
+    it('a change whose transaction commits is announced once, after the COMMIT', async () => {
+      const h = harness(moves);
+      const out = await h.ledger.transaction(async (tx) => {
+        const [moved] = await h.ledger.apply(tx, [{ row: row(), to: 'PENDING' }], 'reconciler');
+        // The caller's own statement in the same transaction, after the ledger's step.
+        await tx.client.query('INSERT caller row');
+        assert.deepEqual(stateLines(h), [], 'nothing is announced before the commit');
+        return moved;
+      });
+      assert.equal(out?.status, 'PENDING');
+      assert.deepEqual(h.statements, ['BEGIN', 'transition', 'enqueue', 'INSERT caller row', 'COMMIT']);
+      const lines = stateLines(h);
+      assert.equal(lines.length, 1, 'announced once');
+      assert.equal(lines[0]?.to, 'PENDING');
+      assert.equal(lines[0]?.component, 'reconciler');
+      assert.equal(lines[0]?.sent.at(-1), 'COMMIT', 'written after the commit');
+    });
+
+    it('a change whose transaction rolls back (the caller throws after it) is never announced', async () => {
+      const h = harness(moves);
+      await assert.rejects(
+        h.ledger.transaction(async (tx) => {
+          await h.ledger.apply(tx, [{ row: row(), to: 'PENDING' }], 'reconciler');
+          throw new Error('the caller fails after the ledger step');
+        }),
+        /the caller fails/,
+      );
+      assert.deepEqual(h.statements, ['BEGIN', 'transition', 'enqueue', 'ROLLBACK']);
+      assert.deepEqual(stateLines(h), []);
+      assert.deepEqual(h.stale, [], 'not even as stale');
+    });
+
+    it('a change whose COMMIT fails is never announced', async () => {
+      const h = harness(moves, ['COMMIT']);
+      await assert.rejects(
+        h.ledger.transaction((tx) => h.ledger.apply(tx, [{ row: row(), to: 'PENDING' }], 'reconciler')),
+        /COMMIT failed/,
+      );
+      assert.deepEqual(stateLines(h), []);
+    });
+
+    it('a stale change in a committed transaction is counted once, after the commit', async () => {
+      const h = harness(() => []);
+      await h.ledger.transaction((tx) => h.ledger.apply(tx, [{ row: row(), to: 'PENDING' }], 'intake'));
+      assert.deepEqual(h.stale, ['intake']);
+    });
+
+    it('a step refuses, before writing, a transaction the ledger did not open or one that has ended', async () => {
+      const h = harness(moves);
+      const forged = { client: await h.ledger.transaction((tx) => Promise.resolve(tx.client)) };
+      h.statements.length = 0;
+      await assert.rejects(
+        h.ledger.apply(forged, [{ row: row(), to: 'PENDING' }], 'reconciler'),
+        /not an open ledger transaction/,
+      );
+      let leaked: LedgerTransaction | undefined;
+      await h.ledger.transaction((tx) => Promise.resolve((leaked = tx)));
+      h.statements.length = 0;
+      await assert.rejects(
+        h.ledger.apply(leaked!, [{ row: row(), to: 'PENDING' }], 'reconciler'),
+        /not an open ledger transaction/,
+      );
+      assert.deepEqual(h.statements, [], 'nothing written');
+      assert.deepEqual(stateLines(h), []);
+    });
   });
 });

@@ -14,7 +14,12 @@ import {
   type HistoryRepository,
   type OperatorActor,
 } from './history.repository.js';
-import { type NewPayout, type OutcomeFields, type PayoutRow } from './ledger.types.js';
+import {
+  type NewPayout,
+  type OutcomeFields,
+  type PayoutRow,
+  type ReversalWatchSettings,
+} from './ledger.types.js';
 import {
   type AttentionCounter,
   type ContradictionCounter,
@@ -22,7 +27,8 @@ import {
   type ChangeSource,
   type StaleCounter,
 } from './ledger.ports.js';
-import { type PayoutRepository } from './payout.repository.js';
+import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
+import { PayoutMoves } from './payout-moves.repository.js';
 import { assertPayoutMove, contradictionOf, isTerminal } from './state-machine.js';
 
 /** One state change of a payout, from the version its caller saw. */
@@ -39,7 +45,11 @@ export interface PayoutChange {
 
 export interface PayoutLedgerDeps {
   readonly pool: pg.Pool;
-  readonly payouts: PayoutRepository;
+  /**
+   * The reversal watch the moves apply (a SUCCESS of a watched kind gets its first reversal check);
+   * none: no watch.
+   */
+  readonly reversalWatch?: ReversalWatchSettings;
   readonly outbox: LedgerOutbox;
   /** The durable history: one row per change, in the change's transaction. */
   readonly history: HistoryRepository;
@@ -76,11 +86,36 @@ export interface ContradictionReport {
  * from the version the caller saw), its event in the outbox and its history row; after the commit, the state-change
  * line, or the count of a stale result when the row had moved on. Secrets are erased on entering
  * a terminal state. An illegal move throws IllegalTransitionError and changes nothing.
+ *
+ * The statements that move a payout (PayoutMoves) are the ledger's alone: it builds them, and
+ * nothing outside libs/ledger can import them (ADR 0003, amendment). A caller that writes rows of
+ * its own in the same transaction opens it here (`transaction`) and passes it to the steps
+ * (`admit`, `apply`), whose announcements then run after the commit, by construction.
  */
 export class PayoutLedger {
   private readonly loggers = new Map<ChangeSource, AppLogger>();
+  private readonly moves: PayoutMoves;
 
-  constructor(private readonly d: PayoutLedgerDeps) {}
+  /** `moves` is for the ledger's own specs; the service's ledger builds its own. */
+  constructor(
+    private readonly d: PayoutLedgerDeps,
+    moves?: PayoutMoves,
+  ) {
+    this.moves = moves ?? new PayoutMoves(d.reversalWatch);
+  }
+
+  /**
+   * One transaction in which the caller's own statements (`tx.client`) and the ledger's steps
+   * (`admit`, `apply`, and BatchLedger's, which take the same transaction) commit together. The
+   * steps' announcements run after the commit, once, in order; after a rollback, none. `around`
+   * wraps the transaction alone (the caller's span).
+   */
+  transaction<T>(
+    work: (tx: LedgerTransaction) => Promise<T>,
+    around?: (run: () => Promise<T>) => Promise<T>,
+  ): Promise<T> {
+    return runLedgerTransaction(this.d.pool, work, around);
+  }
 
   /** One change in its own transaction: the new row, or undefined when the row had moved on. */
   async change(change: PayoutChange, source: ChangeSource): Promise<PayoutRow | undefined> {
@@ -96,46 +131,56 @@ export class PayoutLedger {
     changes: readonly PayoutChange[],
     source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
-    const moved = await this.traced(
-      'ledger transition',
-      source,
-      changes.map((ch) => ch.row.traceparent),
-      () => inTransaction(this.d.pool, (c) => this.applyWithin(c, changes, source)),
+    return this.transaction(
+      (tx) => this.apply(tx, changes, source),
+      (run) =>
+        this.traced(
+          'ledger transition',
+          source,
+          changes.map((ch) => ch.row.traceparent),
+          run,
+        ),
     );
-    this.announce(changes, moved, source);
-    return moved;
   }
 
   /**
-   * New payouts (intake), in the caller's transaction: the rows, their accepted events and their
-   * first history rows. Existing identities are left untouched and not returned.
+   * New payouts (intake), in the caller's ledger transaction: the rows, their accepted events and
+   * their first history rows; after the commit, a state-change line each. Existing identities are
+   * left untouched and not returned.
    */
-  async admit(c: pg.PoolClient, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
+  async admit(tx: LedgerTransaction, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
+    const announce = announcerOf(tx);
     // The insert writes the first history rows itself (one statement).
-    const inserted = await this.d.payouts.insertNew(c, rows);
+    const inserted = await this.moves.insertNew(tx.client, rows);
     if (inserted.length === 0) return inserted;
     await this.d.outbox.enqueue(
-      c,
+      tx.client,
       inserted.map((row) => payoutStateEvent(row)),
     );
+    announce(() => {
+      for (const row of inserted) this.line('intake', null, 0, undefined, row);
+    });
     return inserted;
   }
 
   /**
-   * The changes and their events in the caller's transaction (intake records new commands in the
-   * same one). The caller logs once it has committed (`announce`).
+   * The changes and their events in the caller's ledger transaction (intake records new commands
+   * in the same one, an operator's approval its proposal); after the commit, their lines (or
+   * stale counts). The answer is aligned with `changes`.
    */
-  async applyWithin(
-    c: pg.PoolClient,
+  async apply(
+    tx: LedgerTransaction,
     changes: readonly PayoutChange[],
     source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
+    const announce = announcerOf(tx);
     for (const ch of changes) assertPayoutMove(ch.row.status, ch.to, ch.row.transferId);
     const cause = CAUSE_OF_SOURCE[source];
     if (cause === 'operator' && changes.some((ch) => !ch.actor))
       throw new Error('an operator change needs the operator (actor)');
+    const c = tx.client;
     // The moves write their history rows in the same statement (from, cause, actor).
-    const rows = await this.d.payouts.transitionMany(
+    const rows = await this.moves.transitionMany(
       c,
       changes.map((ch) => ({
         id: ch.row.id,
@@ -150,7 +195,9 @@ export class PayoutLedger {
     );
     await this.enqueue(c, rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return changes.map((ch) => byId.get(ch.row.id));
+    const moved = changes.map((ch) => byId.get(ch.row.id));
+    announce(() => this.announce(changes, moved, source));
+    return moved;
   }
 
   /**
@@ -159,29 +206,34 @@ export class PayoutLedger {
    */
   async claimForSubmission(owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
-    // The claimed payouts are known from the answer only: the span is made after it (parentsOf).
-    const claimed = await (this.d.tracing ?? NOOP_TRACING).inSpan(
-      'ledger claim',
-      {
-        attributes: { 'payouts.source': 'executor' },
-        parentsOf: (rows: PayoutRow[]) => rows.map((r) => r.traceparent),
+    return this.transaction(
+      async (tx) => {
+        const announce = announcerOf(tx);
+        // The claim writes the history rows itself (one statement).
+        const rows = await this.moves.claimForSubmission(tx.client, owner, leaseMs, limit);
+        await this.enqueue(tx.client, rows);
+        announce(() => {
+          for (const r of rows) this.line('executor', 'RECEIVED', r.checkCount, undefined, r);
+        });
+        return rows;
       },
-      () =>
-        inTransaction(this.d.pool, async (c) => {
-          // The claim writes the history rows itself (one statement).
-          const rows = await this.d.payouts.claimForSubmission(c, owner, leaseMs, limit);
-          await this.enqueue(c, rows);
-          return rows;
-        }),
+      // The claimed payouts are known from the answer only: the span is made after it (parentsOf).
+      (run) =>
+        (this.d.tracing ?? NOOP_TRACING).inSpan(
+          'ledger claim',
+          {
+            attributes: { 'payouts.source': 'executor' },
+            parentsOf: (rows: PayoutRow[]) => rows.map((r) => r.traceparent),
+          },
+          run,
+        ),
     );
-    for (const r of claimed) this.line('executor', { row: { ...r, status: 'RECEIVED' }, to: r.status }, r);
-    return claimed;
   }
 
   /** A re-send of the same transferId: back to SUBMITTING with a new attempt (SUBMITTING or UNKNOWN only). */
   async resend(row: PayoutRow, source: ChangeSource): Promise<PayoutRow | undefined> {
     return this.special(row, 'SUBMITTING', source, undefined, (c) =>
-      this.d.payouts.markResent(c, row.id, row.version),
+      this.moves.markResent(c, row.id, row.version),
     );
   }
 
@@ -197,7 +249,7 @@ export class PayoutLedger {
     const [source, actor] =
       by === 'webhook' ? (['webhook', undefined] as const) : (['operations', by] as const);
     return this.special(row, 'UNKNOWN', source, actor, (c) =>
-      this.d.payouts.reopenForRecheck(c, row.id, row.version, reason),
+      this.moves.reopenForRecheck(c, row.id, row.version, reason),
     );
   }
 
@@ -263,14 +315,14 @@ export class PayoutLedger {
   }
 
   /** After the commit: one line per change, or a stale count for a row that had moved on. */
-  announce(
+  private announce(
     changes: readonly PayoutChange[],
     moved: ReadonlyArray<PayoutRow | undefined>,
     source: ChangeSource,
   ): void {
     changes.forEach((ch, i) => {
       const next = moved[i];
-      if (next) this.line(source, ch, next);
+      if (next) this.line(source, ch.row.status, ch.row.checkCount, ch.log, next);
       else this.stale(source, ch);
     });
   }
@@ -283,18 +335,21 @@ export class PayoutLedger {
     write: (c: pg.PoolClient) => Promise<PayoutRow | undefined>,
   ): Promise<PayoutRow | undefined> {
     assertPayoutMove(row.status, to, row.transferId);
-    const moved = await this.traced('ledger transition', source, [row.traceparent], () =>
-      inTransaction(this.d.pool, async (c) => {
-        const next = await write(c);
+    return this.transaction(
+      async (tx) => {
+        const announce = announcerOf(tx);
+        const next = await write(tx.client);
         if (next) {
-          await this.enqueue(c, [next]);
-          await this.d.history.record(c, [historyOf(row.status, next, CAUSE_OF_SOURCE[source], actor)]);
+          await this.enqueue(tx.client, [next]);
+          await this.d.history.record(tx.client, [
+            historyOf(row.status, next, CAUSE_OF_SOURCE[source], actor),
+          ]);
         }
+        announce(() => this.announce([{ row, to }], [next], source));
         return next;
-      }),
+      },
+      (run) => this.traced('ledger transition', source, [row.traceparent], run),
     );
-    this.announce([{ row, to }], [moved], source);
-    return moved;
   }
 
   /** A ledger transaction in a span, in the trace of the payouts it changes (one trace: its child; several: links). */
@@ -332,14 +387,20 @@ export class PayoutLedger {
     );
   }
 
-  private line(source: ChangeSource, ch: PayoutChange, next: PayoutRow): void {
-    const from = ch.row;
+  /** The state-change line of `next`, from `from` (null: admitted); `checks` before the move. */
+  private line(
+    source: ChangeSource,
+    from: PayoutStatus | null,
+    checks: number,
+    log: PayoutChange['log'],
+    next: PayoutRow,
+  ): void {
     const fields = {
       transferId: next.transferId,
       accountId: next.accountId,
       requestId: next.requestId,
       kind: next.kind,
-      from: from.status,
+      from,
       to: next.status,
       version: next.version,
       attempt: next.attempt,
@@ -347,13 +408,13 @@ export class PayoutLedger {
     };
     if (next.status === 'REQUIRES_ATTENTION') {
       // An error line and a count (alerts watch it): a person must look at it.
-      if (from.status !== 'REQUIRES_ATTENTION') this.d.attention?.(next.reason ?? 'unknown', source);
+      if (from !== 'REQUIRES_ATTENTION') this.d.attention?.(next.reason ?? 'unknown', source);
       this.logger(source).error(
-        { ...fields, checks: from.checkCount, ...ch.log },
+        { ...fields, checks, ...log },
         'payout requires attention: its true state could not be established automatically',
       );
     } else {
-      this.logger(source).info({ ...fields, ...ch.log }, 'payout state changed');
+      this.logger(source).info({ ...fields, ...log }, 'payout state changed');
     }
   }
 

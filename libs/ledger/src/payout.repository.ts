@@ -1,148 +1,13 @@
-import type pg from 'pg';
 import { qualify } from './sql.js';
-import { type PayoutStatus } from '#contracts';
-import { type NewPayout, type OutcomeFields, type PayoutKind, type PayoutRow } from './ledger.types.js';
-import { type HistoryCause, type OperatorActor } from './history.repository.js';
-
-export interface TransitionMove {
-  readonly id: string;
-  readonly fromVersion: number;
-  /** The status the caller saw (at `fromVersion`): the history row's `from`. */
-  readonly fromStatus: PayoutStatus;
-  readonly to: PayoutStatus;
-  readonly fields: OutcomeFields;
-  readonly eraseSecrets: boolean;
-  /** The person behind an operator's change (cause `operator`), for the history row. */
-  readonly actor?: OperatorActor;
-}
+import { type PayoutRow } from './ledger.types.js';
+import { COLUMNS, type Db, type RawPayout, toRow } from './payout-row.js';
 
 /**
- * The history row of each payout a statement changed, written by that same statement (ADR 0016):
- * the change and its history are one round trip, and a change without its row cannot commit.
- * `$from`, `$cause` and the actor columns are SQL expressions over the changed rows (`ch`).
+ * The reads and the scheduling of `payout` (next_check_at, leases): none of these changes a
+ * payout's state. The state changes are the ledger's (PayoutLedger, through its internal
+ * PayoutMoves): the only place that writes `status` or `version`.
  */
-export function historyOf(
-  from: string,
-  cause: string,
-  actor = 'NULL::text, NULL::text, NULL::bigint',
-): string {
-  return `INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
-                                     cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
-             SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, ${from}, ch.status, ch.version, ${cause},
-                    ch.reason, ch.status_code, ch.reference_id, ch.utr, ${actor}
-               FROM changed ch`;
-}
-
-type Db = pg.Pool | pg.PoolClient;
-
-const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at`;
-
-interface RawPayout {
-  id: string;
-  account_id: string;
-  transfer_id: string;
-  kind: PayoutRow['kind'];
-  request_hash: string;
-  request: Record<string, unknown>;
-  request_secrets: PayoutRow['requestSecrets'];
-  last_error: Record<string, unknown> | null;
-  amount: string;
-  status: PayoutStatus;
-  version: number;
-  attempt: number;
-  status_code: string | null;
-  reason: string | null;
-  reference_id: string | null;
-  svc_transfer_id: string | null;
-  utr: string | null;
-  request_id: string | null;
-  next_check_at: Date | null;
-  check_count: number;
-  created_at: Date;
-  updated_at: Date;
-  state_changed_at: Date;
-  traceparent: string | null;
-  reopened_at: Date | null;
-}
-
-function toRow(r: RawPayout): PayoutRow {
-  return {
-    id: r.id,
-    accountId: r.account_id,
-    transferId: r.transfer_id,
-    kind: r.kind,
-    requestHash: r.request_hash,
-    request: r.request,
-    requestSecrets: r.request_secrets,
-    lastError: r.last_error,
-    amount: r.amount,
-    status: r.status,
-    version: r.version,
-    attempt: r.attempt,
-    statusCode: r.status_code,
-    reason: r.reason,
-    referenceId: r.reference_id,
-    svcTransferId: r.svc_transfer_id,
-    utr: r.utr,
-    requestId: r.request_id,
-    nextCheckAt: r.next_check_at,
-    checkCount: r.check_count,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    stateChangedAt: r.state_changed_at,
-    traceparent: r.traceparent,
-    reopenedAt: r.reopened_at,
-  };
-}
-
-export interface PayoutRepositorySettings {
-  /**
-   * Delay before the first reversal check of a row entering SUCCESS (reversalWatchKinds only);
-   * null: no reversal watch. Applied here because every writer of SUCCESS (executor, reconciler)
-   * goes through `transition`, and the rule is a property of the ledger, not of one writer.
-   */
-  readonly reversalWatchFirstMs: number | null;
-  /** Kinds whose SUCCESS is watched: the pipeline's kind table says which (REVERSAL_WATCH_KINDS). */
-  readonly reversalWatchKinds: readonly PayoutKind[];
-}
-
-/** Every SQL statement on `payout`. One method per query; nothing else in the code base writes SQL for it. */
 export class PayoutRepository {
-  constructor(
-    private readonly settings: PayoutRepositorySettings = {
-      reversalWatchFirstMs: null,
-      reversalWatchKinds: [],
-    },
-  ) {}
-
-  /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
-  async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
-    if (rows.length === 0) return [];
-    const { rows: out } = await db.query<RawPayout>(
-      /* sql: payout.insertNew */ `WITH changed AS (
-         INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[])
-         ON CONFLICT (account_id, transfer_id) DO NOTHING
-         RETURNING ${COLUMNS}
-       ), history AS (${historyOf('NULL::text', "'intake'")})
-       SELECT ${COLUMNS} FROM changed`,
-      [
-        rows.map((r) => r.accountId),
-        rows.map((r) => r.transferId),
-        rows.map((r) => r.kind),
-        rows.map((r) => r.requestHash),
-        rows.map((r) => JSON.stringify(r.request)),
-        rows.map((r) => (r.requestSecrets ? JSON.stringify(r.requestSecrets) : null)),
-        rows.map((r) => r.amount),
-        rows.map((r) => r.requestId),
-        rows.map((r) => r.traceparent ?? null),
-      ],
-    );
-    return out.map(toRow);
-  }
-
   /**
    * findByIdentities: the current rows of many (account, transferId) pairs in one query, locked
    * FOR SHARE until the caller's transaction ends. Intake re-emits these states: without the lock
@@ -170,110 +35,6 @@ export class PayoutRepository {
       [accountId, transferId],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
-  }
-
-  /**
-   * claimForSubmission: takes up to `limit` RECEIVED rows no other worker holds, marks them
-   * SUBMITTING with a lease and a new attempt, in the caller's transaction. The attempt is
-   * recorded before the provider is called, so a crash leaves a SUBMITTING row to recover.
-   */
-  async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.claimForSubmission */ `WITH changed AS (
-         UPDATE payout p
-            SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
-                lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
-                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-          WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
-                          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-          RETURNING ${qualify(COLUMNS, 'p')}
-       ), history AS (${historyOf("'RECEIVED'", "'executor'")})
-       SELECT ${COLUMNS} FROM changed`,
-      [owner, leaseMs, limit],
-    );
-    return rows.map(toRow);
-  }
-
-  /**
-   * transition: moves a row from the version the caller saw. Returns undefined when the row has
-   * moved on meanwhile (another worker, a newer poll): the caller counts it and drops its result.
-   * A row entering SUCCESS of a watched kind gets its first reversal check scheduled and its
-   * check count restarted (the watch has its own schedule).
-   */
-  async transition(
-    db: Db,
-    row: Pick<PayoutRow, 'id' | 'version' | 'status'>,
-    to: PayoutStatus,
-    f: OutcomeFields,
-    eraseSecrets: boolean,
-    cause: HistoryCause = 'reconciler',
-  ): Promise<PayoutRow | undefined> {
-    const [moved] = await this.transitionMany(
-      db,
-      [{ id: row.id, fromVersion: row.version, fromStatus: row.status, to, fields: f, eraseSecrets }],
-      cause,
-    );
-    return moved;
-  }
-
-  /**
-   * transitionMany: many moves in one statement, each from the version its caller saw, with their
-   * history rows (`cause`; an operator's moves carry their actor). Rows that moved on meanwhile
-   * are simply not returned, and get no history row.
-   */
-  async transitionMany(db: Db, moves: readonly TransitionMove[], cause: HistoryCause): Promise<PayoutRow[]> {
-    if (moves.length === 0) return [];
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.transitionMany */ `WITH changed AS (
-         UPDATE payout p
-            SET status = m.status, version = p.version + 1, updated_at = now(),
-                status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
-                reference_id = COALESCE(m.reference_id, p.reference_id),
-                svc_transfer_id = COALESCE(m.svc_transfer_id, p.svc_transfer_id),
-                utr = COALESCE(m.utr, p.utr), last_error = m.last_error,
-                next_check_at = CASE
-                  WHEN m.status = 'SUCCESS' AND p.status <> 'SUCCESS' AND m.next_check_at IS NULL
-                       AND $12::double precision IS NOT NULL AND p.kind = ANY($13::text[])
-                  THEN now() + make_interval(secs => $12::double precision / 1000)
-                  ELSE m.next_check_at END,
-                -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
-                -- "not processed") keeps counting, so re-sends are bounded too.
-                check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
-                                   ELSE p.check_count END,
-                request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
-                lease_owner = NULL, lease_until = NULL
-           FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
-                       $14::text[], $15::text[], $16::text[], $17::bigint[])
-                AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
-                     last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id)
-          WHERE p.id = m.id AND p.version = m.from_version
-          RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from, m.operator_id AS h_operator,
-                    m.approver_id AS h_approver, m.proposal_id AS h_proposal
-       ), history AS (${historyOf('ch.h_from', '$18::text', 'ch.h_operator, ch.h_approver, ch.h_proposal')})
-       SELECT ${COLUMNS} FROM changed`,
-      [
-        moves.map((m) => m.id),
-        moves.map((m) => m.fromVersion),
-        moves.map((m) => m.to),
-        moves.map((m) => m.fields.statusCode ?? null),
-        moves.map((m) => m.fields.reason ?? null),
-        moves.map((m) => m.fields.referenceId ?? null),
-        moves.map((m) => m.fields.svcTransferId ?? null),
-        moves.map((m) => m.fields.utr ?? null),
-        moves.map((m) => (m.fields.lastError ? JSON.stringify(m.fields.lastError) : null)),
-        moves.map((m) => m.fields.nextCheckAt ?? null),
-        moves.map((m) => m.eraseSecrets),
-        this.settings.reversalWatchFirstMs,
-        this.settings.reversalWatchKinds,
-        moves.map((m) => m.fromStatus),
-        moves.map((m) => m.actor?.operatorId ?? null),
-        moves.map((m) => m.actor?.approverId ?? null),
-        moves.map((m) => m.actor?.proposalId ?? null),
-        cause,
-      ],
-    );
-    return rows.map(toRow);
   }
 
   /**
@@ -343,18 +104,6 @@ export class PayoutRepository {
     return rowCount === 1;
   }
 
-  /** markResent: a re-send of the same transferId is a new attempt of the same payout. */
-  async markResent(db: Db, id: string, version: number): Promise<PayoutRow | undefined> {
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.markResent */ `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
-              updated_at = now()
-        WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
-        RETURNING ${COLUMNS}`,
-      [id, version],
-    );
-    return rows[0] ? toRow(rows[0]) : undefined;
-  }
-
   /**
    * checkNow: an operator (or a webhook) asks for a check now. Only rows the reconciler would
    * look at anyway (PENDING, UNKNOWN, SUBMITTING; SUCCESS, which the reversal watch checks: a
@@ -386,29 +135,6 @@ export class PayoutRepository {
           AND (lease_until IS NULL OR lease_until < now())
         RETURNING ${COLUMNS}`,
       [id],
-    );
-    return rows[0] ? toRow(rows[0]) : undefined;
-  }
-
-  /**
-   * reopenForRecheck: REQUIRES_ATTENTION back to UNKNOWN (a real transition: version bump, the
-   * caller writes its event), due now, with a fresh reconciliation schedule. UNKNOWN is the state
-   * in which the reconciler only asks for the status; whether it may re-send stays its decision.
-   * `reopened_at` marks it for good: the automatic "not received" FAILED is never applied to a
-   * payout a person (or a webhook) took out of REQUIRES_ATTENTION (four eyes, ADR 0018).
-   */
-  async reopenForRecheck(
-    db: Db,
-    id: string,
-    fromVersion: number,
-    reason: string,
-  ): Promise<PayoutRow | undefined> {
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.reopenForRecheck */ `UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
-              check_count = 0, lease_owner = NULL, lease_until = NULL, updated_at = now(), reopened_at = now()
-        WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
-        RETURNING ${COLUMNS}`,
-      [id, fromVersion, reason],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }

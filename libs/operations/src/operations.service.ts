@@ -404,9 +404,9 @@ export class OperationsService {
     if (!/^\d{1,19}$/.test(proposalId)) throw notFound(`no proposal ${proposalId}`);
     const note = optionalNote(rawNote);
     const action = decision === 'approved' ? 'approve' : 'reject';
-    let change: PayoutChange | undefined;
-    let moved: PayoutRow | undefined;
-    const out = await inTransaction(this.d.pool, async (c) => {
+    // A ledger transaction: the approval's move is logged once the proposal's decision commits with it.
+    const out = await this.d.ledger.transaction(async (tx) => {
+      const c = tx.client;
       const p = await this.d.proposals.lock(c, proposalId);
       if (!p) throw notFound(`no proposal ${proposalId}`);
       const refuse = async (e: OperationsError) => {
@@ -430,18 +430,18 @@ export class OperationsService {
         return { proposal: done ?? p } as const;
       }
       const row = await this.d.payouts.findOne(c, p.accountId, p.transferId);
+      let moved: PayoutRow | undefined;
       if (row && row.version === p.fromVersion && row.status === 'REQUIRES_ATTENTION') {
-        change = {
+        const change: PayoutChange = {
           row,
           to: p.outcome,
           fields: { reason: OPERATOR_SETTLED_REASON, ...(p.utr ? { utr: p.utr } : {}) },
           actor: { operatorId: p.proposedBy, approverId: who.id, proposalId: p.id },
           log: { proposalId: p.id, proposedBy: p.proposedBy, approvedBy: who.id },
         };
-        [moved] = await this.d.ledger.applyWithin(c, [change], 'operations');
+        [moved] = await this.d.ledger.apply(tx, [change], 'operations');
       }
       if (!moved) {
-        change = undefined;
         await this.d.proposals.decide(c, p.id, 'stale', who.id, note);
         return refuse(
           new OperationsError(
@@ -454,7 +454,6 @@ export class OperationsService {
       await this.d.actions.record(c, actionEntry(who, action, p, 'approved'));
       return { proposal: done ?? p } as const;
     });
-    if (change) this.d.ledger.announce([change], [moved], 'operations');
     if ('error' in out) throw out.error;
     return proposalView(out.proposal);
   }

@@ -1,4 +1,4 @@
-import { type PayoutRepositorySettings } from '#ledger';
+import { type ReversalWatchSettings } from '#ledger';
 import { type PipelineConfig } from './pipeline.config.js';
 import { type BatchCheckWorkerSettings } from './batches/batch-check-worker.js';
 import { type BatchSubmissionSettings } from './batches/batch-submission.js';
@@ -16,7 +16,7 @@ import { REVERSAL_WATCH_KINDS } from './shared/payout-kinds.js';
  */
 
 /** The ledger schedules a SUCCESS row's first reversal check (null: no reversal watch). */
-export function payoutRepositorySettings(c: PipelineConfig): PayoutRepositorySettings {
+export function reversalWatchSettings(c: PipelineConfig): ReversalWatchSettings {
   return {
     reversalWatchFirstMs: c.REVERSAL_WATCH_SCHEDULE[0] ?? null,
     reversalWatchKinds: REVERSAL_WATCH_KINDS,

@@ -9,7 +9,6 @@ import {
   type BatchRepository,
   type BatchRow,
 } from '#ledger';
-import { inTransaction } from '#database';
 import { type AppLogger } from '#observability';
 import { type ProviderClient, type ProviderResult } from '#provider-client';
 import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
@@ -125,7 +124,8 @@ export class BatchCheckWorker {
       utr: t.utr || null,
       reason: t.reason ?? null,
     }));
-    const outcome = await inTransaction(this.d.pool, async (c) => {
+    const outcome = await this.d.ledger.transaction(async (tx) => {
+      const c = tx.client;
       // First the batch row's lock: an overlapping check of this batch (one that outlived its
       // lease) waits here, so the two commit their entry events in the order of their ids.
       await this.d.batches.lockForEvents(c, batch.id);
@@ -139,7 +139,7 @@ export class BatchCheckWorker {
         );
       }
       // The entries' events go first: the batch's own event follows them in its stream.
-      const changed = await this.d.ledger.applyEntriesWithin(c, batch, updates, before, 'batches');
+      await this.d.ledger.applyEntries(tx, batch, updates, before, 'batches');
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
@@ -171,23 +171,10 @@ export class BatchCheckWorker {
           await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
         }
       }
-      const moved = change ? await this.d.ledger.applyWithin(c, change, 'batches') : undefined;
-      return { status: moved?.status ?? batch.status, totals, change, moved, changed };
+      const moved = change ? await this.d.ledger.apply(tx, change, 'batches') : undefined;
+      return { status: moved?.status ?? batch.status, totals, moved };
     });
-    if (outcome.change) this.d.ledger.announce(outcome.change, outcome.moved, 'batches');
-    for (const item of outcome.changed) {
-      this.d.logger.info(
-        {
-          transferId: item.transferId,
-          batchTransferId: batch.batchTransferId,
-          requestId: batch.requestId,
-          to: item.status,
-          version: item.version,
-          reason: item.reason,
-        },
-        'batch entry state changed',
-      );
-    }
+    // The ledger has logged the entries' and the batch's changes (after the commit).
     if (outcome.status === 'COMPLETED') {
       this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
     } else if (outcome.moved?.status === 'REQUIRES_ATTENTION') {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import {
   type Command,
   commandIdentity,
@@ -7,7 +6,6 @@ import {
   MAX_COMMAND_BYTES,
   type RejectReason,
 } from '#contracts';
-import { inTransaction } from '#database';
 import {
   type BatchLedger,
   type BatchRepository,
@@ -16,6 +14,7 @@ import {
   conflictEvent,
   type DeadLetterRecord,
   type DeadLetterRepository,
+  type LedgerTransaction,
   type NewPayout,
   type OutboxMessage,
   type PayoutKind,
@@ -46,12 +45,14 @@ import { scrubForDeadLetter, scrubText } from './scrub.js';
 import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 
 export interface IntakeDeps {
-  pool: pg.Pool;
   payouts: PayoutRepository;
-  /** A command refused at intake (the daily withdrawal limit) is a state change like any other. */
+  /**
+   * New payouts, and a command refused at intake (the daily withdrawal limit), which is a state
+   * change like any other; its transaction is intake's (dead letters and re-emits commit with them).
+   */
   ledger: PayoutLedger;
-  /** A new batch's first history row. */
-  batchLedger: Pick<BatchLedger, 'admitted'>;
+  /** A new batch: its rows, first history row and accepted event. */
+  batchLedger: Pick<BatchLedger, 'admit'>;
   batches: BatchRepository;
   quota: WithdrawalQuotaRepository;
   deadLetters: DeadLetterRepository;
@@ -82,17 +83,6 @@ interface Dead {
   reason: RejectReason;
   detail: string;
   type?: string;
-}
-
-/** A state change made by intake, logged once its transaction has committed. */
-interface StateLine {
-  transferId: string;
-  batchTransferId?: string;
-  requestId: string | null;
-  kind: string;
-  to: string;
-  version: number;
-  reason?: string | null;
 }
 
 export interface IntakeResult {
@@ -150,9 +140,8 @@ export class IntakeService {
     if (dead.length) await this.d.dlq.publish(dead.map((x) => this.deadLetter(topic, partition, x)));
 
     let outcomes: Array<{ type: string; result: CommandResult }> = [];
-    let changes: StateLine[] = [];
     try {
-      await this.commit(topic, partition, valid, dead, outcomes, changes);
+      await this.commit(topic, partition, valid, dead, outcomes);
     } catch (e) {
       // The database refused something in the batch: find it, one transaction per message, so
       // one bad row cannot hold back the partition. An outage is not a refusal: redeliver.
@@ -163,13 +152,9 @@ export class IntakeService {
         'the database refused a batch; taking its commands one by one',
       );
       outcomes = [];
-      changes = [];
-      await this.oneByOne(topic, partition, valid, dead, outcomes, changes);
+      await this.oneByOne(topic, partition, valid, dead, outcomes);
     }
     this.count(dead, outcomes);
-    // One line per state change, after the commit (a rolled-back batch changed nothing). No
-    // request content: ids, kind and state only.
-    for (const c of changes) this.d.logger.info(c, 'payout state changed');
     const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
     return {
       accepted: n('accepted'),
@@ -182,34 +167,38 @@ export class IntakeService {
     };
   }
 
-  /** Records valid commands, their events and the dead letters' mirror rows in ONE transaction. */
+  /**
+   * Records valid commands, their events and the dead letters' mirror rows in ONE ledger
+   * transaction. The ledger logs each state change once it has committed (a rolled-back batch
+   * changed nothing): ids, kind and state, no request content.
+   */
   private async commit(
     topic: string,
     partition: number,
     valid: readonly Valid[],
     dead: readonly Dead[],
     outcomes: Array<{ type: string; result: CommandResult }>,
-    changes: StateLine[],
   ): Promise<void> {
-    const tx = () =>
-      inTransaction(this.d.pool, async (client) => {
-        const events = await this.record(client, valid, outcomes, changes);
-        await this.d.deadLetters.record(
-          client,
-          dead.map((x) => this.deadLetterRecord(topic, partition, x)),
-        );
-        const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
-        await this.d.outbox.enqueue(client, unique);
-      });
+    const work = async (tx: LedgerTransaction) => {
+      const events = await this.record(tx, valid, outcomes);
+      await this.d.deadLetters.record(
+        tx.client,
+        dead.map((x) => this.deadLetterRecord(topic, partition, x)),
+      );
+      const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
+      await this.d.outbox.enqueue(tx.client, unique);
+    };
     const tracing = this.d.tracing ?? NOOP_TRACING;
-    if (!tracing.enabled || valid.length === 0) return tx();
-    await tracing.inSpan(
-      'ledger intake',
-      {
-        parents: valid.map((v) => v.message.traceparent),
-        attributes: { 'payouts.source': 'intake', 'payouts.count': valid.length },
-      },
-      tx,
+    if (!tracing.enabled || valid.length === 0) return this.d.ledger.transaction(work);
+    await this.d.ledger.transaction(work, (run) =>
+      tracing.inSpan(
+        'ledger intake',
+        {
+          parents: valid.map((v) => v.message.traceparent),
+          attributes: { 'payouts.source': 'intake', 'payouts.count': valid.length },
+        },
+        run,
+      ),
     );
   }
 
@@ -224,14 +213,12 @@ export class IntakeService {
     valid: readonly Valid[],
     dead: Dead[],
     outcomes: Array<{ type: string; result: CommandResult }>,
-    changes: StateLine[],
   ): Promise<void> {
-    await this.commit(topic, partition, [], dead, outcomes, changes);
+    await this.commit(topic, partition, [], dead, outcomes);
     for (const v of valid) {
       const own: Array<{ type: string; result: CommandResult }> = [];
-      const ownChanges: StateLine[] = [];
       try {
-        await this.commit(topic, partition, [v], [], own, ownChanges);
+        await this.commit(topic, partition, [v], [], own);
       } catch (e) {
         const refusal = refusalOf(e);
         if (!refusal) throw e;
@@ -243,7 +230,7 @@ export class IntakeService {
         };
         // As for the batch: the DLQ first, then its mirror row.
         await this.d.dlq.publish([this.deadLetter(topic, partition, x)]);
-        await this.commit(topic, partition, [], [x], [], []);
+        await this.commit(topic, partition, [], [x], []);
         dead.push(x);
         this.d.logger.warn(
           { topic, partition, offset: v.message.offset, type: v.command.type, code: refusal.code },
@@ -252,16 +239,15 @@ export class IntakeService {
         continue;
       }
       outcomes.push(...own);
-      changes.push(...ownChanges);
     }
   }
 
   private async record(
-    client: pg.PoolClient,
+    tx: LedgerTransaction,
     valid: readonly Valid[],
     outcomes: Array<{ type: string; result: CommandResult }>,
-    changes: StateLine[],
   ): Promise<OutboxMessage[]> {
+    const client = tx.client;
     const events: OutboxMessage[] = [];
     const keyOf = (v: Valid) => `${v.isBatch ? 'b' : 'p'}|${v.accountId}|${v.identity}`;
     // Within one Kafka batch the first message of an identity is the one that may insert.
@@ -273,19 +259,17 @@ export class IntakeService {
     // The rows, their accepted events and first history rows go in first: a refusal below is
     // the next version of its payout.
     const inserted = await this.d.ledger.admit(
-      client,
+      tx,
       candidates.filter((v) => !v.isBatch).map((v) => this.newPayout(v)),
     );
     for (const row of inserted) {
       const v = firstOf.get(`p|${row.accountId}|${row.transferId}`);
       if (v) inserting.add(v);
-      const line = { transferId: row.transferId, requestId: row.requestId, kind: row.kind };
-      changes.push({ ...line, to: row.status, version: row.version });
       let result: CommandResult = 'accepted';
       const quota = PAYOUT_KINDS[row.kind].quota;
       if (quota === 'daily_withdrawal' && !(await this.d.quota.tryConsume(client, row.accountId))) {
-        const [rejected] = await this.d.ledger.applyWithin(
-          client,
+        await this.d.ledger.apply(
+          tx,
           [
             {
               row,
@@ -295,9 +279,6 @@ export class IntakeService {
           ],
           'intake',
         );
-        if (rejected) {
-          changes.push({ ...line, to: rejected.status, version: rejected.version, reason: rejected.reason });
-        }
         result = 'rejected';
       }
       outcomes.push({ type: `payout.${row.kind}`, result });
@@ -305,7 +286,7 @@ export class IntakeService {
     for (const v of candidates) {
       if (v.command.type !== 'payout.batch_transfer') continue;
       const d = v.command.data;
-      const row = await this.d.batches.insertNew(client, {
+      const row = await this.d.batchLedger.admit(tx, {
         accountId: v.accountId,
         batchTransferId: d.batchTransferId,
         batchFormat: d.batchFormat,
@@ -316,17 +297,7 @@ export class IntakeService {
         entries: d.entries.map((e) => ({ transferId: e.transferId, amount: e.amount, entry: { ...e } })),
       });
       if (!row) continue;
-      await this.d.batchLedger.admitted(client, row);
       inserting.add(v);
-      events.push(batchStateEvent(row));
-      changes.push({
-        transferId: row.batchTransferId,
-        batchTransferId: row.batchTransferId,
-        requestId: row.requestId,
-        kind: 'batch_transfer',
-        to: row.status,
-        version: row.version,
-      });
       outcomes.push({ type: v.command.type, result: 'accepted' });
     }
 
