@@ -8,10 +8,12 @@ import {
   distinctEvents,
   keptWebhooks,
   insertPayout,
+  istTime,
   metric,
   postFrom,
   statusCalls,
   statusesOf,
+  v2TransferData,
 } from './helpers.js';
 
 // Provider webhooks as verified hints (ADR 0013), with real Postgres, Kafka and sandbox. The
@@ -54,7 +56,7 @@ describe('provider webhooks', () => {
     return p.data.version;
   }
 
-  it('a pending transfer settles within a second of its webhook, with no status call', async () => {
+  it('a pending transfer settles within a second of its webhook in the provider\'s v2 shape, with no status call', async () => {
     const calls = await statusCalls(service.url);
     await pending('wh_fast', '12.50');
     const status = await postV2(
@@ -62,7 +64,8 @@ describe('provider webhooks', () => {
       signV2(
         {
           type: 'TRANSFER_SUCCESS',
-          data: { transferId: 'wh_fast', utr: 'UTR777', status: 'SUCCESS', amount: 12.5, acknowledged: 0 },
+          event_time: istTime(),
+          data: v2TransferData('wh_fast', { transfer_utr: 'UTR777', transfer_amount: 12.5 }),
         },
         secret(),
       ),
