@@ -164,7 +164,7 @@ describe('provider webhooks', () => {
       {
         type: 'TRANSFER_SUCCESS',
         event_time: at(2),
-        data: { transferId: 'wh_dup', utr: 'U1' },
+        data: { transfer_id: 'wh_dup', transfer_utr: 'U1' },
       },
       secret(),
     );
@@ -179,7 +179,7 @@ describe('provider webhooks', () => {
           {
             type: 'TRANSFER_SUCCESS',
             event_time: at(2),
-            data: { transferId: 'wh_dup', utr: 'U1' },
+            data: { transfer_id: 'wh_dup', transfer_utr: 'U1' },
           },
           secret(),
           Date.now() + 5,
@@ -192,7 +192,7 @@ describe('provider webhooks', () => {
       {
         type: 'TRANSFER_REVERSED',
         event_time: at(7),
-        data: { transferId: 'wh_dup', reason: 'INVALID_ACCOUNT_FAIL' },
+        data: { transfer_id: 'wh_dup', status_description: 'INVALID_ACCOUNT_FAIL' },
       },
       secret(),
     );
@@ -213,7 +213,7 @@ describe('provider webhooks', () => {
           {
             type: 'TRANSFER_SUCCESS',
             event_time: at(0),
-            data: { transferId: 'wh_dup' },
+            data: { transfer_id: 'wh_dup' },
           },
           secret(),
         ),
@@ -248,18 +248,18 @@ describe('provider webhooks', () => {
 
   it('forged, stale and unknown-account webhooks are refused, counted and not kept', async () => {
     await pending('wh_forged');
-    const good = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_forged' } }, secret());
+    const good = signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_forged' } }, secret());
     const forged = { ...good, body: good.body.replace('wh_forged', 'wh_forgeD') };
     assert.equal(await postV2(v2, forged), 401, 'a changed body');
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_forged' } }, 'not-the-secret'),
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_forged' } }, 'not-the-secret'),
       ),
       401,
     );
     const stale = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_forged' } },
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_forged' } },
       secret(),
       Date.now() - 120_000,
     );
@@ -306,7 +306,7 @@ describe('provider webhooks', () => {
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_early', utr: 'UE' } }, secret()),
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_early', transfer_utr: 'UE' } }, secret()),
       ),
       200,
     );
@@ -326,7 +326,7 @@ describe('provider webhooks', () => {
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_nobody', utr: 'UN' } }, secret()),
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_nobody', transfer_utr: 'UN' } }, secret()),
       ),
       200,
     );
@@ -347,11 +347,11 @@ describe('provider webhooks', () => {
 
   it('v2: x-webhook-timestamp in seconds or in milliseconds, each held to the replay window', async () => {
     await pending('wh_secs');
-    const body = { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_secs', utr: 'US' } };
+    const body = { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_secs', transfer_utr: 'US' } };
     const inSeconds = signV2(body, secret(), Math.floor(Date.now() / 1000));
     assert.match(inSeconds.headers['x-webhook-timestamp'] ?? '', /^\d{10}$/);
     const staleSeconds = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_secs', utr: 'OLD' } },
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_secs', transfer_utr: 'OLD' } },
       secret(),
       Math.floor((Date.now() - 120_000) / 1000),
     );
@@ -367,9 +367,9 @@ describe('provider webhooks', () => {
       {
         type: 'TRANSFER_FAILED',
         data: {
-          transferId: 'wh_mask',
+          transfer_id: 'wh_mask',
           status: 'FAILED',
-          reason: 'Account 026291800001191 of A Person is closed',
+          status_description: 'Account 026291800001191 of A Person is closed',
         },
       },
       secret(),
@@ -393,7 +393,7 @@ describe('provider webhooks', () => {
   it('a REQUIRES_ATTENTION payout with no status endpoint is not reopened by any webhook', async () => {
     await insertPayout(stack, { transferId: 'wh_wd', kind: 'self_withdrawal', status: 'REQUIRES_ATTENTION' });
     for (const utr of ['W1', 'W2', 'W3']) {
-      const signed = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_wd', utr } }, secret());
+      const signed = signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_wd', transfer_utr: utr } }, secret());
       assert.equal(await postV2(v2, signed), 200);
       assert.equal(
         await postV1(v1, signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_wd', utr }, secret())),
@@ -423,7 +423,7 @@ describe('provider webhooks', () => {
       );
     await toAttention();
     const hint = (utr: string) =>
-      postV2(v2, signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_reopen', utr } }, secret()));
+      postV2(v2, signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_reopen', transfer_utr: utr } }, secret()));
     assert.equal(await hint('R1'), 200);
     // Reopened (UNKNOWN, due now): the status check finds it still pending at the provider.
     await eventually(
@@ -457,7 +457,7 @@ describe('provider webhooks', () => {
     await pending('wh_flood');
     const warnLines = () => stack.logLines.filter((l) => l.includes('webhook refused')).length;
     const before = warnLines();
-    const forged = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood' } }, 'not-the-secret');
+    const forged = signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_flood' } }, 'not-the-secret');
     const answers: Array<{ status: number; retryAfter: string | undefined }> = [];
     for (let i = 0; i < 15; i += 1)
       answers.push(await postFrom(v2, '127.0.0.2', forged.body, forged.headers));
@@ -468,7 +468,7 @@ describe('provider webhooks', () => {
     assert.ok(Number(answers.at(-1)?.retryAfter) >= 1, 'Retry-After in seconds');
     // The provider, from its own address, is not held up by the attacker.
     const genuine = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood', utr: 'UF' } },
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_flood', transfer_utr: 'UF' } },
       secret(),
     );
     assert.equal((await postFrom(v2, '127.0.0.1', genuine.body, genuine.headers)).status, 200);
