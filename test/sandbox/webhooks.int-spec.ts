@@ -39,7 +39,7 @@ describe('sandbox webhooks', () => {
     return transferId;
   };
 
-  it("v2: success sends TRANSFER_SUCCESS (SENT_TO_BENEFICIARY) then TRANSFER_ACKNOWLEDGED (COMPLETED), the v2 transfer object, signed over timestamp + body", async () => {
+  it('v2: success sends TRANSFER_SUCCESS (SENT_TO_BENEFICIARY) then TRANSFER_ACKNOWLEDGED (COMPLETED), the v2 transfer object, signed over timestamp + body', async () => {
     await useVersion('v2');
     const transferId = await direct(SUCCESS_ACCOUNT, '12.30');
     await rx.until((all) => all.length === 2);
@@ -87,7 +87,14 @@ describe('sandbox webhooks', () => {
     assert.equal(status.http, 200, JSON.stringify(status.body));
     const shown = status.body;
     assert.equal(ack.cf_transfer_id, shown.cf_transfer_id ?? shown.svc_transfer_id);
-    for (const k of ['transfer_id', 'status', 'status_code', 'transfer_amount', 'transfer_utr', 'transfer_mode']) {
+    for (const k of [
+      'transfer_id',
+      'status',
+      'status_code',
+      'transfer_amount',
+      'transfer_utr',
+      'transfer_mode',
+    ]) {
       assert.deepEqual(ack[k], shown[k], k);
     }
     const d = await deliveries();

@@ -56,7 +56,7 @@ describe('provider webhooks', () => {
     return p.data.version;
   }
 
-  it('a pending transfer settles within a second of its webhook in the provider\'s v2 shape, with no status call', async () => {
+  it("a pending transfer settles within a second of its webhook in the provider's v2 shape, with no status call", async () => {
     const calls = await statusCalls(service.url);
     await pending('wh_fast', '12.50');
     const status = await postV2(
@@ -76,6 +76,11 @@ describe('provider webhooks', () => {
     assert.ok(Date.now() - started <= 1_000);
     assert.equal(done.data.utr, 'UTR777');
     assert.deepEqual(statusesOf(stack, 'wh_fast'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'SUCCESS']);
+    // The provider's id is kept where the service keeps it, and its status code with it.
+    assert.deepEqual(
+      await stack.sql('SELECT svc_transfer_id, status_code FROM payout WHERE transfer_id = $1', ['wh_fast']),
+      [{ svc_transfer_id: '1512355', status_code: 'SENT_TO_BENEFICIARY' }],
+    );
     assert.equal(await statusCalls(service.url), calls, 'no status call');
     assert.deepEqual(await keptWebhooks(stack, 'wh_fast'), [
       { state: 'done', outcome: 'applied', event: 'TRANSFER_SUCCESS' },
@@ -92,6 +97,32 @@ describe('provider webhooks', () => {
       }),
       1,
     );
+  });
+
+  it("v2: a cf_transfer_id that is not the payout's provider id only asks: checked now, left PENDING", async () => {
+    await pending('wh_cfid');
+    await stack.sql(`UPDATE payout SET svc_transfer_id = '700001' WHERE transfer_id = $1`, ['wh_cfid']);
+    const calls = await statusCalls(service.url);
+    const signed = signV2(
+      {
+        type: 'TRANSFER_SUCCESS',
+        event_time: istTime(),
+        data: v2TransferData('wh_cfid', { cf_transfer_id: '700002' }),
+      },
+      secret(),
+    );
+    assert.equal(await postV2(v2, signed), 200);
+    await eventually(
+      async () => ((await keptWebhooks(stack, 'wh_cfid'))[0]?.state === 'done' ? true : undefined),
+      { what: 'the webhook settled' },
+    );
+    assert.deepEqual(await keptWebhooks(stack, 'wh_cfid'), [
+      { state: 'done', outcome: 'recheck', event: 'TRANSFER_SUCCESS' },
+    ]);
+    await eventually(async () => ((await statusCalls(service.url)) > calls ? true : undefined), {
+      what: 'a status call',
+    });
+    assert.deepEqual(statusesOf(stack, 'wh_cfid'), ['RECEIVED', 'SUBMITTING', 'PENDING'], 'not applied');
   });
 
   it('v1: a TRANSFER_FAILED only asks: the payout is checked now and stays PENDING while the provider says so', async () => {
@@ -326,7 +357,10 @@ describe('provider webhooks', () => {
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_nobody', transfer_utr: 'UN' } }, secret()),
+        signV2(
+          { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_nobody', transfer_utr: 'UN' } },
+          secret(),
+        ),
       ),
       200,
     );
@@ -393,7 +427,10 @@ describe('provider webhooks', () => {
   it('a REQUIRES_ATTENTION payout with no status endpoint is not reopened by any webhook', async () => {
     await insertPayout(stack, { transferId: 'wh_wd', kind: 'self_withdrawal', status: 'REQUIRES_ATTENTION' });
     for (const utr of ['W1', 'W2', 'W3']) {
-      const signed = signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_wd', transfer_utr: utr } }, secret());
+      const signed = signV2(
+        { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_wd', transfer_utr: utr } },
+        secret(),
+      );
       assert.equal(await postV2(v2, signed), 200);
       assert.equal(
         await postV1(v1, signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_wd', utr }, secret())),
@@ -423,7 +460,10 @@ describe('provider webhooks', () => {
       );
     await toAttention();
     const hint = (utr: string) =>
-      postV2(v2, signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_reopen', transfer_utr: utr } }, secret()));
+      postV2(
+        v2,
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_reopen', transfer_utr: utr } }, secret()),
+      );
     assert.equal(await hint('R1'), 200);
     // Reopened (UNKNOWN, due now): the status check finds it still pending at the provider.
     await eventually(

@@ -1,7 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { parseJsonKeepingNumbers, type WebhookHint, type WebhookReading, webhookReaders } from './webhook-reader.js';
+import {
+  parseJsonKeepingNumbers,
+  type WebhookHint,
+  type WebhookReading,
+  webhookReaders,
+} from './webhook-reader.js';
 
 const SECRET = 'sekret';
 const NOW = Date.UTC(2026, 10, 24, 8, 9, 25);
@@ -46,8 +51,8 @@ const TRANSFER_SUCCESS = `{"type":"TRANSFER_SUCCESS","event_time":"2026-11-24T13
   "transfer_mode":"BANK","transfer_utr":"N2023112344545","fundsource_id":"CASHFREE_1",
   "added_on":"2026-11-24T08:09:15Z","updated_on":"2026-11-24T08:09:20Z"}}`;
 
-describe('reading a v2 webhook in the provider\'s shape', () => {
-  it('a transfer event: the v2 transfer object in the service\'s terms, the amount as its exact literal', () => {
+describe("reading a v2 webhook in the provider's shape", () => {
+  it("a transfer event: the v2 transfer object in the service's terms, the amount as its exact literal", () => {
     assert.deepEqual(hintOf(v2(TRANSFER_SUCCESS)), {
       event: 'TRANSFER_SUCCESS',
       transferId: 'JUNOB2018',
@@ -88,7 +93,12 @@ describe('reading a v2 webhook in the provider\'s shape', () => {
   it('an account number in the free text is masked', () => {
     const body = JSON.stringify({
       type: 'TRANSFER_FAILED',
-      data: { transfer_id: 't1', status: 'FAILED', status_code: 'X', status_description: 'bad 026291800001191' },
+      data: {
+        transfer_id: 't1',
+        status: 'FAILED',
+        status_code: 'X',
+        status_description: 'bad 026291800001191',
+      },
     });
     assert.equal(hintOf(v2(body)).reason, 'bad XXXXXXXXXXX1191');
   });
@@ -127,7 +137,7 @@ describe('reading a v1 webhook', () => {
     reason: 'to 026291800001191',
   };
 
-  it('the documented fields, in the service\'s terms; zone-less times are India time', () => {
+  it("the documented fields, in the service's terms; zone-less times are India time", () => {
     assert.deepEqual(hintOf(v1(base)), {
       event: 'TRANSFER_FAILED',
       transferId: 't1',

@@ -1,5 +1,3 @@
-import { type TransferRecord } from '../core/state.js';
-
 /** Webhook shapes the sandbox sends (provider-facts.md, "Webhooks"; provider-v2.md, "Webhooks V2"). */
 export type WebhookVersion = 'v1' | 'v2';
 
@@ -43,7 +41,22 @@ export interface TransferEvent {
    * The transfer, when the provider made one (a refused batch entry has none): v2 sends it as
    * the v2 transfer object, as the status endpoint shows it at this step.
    */
-  readonly record?: TransferRecord;
+  readonly record?: TransferFacts;
+}
+
+/**
+ * What v2 shows of a transfer besides the event's own fields (a TransferRecord has them; named
+ * here so this module does not import the sandbox's state, which imports it).
+ */
+export interface TransferFacts {
+  readonly svcTransferId: string;
+  readonly mode: string;
+  readonly beneId: string;
+  readonly bankAccount: string;
+  readonly ifsc: string;
+  readonly vpa: string;
+  readonly paymentInstrumentId: string;
+  readonly addedOn: number;
 }
 
 /** v2 only: a batch none of whose entries could be processed. */
