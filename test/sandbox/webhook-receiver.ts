@@ -9,7 +9,7 @@ export interface Received {
   readonly body: Record<string, unknown>;
   /** The event name (v1 `event`, v2 `type`). */
   readonly event: string;
-  /** v1 `transferId`, v2 `data.transferId`. */
+  /** v1 `transferId`, v2 `data.transfer_id`. */
   readonly transferId: string;
 }
 
@@ -38,7 +38,7 @@ export class WebhookReceiver {
         raw,
         body,
         event: String(json ? body.type : body.event),
-        transferId: text(json ? data.transferId : body.transferId),
+        transferId: text(json ? data.transfer_id : body.transferId),
       };
       this.received.push(r);
       void Promise.resolve(this.answer(r)).then((status) => {

@@ -1,5 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Cashfree } from 'cashfree-payout';
 import { CARD_TOKENS } from '#sandbox';
 import { Harness, SUCCESS_ACCOUNT, type Res } from './harness.js';
 import { signatureValid, WebhookReceiver, type Received } from './webhook-receiver.js';
@@ -38,38 +39,96 @@ describe('sandbox webhooks', () => {
     return transferId;
   };
 
-  it('v2: success sends TRANSFER_SUCCESS then TRANSFER_ACKNOWLEDGED, JSON, signed over timestamp + body', async () => {
+  it('v2: success sends TRANSFER_SUCCESS (SENT_TO_BENEFICIARY) then TRANSFER_ACKNOWLEDGED (COMPLETED), the v2 transfer object, signed over timestamp + body', async () => {
     await useVersion('v2');
     const transferId = await direct(SUCCESS_ACCOUNT, '12.30');
     await rx.until((all) => all.length === 2);
     assert.deepEqual(events(rx.received), ['TRANSFER_SUCCESS', 'TRANSFER_ACKNOWLEDGED']);
-    const [success] = rx.received;
-    assert.ok(success);
+    const [success, acknowledged] = rx.received;
+    assert.ok(success && acknowledged);
     assert.equal(success.headers['content-type'], 'application/json');
     assert.match(String(success.headers['x-webhook-timestamp']), /^\d{13}$/);
     assert.ok(signatureValid(success, secret));
     assert.ok(!signatureValid(success, 'another_secret'), 'the check can fail');
     const body = success.body as { type: string; event_time: string; data: Record<string, unknown> };
+    assert.deepEqual(Object.keys(body), ['type', 'event_time', 'data']);
     assert.equal(body.type, 'TRANSFER_SUCCESS');
-    assert.match(body.event_time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    // provider-v2.md, "Webhooks V2": YYYY-MM-DDTHH:MM:SS, no zone.
+    assert.match(body.event_time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     const data = body.data;
     assert.deepEqual(Object.keys(data).sort(), [
-      'acknowledged',
-      'amount',
-      'reason',
-      'referenceId',
+      'added_on',
+      'beneficiary_details',
+      'cf_transfer_id',
       'status',
-      'transferId',
-      'utr',
+      'status_code',
+      'status_description',
+      'transfer_amount',
+      'transfer_id',
+      'transfer_mode',
+      'transfer_service_charge',
+      'transfer_service_tax',
+      'transfer_utr',
+      'updated_on',
     ]);
-    assert.equal(data.transferId, transferId);
-    assert.equal(data.amount, '12.30');
+    assert.equal(data.transfer_id, transferId);
+    assert.equal(typeof data.cf_transfer_id, 'string');
     assert.equal(data.status, 'SUCCESS');
-    assert.equal(data.acknowledged, 1);
-    assert.match(String(data.utr), /^SBX\d+$/);
+    assert.equal(data.status_code, 'SENT_TO_BENEFICIARY');
+    // A JSON number on the wire, written from the decimal (no float on the way).
+    assert.match(success.raw, /"transfer_amount":12\.30,/);
+    assert.match(String(data.transfer_utr), /^SBX\d+$/);
+    assert.match(String(data.added_on), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    const ack = (acknowledged.body as { data: Record<string, unknown> }).data;
+    assert.equal(ack.status, 'SUCCESS');
+    assert.equal(ack.status_code, 'COMPLETED');
+    // The same transfer as the v2 status endpoint answers it: the provider's id, amount, UTR, mode.
+    const status = await h.v2('GET', `/payout/transfers?transfer_id=${transferId}`);
+    assert.equal(status.http, 200, JSON.stringify(status.body));
+    const shown = status.body;
+    assert.equal(ack.cf_transfer_id, shown.cf_transfer_id ?? shown.svc_transfer_id);
+    for (const k of [
+      'transfer_id',
+      'status',
+      'status_code',
+      'transfer_amount',
+      'transfer_utr',
+      'transfer_mode',
+    ]) {
+      assert.deepEqual(ack[k], shown[k], k);
+    }
     const d = await deliveries();
     assert.equal(d.length, 2);
     assert.ok(d.every((x) => x.outcome === 'delivered' && x.httpStatus === 200 && x.signatureValid === true));
+  });
+
+  it("v2: the provider's official SDK verifies the sandbox's webhooks (PayoutVerifyWebhookSignature)", async () => {
+    await useVersion('v2');
+    await direct(SUCCESS_ACCOUNT, '7.25');
+    const failedId = await direct(acct('7766666351000', 'YESB0000001'));
+    await h.advance(60_000);
+    await rx.until(() => rx.for(failedId).length === 1 && rx.received.length === 3);
+    Cashfree.XEnableErrorAnalytics = false;
+    Cashfree.XClientSecret = secret;
+    for (const r of rx.received) {
+      const signature = String(r.headers['x-webhook-signature']);
+      const timestamp = String(r.headers['x-webhook-timestamp']);
+      const verified = Cashfree.PayoutVerifyWebhookSignature(signature, r.raw, timestamp);
+      assert.equal(verified.type, r.event);
+      assert.deepEqual(verified.object, r.body);
+      // The SDK's check can fail: another body, or another key.
+      assert.throws(() => Cashfree.PayoutVerifyWebhookSignature(signature, `${r.raw} `, timestamp));
+    }
+    Cashfree.XClientSecret = 'another_secret';
+    const [first] = rx.received;
+    assert.ok(first);
+    assert.throws(() =>
+      Cashfree.PayoutVerifyWebhookSignature(
+        String(first.headers['x-webhook-signature']),
+        first.raw,
+        String(first.headers['x-webhook-timestamp']),
+      ),
+    );
   });
 
   it('pending then failure: nothing while pending, TRANSFER_FAILED with the reason after the clock moves', async () => {
@@ -91,9 +150,10 @@ describe('sandbox webhooks', () => {
     const [failed] = rx.for(transferId);
     assert.equal(failed?.event, 'TRANSFER_FAILED');
     const data = (failed?.body as { data: Record<string, unknown> }).data;
-    assert.equal(data.reason, 'BENEFICIARY_BANK_OFFLINE');
+    assert.equal(data.status_description, 'BENEFICIARY_BANK_OFFLINE');
     assert.equal(data.status, 'FAILED');
-    assert.equal(data.utr, '');
+    assert.equal(data.status_code, 'BENE_BANK_DECLINED');
+    assert.equal(data.transfer_utr, undefined, 'no UTR for a failed transfer');
     assert.ok(failed && signatureValid(failed, secret));
     await rx.until(() => seen.length === 3);
     assert.deepEqual(seen, [
@@ -202,14 +262,19 @@ describe('sandbox webhooks', () => {
     assert.deepEqual(events(rx.for(bad.transferId)), ['TRANSFER_REJECTED']);
     assert.deepEqual(events(rx.for(bad2.transferId)), ['TRANSFER_REJECTED']);
     const rejected = (rx.for(bad.transferId)[0]?.body as { data: Record<string, unknown> }).data;
-    assert.equal(rejected.reason, 'Invalid bank account number or IFSC');
-    assert.equal(rejected.amount, '2.50');
+    assert.equal(rejected.status_description, 'Invalid bank account number or IFSC');
+    assert.equal(rejected.status, 'REJECTED');
+    assert.equal(rejected.transfer_amount, 2.5);
     const bulk = rx.received.filter((r) => r.event === 'BULK_TRANSFER_REJECTED');
     assert.equal(bulk.length, 1);
-    assert.deepEqual((bulk[0]?.body as { data: unknown }).data, {
-      batchTransferId: rejectedId,
-      reason: 'Invalid IFSC',
+    const bulkData = (bulk[0]?.body as { data: Record<string, unknown> }).data;
+    assert.deepEqual(bulkData, {
+      batch_transfer_id: rejectedId,
+      cf_batch_transfer_id: bulkData.cf_batch_transfer_id,
+      status: 'REJECTED',
+      status_description: 'Invalid IFSC',
     });
+    assert.match(String(bulkData.cf_batch_transfer_id), /^\d+$/);
     assert.ok(rx.received.every((r) => signatureValid(r, secret)));
   });
 

@@ -102,3 +102,38 @@ export async function insertPayout(
     [ACCOUNT, p.transferId, p.kind, p.amount ?? '10.00', p.status],
   );
 }
+
+/** A time as the provider writes v2 `event_time`: `YYYY-MM-DDTHH:MM:SS`, India time, no zone. */
+export function istTime(ms: number = Date.now()): string {
+  return new Date(ms + 330 * 60_000).toISOString().slice(0, 19);
+}
+
+/**
+ * A v2 webhook's `data` as the provider sends it (provider-v2.md, "Webhooks V2"): the v2 transfer
+ * object, snake_case, its amount a JSON number. `over` replaces or adds fields.
+ */
+export function v2TransferData(
+  transferId: string,
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    transfer_id: transferId,
+    cf_transfer_id: '1512355',
+    status: 'SUCCESS',
+    status_code: 'SENT_TO_BENEFICIARY',
+    status_description: 'Transfer sent to the beneficiary bank',
+    beneficiary_details: {
+      beneficiary_id: 'bene_1',
+      beneficiary_instrument_details: { bank_account_number: 'XXXXXXXX0031', ifsc: 'HDFC0000077' },
+    },
+    transfer_amount: 10,
+    transfer_service_charge: 0,
+    transfer_service_tax: 0,
+    transfer_mode: 'BANK',
+    transfer_utr: 'UTR0001',
+    fundsource_id: 'CASHFREE_1',
+    added_on: new Date().toISOString().slice(0, 19) + 'Z',
+    updated_on: new Date().toISOString().slice(0, 19) + 'Z',
+    ...over,
+  };
+}

@@ -8,10 +8,12 @@ import {
   distinctEvents,
   keptWebhooks,
   insertPayout,
+  istTime,
   metric,
   postFrom,
   statusCalls,
   statusesOf,
+  v2TransferData,
 } from './helpers.js';
 
 // Provider webhooks as verified hints (ADR 0013), with real Postgres, Kafka and sandbox. The
@@ -54,7 +56,7 @@ describe('provider webhooks', () => {
     return p.data.version;
   }
 
-  it('a pending transfer settles within a second of its webhook, with no status call', async () => {
+  it("a pending transfer settles within a second of its webhook in the provider's v2 shape, with no status call", async () => {
     const calls = await statusCalls(service.url);
     await pending('wh_fast', '12.50');
     const status = await postV2(
@@ -62,7 +64,8 @@ describe('provider webhooks', () => {
       signV2(
         {
           type: 'TRANSFER_SUCCESS',
-          data: { transferId: 'wh_fast', utr: 'UTR777', status: 'SUCCESS', amount: 12.5, acknowledged: 0 },
+          event_time: istTime(),
+          data: v2TransferData('wh_fast', { transfer_utr: 'UTR777', transfer_amount: 12.5 }),
         },
         secret(),
       ),
@@ -73,6 +76,11 @@ describe('provider webhooks', () => {
     assert.ok(Date.now() - started <= 1_000);
     assert.equal(done.data.utr, 'UTR777');
     assert.deepEqual(statusesOf(stack, 'wh_fast'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'SUCCESS']);
+    // The provider's id is kept where the service keeps it, and its status code with it.
+    assert.deepEqual(
+      await stack.sql('SELECT svc_transfer_id, status_code FROM payout WHERE transfer_id = $1', ['wh_fast']),
+      [{ svc_transfer_id: '1512355', status_code: 'SENT_TO_BENEFICIARY' }],
+    );
     assert.equal(await statusCalls(service.url), calls, 'no status call');
     assert.deepEqual(await keptWebhooks(stack, 'wh_fast'), [
       { state: 'done', outcome: 'applied', event: 'TRANSFER_SUCCESS' },
@@ -89,6 +97,32 @@ describe('provider webhooks', () => {
       }),
       1,
     );
+  });
+
+  it("v2: a cf_transfer_id that is not the payout's provider id only asks: checked now, left PENDING", async () => {
+    await pending('wh_cfid');
+    await stack.sql(`UPDATE payout SET svc_transfer_id = '700001' WHERE transfer_id = $1`, ['wh_cfid']);
+    const calls = await statusCalls(service.url);
+    const signed = signV2(
+      {
+        type: 'TRANSFER_SUCCESS',
+        event_time: istTime(),
+        data: v2TransferData('wh_cfid', { cf_transfer_id: '700002' }),
+      },
+      secret(),
+    );
+    assert.equal(await postV2(v2, signed), 200);
+    await eventually(
+      async () => ((await keptWebhooks(stack, 'wh_cfid'))[0]?.state === 'done' ? true : undefined),
+      { what: 'the webhook settled' },
+    );
+    assert.deepEqual(await keptWebhooks(stack, 'wh_cfid'), [
+      { state: 'done', outcome: 'recheck', event: 'TRANSFER_SUCCESS' },
+    ]);
+    await eventually(async () => ((await statusCalls(service.url)) > calls ? true : undefined), {
+      what: 'a status call',
+    });
+    assert.deepEqual(statusesOf(stack, 'wh_cfid'), ['RECEIVED', 'SUBMITTING', 'PENDING'], 'not applied');
   });
 
   it('v1: a TRANSFER_FAILED only asks: the payout is checked now and stays PENDING while the provider says so', async () => {
@@ -161,7 +195,7 @@ describe('provider webhooks', () => {
       {
         type: 'TRANSFER_SUCCESS',
         event_time: at(2),
-        data: { transferId: 'wh_dup', utr: 'U1' },
+        data: { transfer_id: 'wh_dup', transfer_utr: 'U1' },
       },
       secret(),
     );
@@ -176,7 +210,7 @@ describe('provider webhooks', () => {
           {
             type: 'TRANSFER_SUCCESS',
             event_time: at(2),
-            data: { transferId: 'wh_dup', utr: 'U1' },
+            data: { transfer_id: 'wh_dup', transfer_utr: 'U1' },
           },
           secret(),
           Date.now() + 5,
@@ -189,7 +223,7 @@ describe('provider webhooks', () => {
       {
         type: 'TRANSFER_REVERSED',
         event_time: at(7),
-        data: { transferId: 'wh_dup', reason: 'INVALID_ACCOUNT_FAIL' },
+        data: { transfer_id: 'wh_dup', status_description: 'INVALID_ACCOUNT_FAIL' },
       },
       secret(),
     );
@@ -210,7 +244,7 @@ describe('provider webhooks', () => {
           {
             type: 'TRANSFER_SUCCESS',
             event_time: at(0),
-            data: { transferId: 'wh_dup' },
+            data: { transfer_id: 'wh_dup' },
           },
           secret(),
         ),
@@ -245,18 +279,18 @@ describe('provider webhooks', () => {
 
   it('forged, stale and unknown-account webhooks are refused, counted and not kept', async () => {
     await pending('wh_forged');
-    const good = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_forged' } }, secret());
+    const good = signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_forged' } }, secret());
     const forged = { ...good, body: good.body.replace('wh_forged', 'wh_forgeD') };
     assert.equal(await postV2(v2, forged), 401, 'a changed body');
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_forged' } }, 'not-the-secret'),
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_forged' } }, 'not-the-secret'),
       ),
       401,
     );
     const stale = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_forged' } },
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_forged' } },
       secret(),
       Date.now() - 120_000,
     );
@@ -303,7 +337,7 @@ describe('provider webhooks', () => {
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_early', utr: 'UE' } }, secret()),
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_early', transfer_utr: 'UE' } }, secret()),
       ),
       200,
     );
@@ -323,7 +357,10 @@ describe('provider webhooks', () => {
     assert.equal(
       await postV2(
         v2,
-        signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_nobody', utr: 'UN' } }, secret()),
+        signV2(
+          { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_nobody', transfer_utr: 'UN' } },
+          secret(),
+        ),
       ),
       200,
     );
@@ -344,11 +381,11 @@ describe('provider webhooks', () => {
 
   it('v2: x-webhook-timestamp in seconds or in milliseconds, each held to the replay window', async () => {
     await pending('wh_secs');
-    const body = { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_secs', utr: 'US' } };
+    const body = { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_secs', transfer_utr: 'US' } };
     const inSeconds = signV2(body, secret(), Math.floor(Date.now() / 1000));
     assert.match(inSeconds.headers['x-webhook-timestamp'] ?? '', /^\d{10}$/);
     const staleSeconds = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_secs', utr: 'OLD' } },
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_secs', transfer_utr: 'OLD' } },
       secret(),
       Math.floor((Date.now() - 120_000) / 1000),
     );
@@ -364,9 +401,9 @@ describe('provider webhooks', () => {
       {
         type: 'TRANSFER_FAILED',
         data: {
-          transferId: 'wh_mask',
+          transfer_id: 'wh_mask',
           status: 'FAILED',
-          reason: 'Account 026291800001191 of A Person is closed',
+          status_description: 'Account 026291800001191 of A Person is closed',
         },
       },
       secret(),
@@ -390,7 +427,10 @@ describe('provider webhooks', () => {
   it('a REQUIRES_ATTENTION payout with no status endpoint is not reopened by any webhook', async () => {
     await insertPayout(stack, { transferId: 'wh_wd', kind: 'self_withdrawal', status: 'REQUIRES_ATTENTION' });
     for (const utr of ['W1', 'W2', 'W3']) {
-      const signed = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_wd', utr } }, secret());
+      const signed = signV2(
+        { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_wd', transfer_utr: utr } },
+        secret(),
+      );
       assert.equal(await postV2(v2, signed), 200);
       assert.equal(
         await postV1(v1, signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_wd', utr }, secret())),
@@ -420,7 +460,10 @@ describe('provider webhooks', () => {
       );
     await toAttention();
     const hint = (utr: string) =>
-      postV2(v2, signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_reopen', utr } }, secret()));
+      postV2(
+        v2,
+        signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_reopen', transfer_utr: utr } }, secret()),
+      );
     assert.equal(await hint('R1'), 200);
     // Reopened (UNKNOWN, due now): the status check finds it still pending at the provider.
     await eventually(
@@ -454,7 +497,7 @@ describe('provider webhooks', () => {
     await pending('wh_flood');
     const warnLines = () => stack.logLines.filter((l) => l.includes('webhook refused')).length;
     const before = warnLines();
-    const forged = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood' } }, 'not-the-secret');
+    const forged = signV2({ type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_flood' } }, 'not-the-secret');
     const answers: Array<{ status: number; retryAfter: string | undefined }> = [];
     for (let i = 0; i < 15; i += 1)
       answers.push(await postFrom(v2, '127.0.0.2', forged.body, forged.headers));
@@ -465,7 +508,7 @@ describe('provider webhooks', () => {
     assert.ok(Number(answers.at(-1)?.retryAfter) >= 1, 'Retry-After in seconds');
     // The provider, from its own address, is not held up by the attacker.
     const genuine = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'wh_flood', utr: 'UF' } },
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'wh_flood', transfer_utr: 'UF' } },
       secret(),
     );
     assert.equal((await postFrom(v2, '127.0.0.1', genuine.body, genuine.headers)).status, 200);

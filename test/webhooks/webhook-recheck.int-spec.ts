@@ -51,7 +51,10 @@ describe('provider webhooks that ask for a check', () => {
     await new Promise((r) => setTimeout(r, 1_000)); // the sandbox settles it after 800 ms
     const calls = await statusCalls(service.url);
     const signed = signV2(
-      { type: 'TRANSFER_SUCCESS', data: { transferId: 'whr_amount', amount: '99.00', utr: 'NOT_THE_UTR' } },
+      {
+        type: 'TRANSFER_SUCCESS',
+        data: { transfer_id: 'whr_amount', transfer_amount: 99, transfer_utr: 'NOT_THE_UTR' },
+      },
       secret(),
     );
     assert.equal(await postV2(v2, signed), 200);
@@ -84,7 +87,10 @@ describe('provider webhooks that ask for a check', () => {
     });
     await stack.waitForStatus('whr_batch', 'PROCESSING');
     await new Promise((r) => setTimeout(r, 500)); // past the sandbox's batch processing time
-    const signed = signV2({ type: 'TRANSFER_SUCCESS', data: { transferId: 'whr_b2', utr: 'UB2' } }, secret());
+    const signed = signV2(
+      { type: 'TRANSFER_SUCCESS', data: { transfer_id: 'whr_b2', transfer_utr: 'UB2' } },
+      secret(),
+    );
     assert.equal(await postV2(v2, signed), 200);
     const completed = await stack.waitForStatus('whr_batch', 'COMPLETED', 3_000);
     assert.deepEqual(completed.data.totals, { entries: 2, succeeded: 2, failed: 0, pending: 0 });

@@ -14,10 +14,14 @@ export interface WebhookFields {
   readonly transferId?: string;
   readonly batchTransferId?: string;
   readonly referenceId?: string;
+  /** v2: the provider's own id of the transfer (`cf_transfer_id`), the payout's svcTransferId. */
+  readonly svcTransferId?: string;
   readonly utr?: string;
   readonly acknowledged?: string;
   readonly reason?: string;
   readonly status?: string;
+  /** v2: the provider's status code (SENT_TO_BENEFICIARY, COMPLETED, ...). */
+  readonly statusCode?: string;
   readonly amount?: string;
   readonly eventTime?: string;
 }

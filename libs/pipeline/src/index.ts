@@ -23,8 +23,6 @@ export * from './batches/batch-submit-worker.js';
 export * from './batches/batch-check-worker.js';
 export * from './webhooks/webhooks.config.js';
 export * from './webhooks/webhooks.metrics.js';
-export * from './webhooks/webhook-signature.js';
-export * from './webhooks/webhook-shape.js';
 export * from './webhooks/refusal-guards.js';
 export * from './webhooks/webhook-intake.js';
 export * from './webhooks/decide-hint.js';

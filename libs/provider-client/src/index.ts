@@ -28,3 +28,5 @@ export * from './rate-budget/shared-rate-budget.js';
 export * from './rate-budget/slot-store.js';
 export * from './rate-budget/rate-budget.config.js';
 export * from './metrics/rate-budget-metrics.js';
+export * from './webhooks/webhook-reader.js';
+export { parseEventTime, maskWebhookText, V1_FIELDS } from './webhooks/webhook-shape.js';

@@ -288,3 +288,31 @@ describe('decideHint', () => {
     assert.equal(onContradiction('self_withdrawal', 'v1'), 'ignore');
   });
 });
+
+// v2's cf_transfer_id (svcTransferId) is checked against the row's like the referenceId is, where
+// both sides have it: (name, row's svcTransferId, fields) -> step.
+const SVC_ID_CASES: ReadonlyArray<[string, string | null, WebhookFields, HintStep]> = [
+  [
+    'provider id matches',
+    '1512355',
+    { svcTransferId: '1512355', status: 'SUCCESS', statusCode: 'SENT_TO_BENEFICIARY', amount: '10' },
+    { do: 'apply', to: 'SUCCESS' },
+  ],
+  [
+    'provider id differs',
+    '1512355',
+    { svcTransferId: '1512356', status: 'SUCCESS' },
+    { do: 'recheck', why: 'reference_mismatch' },
+  ],
+  ['row has no provider id', null, { svcTransferId: '1512356' }, { do: 'apply', to: 'SUCCESS' }],
+  ['webhook has no provider id', '1512355', {}, { do: 'apply', to: 'SUCCESS' }],
+];
+
+describe('decideHint: the provider id of a v2 webhook', () => {
+  for (const [name, svcTransferId, fields, expected] of SVC_ID_CASES) {
+    it(name, () => {
+      const r = row('PENDING', { referenceId: null, svcTransferId });
+      assert.deepEqual(decideHint(r, 'TRANSFER_SUCCESS', fields, V2), expected);
+    });
+  }
+});

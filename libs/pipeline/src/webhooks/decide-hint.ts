@@ -24,6 +24,7 @@ export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = {
 export type RecheckReason =
   | 'status_mismatch'
   | 'amount_mismatch'
+  /** The provider's id for the payout (v1 referenceId, v2 cf_transfer_id) is not the row's. */
   | 'reference_mismatch'
   | 'unclear_row'
   | 'odd_order'
@@ -71,7 +72,8 @@ export type HintStep =
  * Decides what a verified transfer webhook does to its payout. It is applied directly only where
  * it can be checked against the row and agrees: a v2 webhook (signed over its whole body and
  * delivery time), the row PENDING (or SUCCESS, for a reversal), the announced state a legal
- * forward move, and the referenceId and amount, where both sides have them, matching. A v1
+ * forward move, and the provider's ids (v1 referenceId, v2 cf_transfer_id) and the amount, where
+ * both sides have them, matching. A v1
  * webhook is never applied: its signature binds no value to its name, so a captured one can be
  * re-aimed at another payout; it only asks the provider now. Anything odd is a reason to ask the
  * provider, never to guess; where the provider cannot be asked (no status endpoint for the
@@ -103,6 +105,10 @@ export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx:
   }
   if (f.amount !== undefined && !sameAmount(f.amount, row.amount)) return ask('amount_mismatch');
   if (f.referenceId !== undefined && row.referenceId !== null && f.referenceId !== row.referenceId) {
+    return ask('reference_mismatch');
+  }
+  // v2's cf_transfer_id is the provider's own id for the payout, kept as its svcTransferId.
+  if (f.svcTransferId !== undefined && row.svcTransferId !== null && f.svcTransferId !== row.svcTransferId) {
     return ask('reference_mismatch');
   }
   // UNKNOWN: our own call's outcome is unknown, so there is no referenceId to hold the hint

@@ -188,10 +188,11 @@ export class WebhookHintWorker {
             row,
             to: step.to,
             fields: {
-              statusCode: w.fields.status ?? step.to,
+              statusCode: w.fields.statusCode ?? w.fields.status ?? step.to,
               reason: w.fields.reason ?? null,
               utr: w.fields.utr ?? null,
               referenceId: w.fields.referenceId ?? null,
+              svcTransferId: w.fields.svcTransferId ?? null,
               lastError: null,
               nextCheckAt: null,
             },
@@ -253,7 +254,10 @@ export class WebhookHintWorker {
         return due ? done('contradiction_check') : this.later(w, 'recheck_busy');
       }
       case 'raise':
-        await this.d.ledger.contradict({ row, observed, observedCode: w.fields.status ?? null }, 'webhook');
+        await this.d.ledger.contradict(
+          { row, observed, observedCode: w.fields.statusCode ?? w.fields.status ?? null },
+          'webhook',
+        );
         return done('contradiction');
       case 'ignore':
         this.d.logger.warn(log, 'v1 webhook contradicts a payout that cannot be checked; not believed alone');

@@ -1,18 +1,16 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { z } from 'zod';
 import { type NewWebhook, type WebhookApiVersion, type WebhookFields, type WebhookRepository } from '#ledger';
 import { type AppLogger } from '#observability';
+import {
+  parseEventTime,
+  type WebhookHint,
+  type WebhookReader,
+  webhookReaders,
+  type WebhookReaderSettings,
+} from '#provider-client';
 import { WEBHOOK_STATUS } from './decide-hint.js';
 import { LogSampler } from './refusal-guards.js';
-import {
-  deliveryTimestampMs,
-  eventTimeWithin,
-  maskWebhookText,
-  parseEventTime,
-  unexpectedV1Fields,
-} from './webhook-shape.js';
-import { v1Fields, v1SignatureValid, v2SignatureValid } from './webhook-signature.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
 /** One delivery as the HTTP edge received it: nothing parsed but the path. */
@@ -73,14 +71,8 @@ export const WEBHOOK_EVENTS = [
   'BULK_TRANSFER_REJECTED',
 ] as const;
 
-export interface WebhookIntakeSettings {
-  /** v2: the most |now - x-webhook-timestamp| accepted. */
-  readonly replayWindowMs: number;
+export interface WebhookIntakeSettings extends WebhookReaderSettings {
   readonly maxBodyBytes: number;
-  /** v1: the oldest `eventTime` kept (how late the provider may deliver, and a replay bound). */
-  readonly v1MaxAgeMs: number;
-  /** v1: how far ahead of our clock an `eventTime` may be (clock skew). */
-  readonly v1MaxAheadMs: number;
   /** At most one warn line per account, version and refusal in this interval. */
   readonly logSampleMs: number;
 }
@@ -95,23 +87,11 @@ export interface WebhookIntakeDeps {
   /** Called after a new webhook is committed (the worker in this process starts on it). */
   readonly onStored?: () => void;
   readonly now?: () => number;
-}
-
-const v2Body = z.object({
-  type: z.string().min(1),
-  event_time: z.union([z.string(), z.number()]).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-});
-
-/** A JSON value the provider may send as text, number or boolean, as text; empty is absent. */
-function text(v: unknown): string | undefined {
-  if (typeof v === 'string') return v.length > 0 ? v : undefined;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return undefined;
-}
-
-function compact(f: Record<string, string | undefined>): WebhookFields {
-  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
+  /**
+   * Reads a delivery of each API generation (the connector's port, libs/provider-client):
+   * verified, in the service's terms, or refused. The provider's own readers by default.
+   */
+  readonly readers?: Readonly<Record<WebhookApiVersion, WebhookReader>>;
 }
 
 /**
@@ -122,6 +102,7 @@ function compact(f: Record<string, string | undefined>): WebhookFields {
 export class WebhookIntake {
   private readonly now: () => number;
   private readonly sampler: LogSampler;
+  private readonly readers: Readonly<Record<WebhookApiVersion, WebhookReader>>;
 
   constructor(
     private readonly d: WebhookIntakeDeps,
@@ -129,6 +110,7 @@ export class WebhookIntake {
   ) {
     this.now = d.now ?? Date.now;
     this.sampler = new LogSampler(s.logSampleMs, this.now);
+    this.readers = d.readers ?? webhookReaders(s);
   }
 
   get maxBodyBytes(): number {
@@ -211,85 +193,48 @@ export class WebhookIntake {
   private verify(delivery: WebhookDelivery): NewWebhook | Exclude<DeliveryResult, 'accepted'> | undefined {
     const secret = this.d.secrets.get(delivery.accountId);
     if (secret === undefined) return 'unknown_account';
-    if (delivery.version === 'v1') {
-      const fields = v1Fields(delivery.rawBody);
-      if (!fields || !v1SignatureValid(fields, secret)) return 'bad_signature';
-      const event = fields.get('event');
-      if (!event) return undefined;
-      // The v1 signature binds no value to its name: a name the provider does not send is a
-      // body someone re-arranged (ADR 0013), and an event time out of bounds a replay.
-      if (unexpectedV1Fields(event, fields.keys()).length > 0) return 'unexpected_field';
-      const at = parseEventTime(text(fields.get('eventTime')));
-      if (at === undefined || !eventTimeWithin(at, this.now(), this.s.v1MaxAgeMs, this.s.v1MaxAheadMs)) {
-        return 'untimely';
-      }
-      return this.webhook(delivery, event, {
-        transferId: text(fields.get('transferId')),
-        referenceId: text(fields.get('referenceId')),
-        utr: text(fields.get('utr')),
-        acknowledged: text(fields.get('acknowledged')),
-        reason: text(fields.get('reason')),
-        eventTime: text(fields.get('eventTime')),
-      });
-    }
-    const timestamp = delivery.headers['x-webhook-timestamp'] ?? '';
-    const signature = delivery.headers['x-webhook-signature'] ?? '';
-    if (!v2SignatureValid(timestamp, delivery.rawBody, signature, secret)) return 'bad_signature';
-    // Checked after the signature, so the window cannot be probed without the key.
-    // Seconds or milliseconds: the interface does not say, so the magnitude does.
-    const at = deliveryTimestampMs(timestamp);
-    if (at === undefined || Math.abs(this.now() - at) > this.s.replayWindowMs) return 'stale';
-    let json: unknown;
-    try {
-      json = JSON.parse(delivery.rawBody.toString('utf8'));
-    } catch {
-      return undefined;
-    }
-    const body = v2Body.safeParse(json);
-    if (!body.success) return undefined;
-    const data = body.data.data ?? {};
-    return this.webhook(delivery, body.data.type, {
-      transferId: text(data['transferId']),
-      batchTransferId: text(data['batchTransferId']),
-      referenceId: text(data['referenceId']),
-      utr: text(data['utr']),
-      acknowledged: text(data['acknowledged']),
-      reason: text(data['reason']),
-      status: text(data['status']),
-      amount: text(data['amount']),
-      eventTime: text(body.data.event_time),
-    });
+    const reading = this.readers[delivery.version].read(delivery, secret, this.now());
+    if ('refusal' in reading) return reading.refusal === 'malformed' ? undefined : reading.refusal;
+    return this.webhook(delivery, reading.hint);
   }
 
   /**
    * What is kept of a verified webhook: what matching and the ledger need, no more. The free
-   * text (reason, status) only for transfer events, whose state may be written from it, and
-   * masked: it may quote an account number. A notice's text is not kept at all (its event
-   * carries none, ADR 0013).
+   * text (reason, status, status code), masked by the reader, only for transfer events, whose
+   * state may be written from it. A notice's text is not kept at all (its event carries none,
+   * ADR 0013).
    */
-  private webhook(
-    delivery: WebhookDelivery,
-    event: string,
-    raw: Record<string, string | undefined>,
-  ): NewWebhook {
-    const transfer = Object.hasOwn(WEBHOOK_STATUS, event);
+  private webhook(delivery: WebhookDelivery, hint: WebhookHint): NewWebhook {
+    const transfer = Object.hasOwn(WEBHOOK_STATUS, hint.event);
     const fields = compact({
-      ...raw,
-      reason: transfer ? maskWebhookText(raw['reason']) : undefined,
-      status: transfer ? maskWebhookText(raw['status']) : undefined,
+      transferId: hint.transferId,
+      batchTransferId: hint.batchTransferId,
+      referenceId: hint.referenceId,
+      svcTransferId: hint.svcTransferId,
+      utr: hint.utr,
+      acknowledged: hint.acknowledged,
+      reason: transfer ? hint.reason : undefined,
+      status: transfer ? hint.status : undefined,
+      statusCode: transfer ? hint.statusCode : undefined,
+      amount: hint.amount,
+      eventTime: hint.eventTime,
     });
     const t = parseEventTime(fields.eventTime);
     return {
       accountId: delivery.accountId,
       apiVersion: delivery.version,
-      identity: webhookIdentity(delivery.version, event, fields),
-      event,
+      identity: webhookIdentity(delivery.version, hint.event, fields),
+      event: hint.event,
       transferId: fields.transferId ?? null,
       batchTransferId: fields.batchTransferId ?? null,
       fields,
       eventTime: t === undefined ? null : new Date(t),
     };
   }
+}
+
+function compact(f: Record<string, string | undefined>): WebhookFields {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
 }
 
 /**
@@ -309,6 +254,8 @@ export function webhookIdentity(version: WebhookApiVersion, event: string, f: We
     f.acknowledged,
     f.reason,
     f.amount,
+    // v2's own fields, only where present: the identity of a v1 webhook is as it always was.
+    ...(f.svcTransferId !== undefined || f.statusCode !== undefined ? [f.svcTransferId, f.statusCode] : []),
   ].map((p) => p ?? null);
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

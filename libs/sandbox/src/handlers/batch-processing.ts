@@ -156,6 +156,7 @@ export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void
       type: 'BULK_TRANSFER_REJECTED',
       at: world.clock.now(),
       batchTransferId: batch.batchTransferId,
+      svcBatchTransferId: String(batch.referenceId),
       reason: first.reason,
     });
   }

@@ -10,11 +10,40 @@ const EVENTS_BY_STATUS: Readonly<Record<string, readonly TransferEventType[]>> =
   REJECTED: ['TRANSFER_REJECTED'],
 };
 
+/**
+ * v2's success comes in two: TRANSFER_SUCCESS with SUCCESS / SENT_TO_BENEFICIARY (debited, the
+ * credit not confirmed yet), then TRANSFER_ACKNOWLEDGED with SUCCESS / COMPLETED (credited)
+ * (provider-v2.md, "Webhooks V2").
+ */
+export const SENT_TO_BENEFICIARY = 'SENT_TO_BENEFICIARY';
+const COMPLETED = 'COMPLETED';
+
+/**
+ * The success events of a step: a step already at SENT_TO_BENEFICIARY is the first half; a
+ * completed one after it the second half; a transfer that completes in one step sends both.
+ */
+function successEvents(t: TransferRecord, step: Step): Array<[TransferEventType, string]> {
+  if (step.statusCode === SENT_TO_BENEFICIARY) return [['TRANSFER_SUCCESS', SENT_TO_BENEFICIARY]];
+  const i = t.steps.indexOf(step);
+  const before = i >= 0 ? t.steps.slice(0, i) : t.steps.filter((s) => s.at < step.at);
+  const sentBefore = before.some((s) => s.statusCode === SENT_TO_BENEFICIARY);
+  const completed = step.statusCode || COMPLETED;
+  return sentBefore
+    ? [['TRANSFER_ACKNOWLEDGED', completed]]
+    : [
+        ['TRANSFER_SUCCESS', SENT_TO_BENEFICIARY],
+        ['TRANSFER_ACKNOWLEDGED', completed],
+      ];
+}
+
 /** Webhooks for a step; RECEIVED and PENDING produce none. Fields as the status endpoint shows them. */
 export function transferEvents(t: TransferRecord, step: Step): TransferEvent[] {
-  const types = EVENTS_BY_STATUS[step.status] ?? [];
+  const types: Array<[TransferEventType, string]> =
+    step.status === 'SUCCESS'
+      ? successEvents(t, step)
+      : (EVENTS_BY_STATUS[step.status] ?? []).map((type) => [type, step.statusCode || step.status]);
   const withUtr = step.status === 'SUCCESS' || step.status === 'REVERSED';
-  return types.map((type) => ({
+  return types.map(([type, statusCode]) => ({
     kind: 'transfer',
     type,
     at: step.at,
@@ -25,5 +54,7 @@ export function transferEvents(t: TransferRecord, step: Step): TransferEvent[] {
     reason: step.reason,
     status: step.status,
     amount: formatPaise(t.amount),
+    statusCode,
+    record: t,
   }));
 }

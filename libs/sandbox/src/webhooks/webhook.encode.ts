@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { type WebhookEvent, type WebhookVersion } from './webhook.types.js';
+import { type TransferEvent, type WebhookEvent, type WebhookVersion } from './webhook.types.js';
 
 export interface EncodedWebhook {
   readonly body: string;
@@ -53,23 +53,79 @@ export function v1Fields(e: WebhookEvent): Record<string, string> {
   }
 }
 
-/** The v2 JSON body. */
+/**
+ * A JSON number written from its decimal text (`JSON.rawJSON`): the v2 amount is a JSON number
+ * on the wire, and money never passes through a float on its way there.
+ */
+const { rawJSON } = JSON as unknown as { readonly rawJSON: (text: string) => unknown };
+
+/** A UTC time as v2 transfer objects write it: `2026-11-24T08:09:25Z`. */
+const v2Utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+/** v2 `event_time`: `YYYY-MM-DDTHH:MM:SS`, no zone, India time (provider-v2.md, "Webhooks V2"). */
+export const v2EventTime = (ms: number): string => new Date(ms + 330 * 60_000).toISOString().slice(0, 19);
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  SENT_TO_BENEFICIARY: 'Transfer sent to the beneficiary bank; credit confirmation pending',
+  COMPLETED: 'Payout initiated via the partner bank',
+};
+
+/** Last four characters shown, as the provider shows account numbers. */
+const maskAccount = (a: string): string => `${'X'.repeat(Math.max(0, a.length - 4))}${a.slice(-4)}`;
+const maskVpa = (vpa: string): string => {
+  const at = vpa.indexOf('@');
+  return at <= 2 ? `***${vpa.slice(Math.max(at, 0))}` : `${vpa.slice(0, 2)}***${vpa.slice(at)}`;
+};
+
+/**
+ * A transfer event's `data` on v2: the v2 transfer object (snake_case, the provider's own id as
+ * `cf_transfer_id`, the amount a JSON number) at the event's step. A refused batch entry, which
+ * the provider never made a transfer of, has its ids, status and amount only.
+ */
+export function v2TransferObject(e: TransferEvent): Record<string, unknown> {
+  const t = e.record;
+  const statusCode = e.statusCode ?? e.status;
+  const head = {
+    transfer_id: e.transferId,
+    ...(t ? { cf_transfer_id: t.svcTransferId } : {}),
+    status: e.status,
+    status_code: statusCode,
+    status_description: DESCRIPTIONS[statusCode] ?? (e.reason || statusCode),
+  };
+  if (!t) return { ...head, transfer_amount: rawJSON(e.amount) };
+  const instrument = t.vpa
+    ? { vpa: maskVpa(t.vpa) }
+    : t.bankAccount
+      ? { bank_account_number: maskAccount(t.bankAccount), ifsc: t.ifsc }
+      : {};
+  return {
+    ...head,
+    beneficiary_details: { beneficiary_id: t.beneId, beneficiary_instrument_details: instrument },
+    transfer_amount: rawJSON(e.amount),
+    transfer_service_charge: 0,
+    transfer_service_tax: 0,
+    transfer_mode: t.mode,
+    ...(e.utr ? { transfer_utr: e.utr } : {}),
+    ...(t.paymentInstrumentId ? { fundsource_id: t.paymentInstrumentId } : {}),
+    added_on: v2Utc(t.addedOn),
+    updated_on: v2Utc(e.at),
+  };
+}
+
+/** The v2 JSON body: `{type, event_time, data}` as the provider sends it. */
 export function v2Body(e: WebhookEvent): Record<string, unknown> {
   const data =
     e.kind === 'transfer'
-      ? {
-          transferId: e.transferId,
-          referenceId: e.referenceId,
-          utr: e.utr,
-          acknowledged: e.acknowledged,
-          reason: e.reason,
-          status: e.status,
-          amount: e.amount,
-        }
+      ? v2TransferObject(e)
       : e.kind === 'bulk'
-        ? { batchTransferId: e.batchTransferId, reason: e.reason }
+        ? {
+            batch_transfer_id: e.batchTransferId,
+            ...(e.svcBatchTransferId ? { cf_batch_transfer_id: e.svcBatchTransferId } : {}),
+            status: 'REJECTED',
+            status_description: e.reason,
+          }
         : { utr: e.utr, reason: e.reason, ...e.fields };
-  return { type: e.type, event_time: iso(e.at), data };
+  return { type: e.type, event_time: v2EventTime(e.at), data };
 }
 
 /**

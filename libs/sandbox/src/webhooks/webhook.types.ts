@@ -1,4 +1,4 @@
-/** Webhook shapes the sandbox sends (provider-facts.md, "Webhooks"). */
+/** Webhook shapes the sandbox sends (provider-facts.md, "Webhooks"; provider-v2.md, "Webhooks V2"). */
 export type WebhookVersion = 'v1' | 'v2';
 
 export interface WebhookTarget {
@@ -35,6 +35,28 @@ export interface TransferEvent {
   readonly status: string;
   /** Decimal rupees, 2 places. */
   readonly amount: string;
+  /** v2 `status_code` (SENT_TO_BENEFICIARY, COMPLETED, a failure code); `status` when absent. */
+  readonly statusCode?: string;
+  /**
+   * The transfer, when the provider made one (a refused batch entry has none): v2 sends it as
+   * the v2 transfer object, as the status endpoint shows it at this step.
+   */
+  readonly record?: TransferFacts;
+}
+
+/**
+ * What v2 shows of a transfer besides the event's own fields (a TransferRecord has them; named
+ * here so this module does not import the sandbox's state, which imports it).
+ */
+export interface TransferFacts {
+  readonly svcTransferId: string;
+  readonly mode: string;
+  readonly beneId: string;
+  readonly bankAccount: string;
+  readonly ifsc: string;
+  readonly vpa: string;
+  readonly paymentInstrumentId: string;
+  readonly addedOn: number;
 }
 
 /** v2 only: a batch none of whose entries could be processed. */
@@ -43,6 +65,8 @@ export interface BulkRejectedEvent {
   readonly type: 'BULK_TRANSFER_REJECTED';
   readonly at: number;
   readonly batchTransferId: string;
+  /** v2 `cf_batch_transfer_id`: the provider's id of the batch. */
+  readonly svcBatchTransferId?: string;
   readonly reason: string;
 }
 
