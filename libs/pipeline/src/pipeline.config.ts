@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
 
+/** A watch's schedule (delays between checks of a settled payout): a list, or "off" for none. */
+const watchSchedule = z.string().transform((s, ctx) => {
+  if (s.trim() === 'off') return [];
+  try {
+    return parseSchedule(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'bad schedule' });
+    return z.NEVER;
+  }
+});
 export const ROLES = ['intake', 'executor', 'reconciler', 'relay', 'queries', 'webhooks'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -85,29 +95,13 @@ export const pipelineConfig = defineSection('pipeline', {
       'Delays between status checks of an unclear payout; past the last one it becomes REQUIRES_ATTENTION',
   }),
   REVERSAL_WATCH_SCHEDULE: envVar({
-    schema: z.string().transform((s, ctx) => {
-      if (s.trim() === 'off') return [];
-      try {
-        return parseSchedule(s);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'bad schedule' });
-        return z.NEVER;
-      }
-    }),
+    schema: watchSchedule,
     default: '1h,6h,24h',
     description:
       'Reversal watch: delays between status checks of a SUCCESS payout (legacy transfer kinds), in case the bank reverses it; past the last one the watch stops. "off" disables it',
   }),
   FAILED_WATCH_SCHEDULE: envVar({
-    schema: z.string().transform((s, ctx) => {
-      if (s.trim() === 'off') return [];
-      try {
-        return parseSchedule(s);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'bad schedule' });
-        return z.NEVER;
-      }
-    }),
+    schema: watchSchedule,
     default: '15m,1h,3h,6h,24h,72h',
     description:
       'Failed watch (ADR 0018): delays between status checks of a payout settled FAILED without the provider saying so (not received by the provider); the first follows the FAILED. A later SUCCESS or PENDING is a contradiction (event, metric, alert, queue), never applied. Past the last one the watch stops. "off" disables it',
