@@ -14,13 +14,18 @@ const SESSION_TIMEOUT_MS = 6_000;
 // (npm test runs the chaos run beside this file) does not miss the session between two of them.
 const HEARTBEAT_INTERVAL_MS = 1_000;
 const HANDLER_MS = 10_000;
-const deliveries: string[] = [];
+/** Per topic (each scenario has its own), the values delivered to the handler. */
+const deliveries = new Map<string, string[]>();
+const deliveredOn = (topic: string): string[] => deliveries.get(topic) ?? [];
 
 @Controller()
 class SlowController {
   @EventPattern('slow')
   async onBatch(@Payload() batch: KafkaBatch): Promise<void> {
-    for (const m of batch.messages) deliveries.push(m.value?.toString() ?? '');
+    deliveries.set(batch.topic, [
+      ...deliveredOn(batch.topic),
+      ...batch.messages.map((m) => m.value?.toString() ?? ''),
+    ]);
     // Like an intake transaction waiting on a lock: no heartbeat from the handler itself.
     await sleep(HANDLER_MS);
   }
@@ -64,8 +69,9 @@ async function committed(kafka: Kafka, groupId: string, topic: string): Promise<
 
 // A Kafka batch whose handling outlasts the session timeout: the member must keep its partition,
 // so the batch is handled once and committed, not handled again (or for ever), by itself or by
-// another member of the group.
-describe('a batch longer than the session timeout (real broker)', () => {
+// another member of the group. The two scenarios run side by side (own topics and groups): each
+// is mostly waiting for its handler.
+describe('a batch longer than the session timeout (real broker)', { concurrency: true }, () => {
   const kafka = testKafka();
   const apps: INestMicroservice[] = [];
 
@@ -81,7 +87,6 @@ describe('a batch longer than the session timeout (real broker)', () => {
   });
 
   it('is handled once and its offset committed', async () => {
-    deliveries.length = 0;
     const prefix = testTopicPrefix();
     const topic = `${prefix}.slow`;
     const groupId = `${prefix}.group`;
@@ -91,21 +96,22 @@ describe('a batch longer than the session timeout (real broker)', () => {
     await committed(kafka, groupId, topic);
     // Long enough for a redelivery to have started, had the member lost the partition.
     await sleep(2_000);
-    assert.deepEqual(deliveries, ['long']);
+    assert.deepEqual(deliveredOn(topic), ['long']);
   });
 
   it('is not handled again by a member that joins the group meanwhile', async () => {
-    deliveries.length = 0;
     const prefix = testTopicPrefix();
     const topic = `${prefix}.slow`;
     const groupId = `${prefix}.group`;
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
     apps.push(await startMember(kafka, prefix, groupId));
     await produce(topic);
-    await eventually(() => (deliveries.length > 0 ? true : undefined), { what: 'the first delivery' });
+    await eventually(() => (deliveredOn(topic).length > 0 ? true : undefined), {
+      what: 'the first delivery',
+    });
     apps.push(await startMember(kafka, prefix, groupId));
     await committed(kafka, groupId, topic);
     await sleep(2_000);
-    assert.deepEqual(deliveries, ['long']);
+    assert.deepEqual(deliveredOn(topic), ['long']);
   });
 });

@@ -86,8 +86,17 @@ export class PrivateBroker {
     return Number((await readFile(join(this.dataDir, 'broker.pid'), 'utf8')).trim());
   }
 
+  /** Kills the broker and deletes its data: no clean shutdown (seconds) for a broker thrown away. */
   async destroy(): Promise<void> {
-    await this.resume().catch(() => undefined);
+    if (this.dataDir)
+      try {
+        const pid = await this.pid();
+        // Only this broker's JVM (its command line names the data directory), not a reused pid.
+        if ((await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes(this.dataDir))
+          process.kill(pid, 'SIGKILL');
+      } catch {
+        // not running
+      }
     await this.stop().catch(() => undefined);
     if (this.dataDir) await rm(this.dataDir, { recursive: true, force: true });
   }
