@@ -21,7 +21,7 @@ Read by the test harness and \`npm run bench\`, not by the service.
 | \`BENCH_DATABASE_URL\` | \`postgres://postgres@127.0.0.1:5432/payouts_bench\` |  | base for benchmark databases |
 | \`CHAOS_VARIANT\` | \`full\` |  | \`npm run chaos\`: \`short\` starts from the short variant (as in \`npm test\`) |
 | \`CHAOS_COMMANDS\`, \`CHAOS_HOSTILE\`, \`CHAOS_KILLS\`, \`CHAOS_BROKER_RESTARTS\`, \`CHAOS_POSTGRES_RESTARTS\`, \`CHAOS_ROLLING_RESTART\`, \`CHAOS_FAULT_RATE\`, \`CHAOS_SEED\`, \`CHAOS_DURATION\`, \`CHAOS_LEASE\`, \`CHAOS_BASE_PORT\`, ... | see docs/RELIABILITY.md |  | the chaos run's scale (the same as \`--commands=\` etc.; test/chaos/config.ts) |
-| \`CHAOS_RESTART_TEST_PORT\` | \`20783\` |  | HTTP port of the service in test/chaos/restart.int-spec.ts |
+| \`CHAOS_RESTART_TEST_PORT\` | (a free port) |  | HTTP port of the service in test/chaos/restart.int-spec.ts |
 `;
 
 export function renderConfiguration(): string {

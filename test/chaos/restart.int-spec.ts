@@ -8,6 +8,7 @@ import {
   createTestDatabase,
   eventually,
   FAST_RECONCILE,
+  freePort,
   testKafka,
   testServiceEnv,
   testTopicPrefix,
@@ -15,7 +16,12 @@ import {
 } from '#test-support';
 import { ensureDir, NodeProcess, REPO, waitForHttp } from './infra.js';
 
-const PORT = Number(process.env['CHAOS_RESTART_TEST_PORT'] ?? 20783);
+/**
+ * Its HTTP port: a free one unless CHAOS_RESTART_TEST_PORT says (the chaos run, which may run at
+ * the same time, takes fixed ports from its base: a fixed port here collided with its webhooks
+ * balancer).
+ */
+let PORT = Number(process.env['CHAOS_RESTART_TEST_PORT'] ?? 0);
 
 /**
  * A SIGKILLed instance, started again, is back at work in seconds: it does not wait out the
@@ -31,6 +37,7 @@ const producer = kafka.producer();
 const prefix = testTopicPrefix();
 
 before(async () => {
+  if (PORT === 0) PORT = await freePort();
   db = await createTestDatabase();
   await createServiceTopics(prefix);
   sandbox = await startSandbox({ port: 0 });

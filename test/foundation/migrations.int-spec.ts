@@ -11,6 +11,7 @@ const LEDGER_TABLES = [
   'operator_action',
   'outbox',
   'payout',
+  'payout_contradiction',
   'payout_proposal',
   'provider_rate_budget',
   'provider_webhook',

@@ -20,6 +20,13 @@ function tryPort(port: number): Promise<number | undefined> {
   });
 }
 
+/** A port free on 127.0.0.1 now (the kernel's pick), for a test's own listener. */
+export async function freePort(): Promise<number> {
+  const port = await tryPort(0);
+  if (port === undefined) throw new Error('no free port on 127.0.0.1');
+  return port;
+}
+
 /** Two consecutive free ports (client, controller), so runs and files never pick the same ones. */
 async function freePortPair(): Promise<number> {
   for (let i = 0; i < 50; i++) {
