@@ -197,7 +197,7 @@ describe('outcome tables over real HTTP', () => {
         stub.on('/payout/transfers', { body: v2Transfer(status.toLowerCase(), 'X') });
         const r = await client.getTransferStatusV2({ svcTransferId: '98765' });
         assert.equal(r.outcome, o.outcome);
-        assert.equal(stub.calls('/payout/transfers')[0]?.query.get('svc_transfer_id'), '98765');
+        assert.equal(stub.calls('/payout/transfers')[0]?.query.get('cf_transfer_id'), '98765');
       });
     }
     it('an unlisted status is unknown with the raw status and code kept', async () => {

@@ -123,10 +123,7 @@ describe('sandbox lifecycles', () => {
     assert.equal(badRes.body.status, 'RECEIVED');
     assert.equal(badRes.body.transfer_service_charge, undefined);
     await h.advance(60_000);
-    const later = await h.v2(
-      'GET',
-      `/payout/transfers?svc_transfer_id=${String(badRes.body.svc_transfer_id)}`,
-    );
+    const later = await h.v2('GET', `/payout/transfers?cf_transfer_id=${String(badRes.body.cf_transfer_id)}`);
     assert.equal(later.body.status, 'FAILED');
     assert.equal(later.body.status_code, 'INVALID_BENE_VPA');
   });

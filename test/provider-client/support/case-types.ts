@@ -35,7 +35,7 @@ export interface V2Case extends BaseCase {
 export const legacyTransferData = { referenceId: '1234', utr: 'UTR42', acknowledged: 1 };
 export const v2Transfer = (status: string, code = status) => ({
   transfer_id: 'tr_v2_1',
-  svc_transfer_id: '98765',
+  cf_transfer_id: '98765',
   status,
   status_code: code,
   status_description: 'state',

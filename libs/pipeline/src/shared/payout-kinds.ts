@@ -4,6 +4,7 @@ import {
   type CallOptions,
   type EndpointName,
   type ProviderClient,
+  providerTransferId,
   type ProviderResult,
 } from '#provider-client';
 
@@ -209,7 +210,7 @@ export const PAYOUT_KINDS: KindTable = {
       const t = 'data' in r ? r.data : undefined;
       return {
         result: r,
-        svcTransferId: str(t?.svc_transfer_id),
+        svcTransferId: t ? providerTransferId(t) : undefined,
         utr: str(t?.transfer_utr),
         statusCode: str(t?.status_code),
       };

@@ -24,6 +24,9 @@ const decimalText = z
 
 const transferSchema = z.object({
   transfer_id: z.string(),
+  /** The provider's id of the transfer, under its wire name (provider-v2.md, "Naming note"). */
+  cf_transfer_id: str,
+  /** The same under the interface document's neutral name, read where `cf_transfer_id` is absent. */
   svc_transfer_id: str,
   status: z.string(),
   status_code: str,
@@ -47,6 +50,13 @@ const transferSchema = z.object({
 });
 
 export type V2Transfer = z.infer<typeof transferSchema>;
+
+/** The provider's id of a v2 transfer: `cf_transfer_id` as the provider sends it, else the neutral name. */
+export function providerTransferId(
+  t: Pick<V2Transfer, 'cf_transfer_id' | 'svc_transfer_id'>,
+): string | undefined {
+  return t.cf_transfer_id ?? t.svc_transfer_id ?? undefined;
+}
 
 export const decodeV2Transfer: V2Decoder<V2Transfer> = (body) => {
   const p = transferSchema.safeParse(body);

@@ -370,9 +370,9 @@ function maskVpa(vpa: string): string {
 
 /**
  * The v2 Transfer object (`CreateTransferResponse`). The IFSC is under both names the provider is
- * seen to use (`ifsc` in its schema, `bank_ifsc` in its examples). `svc_transfer_id` repeats
- * `cf_transfer_id` under the interface document's neutral name, which the service's client still
- * reads; it goes once the client reads `cf_transfer_id`.
+ * seen to use (`ifsc` in its schema, `bank_ifsc` in its examples). The provider's id is under its
+ * real wire name only, `cf_transfer_id` (the interface document's neutral `svc_transfer_id` is not
+ * sent: the provider does not send it).
  */
 export function v2TransferView(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
   const step = stepAt(t, world.clock.now());
@@ -387,7 +387,6 @@ export function v2TransferView(world: SandboxWorld, t: TransferRecord): Record<s
   return {
     transfer_id: t.transferId,
     cf_transfer_id: t.svcTransferId,
-    svc_transfer_id: t.svcTransferId,
     status: step.status,
     status_code: step.statusCode,
     status_description: v2StatusDescription(step.statusCode),
