@@ -1,6 +1,7 @@
 import { formatPaise, parseAmount, rupees } from '../core/money.js';
 import { type BatchRecord, type TransferRecord } from '../core/state.js';
 import { bankOutcome, FAILING_WALLET_PHONE, vpaOutcome, type Outcome } from '../core/test-data.js';
+import { type EndpointId } from '../core/settings.js';
 import { type SandboxWorld } from '../core/world.js';
 import { REQUEST_TRANSFER } from '../tables/request-transfer.table.js';
 import { RowAnswer } from '../tables/row.js';
@@ -160,6 +161,31 @@ export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void
       reason: first.reason,
     });
   }
+}
+
+/**
+ * Takes a batch in (either API generation): a record processed after the account's batch delay,
+ * the initiation counted as accepted, and its processing scheduled. Returns the record.
+ */
+export function acceptBatch(
+  world: SandboxWorld,
+  endpoint: EndpointId,
+  answer: string,
+  b: Pick<BatchRecord, 'batchTransferId' | 'format' | 'entries'>,
+): BatchRecord {
+  const now = world.clock.now();
+  const batch: BatchRecord = {
+    ...b,
+    referenceId: world.account.newReferenceId(),
+    addedOn: now,
+    processAt: now + world.batchDelayMs,
+    processed: false,
+    results: [],
+  };
+  world.account.batches.set(b.batchTransferId, batch);
+  world.account.receive(endpoint, b.batchTransferId, true, answer);
+  scheduleBatch(world, batch);
+  return batch;
 }
 
 /**

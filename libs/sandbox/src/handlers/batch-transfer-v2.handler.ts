@@ -1,7 +1,6 @@
-import { type BatchRecord } from '../core/state.js';
 import { atEntry, V2_BATCH_ENTRY_FIELDS, V2_BATCH_TRANSFER as R } from '../tables/batch-transfer-v2.table.js';
 import { failV2, V2Answer } from '../tables/v2-common.table.js';
-import { scheduleBatch, V2_BATCH_FORMAT } from './batch-processing.js';
+import { acceptBatch, V2_BATCH_FORMAT } from './batch-processing.js';
 import { type Obj } from './endpoint.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
 import { decodeV2Transfer } from './v2-transfer-flow.js';
@@ -49,21 +48,11 @@ export const v2BatchTransfer: V2Endpoint = {
     const entries = decodeEntries(o.transfers as readonly unknown[]);
     const account = world.account;
     if (account.batches.has(id)) failV2(R.batchIdExists);
-    const referenceId = account.newReferenceId();
-    const now = world.clock.now();
-    const batch: BatchRecord = {
+    const batch = acceptBatch(world, 'v2BatchTransfer', 'RECEIVED', {
       batchTransferId: id,
-      referenceId,
       format: V2_BATCH_FORMAT,
       entries,
-      addedOn: now,
-      processAt: now + world.batchDelayMs,
-      processed: false,
-      results: [],
-    };
-    account.batches.set(id, batch);
-    account.receive('v2BatchTransfer', id, true, 'RECEIVED');
-    scheduleBatch(world, batch);
-    return { batch_transfer_id: id, cf_batch_transfer_id: String(referenceId), status: 'RECEIVED' };
+    });
+    return { batch_transfer_id: id, cf_batch_transfer_id: String(batch.referenceId), status: 'RECEIVED' };
   },
 };

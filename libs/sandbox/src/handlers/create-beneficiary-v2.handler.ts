@@ -4,7 +4,7 @@ import { failV2, V2_COMMON } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 import { beneficiaryView, checkAccount, checkBeneId } from './v2-beneficiary.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { V2_NAME_RE, V2_VPA_RE } from './v2-transfer-flow.js';
+import { V2_CONTACT_LIMITS, V2_NAME_RE, V2_VPA_RE } from './v2-transfer-flow.js';
 
 const FIELDS = [
   'beneficiary_id',
@@ -13,15 +13,6 @@ const FIELDS = [
   'beneficiary_contact_details',
 ];
 const INSTRUMENT = ['bank_account_number', 'bank_ifsc', 'vpa'];
-const CONTACT_LIMITS: Readonly<Record<string, number>> = {
-  beneficiary_email: 200,
-  beneficiary_phone: 20,
-  beneficiary_country_code: 4,
-  beneficiary_address: 150,
-  beneficiary_city: 50,
-  beneficiary_state: 50,
-  beneficiary_postal_code: 6,
-};
 
 function part(v: unknown, keys: readonly string[], row: typeof R.contactInvalid): Record<string, string> {
   if (v === undefined || v === null) return {};
@@ -37,8 +28,9 @@ function part(v: unknown, keys: readonly string[], row: typeof R.contactInvalid)
 }
 
 function contactOf(v: unknown): Record<string, string> {
-  const c = part(v, Object.keys(CONTACT_LIMITS), R.contactInvalid);
-  for (const [k, x] of Object.entries(c)) if (x.length > (CONTACT_LIMITS[k] ?? 0)) failV2(R.contactInvalid);
+  const c = part(v, Object.keys(V2_CONTACT_LIMITS), R.contactInvalid);
+  for (const [k, x] of Object.entries(c))
+    if (x.length > (V2_CONTACT_LIMITS[k] ?? 0)) failV2(R.contactInvalid);
   const phone = (c.beneficiary_phone ?? '').replace(/^\+91/, '');
   if (phone !== '' && !/^\d{8,12}$/.test(phone)) failV2(R.contactInvalid);
   if (c.beneficiary_postal_code && !/^\d{1,6}$/.test(c.beneficiary_postal_code)) failV2(R.contactInvalid);

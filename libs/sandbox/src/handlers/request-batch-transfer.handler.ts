@@ -3,7 +3,7 @@ import { BATCH_TRANSFER as R } from '../tables/request-batch-transfer.table.js';
 import { COMMON } from '../tables/common.table.js';
 import { fail } from '../tables/row.js';
 import { decodeObject, type LegacyEndpoint, type Obj } from './endpoint.js';
-import { FORMAT_MODES, REQUIRED_BY_FORMAT, scheduleBatch } from './batch-processing.js';
+import { acceptBatch, FORMAT_MODES, REQUIRED_BY_FORMAT } from './batch-processing.js';
 
 const ENTRY_FIELDS = [
   'transferId',
@@ -62,21 +62,11 @@ export const requestBatchTransfer: LegacyEndpoint = {
     if (o.batch.length > 500) fail(R.tooManyEntries);
     const entries = o.batch.map((e) => decodeEntry(e, format));
     if (account.batches.has(id)) fail(R.batchIdExists);
-    const referenceId = account.newReferenceId();
-    const now = world.clock.now();
-    const batch = {
+    const { referenceId } = acceptBatch(world, 'requestBatchTransfer', '200', {
       batchTransferId: id,
-      referenceId,
       format,
       entries,
-      addedOn: now,
-      processAt: now + world.batchDelayMs,
-      processed: false,
-      results: [],
-    };
-    account.batches.set(id, batch);
-    account.receive('requestBatchTransfer', id, true, '200');
-    scheduleBatch(world, batch);
+    });
     return { row: entries.length > RECEIVED_ABOVE ? R.received : R.success, data: { referenceId } };
   },
 };

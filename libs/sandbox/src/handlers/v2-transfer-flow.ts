@@ -48,8 +48,8 @@ const CARD_KEYS = [
   'card_type',
   'card_token_PAN_sequence_number',
 ];
-/** Contact fields and their longest value (provider-v2.md). */
-const CONTACT_LIMITS: Readonly<Record<string, number>> = {
+/** Contact fields and their longest value (provider-v2.md): transfers and beneficiaries alike. */
+export const V2_CONTACT_LIMITS: Readonly<Record<string, number>> = {
   beneficiary_email: 200,
   beneficiary_phone: 20,
   beneficiary_country_code: 4,
@@ -135,9 +135,9 @@ function decodeCard(v: unknown, rows: V2TransferFieldRows): string {
 /** The contact details; answers the beneficiary's phone (digits, without +91). */
 function decodeContact(v: unknown, row: V2Row): Record<string, string> {
   if (v === undefined || v === null) return {};
-  const c = object(v, Object.keys(CONTACT_LIMITS), row);
+  const c = object(v, Object.keys(V2_CONTACT_LIMITS), row);
   const out: Record<string, string> = {};
-  for (const [k, max] of Object.entries(CONTACT_LIMITS)) out[k] = text(c, k, row, (s) => s.length <= max);
+  for (const [k, max] of Object.entries(V2_CONTACT_LIMITS)) out[k] = text(c, k, row, (s) => s.length <= max);
   const phone = (out.beneficiary_phone ?? '').replace(/^\+91/, '');
   if (phone !== '' && !/^\d{8,12}$/.test(phone)) failV2(row);
   if (out.beneficiary_postal_code && !/^\d{6}$/.test(out.beneficiary_postal_code)) failV2(row);
