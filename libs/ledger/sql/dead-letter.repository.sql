@@ -11,6 +11,6 @@ ON CONFLICT (topic, partition, "offset") DO NOTHING;
 -- deadLetter.list (DeadLetterRepository.list)
 SELECT id::text AS id, topic, partition, "offset", reason, detail, created_at
  FROM dead_letter
-WHERE $1::bigint IS NULL OR id < $1::bigint
-ORDER BY id DESC
+WHERE $1::bigint IS NULL OR dead_letter.id < $1::bigint
+ORDER BY dead_letter.id DESC
 LIMIT $2;

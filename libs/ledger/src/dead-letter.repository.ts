@@ -33,7 +33,10 @@ export class DeadLetterRepository {
     );
   }
 
-  /** Newest first, `limit` rows with an id below `beforeId` (keyset pagination on the primary key). */
+  /**
+   * Newest first, `limit` rows with an id below `beforeId` (keyset pagination on the primary key).
+   * The order names the table's column: a bare `id` would be the text alias and sort 9 before 25.
+   */
   async list(
     db: pg.Pool | pg.PoolClient,
     page: { beforeId: string | undefined; limit: number },
@@ -49,8 +52,8 @@ export class DeadLetterRepository {
     }>(
       /* sql: deadLetter.list */ `SELECT id::text AS id, topic, partition, "offset", reason, detail, created_at
          FROM dead_letter
-        WHERE $1::bigint IS NULL OR id < $1::bigint
-        ORDER BY id DESC
+        WHERE $1::bigint IS NULL OR dead_letter.id < $1::bigint
+        ORDER BY dead_letter.id DESC
         LIMIT $2`,
       [page.beforeId ?? null, page.limit],
     );

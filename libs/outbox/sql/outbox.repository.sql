@@ -64,8 +64,8 @@ UPDATE outbox o
 -- outbox.listDead (OutboxRepository.listDead)
 SELECT id::text AS id, message_key, event_id, event_type, topic, attempts, last_error, created_at
   FROM outbox
- WHERE state = 'dead' AND ($1::bigint IS NULL OR id < $1::bigint)
- ORDER BY id DESC
+ WHERE state = 'dead' AND ($1::bigint IS NULL OR outbox.id < $1::bigint)
+ ORDER BY outbox.id DESC
  LIMIT $2;
 
 -- outbox.purgePublished (OutboxRepository.purgePublished)

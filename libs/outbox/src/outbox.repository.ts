@@ -212,7 +212,8 @@ export class OutboxRepository {
 
   /**
    * Dead rows, newest first, `limit` of them with an id below `beforeId` (keyset pagination).
-   * Reads only unpublished rows (the partial index); the payload is not read.
+   * Reads only unpublished rows (the partial index); the payload is not read. The order names the
+   * table's column: a bare `id` would be the text alias and sort 9 before 25.
    */
   async listDead(
     q: Queryable,
@@ -231,8 +232,8 @@ export class OutboxRepository {
       /* sql: outbox.listDead */ `
       SELECT id::text AS id, message_key, event_id, event_type, topic, attempts, last_error, created_at
         FROM outbox
-       WHERE state = 'dead' AND ($1::bigint IS NULL OR id < $1::bigint)
-       ORDER BY id DESC
+       WHERE state = 'dead' AND ($1::bigint IS NULL OR outbox.id < $1::bigint)
+       ORDER BY outbox.id DESC
        LIMIT $2`,
       [page.beforeId ?? null, page.limit],
     );
