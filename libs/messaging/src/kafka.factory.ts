@@ -16,13 +16,37 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
-/** kafkajs logs through our JSON logger (and so through its redaction). */
-function pinoLogCreator(logger: AppLogger): logCreator {
+/**
+ * Broker answers kafkajs logs at error level although it recovers from them by itself (it rejoins
+ * the group): an ordinary rebalance, a coordinator moving or loading. They need no person, so they
+ * are logged at info (what kafkajs said stays in `kafkaLevel`); a consumer that cannot recover
+ * crashes, and that is reported at error by the consumer's own handling.
+ */
+export const GROUP_MEMBERSHIP_ERRORS: readonly string[] = [
+  'The group is rebalancing, so a rejoin is needed',
+  'The coordinator is not aware of this member',
+  'Specified group generation id is not valid',
+  'This is not the correct coordinator for this group',
+  'The group coordinator is not available',
+  "The coordinator is loading and hence can't process requests for this group",
+  'The group member needs to have a valid member id before actually entering a consumer group',
+];
+
+/**
+ * kafkajs logs through our JSON logger (and so through its redaction), as `component: kafkajs`,
+ * named once: a line with a key twice is refused by strict log pipelines.
+ */
+export function kafkaLogCreator(root: AppLogger): logCreator {
+  const logger = root.child({ component: 'kafkajs' });
   return () =>
     ({ level, label, log }) => {
       const { message, ...extra } = log;
-      const method = LEVELS[level] ?? 'info';
-      logger[method]({ component: 'kafkajs', kafkaLevel: label, ...extra }, message);
+      const ordinary =
+        level === logLevel.ERROR &&
+        typeof extra['error'] === 'string' &&
+        GROUP_MEMBERSHIP_ERRORS.includes(extra['error']);
+      const method = ordinary ? 'info' : (LEVELS[level] ?? 'info');
+      logger[method]({ kafkaLevel: label, ...extra }, message);
     };
 }
 
@@ -33,7 +57,7 @@ export function createKafka(s: KafkaSettings, logger: AppLogger): Kafka {
     connectionTimeout: s.connectionTimeoutMs ?? 3_000,
     requestTimeout: s.requestTimeoutMs ?? 30_000,
     logLevel: logLevel.WARN,
-    logCreator: pinoLogCreator(logger.child({ component: 'kafkajs' })),
+    logCreator: kafkaLogCreator(logger),
     retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 5_000 },
   };
   return new Kafka(config);
