@@ -274,11 +274,16 @@ async function main(): Promise<void> {
     const direct = hooks.filter((h) => h[2] === 'applied').map((h) => h[0]);
     console.log(`\nsettled by webhook: ${direct.length ? direct.join(', ') : 'none this run'}`);
   }
-  const missing = cmds
-    .filter((c) => !events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status)))
-    .map((c) => c.key);
+  // The last status each command reached: settled by the provider's answer, with a person, or
+  // still in flight. REQUIRES_ATTENTION ends the demo's wait but is not counted as settled.
+  const last = (key: string) => events.filter((e) => e.subject === key).at(-1)?.data.status;
+  const missing = cmds.filter((c) => !TERMINAL.has(last(c.key) ?? '')).map((c) => c.key);
+  const withPerson = cmds.filter((c) => last(c.key) === 'REQUIRES_ATTENTION').map((c) => c.key);
+  const settled = cmds.length - missing.length - withPerson.length;
   console.log(
-    `\n${cmds.length - missing.length}/${cmds.length} commands reached a terminal state; ${replies.length}/${queries.length} queries answered.`,
+    `\n${settled}/${cmds.length} commands settled by the provider's answer` +
+      (withPerson.length ? `; ${withPerson.length} waiting for a person (REQUIRES_ATTENTION)` : '') +
+      `; ${replies.length}/${queries.length} queries answered.`,
   );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   await showHistory(id('pending'));
