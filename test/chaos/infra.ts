@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, type WriteStream } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chown, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -31,6 +31,7 @@ function postgresBin(): string {
  * stop and restart it. initdb refuses root: as root, the cluster belongs to the `postgres` user.
  */
 export class PrivatePostgres {
+  private base = '';
   private dir = '';
   private readonly bin = postgresBin();
   private readonly asRoot = userInfo().uid === 0;
@@ -52,17 +53,26 @@ export class PrivatePostgres {
     return stdout;
   }
 
+  /**
+   * The cluster and the server's own log live in a temporary directory the server's user owns:
+   * as root the server runs as `postgres`, which may not enter the checkout (a home directory or
+   * a `mktemp -d` directory is 0700). The log is copied to `logFile` when the cluster is destroyed.
+   */
   async init(): Promise<void> {
-    this.dir = await mkdtemp(join(tmpdir(), `chaos-pg-${this.port}-`));
+    this.base = await mkdtemp(join(tmpdir(), `chaos-pg-${this.port}-`));
+    this.dir = join(this.base, 'data');
+    await mkdir(this.dir, { mode: 0o700 });
     if (this.asRoot) {
-      await chown(this.dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), 0);
-      await chmod(this.dir, 0o700);
-      // The server writes its log here: it must be able to create the file.
-      await run('touch', [this.logFile]);
-      await run('chown', ['postgres', this.logFile]);
+      const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
+      await chown(this.base, uid, 0);
+      await chown(this.dir, uid, 0);
     }
     await this.pg('initdb', ['-D', this.dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     await this.start();
+  }
+
+  private get serverLog(): string {
+    return join(this.base, 'server.log');
   }
 
   async start(): Promise<void> {
@@ -78,7 +88,7 @@ export class PrivatePostgres {
       '-c full_page_writes=off',
       '-c shared_buffers=128MB',
     ].join(' ');
-    await this.pg('pg_ctl', ['-D', this.dir, '-l', this.logFile, '-o', opts, '-w', '-t', '60', 'start']);
+    await this.pg('pg_ctl', ['-D', this.dir, '-l', this.serverLog, '-o', opts, '-w', '-t', '60', 'start']);
   }
 
   /** `immediate` is a crash (no checkpoint; recovery at the next start). */
@@ -87,9 +97,11 @@ export class PrivatePostgres {
   }
 
   async destroy(): Promise<void> {
-    if (!this.dir) return;
+    if (!this.base) return;
     await this.stop('immediate').catch(() => undefined);
-    await rm(this.dir, { recursive: true, force: true });
+    await copyFile(this.serverLog, this.logFile).catch(() => undefined);
+    await rm(this.base, { recursive: true, force: true });
+    this.base = '';
   }
 }
 

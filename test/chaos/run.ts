@@ -192,7 +192,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
   try {
     log(`seed ${cfg.seed}; logs in .run/logs/chaos/`);
     log(`starting PostgreSQL on ${ports.postgres} and Kafka on ${ports.kafka}`);
-    await Promise.all([postgres.init(), broker.start()]);
+    // Both settle before a failure is thrown: teardown must not run while the broker is still
+    // starting, or it stops nothing and the broker outlives the run (issue 24, finding 7).
+    const infra = await Promise.allSettled([postgres.init(), broker.start()]);
+    for (const r of infra) if (r.status === 'rejected') throw r.reason;
     const dbUrl = postgres.url('payouts_chaos');
     await ensureDatabase(dbUrl);
     await runMigrations(dbUrl);
