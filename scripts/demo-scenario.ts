@@ -2,6 +2,8 @@
  * The demo's "commands in, events out": publishes one command of every kind and every query to
  * the running stack, then prints each resulting event as a table. Run by scripts/demo.sh.
  */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { type PayoutEvent, type QueryReply, TOPICS, topicName } from '#contracts';
@@ -12,6 +14,7 @@ const sandbox = `http://127.0.0.1:${process.env['SANDBOX_PORT'] ?? '8090'}`;
 const service = `http://127.0.0.1:${process.env['HTTP_PORT'] ?? '3000'}`;
 const run = `d${Date.now().toString(36)}`;
 const id = (s: string) => `${run}_${s}`;
+const TRACE_ID = randomBytes(16).toString('hex');
 const TERMINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'COMPLETED']);
 
 async function json(
@@ -196,7 +199,13 @@ async function main(): Promise<void> {
   });
   await producer.send({
     topic: topicName(prefix, TOPICS.commands),
-    messages: cmds.map((c) => ({ key: c.key, value: JSON.stringify(c.value) })),
+    // The standard transfer carries a W3C traceparent: its trace is printed at the end.
+    messages: cmds.map((c) => ({
+      key: c.key,
+      value: JSON.stringify(c.value),
+      headers:
+        c.key === id('std') ? { traceparent: `00-${TRACE_ID}-${randomBytes(8).toString('hex')}-01` } : {},
+    })),
   });
   const beneId = `${run}BENE`.replace(/_/g, '');
   const queries = [
@@ -287,6 +296,7 @@ async function main(): Promise<void> {
   );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   await showHistory(id('pending'));
+  await showTrace(id('std'));
   const left = events.some((e) => e.subject === id('withdraw') && e.data.status === 'REQUIRES_ATTENTION')
     ? id('withdraw')
     : undefined;
@@ -332,6 +342,63 @@ async function showHistory(transferId: string): Promise<void> {
     table([
       ['at', 'from', 'to', 'version', 'cause', 'utr'],
       ...t.history.map((h) => [h.at, h.from ?? '(created)', h.to, String(h.version), h.cause, h.utr ?? '']),
+    ]),
+  );
+}
+
+interface SpanLine {
+  traceId: string;
+  spanId: string;
+  parentId?: string;
+  name: string;
+  kind: string;
+  start: string;
+  durationMs: number;
+  service: string;
+}
+
+/**
+ * One payout's trace, from the spans demo.sh has the service write as JSON lines
+ * (OTEL_TRACES_EXPORTER=console, OTEL_TRACES_FILE): no collector needed.
+ */
+async function showTrace(transferId: string): Promise<void> {
+  const file = process.env['OTEL_TRACES_FILE'];
+  if (!file || process.env['OTEL_TRACES_EXPORTER'] !== 'console') return;
+  // Spans are exported in batches (every few seconds): wait for this trace's to arrive.
+  let spans: SpanLine[] = [];
+  for (let i = 0; i < 20; i++) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    spans = text
+      .split('\n')
+      .filter((l) => l.includes(TRACE_ID))
+      .map((l) => JSON.parse(l) as SpanLine)
+      .sort((a, b) => a.start.localeCompare(b.start));
+    if (spans.some((s) => s.name.includes('submit')) && spans.some((s) => s.kind === 'producer')) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  if (spans.length === 0) {
+    console.log(`\nno spans of trace ${TRACE_ID} in ${file}`);
+    return;
+  }
+  // Depth first, each span's children by start time; spans whose parent is not here are roots.
+  const ids = new Set(spans.map((s) => s.spanId));
+  const ordered: Array<{ s: SpanLine; depth: number }> = [];
+  const visit = (s: SpanLine, depth: number): void => {
+    ordered.push({ s, depth });
+    for (const c of spans.filter((x) => x.parentId === s.spanId)) visit(c, depth + 1);
+  };
+  for (const root of spans.filter((s) => !s.parentId || !ids.has(s.parentId))) visit(root, 0);
+  const t0 = Date.parse(spans[0]?.start ?? '');
+  console.log(`\nThe trace of ${transferId} (${TRACE_ID}, the command's traceparent), from ${file}:\n`);
+  console.log(
+    table([
+      ['+ms', 'span', 'kind', 'ms'],
+      ...ordered.map(({ s, depth }) => [
+        String(Date.parse(s.start) - t0),
+        `${'  '.repeat(depth)}${s.name}`,
+        s.kind,
+        s.durationMs.toFixed(1),
+      ]),
     ]),
   );
 }

@@ -79,6 +79,12 @@ if [ "${#webhook_ports[@]}" -gt 0 ]; then
   export SANDBOX_WEBHOOK_VERSION=${DEMO_WEBHOOK_VERSION:-v2}
   say "the sandbox sends its webhooks to $SANDBOX_WEBHOOK_URL"
 fi
+# Traces without a collector: the service writes its spans as JSON lines, and the scenario prints
+# one payout's trace from them. With an OTLP endpoint set, they go there instead.
+if [ -z "${OTEL_EXPORTER_OTLP_ENDPOINT:-}${OTEL_EXPORTER_OTLP_TRACES_ENDPOINT:-}" ]; then
+  export OTEL_TRACES_EXPORTER=console OTEL_TRACES_FILE="$PWD/.run/logs/traces.jsonl"
+  : > "$OTEL_TRACES_FILE"
+fi
 say "starting the provider sandbox on :$SANDBOX_PORT (log: .run/logs/sandbox.log)"
 node dist/apps/provider-sandbox/src/main.js > .run/logs/sandbox.log 2>&1 &
 pids+=($!)

@@ -1,4 +1,6 @@
-import { context } from '@opentelemetry/api';
+import { createWriteStream } from 'node:fs';
+import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { ExportResultCode, hrTimeToMilliseconds, type ExportResult } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -7,6 +9,7 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
+  type ReadableSpan,
   type Sampler,
   SimpleSpanProcessor,
   type SpanExporter,
@@ -99,5 +102,76 @@ export function otlpTracing(o: {
     serviceName: o.serviceName,
     sampler: samplerOf(o.sampler, o.ratio),
     exporter: new OTLPTraceExporter({ url: o.url, headers: o.headers }),
+  });
+}
+
+const KIND_NAMES: Record<SpanKind, string> = {
+  [SpanKind.INTERNAL]: 'internal',
+  [SpanKind.SERVER]: 'server',
+  [SpanKind.CLIENT]: 'client',
+  [SpanKind.PRODUCER]: 'producer',
+  [SpanKind.CONSUMER]: 'consumer',
+};
+
+/**
+ * OTEL_TRACES_EXPORTER=console: one JSON object per line and span, on stdout or appended to a
+ * file. The SDK's own ConsoleSpanExporter prints multi-line objects, which would break the JSON
+ * lines of the log on the same stdout; this keeps every line parseable.
+ */
+export class JsonLinesSpanExporter implements SpanExporter {
+  private readonly out: NodeJS.WritableStream;
+  private readonly ownsStream: boolean;
+
+  constructor(file?: string) {
+    this.ownsStream = file !== undefined;
+    this.out = file === undefined ? process.stdout : createWriteStream(file, { flags: 'a' });
+  }
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    const lines = spans.map((s) => {
+      const ctx = s.spanContext();
+      return JSON.stringify({
+        otel: 'span',
+        service: s.resource.attributes[ATTR_SERVICE_NAME],
+        traceId: ctx.traceId,
+        spanId: ctx.spanId,
+        parentId: s.parentSpanContext?.spanId,
+        name: s.name,
+        kind: KIND_NAMES[s.kind],
+        start: new Date(hrTimeToMilliseconds(s.startTime)).toISOString(),
+        durationMs: Math.round(hrTimeToMilliseconds(s.duration) * 1000) / 1000,
+        status: s.status.code === SpanStatusCode.ERROR ? 'error' : 'ok',
+        attributes: s.attributes,
+        links: s.links.length
+          ? s.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId }))
+          : undefined,
+      });
+    });
+    this.out.write(lines.map((l) => `${l}\n`).join(''), (err) =>
+      done(err ? { code: ExportResultCode.FAILED, error: err } : { code: ExportResultCode.SUCCESS }),
+    );
+  }
+
+  async shutdown(): Promise<void> {
+    if (!this.ownsStream) return;
+    await new Promise<void>((resolve) => this.out.end(resolve));
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** OTEL_TRACES_EXPORTER=console: spans as JSON lines on stdout or in `file`. */
+export function consoleTracing(o: {
+  readonly serviceName: string;
+  readonly sampler: SamplerName;
+  readonly ratio: number;
+  readonly file?: string;
+}): Tracing {
+  return createTracing({
+    serviceName: o.serviceName,
+    sampler: samplerOf(o.sampler, o.ratio),
+    exporter: new JsonLinesSpanExporter(o.file),
   });
 }

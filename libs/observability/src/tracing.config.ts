@@ -26,9 +26,16 @@ export const tracingConfig = defineSection('tracing', {
     sensitive: true,
   }),
   OTEL_TRACES_EXPORTER: envVar({
-    schema: env.enumOf(['otlp', 'none']),
+    schema: env.enumOf(['otlp', 'console', 'none']),
     default: 'otlp',
-    description: "'none' turns tracing off even with an endpoint set",
+    description:
+      "'otlp': to the OTLP endpoint (tracing is off without one); 'console': one JSON line per span on stdout, or in OTEL_TRACES_FILE (no collector needed); 'none': off even with an endpoint set",
+  }),
+  OTEL_TRACES_FILE: envVar({
+    schema: z.string(),
+    default: '',
+    description:
+      "With OTEL_TRACES_EXPORTER=console: append the spans' JSON lines to this file instead of stdout (e.g. to read one payout's trace)",
   }),
   OTEL_SDK_DISABLED: envVar({
     schema: env.boolean(),
@@ -88,10 +95,25 @@ export function otlpHeaders(raw: string): Record<string, string> {
 }
 
 /**
- * From the configuration: OTLP/HTTP when an endpoint is set, else NOOP_TRACING. The SDK is loaded
+ * From the configuration: JSON lines with `console`, OTLP/HTTP when an endpoint is set, else
+ * NOOP_TRACING. The SDK is loaded
  * only then: a service with tracing off does not even import it.
  */
 export async function tracingFromConfig(c: TracingConfig): Promise<Tracing> {
+  if (c.OTEL_TRACES_FILE && c.OTEL_TRACES_EXPORTER !== 'console')
+    throw new Error(
+      `OTEL_TRACES_FILE is set but OTEL_TRACES_EXPORTER is '${c.OTEL_TRACES_EXPORTER}': spans go to the file only with OTEL_TRACES_EXPORTER=console`,
+    );
+  if (c.OTEL_SDK_DISABLED) return NOOP_TRACING;
+  if (c.OTEL_TRACES_EXPORTER === 'console') {
+    const { consoleTracing } = await import('./tracing-sdk.js');
+    return consoleTracing({
+      serviceName: c.OTEL_SERVICE_NAME,
+      sampler: c.OTEL_TRACES_SAMPLER,
+      ratio: c.OTEL_TRACES_SAMPLER_ARG,
+      file: c.OTEL_TRACES_FILE || undefined,
+    });
+  }
   const url = tracesUrl(c);
   if (!url) return NOOP_TRACING;
   const { otlpTracing } = await import('./tracing-sdk.js');

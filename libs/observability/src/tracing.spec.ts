@@ -1,5 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '#config';
 import { createTracing, InMemorySpanExporter } from './tracing-sdk.js';
 import { otlpHeaders, tracesUrl, tracingConfig, tracingFromConfig } from './tracing.config.js';
@@ -104,5 +107,48 @@ describe('tracing configuration', () => {
 
   it('reads OTLP headers as the spec writes them', () => {
     assert.deepEqual(otlpHeaders('api-key=a%20b, x=1,broken'), { 'api-key': 'a b', x: '1' });
+  });
+});
+
+describe('tracing to the console or a file (no collector needed)', () => {
+  const load = (env: Record<string, string>) => loadConfig([tracingConfig], env)[0];
+
+  it('OTEL_TRACES_EXPORTER=console with OTEL_TRACES_FILE writes one JSON line per span, parents named', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'traces-'));
+    const file = join(dir, 'traces.jsonl');
+    try {
+      const tracing = await tracingFromConfig(
+        load({ OTEL_TRACES_EXPORTER: 'console', OTEL_TRACES_FILE: file, OTEL_SERVICE_NAME: 'svc-test' }),
+      );
+      assert.equal(tracing.enabled, true);
+      await tracing.inSpan('payout submit', { attributes: { 'payouts.id': 'p1' } }, () =>
+        tracing.inSpan('POST /payout/transfers', { kind: 'client' }, () => Promise.resolve()),
+      );
+      await tracing.shutdown();
+      const spans = (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.equal(spans.length, 2);
+      const parent = spans.find((s) => s['name'] === 'payout submit');
+      const child = spans.find((s) => s['name'] === 'POST /payout/transfers');
+      assert.ok(parent && child);
+      assert.equal(child['traceId'], parent['traceId']);
+      assert.equal(child['parentId'], parent['spanId']);
+      assert.equal(child['kind'], 'client');
+      assert.equal(parent['service'], 'svc-test');
+      assert.deepEqual(parent['attributes'], { 'payouts.id': 'p1' });
+      assert.equal(typeof parent['durationMs'], 'number');
+      assert.match(String(parent['start']), /^\d{4}-\d{2}-\d{2}T/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('console without a file is on (stdout); a file with another exporter is refused at start', async () => {
+    const consoleOnly = await tracingFromConfig(load({ OTEL_TRACES_EXPORTER: 'console' }));
+    assert.equal(consoleOnly.enabled, true);
+    await consoleOnly.shutdown();
+    await assert.rejects(tracingFromConfig(load({ OTEL_TRACES_FILE: '/tmp/x.jsonl' })), /OTEL_TRACES_FILE/);
   });
 });
