@@ -191,6 +191,8 @@ describe('dead letters', () => {
     await stack.waitForStatus('dl_ok_4', 'SUCCESS');
     const d = await eventually(() => dlqAt(MESSAGES.length), { what: 'the dead letter of the huge message' });
     assert.equal(header(d, 'dlq-reason'), 'oversized');
+    // The service's own counts, not input: never masked as if they were account numbers (issue 24).
+    assert.equal(header(d, 'dlq-detail'), `${Buffer.byteLength(huge)} bytes > ${MAX_COMMAND_BYTES}`);
     assert.equal(header(d, 'dlq-truncated'), 'true');
     assert.equal(header(d, 'dlq-original-sha256'), createHash('sha256').update(huge).digest('hex'));
     assert.equal(d.value?.toString(), huge.slice(0, MAX_COMMAND_BYTES));

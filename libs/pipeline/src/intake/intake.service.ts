@@ -100,7 +100,14 @@ const DEAD_LETTER_MAX_VALUE_BYTES = 900_000;
 const MAX_DEAD_LETTER_KEY_BYTES = 1_024;
 
 /** A detail names fields, and an unexpected field's name may itself be an account number. */
-const safeDetail = (detail: string) => maskDigitRuns(detail, ACCOUNT_MIN_DIGITS);
+/**
+ * A reason's detail, safe for a header, a row and a log line. Details that may quote the message
+ * (a schema rule, a parse error) have digit runs masked as account numbers; the ones the intake
+ * writes itself from counts (`oversized`: "1048300 bytes > 524288") hold no input and stay readable.
+ */
+const OWN_TEXT: ReadonlySet<RejectReason> = new Set(['empty', 'oversized', 'not_an_object']);
+const safeDetail = (reason: RejectReason, detail: string) =>
+  OWN_TEXT.has(reason) ? detail : maskDigitRuns(detail, ACCOUNT_MIN_DIGITS);
 
 const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as PayoutKind;
 
@@ -375,7 +382,7 @@ export class IntakeService {
         ...(truncated ? { 'dlq-truncated': 'true', 'dlq-original-bytes': String(original.length) } : {}),
         ...(cutKey ? { 'dlq-key-truncated': 'true' } : {}),
         'dlq-reason': x.reason,
-        'dlq-detail': safeDetail(x.detail).slice(0, 1000),
+        'dlq-detail': safeDetail(x.reason, x.detail).slice(0, 1000),
         'dlq-original-topic': topic,
         'dlq-original-partition': String(partition),
         'dlq-original-offset': x.m.offset,
@@ -391,7 +398,7 @@ export class IntakeService {
       partition,
       offset: x.m.offset,
       reason: x.reason,
-      detail: { detail: safeDetail(x.detail), type: x.type ?? null },
+      detail: { detail: safeDetail(x.reason, x.detail), type: x.type ?? null },
     };
   }
 
