@@ -1,5 +1,6 @@
 import { buildAsyncApi } from './asyncapi.js';
 import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
+import { MAX_COMMAND_BYTES } from './decode.js';
 import { TOPICS } from './topics.js';
 
 export function renderAsyncApi(): string {
@@ -25,6 +26,8 @@ export function renderContractsDoc(): string {
     `\`${TOPICS.queries}\` and are answered on \`replyTo\` (default \`${TOPICS.queryReplies}\`), keyed by queryId.`,
     'Invalid commands go to',
     `\`${TOPICS.commandsDlq}\` with \`dlq-reason\` and \`dlq-detail\` headers. Amounts are decimal strings, never numbers.`,
+    `A command is at most ${MAX_COMMAND_BYTES / 1024} KiB (${MAX_COMMAND_BYTES} bytes) of UTF-8 JSON by default (\`MAX_COMMAND_BYTES\`);`,
+    'a larger one is dead-lettered with `dlq-reason: oversized` and `dlq-detail: <bytes> bytes > <limit>`.',
     'The machine-readable version is [asyncapi.json](asyncapi.json).',
     '',
     'Every event has the Kafka headers `ce_id` (its id), `ce_type` (its type), `content-type`',
