@@ -18,6 +18,13 @@ import { buildAsyncApi } from './asyncapi.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 
+/** The Kafka key a command is sent with: its id (data.transferId, batchTransferId or withdrawalId). */
+function keyOf(c: unknown): Buffer {
+  const d = (c as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+  const id = d['transferId'] ?? d['batchTransferId'] ?? d['withdrawalId'];
+  return Buffer.from(typeof id === 'string' ? id : '');
+}
+
 describe('contracts', () => {
   it('has an example of every command and query type, and each validates against the runtime schema', () => {
     assert.deepEqual(new Set(COMMAND_EXAMPLES.map((c) => c.type)), new Set(Object.keys(COMMAND_TYPES)));
@@ -30,6 +37,22 @@ describe('contracts', () => {
       assert.equal(decodeQuery(Buffer.from(JSON.stringify(q))).ok, true, q.type);
     for (const e of EVENT_EXAMPLES) assert.equal(eventProblems(e), undefined, e.type);
     for (const r of REPLY_EXAMPLES) assert.equal(replyProblems(r), undefined, r.type);
+  });
+
+  it('applies one key rule to every command: the Kafka key is the command id, a missing key included', () => {
+    for (const c of COMMAND_EXAMPLES) {
+      const bytes = Buffer.from(JSON.stringify(c));
+      for (const key of [null, Buffer.alloc(0), Buffer.from(`${commandIdentity(c)}x`)]) {
+        const r = decodeCommand(bytes, key);
+        assert.equal(r.ok, false, `${c.type} with key ${JSON.stringify(key?.toString() ?? null)}`);
+        assert.equal(r.ok ? '' : r.reason, 'key_mismatch');
+        assert.match(
+          r.ok ? '' : r.detail,
+          /Kafka key must equal data\.(transferId|batchTransferId|withdrawalId)/,
+        );
+      }
+      assert.equal(decodeCommand(bytes, Buffer.from(commandIdentity(c))).ok, true, c.type);
+    }
   });
 
   it('the AsyncAPI document carries the runtime schemas, and every channel message resolves', () => {
@@ -47,7 +70,7 @@ describe('contracts', () => {
     for (const [name, m] of Object.entries(doc.components.messages)) {
       for (const ex of m.examples ?? []) {
         const bytes = Buffer.from(JSON.stringify(ex.payload));
-        if (name.startsWith('payout_')) assert.equal(decodeCommand(bytes).ok, true, name);
+        if (name.startsWith('payout_')) assert.equal(decodeCommand(bytes, keyOf(ex.payload)).ok, true, name);
         if (name.startsWith('query_')) assert.equal(decodeQuery(bytes).ok, true, name);
         if (name === 'event') assert.equal(eventProblems(ex.payload), undefined, name);
       }
@@ -61,7 +84,7 @@ describe('contracts', () => {
 
   it('rejects what the examples would be without their required parts', () => {
     const bad = { type: 'payout.direct_transfer', data: { transferId: 'x', amount: 10 } };
-    const r = decodeCommand(Buffer.from(JSON.stringify(bad)));
+    const r = decodeCommand(Buffer.from(JSON.stringify(bad)), keyOf(bad));
     assert.equal(r.ok, false);
     assert.equal(r.ok ? '' : r.reason, 'schema_violation');
     assert.match(r.ok ? '' : r.detail, /amount must be string/);
@@ -89,7 +112,7 @@ describe('contracts', () => {
   // What Postgres would refuse must be refused here: a refused row used to stall its partition.
   it('refuses what the ledger cannot store: amount 0, NUL and lone surrogates in any string, an overflowing batch total', () => {
     const refused = (c: unknown) => {
-      const r = decodeCommand(Buffer.from(JSON.stringify(c)));
+      const r = decodeCommand(Buffer.from(JSON.stringify(c)), keyOf(c));
       return !r.ok && r.reason === 'schema_violation';
     };
     const strings = (v: unknown, path: string[] = []): string[][] =>
@@ -154,8 +177,8 @@ describe('contracts', () => {
       Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
       Buffer.from(text.slice(at)),
     ]);
-    assert.equal(decodeCommand(Buffer.from(text)).ok, true, 'the example without them');
-    const r = decodeCommand(bytes);
+    assert.equal(decodeCommand(Buffer.from(text), keyOf(c)).ok, true, 'the example without them');
+    const r = decodeCommand(bytes, keyOf(c));
     assert.equal(r.ok ? 'accepted' : r.reason, 'malformed_json');
     assert.match(r.ok ? '' : r.detail, /UTF-8/);
     const q = decodeQuery(
@@ -163,6 +186,6 @@ describe('contracts', () => {
     );
     assert.equal(q.ok ? 'accepted' : q.reason, 'malformed_json');
     // A byte order mark is not JSON either, as before.
-    assert.equal(decodeCommand(Buffer.from(`\ufeff${text}`)).ok, false);
+    assert.equal(decodeCommand(Buffer.from(`\ufeff${text}`), keyOf(c)).ok, false);
   });
 });

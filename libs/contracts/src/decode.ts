@@ -147,7 +147,7 @@ function batchViolations(c: Extract<Command, { type: 'payout.batch_transfer' }>)
 /** Decodes and validates a payouts.commands message. Never throws. */
 export function decodeCommand(
   value: Buffer | null | undefined,
-  key?: Buffer | null,
+  key: Buffer | null,
   maxBytes = MAX_COMMAND_BYTES,
 ): Decoded<Command> {
   const json = parseJson(value, maxBytes);
@@ -169,11 +169,17 @@ export function decodeCommand(
     const detail = batchViolations(command);
     if (detail) return { ok: false, reason: 'schema_violation', detail, type };
   }
+  // One rule for every command: the Kafka key is its id. A missing key is refused like a wrong
+  // one: its partition would be the producer's choice, and two commands for one id could be
+  // read out of order on two partitions.
   const identity = commandIdentity(command);
   const k = key?.toString('utf8');
-  if (k !== undefined && k !== '' && k !== identity) {
+  if (k !== identity) {
     const field = COMMAND_TYPES[type as CommandType];
-    return { ok: false, reason: 'key_mismatch', detail: `Kafka key must equal data.${field}`, type };
+    const detail = k
+      ? `Kafka key must equal data.${field}`
+      : `no Kafka key: Kafka key must equal data.${field}`;
+    return { ok: false, reason: 'key_mismatch', detail, type };
   }
   return { ok: true, value: command };
 }

@@ -68,6 +68,7 @@ describe('decodeCommand detail of malformed JSON', () => {
   it('does not quote the message text', () => {
     const r = decodeCommand(
       Buffer.from('{"type":"payout.card_payout","data":{"cryptogram":AgAAAAAAAIR8CQ}}'),
+      null,
     );
     assert.equal(r.ok, false);
     assert.ok(!r.ok && r.reason === 'malformed_json');
