@@ -201,6 +201,9 @@ describe('web console (chromium)', { skip }, () => {
     await page.locator('#payout-fields').getByText('REQUIRES_ATTENTION').waitFor();
     assert.match(page.url(), /#\/payout\/default\/con_pending_1$/);
     assert.ok((await page.locator('#payout-fields').innerText()).includes('XXXXXXXXXX1300'));
+    // A payout page is none of the tabs (it used to light up "Search"), and it fits its window at
+    // every width, the page's own maximum included (it was 1,430 px wide in a 1,400 px window).
+    assert.deepEqual(await page.locator('#nav a.active').allInnerTexts(), []);
 
     await page.click('#recheck');
     await page.locator('#confirm[open]').waitFor();
@@ -225,6 +228,12 @@ describe('web console (chromium)', { skip }, () => {
     const row = page.locator('#timeline-table tr', { hasText: 'operator_recheck' });
     await row.getByText('alice').waitFor();
     await page.locator('#actions-table').getByText('recheck').first().waitFor();
+    for (const width of [1000, 1400, 1600]) {
+      await page.setViewportSize({ width, height: 860 });
+      const wide = Number(await page.evaluate('document.documentElement.scrollWidth'));
+      assert.ok(wide <= width, `the payout page is ${wide} px wide in a ${width} px window`);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
     await shot('timeline');
   });
 

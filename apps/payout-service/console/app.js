@@ -20,7 +20,7 @@ const signOut = /** @type {HTMLButtonElement} */ (document.getElementById('sign-
 const ROUTES = [
   [/^\/queue$/, 'queue', queueView],
   [/^\/search$/, 'search', searchView],
-  [/^\/payout\/([^/]+)\/([^/]+)$/, 'search', payoutView],
+  [/^\/payout\/([^/]+)\/([^/]+)$/, 'payout', payoutView],
   [/^\/proposals$/, 'proposals', proposalsView],
   [/^\/dead-letters$/, 'dead-letters', deadLettersView],
 ];
