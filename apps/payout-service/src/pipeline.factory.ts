@@ -12,6 +12,7 @@ import {
   RateBudgetRepository,
   SecretsCipher,
   WithdrawalQuotaRepository,
+  BeneHistoryRepository,
 } from '#ledger';
 import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
@@ -53,6 +54,7 @@ import {
   ReconcilerMetrics,
   reconcilerSettings,
   reversalWatchSettings,
+  LedgerBeneHistory,
 } from '#pipeline';
 import {
   createProviderClient,
@@ -61,6 +63,8 @@ import {
   type ProviderClientOptions,
   SharedRateBudget,
   sharedRateBudgetSettings,
+  accountApiGeneration,
+  BeneficiaryConnector,
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
@@ -226,6 +230,8 @@ export function createPipeline(i: PipelineInputs) {
     topicPrefix,
     logger: log('queries'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+    beneficiaries: new BeneficiaryConnector(client, accountApiGeneration(config.providerClient)),
+    ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
   });
   const webhooks = createWebhooks({
     config,
