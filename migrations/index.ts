@@ -10,6 +10,7 @@ import { TraceContext1764300000000 } from './1764300000000-trace-context.js';
 import { Contradictions1764410000000 } from './1764410000000-contradictions.js';
 import { WebhookReopens1764420000000 } from './1764420000000-webhook-reopens.js';
 import { BeneHistoryIndex1764430000000 } from './1764430000000-bene-history-index.js';
+import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-actions.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   Contradictions1764410000000,
   WebhookReopens1764420000000,
   BeneHistoryIndex1764430000000,
+  BeneficiaryActions1764430000001,
 ];

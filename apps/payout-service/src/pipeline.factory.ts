@@ -23,6 +23,7 @@ import {
   OperatorActionRepository,
   ProposalRepository,
   SearchRepository,
+  BeneficiaryOperations,
 } from '#operations';
 import {
   OutboxListener,
@@ -55,6 +56,7 @@ import {
   reconcilerSettings,
   reversalWatchSettings,
   LedgerBeneHistory,
+  ManageBeneficiaries,
 } from '#pipeline';
 import {
   createProviderClient,
@@ -223,6 +225,7 @@ export function createPipeline(i: PipelineInputs) {
     channel: 'payout_received',
     onWake: () => executor.wake(),
   });
+  const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
   const queries = new QueryService({
     producer: new ReconnectingProducer(kafka),
     client,
@@ -230,7 +233,7 @@ export function createPipeline(i: PipelineInputs) {
     topicPrefix,
     logger: log('queries'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
-    beneficiaries: new BeneficiaryConnector(client, accountApiGeneration(config.providerClient)),
+    beneficiaries,
     ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
   });
   const webhooks = createWebhooks({
@@ -258,6 +261,12 @@ export function createPipeline(i: PipelineInputs) {
     logger: log('operations'),
     contradictions,
   });
+  const beneficiaryOperations = new BeneficiaryOperations({
+    pool,
+    actions: new OperatorActionRepository(),
+    manage: new ManageBeneficiaries(beneficiaries),
+    accountIds: clientOptions.accounts.map((a) => a.accountId),
+  });
   const deadLetterListing = new DeadLetterListing({
     pool,
     deadLetters: new DeadLetterRepository(),
@@ -282,6 +291,7 @@ export function createPipeline(i: PipelineInputs) {
     operations,
     ...webhooks,
     deadLetterListing,
+    beneficiaryOperations,
   };
 }
 

@@ -162,6 +162,9 @@ export type Query = {
   };
 }[QueryType];
 
+/** The data of one query type. */
+export type QueryData<T extends QueryType> = QueryDataByType[T];
+
 export interface QueryReply {
   queryId: string;
   type: QueryType;
