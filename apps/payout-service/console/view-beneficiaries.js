@@ -88,7 +88,7 @@ export async function beneficiariesView(ctx) {
             try {
               /** @type {BeneficiaryAnswer} */
               const gone = await call('DELETE', `beneficiaries/${seg(accountId)}/${seg(beneId)}`);
-              mount(out, answerView(gone));
+              mount(found, answerView(gone));
             } catch (e) {
               mount(out, notice('error', describe(e)));
             }
