@@ -128,6 +128,34 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
     assert.deepEqual([twice.ok, twice.data?.['result']], [true, 'absent']);
   });
 
+  it('a create whose answer was lost (applied at the provider) is checked: exists, and asking again is the same', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'v2CreateBeneficiary',
+      loseAnswer: 'reset',
+      times: 1,
+    });
+    const lost = await ask({
+      type: 'beneficiary.create',
+      accountId: 'acc_v2',
+      data: details('BENELOST', '5566778899'),
+    });
+    assert.deepEqual([lost.ok, lost.data?.['result']], [true, 'exists'], JSON.stringify(lost));
+    const retried = await ask({
+      type: 'beneficiary.create',
+      accountId: 'acc_v2',
+      data: details('BENELOST', '5566778899'),
+    });
+    assert.deepEqual([retried.ok, retried.data?.['result']], [true, 'exists']);
+    // A delete whose answer was lost: checked, it is gone.
+    await stack.sandboxCall('POST', '/__sandbox/faults', {
+      endpoint: 'v2RemoveBeneficiary',
+      loseAnswer: 'reset',
+      times: 1,
+    });
+    const del = await ask({ type: 'beneficiary.delete', accountId: 'acc_v2', data: { beneId: 'BENELOST' } });
+    assert.deepEqual([del.ok, del.data?.['result']], [true, 'deleted'], JSON.stringify(del));
+  });
+
   it('a v1 account refuses a create without the contact fields v1 needs, without calling the provider', async () => {
     const r = await ask({
       type: 'beneficiary.create',
@@ -197,7 +225,7 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
       'getBeneficiaryV2',
     ])
       assert.ok(logs.includes(endpoint), `the ${endpoint} calls were logged`);
-    for (const secret of [ACCOUNT, V2_ACCOUNT, '99887766554433', PHONE, EMAIL]) {
+    for (const secret of [ACCOUNT, V2_ACCOUNT, '99887766554433', '5566778899', PHONE, EMAIL]) {
       assert.equal(logs.includes(secret), false, `a log line holds ${secret.slice(0, 3)}…`);
     }
   });
