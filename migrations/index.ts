@@ -9,6 +9,8 @@ import { OperatorSide1764250000000 } from './1764250000000-operator-side.js';
 import { TraceContext1764300000000 } from './1764300000000-trace-context.js';
 import { Contradictions1764410000000 } from './1764410000000-contradictions.js';
 import { WebhookReopens1764420000000 } from './1764420000000-webhook-reopens.js';
+import { BeneHistoryIndex1764430000000 } from './1764430000000-bene-history-index.js';
+import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-actions.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -23,4 +25,6 @@ export const migrations = [
   TraceContext1764300000000,
   Contradictions1764410000000,
   WebhookReopens1764420000000,
+  BeneHistoryIndex1764430000000,
+  BeneficiaryActions1764430000001,
 ];

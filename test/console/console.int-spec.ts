@@ -368,6 +368,44 @@ describe('web console (chromium)', { skip }, () => {
     await row.getByText('approved by bob').waitFor();
   });
 
+  it('registers, looks up and removes a beneficiary, shown masked; what was typed leaves the page', async () => {
+    if (await page.locator('#sign-out').isVisible()) await page.click('#sign-out');
+    await page.locator('[data-view=login]').waitFor();
+    await page.fill('#token', ALICE);
+    await page.click('button[type=submit]');
+    await page.locator('#who').getByText('alice (operator)').waitFor();
+    await page.click('a[data-nav=beneficiaries]');
+    const form = page.locator('#bene-create');
+    await form.locator('input[name=beneId]').fill('CONBENE1');
+    await form.locator('input[name=name]').fill('Asha Rao');
+    await form.locator('input[name=bankAccount]').fill('026291800001191');
+    await form.locator('input[name=ifsc]').fill('YESB0000262');
+    await form.locator('input[name=email]').fill('asha.rao@example.com');
+    await form.locator('input[name=phone]').fill('9876543210');
+    await form.locator('input[name=address1]').fill('12 MG Road');
+    await form.locator('button[type=submit]').click();
+    await page.click('#confirm-ok');
+    await page.locator('#bene-made').getByText('Registered.').waitFor();
+    await page.locator('#bene-made [data-field=bankAccount]').getByText('XXXXXXXXXXX1191').waitFor();
+    assert.equal(
+      await form.locator('input[name=bankAccount]').inputValue(),
+      '',
+      'the typed number is cleared',
+    );
+    const lookup = page.locator('#bene-lookup');
+    await lookup.locator('input[name=beneId]').fill('CONBENE1');
+    await lookup.locator('button[type=submit]').click();
+    await page.locator('#bene-found').getByText('Found.').waitFor();
+    await page.locator('#bene-found [data-field=phone]').getByText('********10').waitFor();
+    const text = await page.locator('main').innerText();
+    for (const full of ['026291800001191', '9876543210', 'asha.rao@example.com'])
+      assert.ok(!text.includes(full), 'no personal data in full on the page');
+    await page.click('#bene-delete');
+    await page.click('#confirm-ok');
+    await page.locator('#bene-found').getByText('Removed.').waitFor();
+    await shot('beneficiaries');
+  });
+
   it('a viewer reads but is offered no action; signing out forgets the token', async () => {
     await page.click('#sign-out');
     await page.locator('[data-view=login]').waitFor();

@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics, ReconnectingProducer } from '#messaging';
 import { KafkaDeadLetterPublisher, QueryService } from '#pipeline';
-import { createProviderClient } from '#provider-client';
+import { BeneficiaryConnector, createProviderClient } from '#provider-client';
 import { capturingLogger, eventually, PrivateBroker, testTopicPrefix } from '#test-support';
 
 /** Offsets written to a topic so far, all partitions together. */
@@ -57,29 +57,32 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       { topic: repliesTopic, numPartitions: 1 },
     ]);
     dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), prefix);
+    // Never called: the query is refused before reaching the provider.
+    const client = createProviderClient({
+      hosts: { baseUrl: 'http://127.0.0.1:9', payoutUrl: 'http://127.0.0.1:9' },
+      accounts: [{ accountId: 'main', clientId: 'id', clientSecret: 'secret-value-for-test' }],
+      defaultAccountId: 'main',
+      apiVersion: '2024-01-01',
+      timeouts: {
+        default: { connectMs: 200, headersMs: 200, bodyMs: 200 },
+        transfer: { connectMs: 200, headersMs: 200, bodyMs: 200 },
+      },
+      tokenRefreshMarginSeconds: 60,
+      ratePerMinute: { transfer: 600, status: 600, authorize: 600, default: 600 },
+      maxAttempts: 1,
+      retryBaseMs: 5,
+      retryMaxMs: 20,
+      maxRateLimitWaitMs: 100,
+    });
     queries = new QueryService({
       producer: new ReconnectingProducer(kafka),
-      // Never called: the query is refused before reaching the provider.
-      client: createProviderClient({
-        hosts: { baseUrl: 'http://127.0.0.1:9', payoutUrl: 'http://127.0.0.1:9' },
-        accounts: [{ accountId: 'main', clientId: 'id', clientSecret: 'secret-value-for-test' }],
-        defaultAccountId: 'main',
-        apiVersion: '2024-01-01',
-        timeouts: {
-          default: { connectMs: 200, headersMs: 200, bodyMs: 200 },
-          transfer: { connectMs: 200, headersMs: 200, bodyMs: 200 },
-        },
-        tokenRefreshMarginSeconds: 60,
-        ratePerMinute: { transfer: 600, status: 600, authorize: 600, default: 600 },
-        maxAttempts: 1,
-        retryBaseMs: 5,
-        retryMaxMs: 20,
-        maxRateLimitWaitMs: 100,
-      }),
+      client,
       registry: new Registry(),
       topicPrefix: prefix,
       logger: capturingLogger('fatal').logger,
       defaultAccountId: 'main',
+      beneficiaries: new BeneficiaryConnector(client, () => 'v1'),
+      ledgerHistory: { page: () => Promise.reject(new Error('not expected in this test')) },
     });
     await broker.stop();
   });

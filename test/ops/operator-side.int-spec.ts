@@ -459,6 +459,7 @@ describe('operator side', () => {
           replay: 'operator',
           propose: 'operator',
           acknowledge: 'operator',
+          beneficiary: 'operator',
           decide: 'approver',
         }[r.action ?? 'read'];
         assert.equal(op['x-required-role'], want, `${r.method} ${r.path}: role`);

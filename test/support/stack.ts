@@ -109,7 +109,7 @@ export async function startStack(
       else dlq.push(message);
     },
   });
-  const { logger, lines } = capturingLogger('info');
+  const { logger, lines } = capturingLogger(opts.env?.['LOG_LEVEL'] ?? 'info');
   const env = testServiceEnv({
     databaseUrl: db.url,
     topicPrefix: prefix,

@@ -153,7 +153,7 @@ export async function whoAmI(caps) {
     return {
       id: null,
       role: null,
-      may: new Set(['read', 'recheck', 'replay', 'propose', 'acknowledge', 'decide']),
+      may: new Set(['read', 'recheck', 'replay', 'propose', 'acknowledge', 'beneficiary', 'decide']),
     };
   /** @type {{ id: string, role: string, may: string[] }} */
   const me = await call('GET', 'me');

@@ -1,8 +1,9 @@
 // @ts-check
 // The console's shell: sign-in, navigation, hash routes (#/queue, #/search, #/payout/<account>/<id>,
-// #/proposals, #/dead-letters). Each view is a function that fills <main> from the operations API.
+// #/proposals, #/dead-letters, #/beneficiaries). Each view is a function that fills <main> from the operations API.
 import { ApiError, call, capabilities, describe, token, whenUnauthorized, whoAmI } from './api.js';
 import { h, mount, notice } from './dom.js';
+import { beneficiariesView } from './view-beneficiaries.js';
 import { deadLettersView } from './view-dead-letters.js';
 import { payoutView } from './view-payout.js';
 import { proposalsView } from './view-proposals.js';
@@ -23,6 +24,7 @@ const ROUTES = [
   [/^\/payout\/([^/]+)\/([^/]+)$/, 'payout', payoutView],
   [/^\/proposals$/, 'proposals', proposalsView],
   [/^\/dead-letters$/, 'dead-letters', deadLettersView],
+  [/^\/beneficiaries$/, 'beneficiaries', beneficiariesView],
 ];
 
 /** @type {{ caps: import('./api.js').Capabilities, me: import('./view-types.js').Me } | null} */

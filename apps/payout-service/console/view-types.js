@@ -18,7 +18,7 @@
  * @typedef {object} Me
  * @property {string | null} id the operator's id (null: a service with one shared token)
  * @property {string | null} role viewer, operator or approver
- * @property {Set<string>} may actions allowed: read, recheck, replay, propose, decide
+ * @property {Set<string>} may actions allowed: read, recheck, replay, propose, acknowledge, beneficiary, decide
  */
 
 export {};

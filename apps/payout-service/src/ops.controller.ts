@@ -3,6 +3,7 @@ import {
   Body,
   type CanActivate,
   Controller,
+  Delete,
   createParamDecorator,
   type ExecutionContext,
   Get,
@@ -22,6 +23,7 @@ import { Reflector } from '@nestjs/core';
 import { type FastifyReply } from 'fastify';
 import {
   ACTION_ROLE,
+  BeneficiaryOperations,
   csvHeader,
   csvLine,
   DeadLetterListing,
@@ -117,7 +119,14 @@ function httpStatusOf(code: OperationsErrorCode): HttpStatus {
     case OperationsErrorCode.NotRequiringAttention:
     case OperationsErrorCode.ProposalOpen:
     case OperationsErrorCode.ProposalDecided:
+    case OperationsErrorCode.Conflict:
       return HttpStatus.CONFLICT;
+    case OperationsErrorCode.ProviderRefused:
+      return HttpStatus.UNPROCESSABLE_ENTITY;
+    case OperationsErrorCode.ProviderUnavailable:
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    case OperationsErrorCode.ProviderUnclear:
+      return HttpStatus.GATEWAY_TIMEOUT;
   }
 }
 
@@ -145,6 +154,7 @@ export class OpsController {
   constructor(
     @Inject(OperationsService) private readonly ops: OperationsService,
     @Inject(DeadLetterListing) private readonly dead: DeadLetterListing,
+    @Inject(BeneficiaryOperations) private readonly beneficiaries: BeneficiaryOperations,
   ) {}
 
   @Get('openapi.json')
@@ -249,6 +259,32 @@ export class OpsController {
   @HttpCode(200)
   acknowledge(@Who() who: Operator, @Param('contradictionId') id: string, @Body() body: unknown) {
     return answer(() => this.ops.acknowledgeContradiction(who, id, bodyOf(body)['note']));
+  }
+
+  /** A beneficiary as the account's provider API generation shows it, masked. */
+  @Get('beneficiaries/:accountId/:beneId')
+  beneficiary(@Param('accountId') accountId: string, @Param('beneId') beneId: string) {
+    return answer(() => this.beneficiaries.get(accountId, beneId));
+  }
+
+  /** Registers one; the same details again answer `exists` (200 either way: the body says which). */
+  @Post('beneficiaries/:accountId')
+  @Needs('beneficiary')
+  @HttpCode(200)
+  createBeneficiary(@Who() who: Operator, @Param('accountId') accountId: string, @Body() body: unknown) {
+    return answer(() => this.beneficiaries.create(who, accountId, body));
+  }
+
+  /** Removes one; one already gone answers `absent`. */
+  @Delete('beneficiaries/:accountId/:beneId')
+  @Needs('beneficiary')
+  @HttpCode(200)
+  removeBeneficiary(
+    @Who() who: Operator,
+    @Param('accountId') accountId: string,
+    @Param('beneId') beneId: string,
+  ) {
+    return answer(() => this.beneficiaries.remove(who, accountId, beneId));
   }
 
   @Post('outbox/:eventId/replay')

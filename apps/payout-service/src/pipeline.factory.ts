@@ -12,6 +12,7 @@ import {
   RateBudgetRepository,
   SecretsCipher,
   WithdrawalQuotaRepository,
+  BeneHistoryRepository,
 } from '#ledger';
 import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
@@ -22,6 +23,7 @@ import {
   OperatorActionRepository,
   ProposalRepository,
   SearchRepository,
+  BeneficiaryOperations,
 } from '#operations';
 import {
   OutboxListener,
@@ -53,6 +55,8 @@ import {
   ReconcilerMetrics,
   reconcilerSettings,
   reversalWatchSettings,
+  LedgerBeneHistory,
+  ManageBeneficiaries,
 } from '#pipeline';
 import {
   createProviderClient,
@@ -61,6 +65,8 @@ import {
   type ProviderClientOptions,
   SharedRateBudget,
   sharedRateBudgetSettings,
+  accountApiGeneration,
+  BeneficiaryConnector,
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
@@ -219,6 +225,7 @@ export function createPipeline(i: PipelineInputs) {
     channel: 'payout_received',
     onWake: () => executor.wake(),
   });
+  const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
   const queries = new QueryService({
     producer: new ReconnectingProducer(kafka),
     client,
@@ -226,6 +233,8 @@ export function createPipeline(i: PipelineInputs) {
     topicPrefix,
     logger: log('queries'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+    beneficiaries,
+    ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
   });
   const webhooks = createWebhooks({
     config,
@@ -252,6 +261,12 @@ export function createPipeline(i: PipelineInputs) {
     logger: log('operations'),
     contradictions,
   });
+  const beneficiaryOperations = new BeneficiaryOperations({
+    pool,
+    actions: new OperatorActionRepository(),
+    manage: new ManageBeneficiaries(beneficiaries),
+    accountIds: clientOptions.accounts.map((a) => a.accountId),
+  });
   const deadLetterListing = new DeadLetterListing({
     pool,
     deadLetters: new DeadLetterRepository(),
@@ -276,6 +291,7 @@ export function createPipeline(i: PipelineInputs) {
     operations,
     ...webhooks,
     deadLetterListing,
+    beneficiaryOperations,
   };
 }
 

@@ -16,7 +16,7 @@ import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
-import { DeadLetterListing, OperationsService } from '#operations';
+import { BeneficiaryOperations, DeadLetterListing, OperationsService } from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
@@ -156,6 +156,7 @@ const providers: Provider[] = [
   part(OperationsService, 'operations'),
   part(WebhookIntake, 'webhookIntake'),
   part(DeadLetterListing, 'deadLetterListing'),
+  part(BeneficiaryOperations, 'beneficiaryOperations'),
   Workers,
 ];
 
@@ -177,7 +178,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OperationsService, DeadLetterListing],
+      exports: [ProviderClient, OperationsService, DeadLetterListing, BeneficiaryOperations],
     };
   }
 }

@@ -7,13 +7,14 @@ import {
   type CommandType,
 } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
-import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
+import { querySchemas, queryReplySchema, type QueryType } from './schemas/queries.schema.js';
 import {
   type Command,
   type CommandData,
   type CommandOf,
   type PayoutEvent,
   type Query,
+  type QueryData,
   type QueryReply,
 } from './types.js';
 
@@ -203,6 +204,19 @@ export function decodeCommandData<T extends CommandType>(type: T, data: unknown)
   }
   // The schema has just checked it: this is the one place its type is asserted.
   return { ok: true, value: data as CommandData<T> };
+}
+
+/**
+ * Validates the data of one query type against its runtime schema: the same check whoever
+ * builds the request (the Kafka handler, the operations API). Never throws.
+ */
+export function decodeQueryData<T extends QueryType>(type: T, data: unknown): Decoded<QueryData<T>> {
+  const validate = queryValidators.get(type);
+  if (!validate?.({ type, queryId: 'check', data })) {
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate?.errors), type };
+  }
+  // The schema has just checked it: this is the one place its type is asserted.
+  return { ok: true, value: data as QueryData<T> };
 }
 
 /** Decodes and validates a payouts.queries message. Never throws. */

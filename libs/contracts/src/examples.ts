@@ -102,6 +102,22 @@ export const QUERY_EXAMPLES: readonly Query[] = [
       authenticatedUser: { identifierType: 'userId', identifierValue: 42 },
     },
   },
+  {
+    type: 'beneficiary.create',
+    queryId: 'q-4',
+    accountId: 'default',
+    data: {
+      beneId: 'BENE42',
+      name: 'Asha Rao',
+      bankAccount: '026291800001191',
+      ifsc: 'YESB0000262',
+      email: 'asha@example.com',
+      phone: '9876543210',
+      address1: '12 MG Road',
+    },
+  },
+  { type: 'query.beneficiary', queryId: 'q-5', accountId: 'default', data: { beneId: 'BENE42' } },
+  { type: 'beneficiary.delete', queryId: 'q-6', accountId: 'default', data: { beneId: 'BENE42' } },
 ];
 
 export const REPLY_EXAMPLES: readonly QueryReply[] = [
@@ -118,6 +134,33 @@ export const REPLY_EXAMPLES: readonly QueryReply[] = [
     ok: false,
     error: { code: 'failed', message: 'Invalid date range', providerCode: '422' },
   },
+  {
+    queryId: 'q-4',
+    type: 'beneficiary.create',
+    ok: true,
+    generation: 'v2',
+    data: {
+      result: 'created',
+      beneficiary: {
+        beneId: 'BENE42',
+        name: 'Asha Rao',
+        bankAccount: 'XXXXXXXXXXX1191',
+        ifsc: 'YESB0000262',
+        email: 'a***@example.com',
+        phone: '********10',
+        status: 'VERIFIED',
+        addedOn: '2026-11-21T10:15:30Z',
+      },
+    },
+  },
+  {
+    queryId: 'q-4',
+    type: 'beneficiary.create',
+    ok: false,
+    generation: 'v1',
+    error: { code: 'conflict', message: 'Beneficiary BENE42 is registered with other details (bankAccount)' },
+  },
+  { queryId: 'q-6', type: 'beneficiary.delete', ok: true, generation: 'v1', data: { result: 'deleted' } },
 ];
 
 const at = '2026-11-21T10:15:30.123Z';

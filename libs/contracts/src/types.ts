@@ -125,10 +125,30 @@ export interface SdkTokenQueryData {
   authenticatedUser: { identifierType: string; identifierValue: number | string };
 }
 
+export interface BeneficiaryIdData {
+  beneId: string;
+}
+export interface BeneficiaryCreateData {
+  beneId: string;
+  name: string;
+  bankAccount?: string;
+  ifsc?: string;
+  vpa?: string;
+  email?: string;
+  phone?: string;
+  address1?: string;
+  city?: string;
+  state?: string;
+  pincode?: string;
+}
+
 interface QueryDataByType {
   'query.bene_id': BeneIdQueryData;
   'query.bene_history': BeneHistoryQueryData;
   'query.sdk_token': SdkTokenQueryData;
+  'query.beneficiary': BeneficiaryIdData;
+  'beneficiary.create': BeneficiaryCreateData;
+  'beneficiary.delete': BeneficiaryIdData;
 }
 
 export type Query = {
@@ -142,10 +162,15 @@ export type Query = {
   };
 }[QueryType];
 
+/** The data of one query type. */
+export type QueryData<T extends QueryType> = QueryDataByType[T];
+
 export interface QueryReply {
   queryId: string;
   type: QueryType;
   ok: boolean;
+  /** The provider API generation that answered a beneficiary message. */
+  generation?: 'v1' | 'v2';
   data?: Record<string, unknown>;
   error?: { code: string; message: string; providerCode?: string };
 }

@@ -21,3 +21,4 @@ export * from './contradiction.repository.js';
 export type { LedgerTransaction } from './ledger-transaction.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';
+export * from './bene-history.repository.js';

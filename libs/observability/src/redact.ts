@@ -81,6 +81,11 @@ export function maskEmail(v: string): string {
   return at <= 0 ? maskTail(v) : `${v[0] ?? ''}***${v.slice(at)}`;
 }
 
+/** `9876543210` -> `********10`. */
+export function maskPhone(v: string): string {
+  return maskTail(v);
+}
+
 function maskTail(v: string): string {
   return v.length <= 2 ? '**' : `${'*'.repeat(v.length - 2)}${v.slice(-2)}`;
 }

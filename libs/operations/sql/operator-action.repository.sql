@@ -5,8 +5,8 @@
 
 -- operatorAction.record (OperatorActionRepository.record)
 INSERT INTO operator_action (operator_id, role, action, payout_id, account_id, transfer_id, event_id,
-                             proposal_id, result)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+                             proposal_id, bene_id, result)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- operatorAction.ofPayout (OperatorActionRepository.ofPayout)
 SELECT id, operator_id, role, action, event_id, proposal_id, result, at

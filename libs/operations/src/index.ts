@@ -10,3 +10,4 @@ export * from './proposal.repository.js';
 export * from './operator-action.repository.js';
 export * from './openapi.js';
 export * from './dead-letters.js';
+export * from './beneficiary-operations.js';

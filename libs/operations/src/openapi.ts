@@ -1,3 +1,4 @@
+import { querySchemas } from '#contracts';
 import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from './vocabulary.js';
 import { CSV_COLUMNS, MAX_PAGE } from './search.js';
 import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
@@ -54,7 +55,10 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'no valid bearer token',
   403: "the operator's role does not allow it, or it is their own proposal (code forbidden)",
   404: 'not found (also every /ops path while no operator is configured)',
-  409: 'the state does not allow it now: see `code`',
+  409: 'the state does not allow it now, or (a beneficiary) it exists with other details: see `code`',
+  422: 'the provider refused it (code provider_refused)',
+  503: 'the provider could not be asked; nothing was done (code provider_unavailable)',
+  504: "the provider's answer was unclear and a check did not settle it; asking again is safe (code provider_unclear)",
   429: 'too many failed sign-ins from this address (OPS_AUTH_FAILURE_LIMIT): every request from it is refused, a valid token too, until the `Retry-After` seconds have passed',
 };
 
@@ -244,6 +248,43 @@ export function opsOpenApi(): Json {
           },
         },
       },
+      '/ops/beneficiaries/{accountId}': {
+        post: {
+          summary:
+            "register a beneficiary with the account's provider API generation (v1 addBeneficiary or v2 POST /payout/beneficiary); the same details again answer `exists` (recorded with the operator)",
+          ...role(ACTION_ROLE.beneficiary),
+          parameters: [ACCOUNT],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('BeneficiaryInput') } },
+          },
+          responses: {
+            ...ok('created or exists (`result`), masked', ref('BeneficiaryAnswer')),
+            ...errors(400, 401, 403, 404, 409, 422, 503, 504),
+          },
+        },
+      },
+      '/ops/beneficiaries/{accountId}/{beneId}': {
+        get: {
+          summary: "a beneficiary as the account's provider API generation shows it, masked",
+          ...role(ACTION_ROLE.read),
+          parameters: [ACCOUNT, path('beneId', 'the beneficiary id')],
+          responses: {
+            ...ok('found', ref('BeneficiaryAnswer')),
+            ...errors(400, 401, 404, 422, 503, 504),
+          },
+        },
+        delete: {
+          summary:
+            'remove a beneficiary (v1 removeBeneficiary or v2 DELETE /payout/beneficiary); one already gone answers `absent` (recorded with the operator)',
+          ...role(ACTION_ROLE.beneficiary),
+          parameters: [ACCOUNT, path('beneId', 'the beneficiary id')],
+          responses: {
+            ...ok('deleted or absent (`result`)', ref('BeneficiaryAnswer')),
+            ...errors(400, 401, 403, 404, 422, 503, 504),
+          },
+        },
+      },
       '/ops/outbox/{eventId}/replay': {
         post: {
           summary: 'put a dead outbox row back to pending (recorded with the operator)',
@@ -315,6 +356,39 @@ export function opsOpenApi(): Json {
           description:
             'masked: account numbers keep their last 4 digits, VPAs their first letters and handle',
           properties: { beneId: str, bankAccount: str, ifsc: str, vpa: str },
+        },
+        BeneficiaryInput: querySchemas['beneficiary.create'].properties.data as unknown as Json,
+        BeneficiaryAnswer: {
+          type: 'object',
+          properties: {
+            accountId: str,
+            generation: {
+              type: 'string',
+              enum: ['v1', 'v2'],
+              description: 'the provider API generation that answered',
+            },
+            result: { type: 'string', enum: ['created', 'exists', 'found', 'deleted', 'absent'] },
+            beneficiary: {
+              type: 'object',
+              description:
+                'masked: account number (last 4 digits), VPA, phone and email; status and addedOn on v2 accounts',
+              properties: {
+                beneId: str,
+                name: str,
+                bankAccount: str,
+                ifsc: str,
+                vpa: str,
+                email: str,
+                phone: str,
+                city: str,
+                state: str,
+                status: str,
+                addedOn: str,
+              },
+              required: ['beneId'],
+            },
+          },
+          required: ['accountId', 'generation', 'result'],
         },
         Payout: {
           type: 'object',

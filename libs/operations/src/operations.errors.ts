@@ -20,6 +20,14 @@ export enum OperationsErrorCode {
   ProposalOpen = 'proposal_open',
   /** The proposal was already approved, rejected or closed as stale. */
   ProposalDecided = 'proposal_decided',
+  /** The beneficiary exists with other details (or its account is registered under another id). */
+  Conflict = 'conflict',
+  /** The provider refused it (e.g. the source account, a virtual account). */
+  ProviderRefused = 'provider_refused',
+  /** The provider could not be asked (rate limit, credentials, configuration): nothing was done. */
+  ProviderUnavailable = 'provider_unavailable',
+  /** The provider's answer was unclear and a check did not settle it: asking again is safe. */
+  ProviderUnclear = 'provider_unclear',
 }
 
 export class OperationsError extends Error {

@@ -2,7 +2,8 @@ import type pg from 'pg';
 
 type Db = pg.Pool | pg.PoolClient;
 
-export type OperatorActionName = 'recheck' | 'replay' | 'propose' | 'approve' | 'reject' | 'acknowledge';
+export type OperatorActionName =
+  'recheck' | 'replay' | 'propose' | 'approve' | 'reject' | 'acknowledge' | 'bene_create' | 'bene_delete';
 
 export interface OperatorActionEntry {
   readonly operatorId: string;
@@ -13,6 +14,8 @@ export interface OperatorActionEntry {
   readonly transferId?: string | null;
   readonly eventId?: string | null;
   readonly proposalId?: string | null;
+  /** The beneficiary a bene_create / bene_delete was about (an id, never its details). */
+  readonly beneId?: string | null;
   /** What came of it: `scheduled`, `reopened`, `replayed`, `approved`, a refusal's code, … */
   readonly result: string;
 }
@@ -44,8 +47,8 @@ export class OperatorActionRepository {
   async record(db: Db, a: OperatorActionEntry): Promise<void> {
     await db.query(
       /* sql: operatorAction.record */ `INSERT INTO operator_action (operator_id, role, action, payout_id, account_id, transfer_id, event_id,
-                                    proposal_id, result)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+                                    proposal_id, bene_id, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         a.operatorId,
         a.role,
@@ -55,6 +58,7 @@ export class OperatorActionRepository {
         a.transferId ?? null,
         a.eventId ?? null,
         a.proposalId ?? null,
+        a.beneId ?? null,
         a.result,
       ],
     );

@@ -9,9 +9,33 @@ const load = (v: string) => loadConfig([operationsConfig], { OPS_OPERATORS: v })
 describe('operator roles', () => {
   // Every (role, action) pair: viewer < operator < approver.
   const table: Record<(typeof OPERATOR_ROLES)[number], Record<keyof typeof ACTION_ROLE, boolean>> = {
-    viewer: { read: true, recheck: false, replay: false, propose: false, acknowledge: false, decide: false },
-    operator: { read: true, recheck: true, replay: true, propose: true, acknowledge: true, decide: false },
-    approver: { read: true, recheck: true, replay: true, propose: true, acknowledge: true, decide: true },
+    viewer: {
+      read: true,
+      recheck: false,
+      replay: false,
+      propose: false,
+      acknowledge: false,
+      beneficiary: false,
+      decide: false,
+    },
+    operator: {
+      read: true,
+      recheck: true,
+      replay: true,
+      propose: true,
+      acknowledge: true,
+      beneficiary: true,
+      decide: false,
+    },
+    approver: {
+      read: true,
+      recheck: true,
+      replay: true,
+      propose: true,
+      acknowledge: true,
+      beneficiary: true,
+      decide: true,
+    },
   };
   for (const role of OPERATOR_ROLES)
     for (const action of Object.keys(ACTION_ROLE) as Array<keyof typeof ACTION_ROLE>)

@@ -19,7 +19,8 @@ export interface Operator {
 
 /**
  * What each operations API action needs. Reads (lookups, search, export, timelines, proposals)
- * are the viewer's; actions on a payout or the outbox (recheck, replay, propose) the operator's;
+ * are the viewer's; actions on a payout, the outbox or a beneficiary (recheck, replay, propose,
+ * beneficiary) the operator's;
  * deciding a proposal the approver's, and never on one's own proposal (checked by the use case).
  */
 export const ACTION_ROLE = {
@@ -29,6 +30,8 @@ export const ACTION_ROLE = {
   propose: 'operator',
   /** A contradiction seen (ADR 0018): it leaves the queue; the money is settled outside. */
   acknowledge: 'operator',
+  /** Register or remove a beneficiary at the provider (audited); reading one is `read`. */
+  beneficiary: 'operator',
   decide: 'approver',
 } as const satisfies Record<string, OperatorRole>;
 

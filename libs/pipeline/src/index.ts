@@ -27,3 +27,6 @@ export * from './webhooks/refusal-guards.js';
 export * from './webhooks/webhook-intake.js';
 export * from './webhooks/decide-hint.js';
 export * from './webhooks/webhook-hint-worker.js';
+export * from './queries/beneficiary-decisions.js';
+export * from './queries/manage-beneficiaries.js';
+export * from './queries/ledger-bene-history.js';

@@ -7,6 +7,8 @@ const accountSchema = z.object({
   clientSecret: z.string().min(1),
   publicKey: z.string().min(1).optional(),
   publicKeyFile: z.string().min(1).optional(),
+  /** The provider API generation this account speaks (default: PROVIDER_API_GENERATION). */
+  api: z.enum(['v1', 'v2']).optional(),
 });
 
 const timeoutOverride = z.object({
@@ -71,8 +73,14 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: jsonOf(z.array(accountSchema).optional()),
     default: '',
     description:
-      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?}; adds accounts',
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api?}; adds accounts',
     sensitive: true,
+  }),
+  PROVIDER_API_GENERATION: envVar({
+    schema: env.enumOf(['v1', 'v2']),
+    default: 'v1',
+    description:
+      'Provider API generation of the primary account (v1 or v2); a PROVIDER_ACCOUNTS entry sets its own with `api`',
   }),
   PROVIDER_API_VERSION: envVar({
     schema: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),

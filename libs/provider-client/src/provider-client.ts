@@ -52,6 +52,19 @@ import {
   type SelfWithdrawalResult,
 } from './adapters/self-withdrawal.adapter.js';
 import { type V2Transfer } from './adapters/v2-transfer.js';
+import { addBeneficiaryAdapter, type BeneficiaryAdded } from './adapters/add-beneficiary.adapter.js';
+import { type BeneficiaryDetails, type ProviderBeneficiary } from './adapters/beneficiary.js';
+import { createBeneficiaryV2Adapter } from './adapters/create-beneficiary-v2.adapter.js';
+import {
+  deleteBeneficiaryV2Adapter,
+  type DeleteBeneficiaryV2Request,
+} from './adapters/delete-beneficiary-v2.adapter.js';
+import { getBeneficiaryAdapter, type GetBeneficiaryRequest } from './adapters/get-beneficiary.adapter.js';
+import {
+  getBeneficiaryV2Adapter,
+  type GetBeneficiaryV2Request,
+} from './adapters/get-beneficiary-v2.adapter.js';
+import { removeBeneficiaryAdapter, type BeneficiaryRemoved } from './adapters/remove-beneficiary.adapter.js';
 import { type ProviderResult } from './core/outcome.js';
 import { type ExecutorDeps, RequestExecutor, type ResultListener } from './request-executor.js';
 import { type ProviderClientOptions } from './provider-client.options.js';
@@ -141,6 +154,40 @@ export class ProviderClient {
     o: CallOptions = {},
   ): Promise<ProviderResult<V2Transfer>> {
     return this.exec.execute(getTransferStatusV2Adapter, o.accountId, r, o.requestId);
+  }
+
+  addBeneficiary(r: BeneficiaryDetails, o: CallOptions = {}): Promise<ProviderResult<BeneficiaryAdded>> {
+    return this.exec.execute(addBeneficiaryAdapter, o.accountId, r, o.requestId);
+  }
+  getBeneficiary(
+    r: GetBeneficiaryRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<ProviderBeneficiary>> {
+    return this.exec.execute(getBeneficiaryAdapter, o.accountId, r, o.requestId);
+  }
+  removeBeneficiary(
+    r: GetBeneficiaryRequest,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<BeneficiaryRemoved>> {
+    return this.exec.execute(removeBeneficiaryAdapter, o.accountId, r, o.requestId);
+  }
+  createBeneficiaryV2(
+    r: BeneficiaryDetails,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<ProviderBeneficiary>> {
+    return this.exec.execute(createBeneficiaryV2Adapter, o.accountId, r, o.requestId);
+  }
+  getBeneficiaryV2(
+    r: GetBeneficiaryV2Request,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<ProviderBeneficiary>> {
+    return this.exec.execute(getBeneficiaryV2Adapter, o.accountId, r, o.requestId);
+  }
+  deleteBeneficiaryV2(
+    r: DeleteBeneficiaryV2Request,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<ProviderBeneficiary>> {
+    return this.exec.execute(deleteBeneficiaryV2Adapter, o.accountId, r, o.requestId);
   }
 
   /** Forces a fresh bearer token. The token itself stays inside; callers see its expiry. */

@@ -3,7 +3,12 @@ import { NOOP_TRACING, type Tracing } from '#observability';
 import { authorizeAdapter, type AuthorizeData } from './adapters/authorize.adapter.js';
 import { RsaSignatureProvider, type SignatureProvider } from './auth/signature-provider.js';
 import { TokenStore } from './auth/token-store.js';
-import { endpointTemplate, type EndpointAdapter } from './core/endpoint-adapter.js';
+import {
+  concretePath,
+  endpointTemplate,
+  type BuiltRequest,
+  type EndpointAdapter,
+} from './core/endpoint-adapter.js';
 import { header, retryAfterMs } from './core/http-answer.js';
 import { type Classified, type ProviderResult, type WireFacts } from './core/outcome.js';
 import { reasonOf, recordResult, type CallState, type ProviderClientLogger } from './call-recorder.js';
@@ -151,7 +156,7 @@ export class RequestExecutor {
   private async loop<Req, D>(
     adapter: EndpointAdapter<Req, D>,
     account: ProviderAccount,
-    built: { query?: Readonly<Record<string, string>>; body?: string },
+    built: BuiltRequest,
     st: CallState,
   ): Promise<ProviderResult<D>> {
     const template = endpointTemplate(adapter);
@@ -219,7 +224,7 @@ export class RequestExecutor {
 
   private async send<Req, D>(
     adapter: EndpointAdapter<Req, D>,
-    built: { query?: Readonly<Record<string, string>>; body?: string },
+    built: BuiltRequest,
     headers: Record<string, string>,
     st: CallState,
     pause: (ms: number) => void,
@@ -228,7 +233,7 @@ export class RequestExecutor {
     const qs = built.query ? `?${new URLSearchParams(built.query).toString()}` : '';
     const out = await this.deps.transport.send({
       method: adapter.method,
-      url: `${host}${adapter.path}${qs}`,
+      url: `${host}${concretePath(adapter.path, built.pathParams)}${qs}`,
       headers,
       body: built.body,
       timeouts: this.timeoutsFor(adapter),

@@ -3,13 +3,18 @@ import {
   getTransferStatusV2Outcomes,
   processValidatedPayoutOutcomes,
 } from '#provider-client';
-import { v2Transfer, type V2Case } from './case-types.js';
+import { v2Transfer, type LegacyCase, type V2Case } from './case-types.js';
 import { pvp, sdk } from './request-fixtures.js';
 
+import { BENEFICIARY_LEGACY_CASES, BENEFICIARY_V2_CASES } from './beneficiary-cases.js';
+import { LEGACY_CASES as TRANSFER_LEGACY_CASES } from './legacy-cases.js';
+
 export * from './case-types.js';
-export { LEGACY_CASES } from './legacy-cases.js';
+
+export const LEGACY_CASES: readonly LegacyCase[] = [...TRANSFER_LEGACY_CASES, ...BENEFICIARY_LEGACY_CASES];
 
 export const V2_CASES: readonly V2Case[] = [
+  ...BENEFICIARY_V2_CASES,
   {
     kind: 'v2',
     name: 'processValidatedPayout',

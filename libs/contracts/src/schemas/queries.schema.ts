@@ -2,11 +2,26 @@ import {
   accountIdSchema,
   bankAccountSchema,
   beneIdSchema,
+  emailSchema,
   ifscSchema,
   requestIdSchema,
+  text,
+  vpaSchema,
 } from './common.schema.js';
 
-export const QUERY_TYPES = ['query.bene_id', 'query.bene_history', 'query.sdk_token'] as const;
+/**
+ * Request/reply messages on payouts.queries. `beneficiary.create` and `beneficiary.delete` are
+ * commands (they change the provider's beneficiary list) but no payouts: like the queries they
+ * write nothing to the ledger and are answered on the reply topic, keyed by queryId.
+ */
+export const QUERY_TYPES = [
+  'query.bene_id',
+  'query.bene_history',
+  'query.sdk_token',
+  'query.beneficiary',
+  'beneficiary.create',
+  'beneficiary.delete',
+] as const;
 export type QueryType = (typeof QUERY_TYPES)[number];
 
 function query(type: QueryType, data: object) {
@@ -75,6 +90,40 @@ export const querySchemas = {
       },
     },
   }),
+  'query.beneficiary': query('query.beneficiary', {
+    type: 'object',
+    additionalProperties: false,
+    required: ['beneId'],
+    properties: { beneId: beneIdSchema },
+  }),
+  'beneficiary.create': query('beneficiary.create', {
+    type: 'object',
+    additionalProperties: false,
+    required: ['beneId', 'name'],
+    description:
+      'A v1 account also needs email, phone and address1; a v2 account takes a beneId of at most 50. Same beneId and details again: answered "exists".',
+    properties: {
+      beneId: beneIdSchema,
+      name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z ]+$' },
+      bankAccount: bankAccountSchema,
+      ifsc: ifscSchema,
+      vpa: vpaSchema,
+      email: emailSchema,
+      phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
+      address1: text(150),
+      city: text(50),
+      state: text(50),
+      pincode: { type: 'string', pattern: '^[0-9]{6}$' },
+    },
+    dependencies: { bankAccount: ['ifsc'], ifsc: ['bankAccount'] },
+    anyOf: [{ required: ['bankAccount', 'ifsc'] }, { required: ['vpa'] }],
+  }),
+  'beneficiary.delete': query('beneficiary.delete', {
+    type: 'object',
+    additionalProperties: false,
+    required: ['beneId'],
+    properties: { beneId: beneIdSchema },
+  }),
 } as const satisfies Record<QueryType, object>;
 
 /** The reply to every query, on the reply topic, keyed by queryId. */
@@ -86,6 +135,10 @@ export const queryReplySchema = {
     queryId: { type: 'string' },
     type: { enum: [...QUERY_TYPES] },
     ok: { type: 'boolean' },
+    generation: {
+      enum: ['v1', 'v2'],
+      description: "The provider API generation that answered (beneficiary messages): the account's",
+    },
     data: { type: 'object' },
     error: {
       type: 'object',

@@ -1,7 +1,15 @@
 import { decodeQuery, type Query, type QueryReply, TOPICS, topicName } from '#contracts';
 import { type AppLogger } from '#observability';
-import { type ProviderClient, type ProviderResult } from '#provider-client';
+import {
+  type ApiGeneration,
+  type BeneficiaryConnector,
+  type ProviderClient,
+  type ProviderResult,
+} from '#provider-client';
 import { Counter, type Registry } from 'prom-client';
+import { type BeneficiaryAnswer } from './beneficiary-decisions.js';
+import { type BeneHistoryReader } from './ledger-bene-history.js';
+import { ManageBeneficiaries } from './manage-beneficiaries.js';
 import { type InboundMessage, type MessageProducer } from '../shared/ports.js';
 
 export interface QueryDeps {
@@ -12,18 +20,28 @@ export interface QueryDeps {
   registry: Registry;
   topicPrefix: string;
   defaultAccountId: string;
+  /** Beneficiary calls, routed by the account's API generation. */
+  beneficiaries: BeneficiaryConnector;
+  /** Beneficiary history of a v2 account, from our own ledger. */
+  ledgerHistory: BeneHistoryReader;
 }
+
+/** What one message is answered with: the reply minus its queryId and type. */
+type Answer = Pick<QueryReply, 'ok' | 'data' | 'error' | 'generation'> & { readonly result: string };
 
 /**
  * Request/reply over Kafka for what is not a payout: beneficiary id lookup, beneficiary history,
- * and the video-KYC SDK token. Nothing is written to the ledger. The reply goes to the query's
+ * the video-KYC SDK token, and beneficiary management (create, get, delete, by the account's API
+ * generation; replies carry the beneficiary masked). Nothing is written to the ledger. The reply goes to the query's
  * `replyTo` (default payouts.query-replies), keyed by queryId. The SDK access token travels only
  * in the reply's data: never in a log line or a metric.
  */
 export class QueryService {
   private readonly answered: Counter<'type' | 'result'>;
+  private readonly manage: ManageBeneficiaries;
 
   constructor(private readonly d: QueryDeps) {
+    this.manage = new ManageBeneficiaries(d.beneficiaries);
     this.answered = new Counter({
       name: 'payouts_queries_total',
       help: 'Queries answered, by type and result',
@@ -65,41 +83,59 @@ export class QueryService {
       };
     }
     const query = q.value;
-    const result = await this.call(query);
-    const reply: QueryReply =
-      result.outcome === 'success'
-        ? { queryId: query.queryId, type: query.type, ok: true, data: result.data as Record<string, unknown> }
-        : {
-            queryId: query.queryId,
-            type: query.type,
-            ok: false,
-            error: {
-              code: result.outcome,
-              message: 'reason' in result ? result.reason : 'not available yet',
-              providerCode: result.diagnostics.subCode ?? result.diagnostics.code,
-            },
-          };
-    this.answered.inc({ type: query.type, result: reply.ok ? 'ok' : result.outcome });
+    const a = await this.call(query);
+    const reply: QueryReply = {
+      queryId: query.queryId,
+      type: query.type,
+      ok: a.ok,
+      ...(a.generation ? { generation: a.generation } : {}),
+      ...(a.data ? { data: a.data } : {}),
+      ...(a.error ? { error: a.error } : {}),
+    };
+    this.answered.inc({ type: query.type, result: a.result });
     return { topic: topicName(this.d.topicPrefix, query.replyTo ?? TOPICS.queryReplies), reply };
   }
 
-  private call(q: Query): Promise<ProviderResult<unknown>> {
-    const opts = { accountId: q.accountId ?? this.d.defaultAccountId, requestId: q.requestId ?? q.queryId };
+  private async call(q: Query): Promise<Answer> {
+    const accountId = q.accountId ?? this.d.defaultAccountId;
+    const requestId = q.requestId ?? q.queryId;
+    const opts = { accountId, requestId };
+    const generation = this.d.beneficiaries.generationOf(accountId);
     switch (q.type) {
-      case 'query.bene_id':
-        return this.d.client.getBeneId({ bankAccount: q.data.bankAccount, ifsc: q.data.ifsc }, opts);
-      case 'query.bene_history':
-        return this.d.client.beneHistory({ ...q.data }, opts);
-      case 'query.sdk_token':
-        return this.d.client.createSdkToken(
-          {
-            appId: q.data.appId,
-            product: q.data.product ?? 'VKYC',
-            metadata: { vkyc_request_id: q.data.metadata.vkycRequestId },
-            authenticatedUser: q.data.authenticatedUser,
-          },
-          opts,
+      case 'query.bene_id': {
+        const r = await this.d.beneficiaries.findByAccount(
+          accountId,
+          q.data.bankAccount,
+          q.data.ifsc,
+          requestId,
         );
+        return fromProvider(r.result, (b) => ({ beneId: b.beneId }), r.generation);
+      }
+      case 'query.bene_history':
+        if (generation === 'v2') {
+          const transfers = await this.d.ledgerHistory.page(accountId, q.data);
+          return { ok: true, result: 'ok', generation, data: { transfers } };
+        }
+        return fromProvider(await this.d.client.beneHistory({ ...q.data }, opts), (d) => d, generation);
+      case 'query.sdk_token':
+        return fromProvider(
+          await this.d.client.createSdkToken(
+            {
+              appId: q.data.appId,
+              product: q.data.product ?? 'VKYC',
+              metadata: { vkyc_request_id: q.data.metadata.vkycRequestId },
+              authenticatedUser: q.data.authenticatedUser,
+            },
+            opts,
+          ),
+          (d) => d,
+        );
+      case 'query.beneficiary':
+        return fromBeneficiary(await this.manage.get(accountId, q.data.beneId, requestId));
+      case 'beneficiary.create':
+        return fromBeneficiary(await this.manage.create(accountId, q.data, requestId));
+      case 'beneficiary.delete':
+        return fromBeneficiary(await this.manage.remove(accountId, q.data.beneId, requestId));
     }
   }
 
@@ -115,4 +151,35 @@ function peekQueryId(v: Buffer | null): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function fromProvider<D>(r: ProviderResult<D>, view: (d: D) => object, generation?: ApiGeneration): Answer {
+  const g = generation ? { generation } : {};
+  if (r.outcome === 'success') {
+    return { ok: true, result: 'ok', ...g, data: view(r.data) as Record<string, unknown> };
+  }
+  const providerCode = r.diagnostics.subCode ?? r.diagnostics.code;
+  return {
+    ok: false,
+    result: r.outcome,
+    ...g,
+    error: {
+      code: r.outcome,
+      message: 'reason' in r ? r.reason : 'not available yet',
+      ...(providerCode === undefined ? {} : { providerCode }),
+    },
+  };
+}
+
+function fromBeneficiary(a: BeneficiaryAnswer): Answer {
+  if (a.ok) {
+    const data = { result: a.result, ...(a.beneficiary ? { beneficiary: a.beneficiary } : {}) };
+    return { ok: true, result: 'ok', generation: a.generation, data };
+  }
+  const error = {
+    code: a.code,
+    message: a.message,
+    ...(a.providerCode === undefined ? {} : { providerCode: a.providerCode }),
+  };
+  return { ok: false, result: a.code, generation: a.generation, error };
 }

@@ -68,7 +68,7 @@ const answer: fc.Arbitrary<HttpAnswer> = fc.record({
 });
 
 describe('classification (property)', () => {
-  it(`covers ${all.length} adapters`, () => assert.equal(all.length, 14));
+  it(`covers ${all.length} adapters`, () => assert.equal(all.length, 20));
 
   it('arbitrary status codes and bodies always classify into a known class and never throw', () => {
     fc.assert(

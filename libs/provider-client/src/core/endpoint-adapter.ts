@@ -8,6 +8,8 @@ export type RateClass = 'transfer' | 'status' | 'authorize' | 'default';
 /** What goes on the wire, minus host and auth headers (the executor adds those). */
 export interface BuiltRequest {
   readonly query?: Readonly<Record<string, string>>;
+  /** Values for `:name` segments of the adapter's path (encoded when sent; the metrics label keeps the template). */
+  readonly pathParams?: Readonly<Record<string, string>>;
   /** JSON text, built with writeJson so amounts never pass through a float. */
   readonly body?: string;
 }
@@ -18,7 +20,7 @@ export interface BuiltRequest {
  */
 export interface EndpointAdapter<Req, D> {
   readonly name: EndpointName;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   /** `base` = {base_url} (v2, verification); `payout` = {payout_url} (legacy). */
   readonly host: 'base' | 'payout';
@@ -30,6 +32,11 @@ export interface EndpointAdapter<Req, D> {
   secrets?(req: Req): readonly (string | undefined)[];
   build(req: Req): BuiltRequest;
   classify(answer: HttpAnswer): Classified<D>;
+}
+
+/** The path with its `:name` segments filled in, each value URL-encoded. */
+export function concretePath(template: string, params: Readonly<Record<string, string>> = {}): string {
+  return template.replace(/:([A-Za-z]+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 /** The metrics label for an endpoint: a template, never a concrete URL with ids in it. */

@@ -33,7 +33,13 @@ export type EndpointName =
   | 'cardpay'
   | 'beneHistory'
   | 'getTransferStatus'
-  | 'getTransferStatusV2';
+  | 'getTransferStatusV2'
+  | 'addBeneficiary'
+  | 'getBeneficiary'
+  | 'removeBeneficiary'
+  | 'createBeneficiaryV2'
+  | 'getBeneficiaryV2'
+  | 'deleteBeneficiaryV2';
 
 /** What was seen on the wire, for support. Never holds a secret: messages are scrubbed and capped. */
 export interface Diagnostics {

@@ -8,7 +8,7 @@ export interface Timeouts {
 }
 
 export interface TransportRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;

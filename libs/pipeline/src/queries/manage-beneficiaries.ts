@@ -1,0 +1,65 @@
+import {
+  type BeneficiaryConnector,
+  type BeneficiaryDetails,
+  type ProviderBeneficiary,
+  type ProviderResult,
+} from '#provider-client';
+import {
+  decideExisting,
+  beneficiaryErrorOf,
+  maskBeneficiary,
+  type BeneficiaryAnswer,
+} from './beneficiary-decisions.js';
+
+/**
+ * Create, get and delete a beneficiary on an account, whatever its API generation. Each is safe
+ * to repeat: a create whose beneficiary exists with the same details answers "exists" (the
+ * provider's 409 is read, then compared), and a delete of one that is gone answers "absent".
+ * Used by the Kafka request/reply handler and the operations API alike.
+ */
+export class ManageBeneficiaries {
+  constructor(private readonly connector: BeneficiaryConnector) {}
+
+  async create(accountId: string, b: BeneficiaryDetails, requestId?: string): Promise<BeneficiaryAnswer> {
+    const { generation, result } = await this.connector.create(accountId, b, requestId);
+    if (result.outcome === 'success') {
+      return { ok: true, generation, result: 'created', beneficiary: maskBeneficiary(result.data) };
+    }
+    const duplicate = result.outcome === 'failed' && result.kind === 'duplicate';
+    if (!duplicate && result.outcome !== 'unknown') return beneficiaryErrorOf(generation, result);
+    // v2 says which one exists: the same account + IFSC under another id is read by account.
+    const byAccount = result.diagnostics.code === 'beneficiary_already_exists' && b.bankAccount && b.ifsc;
+    const found = byAccount
+      ? await this.connector.findByAccount(accountId, b.bankAccount ?? '', b.ifsc ?? '', requestId)
+      : await this.connector.get(accountId, b.beneId, requestId);
+    return decideExisting(generation, b, await this.complete(found.result, accountId, requestId), !duplicate);
+  }
+
+  async get(accountId: string, beneId: string, requestId?: string): Promise<BeneficiaryAnswer> {
+    const { generation, result } = await this.connector.get(accountId, beneId, requestId);
+    if (result.outcome !== 'success') return beneficiaryErrorOf(generation, result);
+    return { ok: true, generation, result: 'found', beneficiary: maskBeneficiary(result.data) };
+  }
+
+  async remove(accountId: string, beneId: string, requestId?: string): Promise<BeneficiaryAnswer> {
+    const { generation, result } = await this.connector.remove(accountId, beneId, requestId);
+    if (result.outcome === 'success') return { ok: true, generation, result: 'deleted' };
+    if (result.outcome === 'failed' && result.kind === 'not-found')
+      return { ok: true, generation, result: 'absent' };
+    if (result.outcome !== 'unknown') return beneficiaryErrorOf(generation, result);
+    // Unclear: gone now is what was asked, whoever removed it.
+    const check = await this.connector.get(accountId, beneId, requestId);
+    const gone = check.result.outcome === 'failed' && check.result.kind === 'not-found';
+    return gone ? { ok: true, generation, result: 'deleted' } : beneficiaryErrorOf(generation, result);
+  }
+
+  /** v1 getBeneId names the id only: the record itself is then read by id. */
+  private async complete(
+    r: ProviderResult<ProviderBeneficiary>,
+    accountId: string,
+    requestId?: string,
+  ): Promise<ProviderResult<ProviderBeneficiary>> {
+    if (r.outcome !== 'success' || r.data.name !== '') return r;
+    return (await this.connector.get(accountId, r.data.beneId, requestId)).result;
+  }
+}
