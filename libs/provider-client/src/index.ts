@@ -30,3 +30,4 @@ export * from './rate-budget/rate-budget.config.js';
 export * from './metrics/rate-budget-metrics.js';
 export * from './webhooks/webhook-reader.js';
 export { parseEventTime, maskWebhookText, V1_FIELDS } from './webhooks/webhook-shape.js';
+export * from './connector/index.js';

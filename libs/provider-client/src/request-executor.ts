@@ -157,7 +157,7 @@ export class RequestExecutor {
     const template = endpointTemplate(adapter);
     const key: RateBudgetKey = {
       accountId: account.accountId,
-      endpoint: adapter.name,
+      endpoint: adapter.rateKey ?? adapter.name,
       rateClass: adapter.rateClass,
     };
     const pause = (ms: number) => this.budget.pause(key, ms);

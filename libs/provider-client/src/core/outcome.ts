@@ -33,7 +33,10 @@ export type EndpointName =
   | 'cardpay'
   | 'beneHistory'
   | 'getTransferStatus'
-  | 'getTransferStatusV2';
+  | 'getTransferStatusV2'
+  | 'transferV2'
+  | 'batchTransferV2'
+  | 'getBatchTransferStatusV2';
 
 /** What was seen on the wire, for support. Never holds a secret: messages are scrubbed and capped. */
 export interface Diagnostics {
