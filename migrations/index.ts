@@ -9,6 +9,7 @@ import { OperatorSide1764250000000 } from './1764250000000-operator-side.js';
 import { TraceContext1764300000000 } from './1764300000000-trace-context.js';
 import { Contradictions1764410000000 } from './1764410000000-contradictions.js';
 import { WebhookReopens1764420000000 } from './1764420000000-webhook-reopens.js';
+import { ProviderApi1764430000000 } from './1764430000000-provider-api.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   TraceContext1764300000000,
   Contradictions1764410000000,
   WebhookReopens1764420000000,
+  ProviderApi1764430000000,
 ];

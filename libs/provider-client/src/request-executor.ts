@@ -273,7 +273,7 @@ export class RequestExecutor {
       case 'client-headers':
         headers['x-client-id'] = account.clientId;
         headers['x-client-secret'] = account.clientSecret;
-        headers['x-api-version'] = this.opts.apiVersion;
+        headers['x-api-version'] = account.apiVersion ?? this.opts.apiVersion;
         return { ok: true, headers };
       case 'client-credentials': {
         headers['X-Client-Id'] = account.clientId;

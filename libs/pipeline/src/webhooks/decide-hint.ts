@@ -9,16 +9,10 @@ import {
   type WebhookFields,
 } from '#ledger';
 import { hasStatusCheck } from '../shared/payout-kinds.js';
-import { mapProviderStatus } from '../shared/status-mapping.js';
+import { mapProviderStatus, WEBHOOK_EVENT_STATUS } from '#provider-client';
 
-/** The state a transfer webhook announces; ACKNOWLEDGED announces none (it follows SUCCESS). */
-export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = {
-  TRANSFER_SUCCESS: 'SUCCESS',
-  TRANSFER_FAILED: 'FAILED',
-  TRANSFER_REVERSED: 'REVERSED',
-  TRANSFER_REJECTED: 'REJECTED',
-  TRANSFER_ACKNOWLEDGED: null,
-};
+/** The state a transfer webhook announces (the connector's mapping of the provider's events). */
+export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = WEBHOOK_EVENT_STATUS;
 
 /** Why a webhook was not applied directly but the payout is checked now instead. */
 export type RecheckReason =

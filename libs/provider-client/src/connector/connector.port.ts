@@ -2,17 +2,9 @@ import { type BatchEntry, type BatchFormat, type CommandData, type PayoutStatus 
 import { type CallOptions } from '../provider-client.js';
 import { type EndpointName, type ProviderResult } from '../core/outcome.js';
 
-/**
- * The provider's API generations. An account sends on one; a payout or batch is checked, re-sent
- * and read on the generation it was first sent on (its row's `provider_api`), whatever the
- * account says now.
- */
-export const PROVIDER_APIS = ['v1', 'v2'] as const;
-export type ProviderApi = (typeof PROVIDER_APIS)[number];
+import { type ProviderApi } from './provider-api.js';
 
-export function isProviderApi(v: unknown): v is ProviderApi {
-  return v === 'v1' || v === 'v2';
-}
+export { PROVIDER_APIS, isProviderApi, type ProviderApi } from './provider-api.js';
 
 /** The payout kinds the connector sends (the ledger's PayoutKind; batches have their own calls). */
 export type ConnectorKind =

@@ -23,3 +23,15 @@ export const PROVIDER_STATUS: Readonly<Record<string, PayoutStatus>> = {
 export function mapProviderStatus(raw: string | undefined | null): PayoutStatus | undefined {
   return raw ? PROVIDER_STATUS[raw.trim().toUpperCase()] : undefined;
 }
+
+/**
+ * The state a transfer webhook event announces (v1 and v2 share the event names);
+ * TRANSFER_ACKNOWLEDGED announces none (it follows SUCCESS).
+ */
+export const WEBHOOK_EVENT_STATUS: Readonly<Record<string, PayoutStatus | null>> = {
+  TRANSFER_SUCCESS: 'SUCCESS',
+  TRANSFER_FAILED: 'FAILED',
+  TRANSFER_REVERSED: 'REVERSED',
+  TRANSFER_REJECTED: 'REJECTED',
+  TRANSFER_ACKNOWLEDGED: null,
+};
