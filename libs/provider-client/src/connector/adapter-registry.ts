@@ -17,7 +17,7 @@ import { selfWithdrawalAdapter } from '../adapters/self-withdrawal.adapter.js';
 import { transferV2Adapter } from '../adapters/transfer-v2.adapter.js';
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
 import { type EndpointName } from '../core/outcome.js';
-import { type ProviderApi } from './connector.port.js';
+import { type ProviderApi } from './provider-api.js';
 
 /** One provider endpoint: its adapter and the API generation it belongs to. */
 export interface RegisteredEndpoint {
