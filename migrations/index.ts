@@ -11,6 +11,7 @@ import { Contradictions1764410000000 } from './1764410000000-contradictions.js';
 import { WebhookReopens1764420000000 } from './1764420000000-webhook-reopens.js';
 import { BeneHistoryIndex1764430000000 } from './1764430000000-bene-history-index.js';
 import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-actions.js';
+import { ProviderApi1764440000000 } from './1764440000000-provider-api.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   WebhookReopens1764420000000,
   BeneHistoryIndex1764430000000,
   BeneficiaryActions1764430000001,
+  ProviderApi1764440000000,
 ];

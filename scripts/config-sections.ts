@@ -9,6 +9,33 @@ import { sandboxConfig } from '#sandbox';
 
 export const CONFIG_DOC_PATH = 'docs/CONFIGURATION.md';
 
+const MOVE_TO_V2 = `## Moving an account to the v2 API
+
+An account's generation decides where its new \`standard_transfer\`, \`direct_transfer\` and
+\`batch_transfer\` commands go: v1 (\`requestTransfer\`, \`directTransfer\`, \`requestBatchTransfer\`) or
+Transfers V2 (\`POST /payout/transfers\`, \`POST /payout/transfers/batch\`). The other kinds do not change
+(ADR 0019). The command contract does not change for upstream; events carry \`providerApi\`.
+
+1. Ask the provider to enable Transfers V2 on the account (else every v2 call answers 403
+   \`apis_not_enabled\`, a configuration fault: payouts wait SUBMITTING, nothing is paid).
+2. Set the generation: \`PROVIDER_API_GENERATION=v2\` for the primary account, or \`"api": "v2"\` on its
+   entry of \`PROVIDER_ACCOUNTS\` (and \`"apiVersion"\` if it needs another \`x-api-version\` than
+   \`PROVIDER_API_VERSION\`).
+3. Restart (a rolling restart is fine). Payouts and batches already accepted keep the generation
+   they were accepted on (column \`provider_api\`): each is re-sent and checked on its own API, so
+   payouts in flight at the switch are safe. Only commands accepted after the restart go to v2.
+4. Webhooks: switch the dashboard to v2 and point it at \`/webhooks/v2/<accountId>\`, and set
+   \`PROVIDER_WEBHOOK_VERSION\` (primary) or \`"webhookVersion"\` (other accounts) to \`v2\`. A signed v2
+   webhook settles a payout directly; a v1 one only asks for a status check (ADR 0013). Both routes
+   stay open, so webhooks of payouts sent before the switch still arrive.
+5. Going back to v1 is the same steps in reverse; v2 payouts in flight are still checked on v2.
+
+On v2, a wallet transfer mode (\`wallet_a\`, \`wallet_b\`) is refused before sending (REJECTED): v2
+names its wallets itself and no source maps ours to them. A batch entry without a beneficiary id
+needs \`name\` (v2 requires \`beneficiary_name\` for inline details).
+
+`;
+
 const TESTS = `## Tests and benchmarks
 
 Read by the test harness and \`npm run bench\`, not by the service.
@@ -62,6 +89,6 @@ export function renderConfiguration(): string {
         section: sandboxConfig,
       },
     ],
-    TESTS,
+    MOVE_TO_V2 + TESTS,
   );
 }

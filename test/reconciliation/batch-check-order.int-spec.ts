@@ -8,7 +8,7 @@ import { BatchLedger, BatchRepository, HistoryRepository } from '#ledger';
 import { createLogger } from '#observability';
 import { OutboxRepository } from '#outbox';
 import { BatchCheckWorker, type BatchSubmission, ReconcilerMetrics } from '#pipeline';
-import { type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client';
 import { createTestDatabase, strictFake, type TestDatabase } from '#test-support';
 import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 
@@ -77,7 +77,7 @@ describe('overlapping checks of one batch', () => {
         pool,
         batches,
         ledger,
-        client,
+        connectors: connectorsOf(client),
         submission: strictFake<BatchSubmission>('submission'),
         logger,
         metrics: new ReconcilerMetrics(new Registry()),

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { type PayoutEvent } from '#contracts';
+import { REGISTERED_ENDPOINTS } from '#provider-client';
 import { type Stack } from '#test-support';
 
 /** The stays-pending sandbox account: only a webhook (or a test's say-so) settles it. */
@@ -42,9 +43,17 @@ export async function metric(
 }
 
 /** Status calls this service made to the provider (every status endpoint, retries included). */
+/**
+ * Status calls of either generation, by the registry's status endpoints' metric labels (v2's is
+ * `GET /payout/transfers`, which names no "status": matching on the word missed it).
+ */
+const STATUS_LABELS = REGISTERED_ENDPOINTS.filter((e) => e.adapter.rateClass === 'status').map(
+  (e) => `endpoint="${e.adapter.method} ${e.adapter.path}"`,
+);
+
 export function statusCalls(url: string): Promise<number> {
   return metric(url, 'payouts_provider_request_duration_seconds_count', {}, (l) =>
-    /endpoint="[^"]*[Ss]tatus/.test(l),
+    STATUS_LABELS.some((label) => l.includes(label)),
   );
 }
 

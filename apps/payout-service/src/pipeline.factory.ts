@@ -59,6 +59,8 @@ import {
   ManageBeneficiaries,
 } from '#pipeline';
 import {
+  accountApi,
+  connectorsOf,
   createProviderClient,
   PromRateBudgetMetrics,
   providerClientOptionsFromConfig,
@@ -139,6 +141,9 @@ export function createPipeline(i: PipelineInputs) {
     tracing,
   });
 
+  // The provider per API generation, over the one client (shared auth, budgets, metrics).
+  const connectors = connectorsOf(client);
+
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
   const intake = new IntakeService({
     payouts,
@@ -153,6 +158,7 @@ export function createPipeline(i: PipelineInputs) {
     metrics,
     logger: log('intake'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+    providerApiOf: (accountId) => accountApi(clientOptions, accountId),
     maxCommandBytes: c.MAX_COMMAND_BYTES,
     tracing,
   });
@@ -162,7 +168,7 @@ export function createPipeline(i: PipelineInputs) {
   );
   const recorder = new OutcomeRecorder(payoutLedger, executorLog, outcomeRecorderSettings(c));
   const submission = new PayoutSubmission(
-    { recorder, client, cipher, leases, logger: executorLog, tracing },
+    { recorder, connectors, cipher, leases, logger: executorLog, tracing },
     decisionTimings(c),
   );
   const executor = new PayoutExecutor(
@@ -175,7 +181,7 @@ export function createPipeline(i: PipelineInputs) {
       pool,
       payouts,
       ledger: payoutLedger,
-      client,
+      connectors,
       submission,
       metrics: reconcilerMetrics,
       logger: log('reconciler'),
@@ -186,7 +192,7 @@ export function createPipeline(i: PipelineInputs) {
 
   const batchLog = log('batches');
   const batchSubmission = new BatchSubmission(
-    { pool, batches, ledger: batchLedger, client, logger: batchLog },
+    { pool, batches, ledger: batchLedger, connectors, logger: batchLog },
     batchSubmissionSettings(c),
   );
   const batchSubmits = new BatchSubmitWorker(
@@ -198,7 +204,7 @@ export function createPipeline(i: PipelineInputs) {
       pool,
       batches,
       ledger: batchLedger,
-      client,
+      connectors,
       submission: batchSubmission,
       metrics: reconcilerMetrics,
       logger: batchLog,

@@ -190,6 +190,8 @@ export type EventData = {
   svcTransferId?: string;
   utr?: string;
   batchTransferId?: string;
+  /** The provider API generation that carried it (the account's at acceptance). */
+  providerApi?: 'v1' | 'v2';
   beneficiary?: { beneId?: string; bankAccount?: string; ifsc?: string; vpa?: string };
   totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };
   /** payouts.payout.contradicted only (ADR 0018). */

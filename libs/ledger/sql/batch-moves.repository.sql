@@ -4,11 +4,11 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- batch.insertNew (BatchMoves.insertNew)
-INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent, provider_api)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
 RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api;
 
 -- batch.insertNew.items (BatchMoves.insertNew)
 INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
@@ -21,7 +21,7 @@ UPDATE batch b
       lease_until = now() + make_interval(secs => $2::double precision / 1000),
       next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
 WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent;
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
 -- batch.transition (BatchMoves.transition)
 UPDATE batch
@@ -31,7 +31,7 @@ UPDATE batch
         totals = $8::jsonb
   WHERE id = $1 AND version = $2
   RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
+    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api;
 
 -- batch.markResent (BatchMoves.markResent)
 UPDATE batch
@@ -41,7 +41,7 @@ UPDATE batch
         next_check_at = now() + make_interval(secs => $4::double precision / 1000)
   WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
   RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent;
+    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api;
 
 -- batch.updateItems (BatchMoves.updateItems)
 UPDATE batch_item i

@@ -5,7 +5,7 @@
 
 -- batch.findByIdentities (BatchRepository.findByIdentities)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api FROM batch
 WHERE (account_id, batch_transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY id
   FOR SHARE;
@@ -18,10 +18,10 @@ UPDATE batch b
 WHERE b.id IN (SELECT id FROM batch
                 WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.check_count;
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, b.check_count;
 
 -- batch.findByEntry (BatchRepository.findByEntry)
-SELECT b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent FROM batch b JOIN batch_item i ON i.batch_id = b.id
+SELECT b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api FROM batch b JOIN batch_item i ON i.batch_id = b.id
 WHERE b.account_id = $1 AND i.transfer_id = $2
 ORDER BY b.id DESC LIMIT 1;
 
@@ -35,11 +35,11 @@ UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHER
 
 -- batch.findOne (BatchRepository.findOne)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch WHERE account_id = $1 AND batch_transfer_id = $2;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api FROM batch WHERE account_id = $1 AND batch_transfer_id = $2;
 
 -- batch.requiringAttention (BatchRepository.requiringAttention)
 SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api FROM batch WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
 
 -- batch.lockForEvents (BatchRepository.lockForEvents)
 SELECT 1 FROM batch WHERE id = $1 FOR UPDATE;

@@ -5,12 +5,12 @@
 
 -- payout.insertNew (PayoutMoves.insertNew)
 WITH changed AS (
-  INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[])
+  INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, NULL::text, ch.status, ch.version, 'intake',
@@ -18,7 +18,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api FROM changed;
 
 -- payout.claimForSubmission (PayoutMoves.claimForSubmission)
 WITH changed AS (
@@ -28,7 +28,7 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
    WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                    ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
@@ -36,7 +36,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api FROM changed;
 
 -- payout.transitionMany (PayoutMoves.transitionMany)
 WITH changed AS (
@@ -63,7 +63,7 @@ WITH changed AS (
          AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
               last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id)
    WHERE p.id = m.id AND p.version = m.from_version
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, m.from_status AS h_from, m.operator_id AS h_operator,
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, m.from_status AS h_from, m.operator_id AS h_operator,
              m.approver_id AS h_approver, m.proposal_id AS h_proposal
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
@@ -72,7 +72,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api FROM changed;
 
 -- payout.markResent (PayoutMoves.markResent)
 UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
@@ -80,7 +80,7 @@ UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attemp
 WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api;
 
 -- payout.reopenForRecheck (PayoutMoves.reopenForRecheck)
 UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
@@ -88,4 +88,4 @@ UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_c
 WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api;

@@ -19,8 +19,8 @@ export class BatchMoves {
   /** insertNew: the parent and all its items, or nothing when the batch id exists. */
   async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
-      /* sql: batch.insertNew */ `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      /* sql: batch.insertNew */ `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent, provider_api)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -32,6 +32,7 @@ export class BatchMoves {
         b.totalAmount,
         b.requestId,
         b.traceparent ?? null,
+        b.providerApi ?? 'v1',
       ],
     );
     const parent = rows[0];

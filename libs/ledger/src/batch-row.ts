@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
+import { type ProviderApi } from '#provider-client';
 import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.types.js';
 
 /*
@@ -10,7 +11,7 @@ import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.typ
 export type Db = pg.Pool | pg.PoolClient;
 
 export const COLUMNS = `id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent`;
+  status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api`;
 
 export interface RawBatch {
   id: string;
@@ -31,6 +32,7 @@ export interface RawBatch {
   created_at: Date;
   updated_at: Date;
   traceparent: string | null;
+  provider_api: ProviderApi;
 }
 
 export const ITEM_COLUMNS =
@@ -86,5 +88,6 @@ export function toRow(r: RawBatch): BatchRow {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     traceparent: r.traceparent,
+    providerApi: r.provider_api,
   };
 }

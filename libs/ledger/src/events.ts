@@ -108,6 +108,7 @@ export function payoutStateEvent(row: PayoutRow): OutboxMessage {
     referenceId: row.referenceId ?? undefined,
     svcTransferId: row.svcTransferId ?? undefined,
     utr: row.utr ?? undefined,
+    providerApi: row.providerApi,
     beneficiary: beneficiaryOf(row.request),
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),
@@ -144,6 +145,7 @@ export function batchStateEvent(row: BatchRow): OutboxMessage {
     reason: row.reason ?? undefined,
     referenceId: row.referenceId ?? undefined,
     totals: row.totals ?? { entries: row.entryCount },
+    providerApi: row.providerApi,
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),
   });
@@ -221,6 +223,7 @@ export function contradictedEvent(row: PayoutRow, c: ContradictionRow): OutboxMe
     reason: row.reason ?? undefined,
     referenceId: row.referenceId ?? undefined,
     utr: row.utr ?? undefined,
+    providerApi: row.providerApi,
     contradiction: strip({
       kind: c.kind,
       published: c.published,
@@ -263,6 +266,7 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessa
     referenceId: item.referenceId ?? undefined,
     utr: item.utr ?? undefined,
     batchTransferId: batch.batchTransferId,
+    providerApi: batch.providerApi,
     beneficiary: beneficiaryOf(entry),
     occurredAt: at.toISOString(),
   });

@@ -1,4 +1,5 @@
 import { type BatchFormat, type BatchStatus, type PayoutStatus } from '#contracts';
+import { type ProviderApi } from '#provider-client';
 import { type SealedSecret } from './secrets-cipher.js';
 
 export type PayoutKind =
@@ -44,6 +45,11 @@ export interface PayoutRow {
    * Such a payout is settled by the provider's word or by four eyes, never by "not received".
    */
   reopenedAt?: Date | null;
+  /**
+   * The provider API generation it was sent on (set at intake, never changed); every send, re-send
+   * and check uses it. Absent only on rows built by hand (tests): v1.
+   */
+  providerApi?: ProviderApi;
 }
 
 export interface NewPayout {
@@ -56,6 +62,8 @@ export interface NewPayout {
   amount: string;
   requestId: string | null;
   traceparent?: string | null;
+  /** The account's generation now (default v1). */
+  providerApi?: ProviderApi;
 }
 
 export interface BatchRow {
@@ -82,6 +90,8 @@ export interface BatchRow {
   checkCount?: number;
   /** The W3C traceparent of the command's trace (ADR 0015); its events carry it. */
   traceparent?: string | null;
+  /** The provider API generation it was sent on; absent only on rows built by hand: v1. */
+  providerApi?: ProviderApi;
 }
 
 export interface BatchTotals {
@@ -98,6 +108,8 @@ export interface NewBatch {
   requestHash: string;
   requestId: string | null;
   traceparent?: string | null;
+  /** The account's generation now (default v1). */
+  providerApi?: ProviderApi;
   totalAmount: string;
   entries: ReadonlyArray<{ transferId: string; amount: string; entry: Record<string, unknown> }>;
 }

@@ -57,8 +57,8 @@ export class PayoutMoves {
     if (rows.length === 0) return [];
     const { rows: out } = await db.query<RawPayout>(
       /* sql: payout.insertNew */ `WITH changed AS (
-         INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[])
+         INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
          ON CONFLICT (account_id, transfer_id) DO NOTHING
          RETURNING ${COLUMNS}
        ), history AS (${historyOf('NULL::text', "'intake'")})
@@ -73,6 +73,7 @@ export class PayoutMoves {
         rows.map((r) => r.amount),
         rows.map((r) => r.requestId),
         rows.map((r) => r.traceparent ?? null),
+        rows.map((r) => r.providerApi ?? 'v1'),
       ],
     );
     return out.map(toRow);

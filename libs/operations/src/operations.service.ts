@@ -11,7 +11,7 @@ import {
   type PayoutRow,
 } from '#ledger';
 import { maskDigitRuns, type AppLogger } from '#observability';
-import { hasStatusCheck } from '#pipeline';
+import { apiOf, hasStatusCheck } from '#pipeline';
 import { OperationsError, OperationsErrorCode } from './operations.errors.js';
 import {
   actionView,
@@ -460,7 +460,7 @@ export class OperationsService {
 
   private async reopen(who: Operator, row: PayoutRow): Promise<RecheckResult> {
     // Without a status endpoint (the kind table) the reconciler would only send it back here.
-    if (!hasStatusCheck(row.kind))
+    if (!hasStatusCheck(row.kind, apiOf(row)))
       throw new OperationsError(
         OperationsErrorCode.NoStatusEndpoint,
         `a ${row.kind} has no status endpoint: its state cannot be checked automatically; confirm it with the provider`,

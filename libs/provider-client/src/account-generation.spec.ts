@@ -13,7 +13,7 @@ describe('accountApiGeneration', () => {
     assert.equal(of('default'), 'v1');
     assert.equal(of('b'), 'v1');
   });
-  it('PROVIDER_API_GENERATION sets the primary and the default; `api` sets one account', () => {
+  it('PROVIDER_API_GENERATION sets the primary; `api` sets one account (default v1, as the client options read it)', () => {
     const [c] = loadConfig([providerClientConfig], {
       PROVIDER_ACCOUNT_ID: 'main',
       PROVIDER_API_GENERATION: 'v2',
@@ -25,7 +25,7 @@ describe('accountApiGeneration', () => {
     const of = accountApiGeneration(c);
     assert.equal(of('main'), 'v2');
     assert.equal(of('old'), 'v1');
-    assert.equal(of('plain'), 'v2');
+    assert.equal(of('plain'), 'v1');
   });
   it('refuses a generation it does not know', () => {
     assert.throws(() => loadConfig([providerClientConfig], { PROVIDER_API_GENERATION: 'v3' }));

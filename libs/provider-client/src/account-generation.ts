@@ -1,17 +1,18 @@
+import { type ProviderApi } from './connector/provider-api.js';
 import { type ProviderClientConfig } from './provider-client.config.js';
 
 /** Which of the provider's API generations an account speaks. */
-export type ApiGeneration = 'v1' | 'v2';
+export type ApiGeneration = ProviderApi;
 
 /**
- * An account's generation: its `api` in PROVIDER_ACCOUNTS, else PROVIDER_API_GENERATION (which is
- * the primary account's). An account not configured at all gets the primary's: the client refuses
- * it anyway.
+ * An account's generation, read as the client options read it (`accountApi`): its `api` in
+ * PROVIDER_ACCOUNTS (default v1), the primary's PROVIDER_API_GENERATION. An account not configured
+ * at all gets the primary's: the client refuses it anyway.
  */
 export function accountApiGeneration(
   c: Pick<ProviderClientConfig, 'PROVIDER_ACCOUNT_ID' | 'PROVIDER_API_GENERATION' | 'PROVIDER_ACCOUNTS'>,
 ): (accountId: string) => ApiGeneration {
   const byId = new Map<string, ApiGeneration>([[c.PROVIDER_ACCOUNT_ID, c.PROVIDER_API_GENERATION]]);
-  for (const a of c.PROVIDER_ACCOUNTS ?? []) byId.set(a.accountId, a.api ?? c.PROVIDER_API_GENERATION);
+  for (const a of c.PROVIDER_ACCOUNTS ?? []) byId.set(a.accountId, a.api ?? 'v1');
   return (accountId) => byId.get(accountId) ?? c.PROVIDER_API_GENERATION;
 }

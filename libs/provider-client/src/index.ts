@@ -32,3 +32,4 @@ export * from './webhooks/webhook-reader.js';
 export { parseEventTime, maskWebhookText, V1_FIELDS } from './webhooks/webhook-shape.js';
 export * from './account-generation.js';
 export * from './beneficiaries/beneficiary-connector.js';
+export * from './connector/index.js';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig, providerHostsConfig, resolveProviderHosts } from '#config';
 import { providerClientConfig } from './provider-client.config.js';
-import { providerClientOptionsFromConfig } from './provider-client.options.js';
+import { accountApi, providerClientOptionsFromConfig } from './provider-client.options.js';
 
 describe('providerClientConfig', () => {
   it('defaults to the sandbox credentials, documented rates and a 60 s refresh margin', () => {
@@ -14,12 +14,56 @@ describe('providerClientConfig', () => {
         clientId: 'sandbox_client_id',
         clientSecret: 'sandbox_client_secret',
         publicKey: undefined,
+        api: 'v1',
+        webhookVersion: 'v1',
       },
     ]);
     assert.deepEqual(o.ratePerMinute, { transfer: 9000, status: 7800, authorize: 3000, default: 1000 });
     assert.equal(o.tokenRefreshMarginSeconds, 60);
     assert.equal(o.apiVersion, '2024-01-01');
     assert.equal(o.hosts.payoutUrl, 'http://127.0.0.1:8090');
+  });
+
+  it('reads per account the API generation, x-api-version and webhook version', () => {
+    const [c, h] = loadConfig([providerClientConfig, providerHostsConfig], {
+      PROVIDER_API_GENERATION: 'v2',
+      PROVIDER_ACCOUNTS: JSON.stringify([
+        { accountId: 'a2', clientId: 'c2', clientSecret: 's2', api: 'v2', apiVersion: '2025-01-01' },
+        { accountId: 'a3', clientId: 'c3', clientSecret: 's3', api: 'v2', webhookVersion: 'v1' },
+        { accountId: 'a4', clientId: 'c4', clientSecret: 's4' },
+      ]),
+    });
+    const o = providerClientOptionsFromConfig(c, resolveProviderHosts(h));
+    const pick = (id: string) => {
+      const a = o.accounts.find((x) => x.accountId === id);
+      return [a?.api, a?.apiVersion, a?.webhookVersion];
+    };
+    assert.deepEqual(pick('default'), ['v2', undefined, 'v2']);
+    assert.deepEqual(pick('a2'), ['v2', '2025-01-01', 'v2']);
+    assert.deepEqual(pick('a3'), ['v2', undefined, 'v1']);
+    assert.deepEqual(pick('a4'), ['v1', undefined, 'v1']);
+    assert.equal(accountApi(o, 'a2'), 'v2');
+    assert.equal(accountApi(o, 'a4'), 'v1');
+    assert.equal(accountApi(o), 'v2', 'no account named: the primary');
+    assert.throws(
+      () =>
+        loadConfig([providerClientConfig], {
+          PROVIDER_ACCOUNTS: JSON.stringify([
+            { accountId: 'x', clientId: 'c', clientSecret: 's', api: 'v3' },
+          ]),
+        }),
+      ConfigError,
+    );
+  });
+
+  it('refuses a timeout override for an endpoint the registry does not know', () => {
+    assert.throws(
+      () =>
+        loadConfig([providerClientConfig], {
+          PROVIDER_ENDPOINT_TIMEOUTS: '{"requestTransfr":{"headersMs":1}}',
+        }),
+      (e: unknown) => e instanceof ConfigError && /not an endpoint/.test(e.message),
+    );
   });
 
   it('reads per-endpoint timeouts and PEM escapes', () => {

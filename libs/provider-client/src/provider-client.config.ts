@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
+import { ENDPOINT_NAMES, isEndpointName } from './connector/adapter-registry.js';
+import { PROVIDER_APIS } from './connector/provider-api.js';
+
+const API_VERSION = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+const generation = z.enum(PROVIDER_APIS);
 
 const accountSchema = z.object({
   accountId: z.string().min(1),
@@ -7,8 +12,12 @@ const accountSchema = z.object({
   clientSecret: z.string().min(1),
   publicKey: z.string().min(1).optional(),
   publicKeyFile: z.string().min(1).optional(),
-  /** The provider API generation this account speaks (default: PROVIDER_API_GENERATION). */
-  api: z.enum(['v1', 'v2']).optional(),
+  /** The API generation its new payouts and batches are sent on (default v1). */
+  api: generation.optional(),
+  /** x-api-version of its v2 calls (default PROVIDER_API_VERSION). */
+  apiVersion: API_VERSION.optional(),
+  /** The webhook format its dashboard is set to (default: its api). */
+  webhookVersion: generation.optional(),
 });
 
 const timeoutOverride = z.object({
@@ -73,19 +82,25 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: jsonOf(z.array(accountSchema).optional()),
     default: '',
     description:
-      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api?}; adds accounts',
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2, default = api)}; adds accounts',
     sensitive: true,
   }),
+  PROVIDER_API_VERSION: envVar({
+    schema: API_VERSION,
+    default: '2024-01-01',
+    description: 'x-api-version sent on v2 calls (an account of PROVIDER_ACCOUNTS may set its own)',
+  }),
   PROVIDER_API_GENERATION: envVar({
-    schema: env.enumOf(['v1', 'v2']),
+    schema: generation,
     default: 'v1',
     description:
-      'Provider API generation of the primary account (v1 or v2); a PROVIDER_ACCOUNTS entry sets its own with `api`',
+      'API generation new payouts and batches of the primary account are sent on: standard_transfer, direct_transfer and batch_transfer go to Transfers V2 on v2. Each payout keeps the generation it was accepted on',
   }),
-  PROVIDER_API_VERSION: envVar({
-    schema: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
-    default: '2024-01-01',
-    description: 'x-api-version sent on v2 calls',
+  PROVIDER_WEBHOOK_VERSION: envVar({
+    schema: z.union([z.literal(''), generation]),
+    default: '',
+    description:
+      "Webhook format the primary account's dashboard is set to (v1|v2); empty: PROVIDER_API_GENERATION",
   }),
   PROVIDER_CONNECT_TIMEOUT_MS: envVar({
     schema: env.positiveInt(),
@@ -108,10 +123,21 @@ export const providerClientConfig = defineSection('provider-client', {
     description: 'Idle time allowed between body chunks',
   }),
   PROVIDER_ENDPOINT_TIMEOUTS: envVar({
-    schema: jsonOf(z.record(z.string(), timeoutOverride).optional()),
+    schema: jsonOf(
+      z
+        .record(z.string(), timeoutOverride)
+        .superRefine((r, ctx) => {
+          for (const k of Object.keys(r).filter((k) => !isEndpointName(k))) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `${k} is not an endpoint: use one of ${ENDPOINT_NAMES.join(', ')}`,
+            });
+          }
+        })
+        .optional(),
+    ),
     default: '',
-    description:
-      'Optional JSON {"<endpointName>": {connectMs?, headersMs?, bodyMs?}} overriding the defaults',
+    description: `Optional JSON {"<endpointName>": {connectMs?, headersMs?, bodyMs?}} overriding the defaults; endpoint names (from the adapter registry): ${ENDPOINT_NAMES.join(', ')}`,
   }),
   TOKEN_REFRESH_MARGIN_S: envVar({
     schema: env.nonNegativeInt(),

@@ -1,6 +1,7 @@
 import { type ProviderHosts } from '#config';
 import { loadPublicKey } from './auth/signature-provider.js';
 import { type RateClass } from './core/endpoint-adapter.js';
+import { type ProviderApi } from './connector/provider-api.js';
 import { type Timeouts } from './transport/http-transport.js';
 import { type EndpointTimeoutOverrides, type ProviderClientConfig } from './provider-client.config.js';
 
@@ -11,6 +12,12 @@ export interface ProviderAccount {
   readonly clientSecret: string;
   /** PEM; when set, authorize carries X-Svc-Signature. */
   readonly publicKey?: string;
+  /** The API generation new payouts and batches are sent on (default v1). */
+  readonly api?: ProviderApi;
+  /** x-api-version of its v2 calls; default: the client's apiVersion. */
+  readonly apiVersion?: string;
+  /** The webhook format its dashboard is set to; default: its api. */
+  readonly webhookVersion?: ProviderApi;
 }
 
 export interface ProviderClientOptions {
@@ -37,6 +44,15 @@ export interface ProviderClientOptions {
   readonly maxRateLimitWaitMs: number;
 }
 
+/** The generation an account sends new payouts on: v1 unless configured (an unknown account: v1). */
+export function accountApi(
+  opts: Pick<ProviderClientOptions, 'accounts' | 'defaultAccountId'>,
+  accountId?: string,
+): ProviderApi {
+  const id = accountId ?? opts.defaultAccountId;
+  return opts.accounts.find((a) => a.accountId === id)?.api ?? 'v1';
+}
+
 /** Builds runtime options from the validated config sections. Reads key files once, at boot. */
 export function providerClientOptionsFromConfig(
   c: ProviderClientConfig,
@@ -47,12 +63,17 @@ export function providerClientOptionsFromConfig(
     clientId: c.PROVIDER_CLIENT_ID,
     clientSecret: c.PROVIDER_CLIENT_SECRET,
     publicKey: loadPublicKey({ pem: c.PROVIDER_PUBLIC_KEY, file: c.PROVIDER_PUBLIC_KEY_FILE }),
+    api: c.PROVIDER_API_GENERATION,
+    webhookVersion: c.PROVIDER_WEBHOOK_VERSION || c.PROVIDER_API_GENERATION,
   };
   const extra: ProviderAccount[] = (c.PROVIDER_ACCOUNTS ?? []).map((a) => ({
     accountId: a.accountId,
     clientId: a.clientId,
     clientSecret: a.clientSecret,
     publicKey: loadPublicKey({ pem: a.publicKey, file: a.publicKeyFile }),
+    api: a.api ?? 'v1',
+    ...(a.apiVersion ? { apiVersion: a.apiVersion } : {}),
+    webhookVersion: a.webhookVersion ?? a.api ?? 'v1',
   }));
   const byId = new Map<string, ProviderAccount>([[primary.accountId, primary]]);
   for (const a of extra) byId.set(a.accountId, a);

@@ -65,6 +65,17 @@ import {
   type GetBeneficiaryV2Request,
 } from './adapters/get-beneficiary-v2.adapter.js';
 import { removeBeneficiaryAdapter, type BeneficiaryRemoved } from './adapters/remove-beneficiary.adapter.js';
+import { transferV2Adapter, type TransferV2Request } from './adapters/transfer-v2.adapter.js';
+import {
+  batchTransferV2Adapter,
+  type BatchTransferV2Accepted,
+  type BatchTransferV2Request,
+} from './adapters/batch-transfer-v2.adapter.js';
+import {
+  getBatchTransferStatusV2Adapter,
+  type BatchTransferStatusV2,
+  type GetBatchTransferStatusV2Request,
+} from './adapters/get-batch-transfer-status-v2.adapter.js';
 import { type ProviderResult } from './core/outcome.js';
 import { type ExecutorDeps, RequestExecutor, type ResultListener } from './request-executor.js';
 import { type ProviderClientOptions } from './provider-client.options.js';
@@ -154,6 +165,21 @@ export class ProviderClient {
     o: CallOptions = {},
   ): Promise<ProviderResult<V2Transfer>> {
     return this.exec.execute(getTransferStatusV2Adapter, o.accountId, r, o.requestId);
+  }
+  transferV2(r: TransferV2Request, o: CallOptions = {}): Promise<ProviderResult<V2Transfer>> {
+    return this.exec.execute(transferV2Adapter, o.accountId, r, o.requestId);
+  }
+  batchTransferV2(
+    r: BatchTransferV2Request,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<BatchTransferV2Accepted>> {
+    return this.exec.execute(batchTransferV2Adapter, o.accountId, r, o.requestId);
+  }
+  getBatchTransferStatusV2(
+    r: GetBatchTransferStatusV2Request,
+    o: CallOptions = {},
+  ): Promise<ProviderResult<BatchTransferStatusV2>> {
+    return this.exec.execute(getBatchTransferStatusV2Adapter, o.accountId, r, o.requestId);
   }
 
   addBeneficiary(r: BeneficiaryDetails, o: CallOptions = {}): Promise<ProviderResult<BeneficiaryAdded>> {

@@ -162,7 +162,7 @@ export class RequestExecutor {
     const template = endpointTemplate(adapter);
     const key: RateBudgetKey = {
       accountId: account.accountId,
-      endpoint: adapter.name,
+      endpoint: adapter.rateKey ?? adapter.name,
       rateClass: adapter.rateClass,
     };
     const pause = (ms: number) => this.budget.pause(key, ms);
@@ -278,7 +278,7 @@ export class RequestExecutor {
       case 'client-headers':
         headers['x-client-id'] = account.clientId;
         headers['x-client-secret'] = account.clientSecret;
-        headers['x-api-version'] = this.opts.apiVersion;
+        headers['x-api-version'] = account.apiVersion ?? this.opts.apiVersion;
         return { ok: true, headers };
       case 'client-credentials': {
         headers['X-Client-Id'] = account.clientId;

@@ -1,10 +1,13 @@
 import {
+  batchTransferV2Outcomes,
+  getBatchTransferStatusV2Outcomes,
+  transferV2Outcomes,
   createSdkTokenOutcomes,
   getTransferStatusV2Outcomes,
   processValidatedPayoutOutcomes,
 } from '#provider-client';
 import { v2Transfer, type LegacyCase, type V2Case } from './case-types.js';
-import { pvp, sdk } from './request-fixtures.js';
+import { btv2, pvp, sdk, tv2, tv2Inline } from './request-fixtures.js';
 
 import { BENEFICIARY_LEGACY_CASES, BENEFICIARY_V2_CASES } from './beneficiary-cases.js';
 import { LEGACY_CASES as TRANSFER_LEGACY_CASES } from './legacy-cases.js';
@@ -45,5 +48,64 @@ export const V2_CASES: readonly V2Case[] = [
     okBody: v2Transfer('SUCCESS', 'COMPLETED'),
     call: (c) => c.getTransferStatusV2({ transferId: 'tr_v2_1' }),
     invalid: [['neither id', (c) => c.getTransferStatusV2({})]],
+  },
+  {
+    kind: 'v2',
+    name: 'transferV2',
+    path: '/payout/transfers',
+    table: transferV2Outcomes,
+    okBody: v2Transfer('RECEIVED'),
+    call: (c) => c.transferV2(tv2),
+    invalid: [
+      ['amount below 1.00', (c) => c.transferV2({ ...tv2, amount: '0.99' })],
+      ['amount with 3 decimals', (c) => c.transferV2({ ...tv2, amount: '10.001' })],
+      ['transferId with hyphen', (c) => c.transferV2({ ...tv2, transferId: 'tr-1' })],
+      ['bad mode', (c) => c.transferV2({ ...tv2, transferMode: 'cash' as 'upi' })],
+      ['inline without a name', (c) => c.transferV2({ ...tv2Inline, beneficiary: { name: '' } })],
+      [
+        'bank mode without IFSC',
+        (c) => c.transferV2({ ...tv2Inline, beneficiary: { name: 'Asha', bankAccount: '026291800001191' } }),
+      ],
+      ['upi without a VPA', (c) => c.transferV2({ ...tv2Inline, transferMode: 'upi' })],
+      [
+        'bad VPA',
+        (c) => c.transferV2({ ...tv2Inline, transferMode: 'upi', beneficiary: { name: 'A', vpa: 'x y' } }),
+      ],
+      ['remarks with punctuation', (c) => c.transferV2({ ...tv2, remarks: 'hi!' })],
+    ],
+  },
+  {
+    kind: 'v2',
+    name: 'batchTransferV2',
+    path: '/payout/transfers/batch',
+    table: batchTransferV2Outcomes,
+    okBody: { batch_transfer_id: 'batch_v2_1', cf_batch_transfer_id: '555', status: 'RECEIVED' },
+    call: (c) => c.batchTransferV2(btv2),
+    invalid: [
+      ['no entries', (c) => c.batchTransferV2({ ...btv2, transfers: [] })],
+      ['batch id over 60', (c) => c.batchTransferV2({ ...btv2, batchTransferId: 'b'.repeat(61) })],
+      [
+        'an entry with a bad amount',
+        (c) => c.batchTransferV2({ ...btv2, transfers: [{ ...tv2, amount: '1.005' }] }),
+      ],
+      [
+        'a transfer_id twice',
+        (c) => c.batchTransferV2({ ...btv2, transfers: [tv2, { ...tv2Inline, transferId: tv2.transferId }] }),
+      ],
+    ],
+  },
+  {
+    kind: 'v2',
+    name: 'getBatchTransferStatusV2',
+    path: '/payout/transfers/batch',
+    table: getBatchTransferStatusV2Outcomes,
+    okBody: {
+      batch_transfer_id: 'batch_v2_1',
+      cf_batch_transfer_id: '555',
+      status: 'PENDING',
+      transfers: [v2Transfer('SUCCESS', 'COMPLETED')],
+    },
+    call: (c) => c.getBatchTransferStatusV2({ batchTransferId: 'batch_v2_1' }),
+    invalid: [['neither id', (c) => c.getBatchTransferStatusV2({})]],
   },
 ];

@@ -35,3 +35,20 @@ export const sdk = {
   metadata: { vkyc_request_id: 7 },
   authenticatedUser: { identifierType: 'userId', identifierValue: 42 },
 };
+/** Standard Transfer V2 to a registered beneficiary, and a direct one with inline bank details. */
+export const tv2 = {
+  transferId: 'tr_v2_1',
+  amount: '100.10',
+  transferMode: 'imps' as const,
+  beneficiary: { beneficiaryId: 'bene1' },
+  remarks: 'rent',
+};
+export const tv2Inline = {
+  transferId: 'tr_v2_2',
+  amount: '1234567890123.45',
+  beneficiary: { name: 'Asha Rao', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+};
+export const btv2 = {
+  batchTransferId: 'batch_v2_1',
+  transfers: [tv2Inline, { ...tv2, transferId: 'tr_v2_3' }],
+};

@@ -77,6 +77,12 @@ export const eventSchema = {
         svcTransferId: { type: 'string' },
         utr: { type: 'string' },
         batchTransferId: { type: 'string' },
+        providerApi: {
+          type: 'string',
+          enum: ['v1', 'v2'],
+          description:
+            "The provider API generation that carried the payout or batch (the account's at acceptance, kept for every send and check). Optional: absent in events written before it was added.",
+        },
         beneficiary: {
           type: 'object',
           additionalProperties: false,

@@ -10,8 +10,9 @@ import {
   type BatchRow,
 } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type ProviderClient, type ProviderResult } from '#provider-client';
-import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
+import { type Connectors, type ProviderResult } from '#provider-client';
+import { apiOf } from '../shared/payout-kinds.js';
+import { nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { after, type BatchSubmission } from './batch-submission.js';
 import { batchAttentionReason, onBatchNotFound } from './decide-batch-submit.js';
@@ -21,7 +22,8 @@ export interface BatchCheckWorkerDeps {
   batches: BatchRepository;
   /** Every state change of a batch and its entries goes through it (move, event, history, line). */
   ledger: BatchLedger;
-  client: ProviderClient;
+  /** The provider, per API generation: a batch is asked on the generation it was sent on. */
+  connectors: Connectors;
   /** Sends a batch again when the provider does not have it. */
   submission: BatchSubmission;
   logger: AppLogger;
@@ -50,7 +52,7 @@ function itemMayMove(from: string, to: string): boolean {
 }
 
 /**
- * Follows submitted batches with getBatchTransferStatus, from a loop of its own. Each entry's
+ * Follows submitted batches with the batch status endpoint of their generation, from a loop of its own. Each entry's
  * change is an event; once every entry is final the batch is COMPLETED with totals. The batch's
  * status is derived from its entries.
  *
@@ -108,22 +110,19 @@ export class BatchCheckWorker {
   }
 
   private async check(batch: BatchRow): Promise<void> {
-    const r = await this.d.client.getBatchTransferStatus(
-      { batchTransferId: batch.batchTransferId },
-      { accountId: batch.accountId, requestId: batch.requestId ?? undefined },
-    );
-    if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING') {
-      // A batch whose re-send the provider refused is never sent again: asked later, then a person.
-      return onBatchNotFound(batch) === 'resend' ? this.resubmit(batch) : this.later(batch, r);
+    const answer = await this.d.connectors[apiOf(batch)].checkBatch(batch.batchTransferId, {
+      accountId: batch.accountId,
+      requestId: batch.requestId ?? undefined,
+    });
+    if (!answer.found) {
+      const r = answer.result;
+      if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING') {
+        // A batch whose re-send the provider refused is never sent again: asked later, then a person.
+        return onBatchNotFound(batch) === 'resend' ? this.resubmit(batch) : this.later(batch, r);
+      }
+      return this.later(batch, r);
     }
-    if (r.outcome !== 'success' || !r.data) return this.later(batch, r);
-    const results = r.data.transfers.map((t) => ({
-      transferId: t.transferId,
-      status: mapProviderStatus(t.status) ?? t.status.toUpperCase(),
-      referenceId: t.referenceId === undefined ? null : String(t.referenceId),
-      utr: t.utr || null,
-      reason: t.reason ?? null,
-    }));
+    const results = answer.entries;
     const outcome = await this.d.ledger.transaction(async (tx) => {
       const c = tx.client;
       // First the batch row's lock: an overlapping check of this batch (one that outlived its
@@ -150,7 +149,7 @@ export class BatchCheckWorker {
           batch,
           to: done ? 'COMPLETED' : 'PROCESSING',
           fields: {
-            referenceId: r.data?.referenceId === undefined ? null : String(r.data.referenceId),
+            referenceId: answer.referenceId ?? null,
             nextCheckAt: done
               ? null
               : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),

@@ -2,7 +2,9 @@ import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type BatchChangeFields, type BatchLedger, type BatchRepository, type BatchRow } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type BatchEntry, type ProviderClient } from '#provider-client';
+import { type BatchEntry } from '#contracts';
+import { type Connectors } from '#provider-client';
+import { apiOf } from '../shared/payout-kinds.js';
 import { decideAfterBatchSubmit } from './decide-batch-submit.js';
 
 export interface BatchSubmissionDeps {
@@ -10,7 +12,8 @@ export interface BatchSubmissionDeps {
   batches: BatchRepository;
   /** Every state change of a batch goes through it (transition, event, line). */
   ledger: BatchLedger;
-  client: ProviderClient;
+  /** The provider, per API generation: a batch is sent on the generation it was accepted on. */
+  connectors: Connectors;
   logger: AppLogger;
 }
 
@@ -21,7 +24,7 @@ export interface BatchSubmissionSettings {
 }
 
 /**
- * Sends a SUBMITTING batch as a whole (requestBatchTransfer, same batchTransferId every time) and
+ * Sends a SUBMITTING batch as a whole (same batchTransferId every time, on its generation) and
  * records what the provider said (decideAfterBatchSubmit: a re-send's refusal is never final).
  * Shared by the submit worker (first send) and the check worker (a re-send after the provider
  * said it does not have the batch).
@@ -36,11 +39,11 @@ export class BatchSubmission {
   async submit(batch: BatchRow): Promise<void> {
     try {
       const items = await this.d.batches.items(this.d.pool, batch.id);
-      const r = await this.d.client.requestBatchTransfer(
+      const r = await this.d.connectors[apiOf(batch)].submitBatch(
         {
           batchTransferId: batch.batchTransferId,
           batchFormat: batch.batchFormat,
-          batch: items.map((i) => i.entry as unknown as BatchEntry),
+          entries: items.map((i) => i.entry as unknown as BatchEntry),
         },
         {
           accountId: batch.accountId,

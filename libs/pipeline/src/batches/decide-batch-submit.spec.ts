@@ -1,6 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type BatchTransferAccepted, type FailureKind, type ProviderResult } from '#provider-client';
+import {
+  type BatchSubmitted,
+  type BatchTransferAccepted,
+  type FailureKind,
+  type ProviderResult,
+} from '#provider-client';
 import {
   batchAttentionReason,
   type BatchDecision,
@@ -9,6 +14,12 @@ import {
 } from './decide-batch-submit.js';
 
 const timings = { firstCheckMs: 1000, resendMs: 100 };
+
+/** What the connector makes of a v1 send's answer: the result, and the provider's batch id. */
+function wrap(result: ProviderResult<BatchTransferAccepted>): BatchSubmitted {
+  const referenceId = 'data' in result ? result.data?.referenceId : undefined;
+  return { result, ...(referenceId ? { referenceId } : {}) };
+}
 const diagnostics = (sent = true) => ({
   endpoint: 'requestBatchTransfer' as const,
   requestId: 'r',
@@ -71,9 +82,9 @@ describe('decideAfterBatchSubmit', () => {
         kind === 'duplicate'
           ? { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 }
           : { to: 'FAILED', reason: 'Batch refused', statusCode: '422' };
-      assert.deepEqual(decideAfterBatchSubmit(failed(kind), 1, timings), expected, kind);
+      assert.deepEqual(decideAfterBatchSubmit(wrap(failed(kind)), 1, timings), expected, kind);
     }
-    assert.equal(decideAfterBatchSubmit(failed('invalid-request', false), 1, timings).to, 'REJECTED');
+    assert.equal(decideAfterBatchSubmit(wrap(failed('invalid-request', false)), 1, timings).to, 'REJECTED');
   });
 
   it('re-send: every refusal, of every kind, is UNKNOWN with a status check now, never FAILED or REJECTED', () => {
@@ -81,7 +92,7 @@ describe('decideAfterBatchSubmit', () => {
       for (const kind of FAILURE_KINDS) {
         for (const sent of [true, false]) {
           assert.deepEqual(
-            decideAfterBatchSubmit(failed(kind, sent), attempt, timings),
+            decideAfterBatchSubmit(wrap(failed(kind, sent)), attempt, timings),
             { to: 'UNKNOWN', reason: 'refused_on_resend', recheckInMs: 0 },
             `attempt ${attempt}, ${kind}, sent ${sent}`,
           );
@@ -94,7 +105,7 @@ describe('decideAfterBatchSubmit', () => {
     for (const [result, expected] of NOT_REFUSED) {
       for (const attempt of [1, 2]) {
         assert.deepEqual(
-          decideAfterBatchSubmit(result, attempt, timings),
+          decideAfterBatchSubmit(wrap(result), attempt, timings),
           expected,
           `${result.outcome} ${attempt}`,
         );

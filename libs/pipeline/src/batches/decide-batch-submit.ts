@@ -1,6 +1,6 @@
 import { type BatchStatus } from '#contracts';
 import { type BatchRow } from '#ledger';
-import { type BatchTransferAccepted, type ProviderResult } from '#provider-client';
+import { type BatchSubmitted } from '#provider-client';
 import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 
 export interface BatchDecision {
@@ -27,14 +27,15 @@ export interface BatchDecisionTimings {
  * took: any refusal then is UNKNOWN (refused_on_resend) and a status check now.
  */
 export function decideAfterBatchSubmit(
-  r: ProviderResult<BatchTransferAccepted>,
+  sent: BatchSubmitted,
   attempt: number,
   t: BatchDecisionTimings,
 ): BatchDecision {
+  const r = sent.result;
   switch (r.outcome) {
     case 'success':
     case 'pending': {
-      const referenceId = r.data?.referenceId;
+      const referenceId = sent.referenceId;
       return { to: 'PROCESSING', ...(referenceId ? { referenceId } : {}), recheckInMs: t.firstCheckMs };
     }
     case 'failed':

@@ -1,3 +1,4 @@
+import { type ProviderApi } from '#provider-client';
 import { createHash } from 'node:crypto';
 import {
   type Command,
@@ -62,6 +63,11 @@ export interface IntakeDeps {
   metrics: PipelineMetrics;
   logger: AppLogger;
   defaultAccountId: string;
+  /**
+   * The API generation an account sends on now (PROVIDER_API_GENERATION, PROVIDER_ACCOUNTS[].api):
+   * written on each new payout and batch, which keep it for every send and check. Default: v1.
+   */
+  providerApiOf?: (accountId: string) => ProviderApi;
   maxCommandBytes?: number;
   /** A span per intake transaction, in the commands' traces (ADR 0015). */
   tracing?: Tracing;
@@ -300,6 +306,7 @@ export class IntakeService {
         requestHash: v.hash,
         requestId: v.command.requestId ?? null,
         traceparent: v.message.traceparent ?? null,
+        providerApi: this.apiOf(v.accountId),
         totalAmount: sumAmounts(d.entries.map((e) => e.amount)),
         entries: d.entries.map((e) => ({ transferId: e.transferId, amount: e.amount, entry: { ...e } })),
       });
@@ -357,7 +364,12 @@ export class IntakeService {
       amount: (plain['amount'] as string | undefined) ?? '0',
       requestId: v.command.requestId ?? null,
       traceparent: v.message.traceparent ?? null,
+      providerApi: this.apiOf(v.accountId),
     };
+  }
+
+  private apiOf(accountId: string): ProviderApi {
+    return this.d.providerApiOf?.(accountId) ?? 'v1';
   }
 
   private deadLetter(topic: string, partition: number, x: Dead): DeadLetterMessage {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Diagnostics, type ProviderResult } from '#provider-client';
+import { type Diagnostics, mapProviderStatus, type ProviderResult } from '#provider-client';
 import { payoutRow } from '#test-support';
 import { errorOf } from '../shared/submit-payout.js';
 import { type CheckRules, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
@@ -32,7 +32,8 @@ const unclear: StatusCheck = {
 };
 const says = (status: string, more: Partial<{ reason: string; utr: string }> = {}): StatusCheck => ({
   found: true,
-  answer: { status, ...more },
+  // The connector maps the provider's status; the raw one is kept.
+  answer: { status: mapProviderStatus(status), raw: status, ...more },
 });
 
 describe('decideBeforeAsking', () => {
@@ -80,7 +81,7 @@ describe('decideOnAnswer', () => {
     assert.deepEqual(decideOnAnswer(row({ checkCount: 3 }), says('PENDING'), false, rules), {
       do: 'move',
       to: 'PENDING',
-      answer: { status: 'PENDING' },
+      answer: { status: 'PENDING', raw: 'PENDING' },
       raw: 'PENDING',
       recheckInMs: 10,
     });

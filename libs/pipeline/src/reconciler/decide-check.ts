@@ -1,13 +1,14 @@
 import { type PayoutStatus } from '#contracts';
 import { canMove, contradictionOf, isTerminal, type PayoutRow } from '#ledger';
-import { mapProviderStatus, nextCheckDelay } from '../shared/status-mapping.js';
+import { type PayoutCheck, type PayoutFound } from '#provider-client';
+import { nextCheckDelay } from '../shared/status-mapping.js';
 import { errorOf } from '../shared/submit-payout.js';
 import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
-import { hasStatusCheck, type StatusAnswer, type StatusLookup } from '../shared/payout-kinds.js';
+import { traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 
-/** What the status endpoint said about a payout (the kind table's lookup), or that it has none. */
-export type StatusCheck = StatusLookup | { found: false; result: 'no-status-endpoint' };
+/** What the status endpoint said about a payout (the connector's check), or that it has none. */
+export type StatusCheck = PayoutCheck | { found: false; result: 'no-status-endpoint' };
 
 /** The parts of the reconciler's settings its decisions depend on. */
 export interface CheckRules {
@@ -64,7 +65,7 @@ export type CheckStep =
   | {
       readonly do: 'move';
       readonly to: PayoutStatus;
-      readonly answer: StatusAnswer;
+      readonly answer: PayoutFound;
       readonly raw: string | undefined;
       readonly recheckInMs: number | undefined;
     };
@@ -78,11 +79,11 @@ export type CheckStep =
  */
 export function decideBeforeAsking(row: PayoutRow, rules: CheckRules): CheckStep {
   if (row.status !== 'SUBMITTING') return { do: 'ask-status', resendsSpent: false };
-  const step = onExpiredSubmission(row.kind, row.lastError);
+  const step = onExpiredSubmission(row, row.lastError);
   if (step.do === 'attention') return step;
   if (step.do === 'resend') {
     if (nextCheckDelay(rules.schedule, row.checkCount) !== undefined) return resend(row, rules);
-    if (row.attempt <= 1 || !hasStatusCheck(row.kind)) {
+    if (row.attempt <= 1 || traitsOf(row).status === null) {
       return { do: 'attention', reason: 'not_processed_after_retries' };
     }
     return { do: 'ask-status', resendsSpent: true };
@@ -114,14 +115,15 @@ export function decideOnAnswer(
       if (row.reason === REFUSED_ON_RESEND) return later(row, errorOf(r.diagnostics), rules);
       // The provider has no record of it. Sending the same transferId again is safe only where
       // the provider would refuse a repeat.
-      const step = onNotFound(row.kind);
+      const step = onNotFound(row);
       if (step.do === 'attention') return notReceived(row, rules, nowMs);
       return resend(row, rules);
     }
     return later(row, errorOf(r.diagnostics), rules);
   }
-  const raw = check.answer.status;
-  const to = mapProviderStatus(raw);
+  // The connector has mapped the provider's status; the raw one is kept for people.
+  const raw = check.answer.raw;
+  const to = check.answer.status;
   if (!to) return later(row, { providerStatus: raw ?? null }, rules, 'unknown-status');
   if (to === row.status) return later(row, null, rules);
   if (contradictionOf(row.status, to)) {

@@ -1,37 +1,47 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasStatusCheck, PAYOUT_KIND_NAMES as KINDS, PAYOUT_KINDS } from '../shared/payout-kinds.js';
+import { PROVIDER_APIS } from '#provider-client';
+import { hasStatusCheck, PAYOUT_KIND_NAMES as KINDS, traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+
+/** Every kind on every generation: the traits are the connector's, by the generation a payout was sent on. */
+const ROWS = PROVIDER_APIS.flatMap((providerApi) => KINDS.map((kind) => ({ kind, providerApi })));
 
 describe('in-doubt decisions', () => {
   it('asks for the status of an expired attempt that may have reached the provider, before any re-send', () => {
-    for (const kind of KINDS.filter(hasStatusCheck)) {
-      assert.deepEqual(onExpiredSubmission(kind, null), { do: 'ask-status' }, kind);
+    for (const row of ROWS.filter((r) => hasStatusCheck(r.kind, r.providerApi))) {
+      const label = `${row.providerApi} ${row.kind}`;
+      assert.deepEqual(onExpiredSubmission(row, null), { do: 'ask-status' }, label);
       assert.deepEqual(
-        onExpiredSubmission(kind, { endpoint: 'x', processed: true }),
+        onExpiredSubmission(row, { endpoint: 'x', processed: true }),
         { do: 'ask-status' },
-        kind,
+        label,
       );
     }
   });
 
   it('re-sends at once only an attempt the provider said it did not process', () => {
-    for (const kind of KINDS) {
-      assert.deepEqual(onExpiredSubmission(kind, { processed: false }), { do: 'resend' }, kind);
+    for (const row of ROWS) {
+      assert.deepEqual(onExpiredSubmission(row, { processed: false }), { do: 'resend' }, row.kind);
     }
   });
 
   it('hands an in-doubt self withdrawal (no status endpoint, no dedupe) to a person', () => {
-    assert.deepEqual(onExpiredSubmission('self_withdrawal', null), {
-      do: 'attention',
-      reason: 'in_doubt_resend_unsafe',
-    });
+    for (const providerApi of PROVIDER_APIS) {
+      assert.deepEqual(onExpiredSubmission({ kind: 'self_withdrawal', providerApi }, null), {
+        do: 'attention',
+        reason: 'in_doubt_resend_unsafe',
+      });
+    }
   });
 
   it('re-sends after "not found" only the kinds the provider deduplicates', () => {
-    for (const kind of KINDS) {
-      assert.equal(onNotFound(kind).do, PAYOUT_KINDS[kind].resendIsSafe ? 'resend' : 'attention', kind);
+    for (const row of ROWS) {
+      assert.equal(onNotFound(row).do, traitsOf(row).resendIsSafe ? 'resend' : 'attention', row.kind);
     }
-    assert.deepEqual(onNotFound('internal_transfer'), { do: 'attention', reason: 'in_doubt_resend_unsafe' });
+    assert.deepEqual(onNotFound({ kind: 'internal_transfer' }), {
+      do: 'attention',
+      reason: 'in_doubt_resend_unsafe',
+    });
   });
 });

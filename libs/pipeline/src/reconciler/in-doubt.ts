@@ -1,5 +1,5 @@
 import { type PayoutRow } from '#ledger';
-import { hasStatusCheck, PAYOUT_KINDS } from '../shared/payout-kinds.js';
+import { traitsOf } from '../shared/payout-kinds.js';
 
 export type InDoubtStep =
   | { readonly do: 'ask-status' }
@@ -13,11 +13,11 @@ export type InDoubtStep =
  * the first is in flight or already accepted is a second initiation of the same transferId.
  */
 export function onExpiredSubmission(
-  kind: PayoutRow['kind'],
+  row: Pick<PayoutRow, 'kind' | 'providerApi'>,
   lastError: Readonly<Record<string, unknown>> | null,
 ): InDoubtStep {
   if (lastError?.['processed'] === false) return { do: 'resend' };
-  if (hasStatusCheck(kind)) return { do: 'ask-status' };
+  if (traitsOf(row).status !== null) return { do: 'ask-status' };
   return { do: 'attention', reason: 'in_doubt_resend_unsafe' };
 }
 
@@ -26,8 +26,8 @@ export function onExpiredSubmission(
  * provider deduplicates the id ("already exists"): for the other kinds "not found" may be a
  * status endpoint that lags behind, and a re-send could pay twice.
  */
-export function onNotFound(kind: PayoutRow['kind']): InDoubtStep {
-  return PAYOUT_KINDS[kind].resendIsSafe
+export function onNotFound(row: Pick<PayoutRow, 'kind' | 'providerApi'>): InDoubtStep {
+  return traitsOf(row).resendIsSafe
     ? { do: 'resend' }
     : { do: 'attention', reason: 'in_doubt_resend_unsafe' };
 }

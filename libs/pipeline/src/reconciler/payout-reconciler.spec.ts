@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
 import { payoutRow, strictFake } from '#test-support';
-import { type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';
@@ -82,7 +82,7 @@ function harness(notFound: boolean | string = true) {
       pool,
       payouts,
       ledger,
-      client,
+      connectors: connectorsOf(client),
       // Re-sending is exactly what these tests forbid: calling it fails the test.
       submission: strict<PayoutSubmission>('submission', {}),
       metrics: new ReconcilerMetrics(new Registry()),

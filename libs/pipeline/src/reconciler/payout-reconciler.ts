@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { type ProviderClient } from '#provider-client';
+import { type Connectors } from '#provider-client';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { type CheckStep, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
-import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
+import { apiOf } from '../shared/payout-kinds.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -37,7 +37,8 @@ export interface ReconcilerDeps {
   payouts: PayoutRepository;
   /** Every state change goes through it (transition, event, line, stale count). */
   ledger: PayoutLedger;
-  client: ProviderClient;
+  /** The provider, per API generation: a row is asked on the generation it was sent on. */
+  connectors: Connectors;
   submission: PayoutSubmission;
   metrics: ReconcilerMetrics;
   logger: AppLogger;
@@ -148,7 +149,7 @@ export class PayoutReconciler {
   }
 
   private async act(row: PayoutRow, step: CheckStep, check?: StatusCheck): Promise<void> {
-    const providerStatus = check?.found ? check.answer.status : undefined;
+    const providerStatus = check?.found ? check.answer.raw : undefined;
     if ('note' in step && step.note === 'unknown-status') {
       this.d.metrics.unknownStatus.inc();
       this.d.logger.warn(
@@ -189,9 +190,9 @@ export class PayoutReconciler {
 
   private async askStatus(row: PayoutRow): Promise<StatusCheck> {
     const opts = { accountId: row.accountId, requestId: row.requestId ?? undefined };
-    const status = PAYOUT_KINDS[row.kind].status;
-    if (!status) return { found: false, result: 'no-status-endpoint' };
-    return status.ask(this.d.client, row.transferId, opts);
+    const connector = this.d.connectors[apiOf(row)];
+    if (connector.traits(row.kind).status === null) return { found: false, result: 'no-status-endpoint' };
+    return connector.checkPayout(row.kind, row.transferId, opts);
   }
 
   private async resend(row: PayoutRow): Promise<void> {

@@ -2,7 +2,7 @@ import { type PayoutStatus } from '#contracts';
 import { maskDigitRuns } from '#observability';
 import { type PayoutRow } from '#ledger';
 import { type SubmissionResult } from './submit-payout.js';
-import { hasStatusCheck } from './payout-kinds.js';
+import { traitsOf } from './payout-kinds.js';
 
 /** The reason of a payout whose re-send the provider refused: a status check decides, or a person. */
 export const REFUSED_ON_RESEND = 'refused_on_resend';
@@ -32,7 +32,7 @@ export interface DecisionTimings {
 export function decideAfterSubmit(
   s: SubmissionResult,
   t: DecisionTimings,
-  send: Pick<PayoutRow, 'attempt' | 'kind'>,
+  send: Pick<PayoutRow, 'attempt' | 'kind' | 'providerApi'>,
 ): Decision {
   // Nothing was sent this time, but an earlier attempt may have been: neither final nor re-sent.
   if (s.storedRequestInvalid) return { to: 'REQUIRES_ATTENTION', reason: 'stored_request_invalid' };
@@ -54,7 +54,7 @@ export function decideAfterSubmit(
       // been applied while the status endpoint still lagged behind. Then "Insufficient balance"
       // (the first attempt took it), "Duplicate transferId" or a 404 is the provider refusing a
       // repeat, not the payout: a status check decides, or a person, never the refusal itself.
-      if (send.attempt > 1) return refusedOnResend(send.kind);
+      if (send.attempt > 1) return refusedOnResend(send);
       switch (r.kind) {
         case 'duplicate':
           // The provider holds this transferId already: it was sent before. Check, never re-pay.
@@ -98,8 +98,8 @@ export function decideAfterSubmit(
  * re-sends it nor settles it on "not found"); a kind the provider cannot be asked about goes to a
  * person at once.
  */
-function refusedOnResend(kind: PayoutRow['kind']): Decision {
-  return hasStatusCheck(kind)
+function refusedOnResend(row: Pick<PayoutRow, 'kind' | 'providerApi'>): Decision {
+  return traitsOf(row).status !== null
     ? { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0 }
     : { to: 'REQUIRES_ATTENTION', reason: REFUSED_ON_RESEND };
 }

@@ -1,4 +1,4 @@
-import { type ProviderClient } from '#provider-client';
+import { type Connectors } from '#provider-client';
 import { type PayoutRow, type SecretsCipher } from '#ledger';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type OutcomeRecorder } from './outcome-recorder.js';
@@ -9,7 +9,8 @@ import { errorOf, submitPayout } from './submit-payout.js';
 export interface SubmissionDeps {
   /** Writes the outcome and its event, grouped with other outcomes into one transaction. */
   recorder: OutcomeRecorder;
-  client: ProviderClient;
+  /** The provider, per API generation: a row is sent on the generation it was accepted on. */
+  connectors: Connectors;
   cipher: SecretsCipher;
   logger: AppLogger;
   /** Keeps the row's lease alive while its call runs. */
@@ -113,7 +114,7 @@ export class PayoutSubmission {
 
   private async submit(row: PayoutRow): Promise<void> {
     try {
-      const sub = await submitPayout(this.d.client, this.d.cipher, row);
+      const sub = await submitPayout(this.d.connectors, this.d.cipher, row);
       const decision = decideAfterSubmit(sub, this.t, row);
       this.d.leases.recording(row.id);
       // The ledger logs the change, or counts it stale when the row moved on during the call.

@@ -1,9 +1,16 @@
 import { decodeCommandData } from '#contracts';
-import { type Diagnostics, type ProviderClient } from '#provider-client';
+import { type Connectors, type Diagnostics, type PayoutSubmitted } from '#provider-client';
 import { type PayoutKind, type PayoutRow, type SecretsCipher } from '#ledger';
-import { PAYOUT_KINDS, type KindRules, type SubmissionResult } from '../shared/payout-kinds.js';
+import { apiOf } from './payout-kinds.js';
 
-export type { SubmissionResult } from '../shared/payout-kinds.js';
+/** What one provider call said, reduced to what the ledger records. */
+export interface SubmissionResult extends PayoutSubmitted {
+  /**
+   * The stored request no longer decodes with its command's schema: nothing was sent, and a
+   * person decides (an earlier attempt may have reached the provider).
+   */
+  readonly storedRequestInvalid?: true;
+}
 
 function secretsOf(row: PayoutRow, cipher: SecretsCipher): Record<string, string> {
   const out: Record<string, string> = {};
@@ -12,25 +19,26 @@ function secretsOf(row: PayoutRow, cipher: SecretsCipher): Record<string, string
 }
 
 /**
- * Sends one payout with the same transferId every time it is called: a re-send after a crash or
- * an unclear answer is deduplicated by the provider ("already exists"), never a second payment.
+ * Sends one payout with the same transferId every time it is called, on the generation the row
+ * was sent on first: a re-send after a crash or an unclear answer is deduplicated by the provider
+ * ("already exists"), never a second payment.
  */
 export async function submitPayout(
-  client: ProviderClient,
+  connectors: Connectors,
   cipher: SecretsCipher,
   row: PayoutRow,
 ): Promise<SubmissionResult> {
-  return send(row.kind, client, cipher, row);
+  return send(row.kind, connectors, cipher, row);
 }
 
-/** One kind's row of the table: generic, so that its `send` takes that kind's decoded request. */
+/** Generic in the kind, so that the decoded request is that kind's command data. */
 async function send<K extends PayoutKind>(
   kind: K,
-  client: ProviderClient,
+  connectors: Connectors,
   cipher: SecretsCipher,
   row: PayoutRow,
 ): Promise<SubmissionResult> {
-  const rules: KindRules<K> = PAYOUT_KINDS[kind];
+  const connector = connectors[apiOf(row)];
   const requestId = row.requestId ?? `${row.transferId}:${row.attempt}`;
   const request = decodeCommandData(`payout.${kind}`, { ...row.request, ...secretsOf(row, cipher) });
   if (!request.ok) {
@@ -42,7 +50,7 @@ async function send<K extends PayoutKind>(
         kind: 'invalid-request',
         reason: message,
         diagnostics: {
-          endpoint: rules.endpoint,
+          endpoint: connector.traits(kind).initiation,
           requestId,
           sent: false,
           attempts: 0,
@@ -53,7 +61,10 @@ async function send<K extends PayoutKind>(
       storedRequestInvalid: true,
     };
   }
-  return rules.send(client, request.value, row, { accountId: row.accountId, requestId });
+  return connector.submitPayout(
+    { kind, transferId: row.transferId, amount: row.amount, request: request.value },
+    { accountId: row.accountId, requestId },
+  );
 }
 
 /** Raw provider codes kept on the row for support (already scrubbed by the client). */

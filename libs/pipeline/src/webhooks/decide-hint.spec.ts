@@ -280,12 +280,12 @@ describe('decideHint', () => {
   });
 
   it('a contradicting webhook: a status check where the kind has one; raised alone only by a v2 (body-signed) webhook', () => {
-    assert.equal(onContradiction('internal_transfer', 'v1'), 'check');
-    assert.equal(onContradiction('internal_transfer', 'v2'), 'check');
-    assert.equal(onContradiction('validated_upi_payout', 'v2'), 'check');
+    assert.equal(onContradiction({ kind: 'internal_transfer' }, 'v1'), 'check');
+    assert.equal(onContradiction({ kind: 'internal_transfer' }, 'v2'), 'check');
+    assert.equal(onContradiction({ kind: 'validated_upi_payout' }, 'v2'), 'check');
     // No status endpoint: only a webhook whose signature binds it to its transfer is believed.
-    assert.equal(onContradiction('self_withdrawal', 'v2'), 'raise');
-    assert.equal(onContradiction('self_withdrawal', 'v1'), 'ignore');
+    assert.equal(onContradiction({ kind: 'self_withdrawal' }, 'v2'), 'raise');
+    assert.equal(onContradiction({ kind: 'self_withdrawal' }, 'v1'), 'ignore');
   });
 });
 

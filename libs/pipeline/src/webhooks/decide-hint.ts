@@ -8,17 +8,11 @@ import {
   type WebhookApiVersion,
   type WebhookFields,
 } from '#ledger';
-import { hasStatusCheck } from '../shared/payout-kinds.js';
-import { mapProviderStatus } from '../shared/status-mapping.js';
+import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
+import { mapProviderStatus, type ProviderApi, WEBHOOK_EVENT_STATUS } from '#provider-client';
 
-/** The state a transfer webhook announces; ACKNOWLEDGED announces none (it follows SUCCESS). */
-export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = {
-  TRANSFER_SUCCESS: 'SUCCESS',
-  TRANSFER_FAILED: 'FAILED',
-  TRANSFER_REVERSED: 'REVERSED',
-  TRANSFER_REJECTED: 'REJECTED',
-  TRANSFER_ACKNOWLEDGED: null,
-};
+/** The state a transfer webhook announces (the connector's mapping of the provider's events). */
+export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = WEBHOOK_EVENT_STATUS;
 
 /** Why a webhook was not applied directly but the payout is checked now instead. */
 export type RecheckReason =
@@ -140,7 +134,10 @@ function sameAmount(a: string, b: string): boolean {
  * it never raises one by itself. Where there is none, only a v2 webhook, whose signature covers
  * its whole body, is believed enough to raise it; a v1 one is logged and counted only.
  */
-export function onContradiction(kind: PayoutKind, api: WebhookApiVersion): 'check' | 'raise' | 'ignore' {
-  if (hasStatusCheck(kind)) return 'check';
+export function onContradiction(
+  row: { readonly kind: PayoutKind; readonly providerApi?: ProviderApi | undefined },
+  api: WebhookApiVersion,
+): 'check' | 'raise' | 'ignore' {
+  if (hasStatusCheck(row.kind, apiOf(row))) return 'check';
   return api === 'v2' ? 'raise' : 'ignore';
 }

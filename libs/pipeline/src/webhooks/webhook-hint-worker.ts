@@ -17,7 +17,7 @@ import {
 } from '#ledger';
 import { type AppLogger } from '#observability';
 import { Idle } from '../shared/idle.js';
-import { hasStatusCheck } from '../shared/payout-kinds.js';
+import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
 import { decideHint, type HintContext, onContradiction, WEBHOOK_STATUS } from './decide-hint.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
@@ -169,7 +169,7 @@ export class WebhookHintWorker {
       row.status !== 'REQUIRES_ATTENTION' ||
       (await this.d.webhooks.reopensSince(this.d.pool, w.accountId, row.transferId, this.s.reopenPeriodMs)) <
         this.s.reopenLimit;
-    return { apiVersion: w.apiVersion, checkable: hasStatusCheck(row.kind), reopenAllowed };
+    return { apiVersion: w.apiVersion, checkable: hasStatusCheck(row.kind, apiOf(row)), reopenAllowed };
   }
 
   private async payoutHint(w: WebhookRow, row: PayoutRow): Promise<Settlement> {
@@ -244,7 +244,7 @@ export class WebhookHintWorker {
    */
   private async contradicted(w: WebhookRow, row: PayoutRow, observed: PayoutStatus): Promise<Settlement> {
     const log = { webhookId: w.id, event: w.event, transferId: row.transferId, status: row.status, observed };
-    switch (onContradiction(row.kind, w.apiVersion)) {
+    switch (onContradiction(row, w.apiVersion)) {
       case 'check': {
         const due = await this.d.payouts.watchNow(this.d.pool, row.id);
         this.d.logger.warn(

@@ -27,6 +27,11 @@ export interface EndpointAdapter<Req, D> {
   /** `bearer`: legacy token; `client-headers`: v2 id/secret/version; `client-credentials`: authorize. */
   readonly auth: 'bearer' | 'client-headers' | 'client-credentials';
   readonly rateClass: RateClass;
+  /**
+   * The provider counts this endpoint's calls under another adapter's name (the same method and
+   * path, e.g. two bodies of `POST /payout/transfers`): they share one rate budget.
+   */
+  readonly rateKey?: EndpointName;
   validate(req: Req): Refusal | undefined;
   /** Secret values in the request, scrubbed from any provider message that echoes them. */
   secrets?(req: Req): readonly (string | undefined)[];

@@ -39,7 +39,10 @@ export type EndpointName =
   | 'removeBeneficiary'
   | 'createBeneficiaryV2'
   | 'getBeneficiaryV2'
-  | 'deleteBeneficiaryV2';
+  | 'deleteBeneficiaryV2'
+  | 'transferV2'
+  | 'batchTransferV2'
+  | 'getBatchTransferStatusV2';
 
 /** What was seen on the wire, for support. Never holds a secret: messages are scrubbed and capped. */
 export interface Diagnostics {

@@ -53,6 +53,8 @@ export function findV2Row(
   message: string | undefined,
 ): V2OutcomeRow | undefined {
   const rows = table.filter((r) => r.http === http);
+  // A batch names the entry it refuses (`transfers[3].transfer_amount_invalid`); tables say `[i]`.
+  code = code?.replace(/\[\d+\]/g, '[i]');
   const msg = message === undefined ? '' : normaliseMessage(message);
   return (
     rows.find((r) => r.code !== undefined && r.code === code) ??

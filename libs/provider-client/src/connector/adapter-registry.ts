@@ -1,0 +1,81 @@
+import { addBeneficiaryAdapter } from '../adapters/add-beneficiary.adapter.js';
+import { authorizeAdapter } from '../adapters/authorize.adapter.js';
+import { batchTransferV2Adapter } from '../adapters/batch-transfer-v2.adapter.js';
+import { beneHistoryAdapter } from '../adapters/bene-history.adapter.js';
+import { cardpayAdapter } from '../adapters/cardpay.adapter.js';
+import { createBeneficiaryV2Adapter } from '../adapters/create-beneficiary-v2.adapter.js';
+import { createSdkTokenAdapter } from '../adapters/create-sdk-token.adapter.js';
+import { deleteBeneficiaryV2Adapter } from '../adapters/delete-beneficiary-v2.adapter.js';
+import { directTransferAdapter } from '../adapters/direct-transfer.adapter.js';
+import { getBatchTransferStatusV2Adapter } from '../adapters/get-batch-transfer-status-v2.adapter.js';
+import { getBatchTransferStatusAdapter } from '../adapters/get-batch-transfer-status.adapter.js';
+import { getBeneIdAdapter } from '../adapters/get-bene-id.adapter.js';
+import { getBeneficiaryV2Adapter } from '../adapters/get-beneficiary-v2.adapter.js';
+import { getBeneficiaryAdapter } from '../adapters/get-beneficiary.adapter.js';
+import { getTransferStatusV2Adapter } from '../adapters/get-transfer-status-v2.adapter.js';
+import { getTransferStatusAdapter } from '../adapters/get-transfer-status.adapter.js';
+import { internalTransferAdapter } from '../adapters/internal-transfer.adapter.js';
+import { processValidatedPayoutAdapter } from '../adapters/process-validated-payout.adapter.js';
+import { removeBeneficiaryAdapter } from '../adapters/remove-beneficiary.adapter.js';
+import { requestBatchTransferAdapter } from '../adapters/request-batch-transfer.adapter.js';
+import { requestTransferAdapter } from '../adapters/request-transfer.adapter.js';
+import { selfWithdrawalAdapter } from '../adapters/self-withdrawal.adapter.js';
+import { transferV2Adapter } from '../adapters/transfer-v2.adapter.js';
+import { type EndpointAdapter } from '../core/endpoint-adapter.js';
+import { type EndpointName } from '../core/outcome.js';
+import { type ProviderApi } from './provider-api.js';
+
+/** One provider endpoint: its adapter and the API generation it belongs to. */
+export interface RegisteredEndpoint {
+  readonly name: EndpointName;
+  readonly generation: ProviderApi;
+  readonly adapter: EndpointAdapter<never, unknown>;
+}
+
+const entry = (generation: ProviderApi, adapter: EndpointAdapter<never, unknown>): RegisteredEndpoint => ({
+  name: adapter.name,
+  generation,
+  adapter,
+});
+
+/**
+ * Every provider endpoint the service calls, once. Keyed by name, so the compiler refuses an
+ * EndpointName without its row; the lists the service shows (configuration keys, docs) derive
+ * from it. Adding an endpoint: its adapter and outcome table, a row here, a connector method that
+ * uses it, and its sandbox handler (ADR 0019). The spec checks each key names its adapter.
+ */
+export const ADAPTER_REGISTRY: { readonly [N in EndpointName]: RegisteredEndpoint } = {
+  authorize: entry('v1', authorizeAdapter),
+  requestTransfer: entry('v1', requestTransferAdapter),
+  directTransfer: entry('v1', directTransferAdapter),
+  cardpay: entry('v1', cardpayAdapter),
+  requestBatchTransfer: entry('v1', requestBatchTransferAdapter),
+  getBatchTransferStatus: entry('v1', getBatchTransferStatusAdapter),
+  internalTransfer: entry('v1', internalTransferAdapter),
+  selfWithdrawal: entry('v1', selfWithdrawalAdapter),
+  getBeneId: entry('v1', getBeneIdAdapter),
+  beneHistory: entry('v1', beneHistoryAdapter),
+  getTransferStatus: entry('v1', getTransferStatusAdapter),
+  addBeneficiary: entry('v1', addBeneficiaryAdapter),
+  getBeneficiary: entry('v1', getBeneficiaryAdapter),
+  removeBeneficiary: entry('v1', removeBeneficiaryAdapter),
+  processValidatedPayout: entry('v2', processValidatedPayoutAdapter),
+  createSdkToken: entry('v2', createSdkTokenAdapter),
+  getTransferStatusV2: entry('v2', getTransferStatusV2Adapter),
+  transferV2: entry('v2', transferV2Adapter),
+  batchTransferV2: entry('v2', batchTransferV2Adapter),
+  getBatchTransferStatusV2: entry('v2', getBatchTransferStatusV2Adapter),
+  createBeneficiaryV2: entry('v2', createBeneficiaryV2Adapter),
+  getBeneficiaryV2: entry('v2', getBeneficiaryV2Adapter),
+  deleteBeneficiaryV2: entry('v2', deleteBeneficiaryV2Adapter),
+};
+
+/** The registry as a list, in its order. */
+export const REGISTERED_ENDPOINTS: readonly RegisteredEndpoint[] = Object.values(ADAPTER_REGISTRY);
+
+/** Every endpoint name, from the registry. */
+export const ENDPOINT_NAMES: readonly EndpointName[] = REGISTERED_ENDPOINTS.map((e) => e.name);
+
+export function isEndpointName(v: string): v is EndpointName {
+  return Object.hasOwn(ADAPTER_REGISTRY, v);
+}
