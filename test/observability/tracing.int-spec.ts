@@ -125,6 +125,49 @@ describe('tracing', () => {
     for (const m of events) assert.equal(m.headers['traceparent'], stored?.traceparent);
   });
 
+  // Issue 24, finding 2: a batch's provider calls had no parent and no link.
+  it("a batch's send and status checks, and their provider calls, are in its command's trace", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const entry = (transferId: string) => ({
+      transferId,
+      amount: '25.00',
+      name: 'Batch Person',
+      phone: '9876543210',
+      ...ACCOUNTS.success,
+    });
+    await stack.send(
+      {
+        type: 'payout.batch_transfer',
+        data: {
+          batchTransferId: 'tr_batch',
+          batchFormat: 'BANK_ACCOUNT',
+          entries: [entry('trb_1'), entry('trb_2')],
+        },
+      },
+      undefined,
+      { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    );
+    await stack.waitForStatus('tr_batch', 'COMPLETED', 30_000);
+    const spans = await eventually(
+      () => {
+        const s = spansOf(traceId);
+        return named(s, 'batch submit').length >= 1 && named(s, 'batch status check').length >= 1
+          ? s
+          : undefined;
+      },
+      { what: 'the batch spans in the command trace' },
+    );
+    const childCalls = (parent: ReadableSpan) =>
+      spans.filter((s) => s.kind === SpanKind.CLIENT && parentOf(s) === parent.spanContext().spanId);
+    const [submit] = named(spans, 'batch submit');
+    assert.ok(submit && childCalls(submit).length === 1, 'the batch send is a child of its submit span');
+    const checks = named(spans, 'batch status check');
+    assert.ok(
+      checks.some((c) => childCalls(c).length === 1),
+      'a status call is a child of a batch status check',
+    );
+  });
+
   it('no secret or personal data in any span name or attribute', () => {
     const spans = exporter.getFinishedSpans();
     assert.ok(spans.length > 10);

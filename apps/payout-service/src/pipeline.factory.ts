@@ -192,7 +192,7 @@ export function createPipeline(i: PipelineInputs) {
 
   const batchLog = log('batches');
   const batchSubmission = new BatchSubmission(
-    { pool, batches, ledger: batchLedger, connectors, logger: batchLog },
+    { pool, batches, ledger: batchLedger, connectors, logger: batchLog, tracing },
     batchSubmissionSettings(c),
   );
   const batchSubmits = new BatchSubmitWorker(
@@ -208,6 +208,7 @@ export function createPipeline(i: PipelineInputs) {
       submission: batchSubmission,
       metrics: reconcilerMetrics,
       logger: batchLog,
+      tracing,
     },
     batchCheckWorkerSettings(c, owner),
   );

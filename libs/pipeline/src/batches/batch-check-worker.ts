@@ -9,7 +9,7 @@ import {
   type BatchRepository,
   type BatchRow,
 } from '#ledger';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type Connectors, type ProviderResult } from '#provider-client';
 import { apiOf } from '../shared/payout-kinds.js';
 import { nextCheckDelay } from '../shared/status-mapping.js';
@@ -29,6 +29,8 @@ export interface BatchCheckWorkerDeps {
   logger: AppLogger;
   /** Counts entry results that would move an entry backwards, and batches handed to a person. */
   metrics: ReconcilerMetrics;
+  /** A batch's checks join its command's trace, as a payout's do. */
+  tracing?: Tracing;
 }
 
 export interface BatchCheckWorkerSettings {
@@ -109,7 +111,25 @@ export class BatchCheckWorker {
     return rows.length;
   }
 
-  private async check(batch: BatchRow): Promise<void> {
+  /** One claimed batch, in its command's trace (its row's traceparent), as a payout's check is. */
+  private check(batch: BatchRow): Promise<void> {
+    const tracing = this.d.tracing ?? NOOP_TRACING;
+    if (!tracing.enabled) return this.checkBatch(batch);
+    return tracing.inSpan(
+      'batch status check',
+      {
+        parents: [batch.traceparent],
+        attributes: {
+          'payouts.batch.id': batch.id,
+          'payouts.status': batch.status,
+          'payouts.check': (batch.checkCount ?? 0) + 1,
+        },
+      },
+      () => this.checkBatch(batch),
+    );
+  }
+
+  private async checkBatch(batch: BatchRow): Promise<void> {
     const answer = await this.d.connectors[apiOf(batch)].checkBatch(batch.batchTransferId, {
       accountId: batch.accountId,
       requestId: batch.requestId ?? undefined,

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type BatchChangeFields, type BatchLedger, type BatchRepository, type BatchRow } from '#ledger';
-import { type AppLogger } from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { type BatchEntry } from '#contracts';
 import { type Connectors } from '#provider-client';
 import { apiOf } from '../shared/payout-kinds.js';
@@ -15,6 +15,8 @@ export interface BatchSubmissionDeps {
   /** The provider, per API generation: a batch is sent on the generation it was accepted on. */
   connectors: Connectors;
   logger: AppLogger;
+  /** The batch's send joins its command's trace (its row's traceparent), as a payout's does. */
+  tracing?: Tracing;
 }
 
 export interface BatchSubmissionSettings {
@@ -36,7 +38,20 @@ export class BatchSubmission {
   ) {}
 
   /** Never throws: a failure leaves the batch SUBMITTING, and its lease brings it back. */
-  async submit(batch: BatchRow): Promise<void> {
+  submit(batch: BatchRow): Promise<void> {
+    const tracing = this.d.tracing ?? NOOP_TRACING;
+    if (!tracing.enabled) return this.send(batch);
+    return tracing.inSpan(
+      'batch submit',
+      {
+        parents: [batch.traceparent],
+        attributes: { 'payouts.batch.id': batch.id, 'payouts.attempt': batch.attempt },
+      },
+      () => this.send(batch),
+    );
+  }
+
+  private async send(batch: BatchRow): Promise<void> {
     try {
       const items = await this.d.batches.items(this.d.pool, batch.id);
       const r = await this.d.connectors[apiOf(batch)].submitBatch(
