@@ -136,7 +136,11 @@ export class Harness {
     return beneId;
   }
 
-  direct(bene: Record<string, string>, extra: Record<string, unknown> = {}, opts?: CallOptions): Promise<Res> {
+  direct(
+    bene: Record<string, string>,
+    extra: Record<string, unknown> = {},
+    opts?: CallOptions,
+  ): Promise<Res> {
     return this.post(
       '/payout/v1.2/directTransfer',
       {

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMON, V2_COMMON } from '#sandbox';
+import { COMMON, signClientId, V2_COMMON } from '#sandbox';
 import { assertRow, assertV2Row, Harness, SUCCESS_ACCOUNT, V2_HEADERS, type Res } from './harness.js';
 import { signatureValid, WebhookReceiver } from './webhook-receiver.js';
 
@@ -161,7 +161,10 @@ describe('sandbox merchants', () => {
       rxA.for(idA).map(() => idA),
       "A's receiver gets only A's webhooks",
     );
-    assert.ok(rxB.received.every((r) => r.transferId === idB), "B's receiver gets only B's webhooks");
+    assert.ok(
+      rxB.received.every((r) => r.transferId === idB),
+      "B's receiver gets only B's webhooks",
+    );
     const [a1] = rxA.for(idA);
     const [b1] = rxB.for(idB);
     assert.ok(a1 && b1);
@@ -207,5 +210,22 @@ describe('sandbox merchants', () => {
     assert.notEqual((await send(V2_HEADERS)).http, 200, "B's token does not pay for A");
     const paid = await send(B_V2);
     assert.equal(paid.http, 200, JSON.stringify(paid.body));
+  });
+
+  it('each merchant has its own allow-list, and its X-Svc-Signature is over its own client id', async () => {
+    await ctlB('POST', '/__sandbox/allowed-ips', { ips: [] });
+    assert.equal((await h.authorize()).body.subCode, '200', "B's allow-list is not A's");
+    const seconds = Math.floor(Number((await h.ctl('GET', '/__sandbox/clock')).body.now) / 1000);
+    const asB = (clientId: string) =>
+      h.post('/payout/v1/authorize', undefined, {
+        token: null,
+        headers: {
+          'x-client-id': B.clientId,
+          'x-client-secret': B.clientSecret,
+          'x-svc-signature': signClientId(h.sb.publicKeyPem, clientId, seconds),
+        },
+      });
+    assertRow(await asB('sandbox_client_id'), COMMON.ipNotWhitelisted);
+    assert.equal((await asB(B.clientId)).body.subCode, '200');
   });
 });

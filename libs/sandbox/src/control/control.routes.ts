@@ -104,109 +104,163 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { reset: true, merchants: merchants.map((m) => m.clientId) };
     }),
   );
-  get(`${P}/balance`, scoped(() => {
-    world.account.settle();
-    return { balance: formatPaise(world.account.balance) };
-  }));
-  post(`${P}/balance`, scoped((req, reply) => {
-    const b = decode(balanceSchema, req.body, reply);
-    if (!b) return;
-    world.setBalance(paiseFromConfig(b.balance));
-    return { balance: formatPaise(world.account.balance) };
-  }));
-  get(`${P}/webhooks`, scoped(() => world.webhooks.view()));
-  post(`${P}/webhooks`, scoped((req, reply) => {
-    const b = decode(webhookConfigSchema, req.body, reply);
-    if (!b) return;
-    world.webhooks.configure({
-      ...b,
-      lowBalanceThreshold:
-        b.lowBalanceThreshold === undefined ? undefined : paiseFromConfig(b.lowBalanceThreshold),
-    });
-    return world.webhooks.view();
-  }));
-  post(`${P}/webhooks/enable`, scoped(() => {
-    world.webhooks.enable();
-    return world.webhooks.view();
-  }));
-  get(`${P}/webhooks/deliveries`, scoped((req) => {
-    const q = req.query as Record<string, unknown>;
-    const id = typeof q.transferId === 'string' ? q.transferId : undefined;
-    const deliveries = world.webhooks.deliveries().filter((d) => id === undefined || d.transferId === id);
-    return { deliveries };
-  }));
-  post(`${P}/webhooks/incident`, scoped((req, reply) => {
-    const b = decode(webhookIncidentSchema, req.body, reply);
-    if (!b) return;
-    world.beneficiaryIncident(b.beneficiaryId ?? '', b.reason);
-    return reply.code(202).send({ event: 'BENEFICIARY_INCIDENT' });
-  }));
+  get(
+    `${P}/balance`,
+    scoped(() => {
+      world.account.settle();
+      return { balance: formatPaise(world.account.balance) };
+    }),
+  );
+  post(
+    `${P}/balance`,
+    scoped((req, reply) => {
+      const b = decode(balanceSchema, req.body, reply);
+      if (!b) return;
+      world.setBalance(paiseFromConfig(b.balance));
+      return { balance: formatPaise(world.account.balance) };
+    }),
+  );
+  get(
+    `${P}/webhooks`,
+    scoped(() => world.webhooks.view()),
+  );
+  post(
+    `${P}/webhooks`,
+    scoped((req, reply) => {
+      const b = decode(webhookConfigSchema, req.body, reply);
+      if (!b) return;
+      world.webhooks.configure({
+        ...b,
+        lowBalanceThreshold:
+          b.lowBalanceThreshold === undefined ? undefined : paiseFromConfig(b.lowBalanceThreshold),
+      });
+      return world.webhooks.view();
+    }),
+  );
+  post(
+    `${P}/webhooks/enable`,
+    scoped(() => {
+      world.webhooks.enable();
+      return world.webhooks.view();
+    }),
+  );
+  get(
+    `${P}/webhooks/deliveries`,
+    scoped((req) => {
+      const q = req.query as Record<string, unknown>;
+      const id = typeof q.transferId === 'string' ? q.transferId : undefined;
+      const deliveries = world.webhooks.deliveries().filter((d) => id === undefined || d.transferId === id);
+      return { deliveries };
+    }),
+  );
+  post(
+    `${P}/webhooks/incident`,
+    scoped((req, reply) => {
+      const b = decode(webhookIncidentSchema, req.body, reply);
+      if (!b) return;
+      world.beneficiaryIncident(b.beneficiaryId ?? '', b.reason);
+      return reply.code(202).send({ event: 'BENEFICIARY_INCIDENT' });
+    }),
+  );
   // Replays of captured webhooks (v1 re-aimed, v2 stale or badly signed) at a steady rate.
-  get(`${P}/webhooks/hostile`, scoped(() => world.hostile.view()));
-  post(`${P}/webhooks/hostile`, scoped((req, reply) => {
-    const b = decode(hostileSchema, req.body, reply);
-    if (!b) return;
-    const url = b.url ?? world.webhooks.target?.url;
-    const v1 = b.v1Url ?? url;
-    const v2 = b.v2Url ?? url;
-    if (v1 === undefined || v2 === undefined) {
-      return reply
-        .code(400)
-        .send({ error: 'url: no webhook endpoint configured, give url (or v1Url and v2Url)' });
-    }
-    world.hostile.start({
-      urls: { v1, v2 },
-      perSecond: b.perSecond ?? 5,
-      variants: b.variants ?? HOSTILE_VARIANTS,
-      seed: b.seed ?? 1,
-      ...(b.total === undefined ? {} : { total: b.total }),
-    });
-    return reply.code(202).send(world.hostile.view());
-  }));
-  del(`${P}/webhooks/hostile`, scoped(() => {
-    world.hostile.stop();
-    return world.hostile.view();
-  }));
-  get(`${P}/flags`, scoped(() => world.account.flags));
-  post(`${P}/flags`, scoped((req, reply) => {
-    const b = decode(flagsSchema, req.body, reply);
-    if (!b) return;
-    Object.assign(world.account.flags, b);
-    return world.account.flags;
-  }));
-  get(`${P}/faults`, scoped(() => ({ faults: world.faults.list() })));
-  post(`${P}/faults`, scoped((req, reply) => {
-    const b = decode(faultSchema, req.body, reply);
-    if (!b) return;
-    world.faults.add(b);
-    return reply.code(201).send({ faults: world.faults.list() });
-  }));
-  del(`${P}/faults`, scoped((req) => {
-    const q = req.query as Record<string, unknown>;
-    world.faults.clear(typeof q.endpoint === 'string' ? q.endpoint : undefined);
-    return { faults: world.faults.list() };
-  }));
-  get(`${P}/fault-mode`, scoped(() => world.faults.randomView()));
-  post(`${P}/fault-mode`, scoped((req, reply) => {
-    const b = decode(faultModeSchema, req.body, reply);
-    if (!b) return;
-    world.faults.setRandom({
-      rate: b.rate,
-      seed: b.seed,
-      endpoints: b.endpoints ?? INITIATION_ENDPOINTS,
-      kinds: b.kinds ?? RANDOM_FAULT_KINDS,
-      lateMs: b.lateMs ?? RANDOM_DEFAULTS.lateMs,
-      lateApplyMs: b.lateApplyMs ?? RANDOM_DEFAULTS.lateApplyMs,
-      lateApplyAnswer: b.lateApplyAnswer ?? RANDOM_DEFAULTS.lateApplyAnswer,
-      lagMs: b.lagMs ?? RANDOM_DEFAULTS.lagMs,
-      refusals: b.refusals ?? RANDOM_DEFAULTS.refusals,
-    });
-    return world.faults.randomView();
-  }));
-  del(`${P}/fault-mode`, scoped(() => {
-    world.faults.setRandom(undefined);
-    return world.faults.randomView();
-  }));
+  get(
+    `${P}/webhooks/hostile`,
+    scoped(() => world.hostile.view()),
+  );
+  post(
+    `${P}/webhooks/hostile`,
+    scoped((req, reply) => {
+      const b = decode(hostileSchema, req.body, reply);
+      if (!b) return;
+      const url = b.url ?? world.webhooks.target?.url;
+      const v1 = b.v1Url ?? url;
+      const v2 = b.v2Url ?? url;
+      if (v1 === undefined || v2 === undefined) {
+        return reply
+          .code(400)
+          .send({ error: 'url: no webhook endpoint configured, give url (or v1Url and v2Url)' });
+      }
+      world.hostile.start({
+        urls: { v1, v2 },
+        perSecond: b.perSecond ?? 5,
+        variants: b.variants ?? HOSTILE_VARIANTS,
+        seed: b.seed ?? 1,
+        ...(b.total === undefined ? {} : { total: b.total }),
+      });
+      return reply.code(202).send(world.hostile.view());
+    }),
+  );
+  del(
+    `${P}/webhooks/hostile`,
+    scoped(() => {
+      world.hostile.stop();
+      return world.hostile.view();
+    }),
+  );
+  get(
+    `${P}/flags`,
+    scoped(() => world.account.flags),
+  );
+  post(
+    `${P}/flags`,
+    scoped((req, reply) => {
+      const b = decode(flagsSchema, req.body, reply);
+      if (!b) return;
+      Object.assign(world.account.flags, b);
+      return world.account.flags;
+    }),
+  );
+  get(
+    `${P}/faults`,
+    scoped(() => ({ faults: world.faults.list() })),
+  );
+  post(
+    `${P}/faults`,
+    scoped((req, reply) => {
+      const b = decode(faultSchema, req.body, reply);
+      if (!b) return;
+      world.faults.add(b);
+      return reply.code(201).send({ faults: world.faults.list() });
+    }),
+  );
+  del(
+    `${P}/faults`,
+    scoped((req) => {
+      const q = req.query as Record<string, unknown>;
+      world.faults.clear(typeof q.endpoint === 'string' ? q.endpoint : undefined);
+      return { faults: world.faults.list() };
+    }),
+  );
+  get(
+    `${P}/fault-mode`,
+    scoped(() => world.faults.randomView()),
+  );
+  post(
+    `${P}/fault-mode`,
+    scoped((req, reply) => {
+      const b = decode(faultModeSchema, req.body, reply);
+      if (!b) return;
+      world.faults.setRandom({
+        rate: b.rate,
+        seed: b.seed,
+        endpoints: b.endpoints ?? INITIATION_ENDPOINTS,
+        kinds: b.kinds ?? RANDOM_FAULT_KINDS,
+        lateMs: b.lateMs ?? RANDOM_DEFAULTS.lateMs,
+        lateApplyMs: b.lateApplyMs ?? RANDOM_DEFAULTS.lateApplyMs,
+        lateApplyAnswer: b.lateApplyAnswer ?? RANDOM_DEFAULTS.lateApplyAnswer,
+        lagMs: b.lagMs ?? RANDOM_DEFAULTS.lagMs,
+        refusals: b.refusals ?? RANDOM_DEFAULTS.refusals,
+      });
+      return world.faults.randomView();
+    }),
+  );
+  del(
+    `${P}/fault-mode`,
+    scoped(() => {
+      world.faults.setRandom(undefined);
+      return world.faults.randomView();
+    }),
+  );
   // Totals and every (account, id) the provider accepted more than once: a whole run's check
   // without shipping the whole log. Every merchant unless `?clientId=` names one.
   get(
@@ -226,7 +280,8 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
           const key = `${r.account}\u0000${r.transferId}`;
           accepted.set(key, (accepted.get(key) ?? 0) + 1);
         }
-        for (const [ep, n] of Object.entries(m.limiter.refusals())) rateLimited[ep] = (rateLimited[ep] ?? 0) + n;
+        for (const [ep, n] of Object.entries(m.limiter.refusals()))
+          rateLimited[ep] = (rateLimited[ep] ?? 0) + n;
       }
       const acceptedMoreThanOnce = [...accepted]
         .filter(([, n]) => n > 1)
@@ -297,32 +352,44 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { initiations, accepted: initiations.filter((r) => r.accepted).length };
     }),
   );
-  post(`${P}/transfer-tokens`, scoped((req, reply) => {
-    const b = decode(transferTokenSchema, req.body, reply);
-    if (!b) return;
-    const t = world.transferTokens.issue(b.transfer_id, b.vpa);
-    return reply.code(201).send({
-      transfer_token: t.token,
-      transfer_id: t.transferId,
-      vpa: t.vpa,
-      account_status: 'VALID',
-      name_at_bank: 'Sandbox Payee',
-      expires_at: v2Date(t.issuedAt + TRANSFER_TOKEN_TTL_MS),
-    });
-  }));
-  post(`${P}/rate-limits`, scoped((req, reply) => {
-    const b = decode(rateLimitSchema, req.body, reply);
-    if (!b) return;
-    world.limiter.setOverride(b.endpoint, b.perMinute ?? undefined);
-    return { endpoint: b.endpoint, perMinute: b.perMinute };
-  }));
-  get(`${P}/allowed-ips`, scoped(() => ({ ips: world.allowedIps })));
-  post(`${P}/allowed-ips`, scoped((req, reply) => {
-    const b = decode(allowedIpsSchema, req.body, reply);
-    if (!b) return;
-    world.allowedIps = b.ips;
-    return { ips: world.allowedIps };
-  }));
+  post(
+    `${P}/transfer-tokens`,
+    scoped((req, reply) => {
+      const b = decode(transferTokenSchema, req.body, reply);
+      if (!b) return;
+      const t = world.transferTokens.issue(b.transfer_id, b.vpa);
+      return reply.code(201).send({
+        transfer_token: t.token,
+        transfer_id: t.transferId,
+        vpa: t.vpa,
+        account_status: 'VALID',
+        name_at_bank: 'Sandbox Payee',
+        expires_at: v2Date(t.issuedAt + TRANSFER_TOKEN_TTL_MS),
+      });
+    }),
+  );
+  post(
+    `${P}/rate-limits`,
+    scoped((req, reply) => {
+      const b = decode(rateLimitSchema, req.body, reply);
+      if (!b) return;
+      world.limiter.setOverride(b.endpoint, b.perMinute ?? undefined);
+      return { endpoint: b.endpoint, perMinute: b.perMinute };
+    }),
+  );
+  get(
+    `${P}/allowed-ips`,
+    scoped(() => ({ ips: world.allowedIps })),
+  );
+  post(
+    `${P}/allowed-ips`,
+    scoped((req, reply) => {
+      const b = decode(allowedIpsSchema, req.body, reply);
+      if (!b) return;
+      world.allowedIps = b.ips;
+      return { ips: world.allowedIps };
+    }),
+  );
   app.post(`${P}/timing`, (req, reply) => {
     const b = decode(timingSchema, req.body, reply);
     if (!b) return;

@@ -5,7 +5,11 @@ const CONTROL: readonly [string, string, string][] = [
   ['get', '/__sandbox/openapi.json', 'This document'],
   ['get', '/__sandbox/clock', 'Read the sandbox clock'],
   ['post', '/__sandbox/clock/advance', 'Advance the sandbox clock {ms?, seconds?}'],
-  ['post', '/__sandbox/reset', 'Forget all state, tokens, faults and rate windows (of every merchant, or of ?clientId=)'],
+  [
+    'post',
+    '/__sandbox/reset',
+    'Forget all state, tokens, faults and rate windows (of every merchant, or of ?clientId=)',
+  ],
   ['get', '/__sandbox/balance', 'Read the balance'],
   ['post', '/__sandbox/balance', 'Set the balance {balance: "1000.00"}'],
   ['get', '/__sandbox/flags', 'Read the account flags'],

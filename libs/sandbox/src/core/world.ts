@@ -57,7 +57,8 @@ export class SandboxWorld {
         ),
     );
     this.byClientId = new Map(this.merchants.map((m) => [m.clientId, m]));
-    if (this.byClientId.size !== this.merchants.length) throw new Error('sandbox merchants: client ids repeat');
+    if (this.byClientId.size !== this.merchants.length)
+      throw new Error('sandbox merchants: client ids repeat');
     this.pendingDelayMs = settings.pendingDelayMs;
     this.hangMs = settings.hangMs;
     this.batchDelayMs = settings.batchDelayMs;

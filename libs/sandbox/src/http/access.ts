@@ -21,7 +21,11 @@ export function sameSecret(given: string | string[] | undefined, expected: strin
  * token's subject. Unknown or absent: the first merchant, whose checks then refuse it exactly as
  * a sandbox with one merchant does.
  */
-export function merchantOfRequest(world: SandboxWorld, auth: 'credentials' | 'bearer', headers: Headers): Merchant {
+export function merchantOfRequest(
+  world: SandboxWorld,
+  auth: 'credentials' | 'bearer',
+  headers: Headers,
+): Merchant {
   let clientId: string | undefined;
   if (auth === 'credentials') {
     const given = headers['x-client-id'];
@@ -59,7 +63,8 @@ export function checkLegacyAccess(
   let source: 'ip' | 'signature';
   if (ep.auth === 'credentials') {
     const ok =
-      sameSecret(headers['x-client-id'], m.clientId) && sameSecret(headers['x-client-secret'], m.clientSecret);
+      sameSecret(headers['x-client-id'], m.clientId) &&
+      sameSecret(headers['x-client-secret'], m.clientSecret);
     if (!ok) fail(COMMON.badCredentials);
     if (allowListed) source = 'ip';
     else if (signed(world, headers)) source = 'signature';
