@@ -181,8 +181,10 @@ describe('chaos checks', () => {
 });
 
 describe('chaos checks with two accounts', () => {
-  const on = (account: string, e: PayoutEvent): PayoutEvent =>
-    ({ ...e, data: { ...e.data, accountId: account } }) as PayoutEvent;
+  const on = (account: string, e: PayoutEvent): PayoutEvent => ({
+    ...e,
+    data: { ...e.data, accountId: account },
+  });
 
   it('the same id on two accounts is two payouts: versions, final states and secrets per (account, id)', () => {
     const a = analyseEvents(
