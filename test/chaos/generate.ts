@@ -181,7 +181,9 @@ function amount(r: Random): string {
 
 /**
  * Builds the valid commands of a run, every kind and mode, from the contract examples. Each kind
- * goes to the accounts in turn, so every account gets about its share of every kind.
+ * goes to the accounts in turn, so every account gets about its share of every kind. A share
+ * (`twinRate`) of the other accounts' commands reuse the id of an earlier command of the primary
+ * account: a transfer id is unique per account only, so those are payouts of their own.
  */
 export async function planCommands(
   n: number,
@@ -189,10 +191,12 @@ export async function planCommands(
   runTag: string,
   fx: SandboxFixtures,
   accounts: readonly string[] = [PRIMARY_ACCOUNT],
+  twinRate = 0,
 ): Promise<PlannedCommand[]> {
   const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
   const out: PlannedCommand[] = [];
   const turns = new Map<Kind, number>();
+  const twinned = new Set<string>();
   for (let i = 0; i < n; i += 1) {
     let x = r.next() * total;
     let kind: Kind = 'direct_transfer';
@@ -205,7 +209,19 @@ export async function planCommands(
     const turn = turns.get(kind) ?? 0;
     turns.set(kind, turn + 1);
     const account = accounts[turn % accounts.length] ?? PRIMARY_ACCOUNT;
-    const c = await planOne(kind, account, `${runTag}${i}`, r, fx);
+    let id = `${runTag}${i}`;
+    let twin = false;
+    if (account !== PRIMARY_ACCOUNT && r.chance(twinRate)) {
+      const earlier = out.filter((c) => c.account === PRIMARY_ACCOUNT && !twinned.has(c.identity));
+      const of = earlier.length > 0 ? r.pick(earlier) : undefined;
+      if (of) {
+        twinned.add(of.identity);
+        id = of.identity;
+        twin = true;
+      }
+    }
+    const planned = await planOne(kind, account, id, r, fx);
+    const c = twin ? { ...planned, label: `${planned.label}/same-id-as-${PRIMARY_ACCOUNT}` } : planned;
     // A valid command the contract refuses would be a fault of this harness, not of the service.
     const decoded = decodeCommand(Buffer.from(JSON.stringify(c.value)), Buffer.from(c.identity));
     if (!decoded.ok) throw new Error(`chaos generated an invalid ${c.label} command: ${decoded.detail}`);

@@ -16,6 +16,8 @@ export interface Figures {
     hostile: number;
     messages: number;
     byKind: ReadonlyMap<string, number>;
+    /** Commands of the v2 account with the transferId of one of the primary's (two payouts). */
+    sharedIds: number;
     /** Per service account: its API generation, webhook format and its commands by kind. */
     byAccount: ReadonlyMap<
       string,
@@ -115,7 +117,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
         .map(
           ([a, x]) => `${a} (API ${x.api}, ${x.webhookVersion} webhooks): ${x.commands} (${list(x.byKind)})`,
         )
-        .join('; '),
+        .join('; ') + `; ${f.sent.sharedIds} transfer ids used by both accounts (two payouts each)`,
     ],
     ['exact duplicates / conflicting reuses', `${f.sent.duplicates} / ${f.sent.conflicts}`],
     ['hostile messages (same partitions)', String(f.sent.hostile)],

@@ -86,6 +86,13 @@ if (Number(FAST_RECONCILE.NOT_FOUND_SETTLE_MS) <= Math.max(LATE_APPLY_MS.max, ST
 }
 
 /**
+ * Share of the v2 account's commands that reuse the transferId of one of the primary account's:
+ * the service, the provider and every check must keep them apart (a transfer id is unique per
+ * account only).
+ */
+const TWIN_RATE = 0.05;
+
+/**
  * SIGTERM's grace in the run: longer than one transfer call (connect 3 s + the run's headers
  * timeout of twice the lease), so a rolling restart lets calls finish; the check holds each
  * instance to it.
@@ -322,6 +329,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       runTag,
       fixtures,
       accounts.map((a) => a.accountId),
+      TWIN_RATE,
     );
     /** Every check keys a command by (account, id): `keyOf`. */
     const byKey = new Map(commands.map((c) => [commandKey(c), c]));
@@ -363,8 +371,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       stream.splice(r.int(0, stream.length), 0, h);
     }
     const split = countBy(commands, (c) => c.account);
+    const sharedIds = commands
+      .filter((c) => c.account !== primary.accountId)
+      .filter((c) => byKey.has(keyOf(primary.accountId, c.identity))).length;
     log(
-      `plan: ${commands.length} commands (${[...split].map(([a, n]) => `${n} on account ${a}`).join(', ')}), ${duplicates} duplicates, ${conflicts} conflicting reuses, ${hostile.length} hostile messages`,
+      `plan: ${commands.length} commands (${[...split].map(([a, n]) => `${n} on account ${a}`).join(', ')}; ${sharedIds} ids on both), ${duplicates} duplicates, ${conflicts} conflicting reuses, ${hostile.length} hostile messages`,
     );
 
     // Faults on both merchants, each with its own seed.
@@ -833,6 +844,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         hostile: hostile.length,
         messages: stream.length,
         byKind: countBy(commands, (c) => c.kind),
+        sharedIds,
         byAccount: new Map(
           accounts.map((a) => {
             const mine = commands.filter((c) => c.account === a.accountId);
