@@ -61,9 +61,17 @@ describe('sandbox merchants', () => {
     const again = await h.direct(SUCCESS_ACCOUNT, { transferId, amount: '20.00' }, { token: tokenB });
     assert.notEqual(again.body.status, 'SUCCESS', JSON.stringify(again.body));
 
-    const amountOf = (r: Res) => String((r.body.data as { transfer: { amount: unknown } }).transfer.amount);
-    assert.match(amountOf(await statusOf(transferId, h.token)), /^10(\.0+)?$/);
-    assert.match(amountOf(await statusOf(transferId, tokenB)), /^20(\.0+)?$/);
+    const transferOf = (r: Res) =>
+      (r.body.data as { transfer: { amount: unknown; referenceId: unknown } }).transfer;
+    const ofA = transferOf(await statusOf(transferId, h.token));
+    const ofB = transferOf(await statusOf(transferId, tokenB));
+    assert.match(String(ofA.amount), /^10(\.0+)?$/);
+    assert.match(String(ofB.amount), /^20(\.0+)?$/);
+    assert.notEqual(
+      ofA.referenceId,
+      ofB.referenceId,
+      "the provider's reference ids are unique across merchants",
+    );
     const v2 = await h.v2('GET', `/payout/transfers?transfer_id=${transferId}`, undefined, B_V2);
     assert.equal(v2.http, 200, JSON.stringify(v2.body));
     assert.equal(v2.body.transfer_amount, 20);

@@ -37,6 +37,8 @@ export class Merchant {
     private readonly sandbox: SandboxSettings,
     private readonly clock: SandboxClock,
     private readonly newListener: (m: Merchant, account: () => AccountState) => AccountListener,
+    /** The next reference id (cf_transfer_id): unique across merchants, as at the provider. */
+    private readonly newReference: () => number,
     logger?: AppLogger,
   ) {
     this.tokens = new TokenIssuer(clock, sandbox.tokenTtlSeconds);
@@ -96,6 +98,7 @@ export class Merchant {
       paiseFromConfig(this.settings.initialBalance ?? this.sandbox.initialBalance),
       this.clock,
       this.newListener(this, () => account),
+      this.newReference,
     );
     return account;
   }

@@ -31,6 +31,7 @@ export class SandboxWorld {
   private readonly current = new AsyncLocalStorage<Merchant>();
   private readonly byClientId: ReadonlyMap<string, Merchant>;
   private closed = false;
+  private references = 100_000;
 
   constructor(
     readonly settings: SandboxSettings,
@@ -53,6 +54,7 @@ export class SandboxWorld {
             transferRecorded: (t) => this.watchTransfer(merchant, account(), t),
             balanceChanged: (before, after) => this.lowBalance(merchant, before, after),
           }),
+          () => (this.references += 1),
           logger,
         ),
     );
@@ -119,6 +121,7 @@ export class SandboxWorld {
 
   /** Forgets every merchant's state, tokens, faults and rate windows; the clock keeps its time. */
   reset(): void {
+    this.references = 100_000;
     for (const m of this.merchants) m.reset();
     this.pendingDelayMs = this.settings.pendingDelayMs;
     this.hangMs = this.settings.hangMs;
