@@ -59,6 +59,8 @@ export interface Figures {
     accepted: number;
     distinctAccepted: number;
     byEndpoint: Record<string, { total: number; accepted: number }>;
+    /** The same per service account: which endpoints, so which API generation, carried it. */
+    byAccount: ReadonlyMap<string, Record<string, { total: number; accepted: number }>>;
   };
   readonly events: {
     total: number;
@@ -186,6 +188,19 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       Object.entries(f.provider.byEndpoint)
         .map(([k, v]) => `${k} ${v.total}/${v.accepted}`)
         .join(', '),
+    ],
+    [
+      'initiations per endpoint and account (total/accepted)',
+      [...f.provider.byAccount]
+        .map(
+          ([a, eps]) =>
+            `${a} (API ${f.sent.byAccount.get(a)?.api ?? '?'}): ${
+              Object.entries(eps)
+                .map(([k, v]) => `${k} ${v.total}/${v.accepted}`)
+                .join(', ') || 'none'
+            }`,
+        )
+        .join('; '),
     ],
     [
       'events',

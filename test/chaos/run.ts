@@ -671,6 +671,14 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       byEndpoint: Record<string, { total: number; accepted: number }>;
       acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
     };
+    // Which endpoints (so which API generation) carried each account's initiations.
+    const byAccountEndpoint = new Map<string, Record<string, { total: number; accepted: number }>>();
+    for (const a of accounts) {
+      const mine = (await (await fetch(forMerchant('/__sandbox/received/summary', a))).json()) as {
+        byEndpoint: Record<string, { total: number; accepted: number }>;
+      };
+      byAccountEndpoint.set(a.accountId, mine.byEndpoint);
+    }
     // Every merchant's (no ?clientId=), each row naming its merchant: keyed by (account, id).
     const transfers = (await (await fetch(`${sandboxUrl}/__sandbox/transfers`)).json()) as {
       transfers: { account: string; transferId: string; endpoint: string; status: string }[];
@@ -871,7 +879,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         lateApplies: held.pendingLateApplies.length,
         wrongTerminals: wrong.length,
       },
-      provider: summary,
+      provider: { ...summary, byAccount: byAccountEndpoint },
       events: {
         total: ev.total,
         redelivered: ev.redelivered,
