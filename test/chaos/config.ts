@@ -18,7 +18,7 @@ export interface ChaosConfig {
    * badly signed (the sandbox's hostile sender). 0: none.
    */
   readonly hostileWebhooks: number;
-  /** The format of the sandbox's genuine webhooks (both are replayed by the hostile sender). */
+  /** The format of the primary (v1) account's genuine webhooks; the v2 account's are v2 (both are replayed by the hostile sender). */
   readonly webhookVersion: string;
   readonly seed: number;
   /** How long commands keep coming: the chaos happens over this window. */

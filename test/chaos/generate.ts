@@ -51,7 +51,46 @@ export type Kind =
   | 'internal_transfer'
   | 'self_withdrawal';
 
+/**
+ * The service's provider accounts in a run: the primary on API generation v1 with v1 webhooks
+ * (PROVIDER_ACCOUNT_ID and friends), and a second one on v2 with v2 webhooks (PROVIDER_ACCOUNTS),
+ * each a merchant of its own at the sandbox (SANDBOX_CLIENT_ID and SANDBOX_MERCHANTS).
+ */
+export interface ChaosAccount {
+  readonly accountId: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly api: 'v1' | 'v2';
+  readonly webhookVersion: 'v1' | 'v2';
+}
+
+export const PRIMARY_ACCOUNT = 'default';
+
+export function chaosAccounts(primaryWebhookVersion: 'v1' | 'v2'): readonly ChaosAccount[] {
+  return [
+    {
+      accountId: PRIMARY_ACCOUNT,
+      clientId: 'sandbox_client_id',
+      clientSecret: 'sandbox_client_secret',
+      api: 'v1',
+      webhookVersion: primaryWebhookVersion,
+    },
+    {
+      accountId: 'v2',
+      clientId: 'chaos_v2_client',
+      clientSecret: 'chaos_v2_client_secret',
+      api: 'v2',
+      webhookVersion: 'v2',
+    },
+  ];
+}
+
+/** One command's key in every check: the same transferId on two accounts is two payouts. */
+export const keyOf = (account: string, id: string): string => `${account}|${id}`;
+
 export interface PlannedCommand {
+  /** The service account (`accountId`) it is sent for. */
+  readonly account: string;
   readonly identity: string;
   readonly kind: Kind;
   /** A short label of what it exercises (mode, test account outcome). */
@@ -88,10 +127,13 @@ export interface Hostile {
   readonly identity?: string;
 }
 
-/** What the run set up in the sandbox before the first command: beneficiaries and transfer tokens. */
+/**
+ * What the run set up in the sandbox before the first command, for each merchant: beneficiaries
+ * and transfer tokens.
+ */
 export interface SandboxFixtures {
   readonly beneIds: Readonly<Record<'success' | 'pendingThenSuccess' | 'invalidAccount', string>>;
-  transferToken(transferId: string, vpa: string): Promise<string>;
+  transferToken(account: string, transferId: string, vpa: string): Promise<string>;
 }
 
 const WEIGHTS: ReadonlyArray<readonly [Kind, number]> = [
@@ -111,7 +153,7 @@ function example(kind: Kind): Record<string, unknown> {
   return copy;
 }
 
-const account = (o: Outcome) => {
+const testAccount = (o: Outcome) => {
   const a = TEST_ACCOUNTS.find((t) => t.outcome === o);
   if (!a) throw new Error(`no sandbox test account for ${o}`);
   return { bankAccount: a.bankAccount, ifsc: a.ifsc };
@@ -137,15 +179,24 @@ function amount(r: Random): string {
   return `${r.int(1, 5000)}.${String(r.int(0, 99)).padStart(2, '0')}`;
 }
 
-/** Builds the valid commands of a run, every kind and mode, from the contract examples. */
+/**
+ * Builds the valid commands of a run, every kind and mode, from the contract examples. Each kind
+ * goes to the accounts in turn, so every account gets about its share of every kind. A share
+ * (`twinRate`) of the other accounts' commands reuse the id of an earlier command of the primary
+ * account: a transfer id is unique per account only, so those are payouts of their own.
+ */
 export async function planCommands(
   n: number,
   r: Random,
   runTag: string,
   fx: SandboxFixtures,
+  accounts: readonly string[] = [PRIMARY_ACCOUNT],
+  twinRate = 0,
 ): Promise<PlannedCommand[]> {
   const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
   const out: PlannedCommand[] = [];
+  const turns = new Map<Kind, number>();
+  const twinned = new Set<string>();
   for (let i = 0; i < n; i += 1) {
     let x = r.next() * total;
     let kind: Kind = 'direct_transfer';
@@ -155,7 +206,22 @@ export async function planCommands(
         break;
       }
     }
-    const c = await planOne(kind, `${runTag}${i}`, r, fx);
+    const turn = turns.get(kind) ?? 0;
+    turns.set(kind, turn + 1);
+    const account = accounts[turn % accounts.length] ?? PRIMARY_ACCOUNT;
+    let id = `${runTag}${i}`;
+    let twin = false;
+    if (account !== PRIMARY_ACCOUNT && r.chance(twinRate)) {
+      const earlier = out.filter((c) => c.account === PRIMARY_ACCOUNT && !twinned.has(c.identity));
+      const of = earlier.length > 0 ? r.pick(earlier) : undefined;
+      if (of) {
+        twinned.add(of.identity);
+        id = of.identity;
+        twin = true;
+      }
+    }
+    const planned = await planOne(kind, account, id, r, fx);
+    const c = twin ? { ...planned, label: `${planned.label}/same-id-as-${PRIMARY_ACCOUNT}` } : planned;
     // A valid command the contract refuses would be a fault of this harness, not of the service.
     const decoded = decodeCommand(Buffer.from(JSON.stringify(c.value)), Buffer.from(c.identity));
     if (!decoded.ok) throw new Error(`chaos generated an invalid ${c.label} command: ${decoded.detail}`);
@@ -164,11 +230,17 @@ export async function planCommands(
   return out;
 }
 
-async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): Promise<PlannedCommand> {
+async function planOne(
+  kind: Kind,
+  account: string,
+  id: string,
+  r: Random,
+  fx: SandboxFixtures,
+): Promise<PlannedCommand> {
   const cmd = example(kind);
   const data = cmd['data'] as Record<string, unknown>;
   delete cmd['requestId'];
-  cmd['accountId'] = 'default';
+  cmd['accountId'] = account;
   cmd['requestId'] = `req-${id}`;
   const secrets: string[] = [];
   let label: string = kind;
@@ -189,7 +261,8 @@ async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): 
         label = `direct/${mode}/${phone === FAILING_WALLET_PHONE ? 'failure' : 'success'}`;
       } else {
         const o = r.pick(BANK_OUTCOMES);
-        const a = o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : account(o);
+        const a =
+          o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : testAccount(o);
         data['beneDetails'] = { name: 'Chaos Bank', phone: '9876543210', ...a };
         secrets.push(a.bankAccount);
         label = `direct/${mode}/${o}`;
@@ -210,7 +283,7 @@ async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): 
       const vpa = r.chance(0.85) ? SUCCESS_VPA : FAILURE_VPA;
       data['transferId'] = id;
       data['amount'] = amount(r);
-      data['transferToken'] = await fx.transferToken(id, vpa);
+      data['transferToken'] = await fx.transferToken(account, id, vpa);
       secrets.push(data['transferToken'] as string);
       label = `validated_upi/${vpa === SUCCESS_VPA ? 'success' : 'failure'}`;
       break;
@@ -243,7 +316,7 @@ async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): 
             phone: '9876543210',
           };
         }
-        const a = account(r.pick(['success', 'success', 'success', 'invalidAccount'] as const));
+        const a = testAccount(r.pick(['success', 'success', 'success', 'invalidAccount'] as const));
         secrets.push(a.bankAccount);
         return { transferId, amount: amount(r), ...a, name: 'Chaos Batch', phone: '9876543210' };
       });
@@ -267,7 +340,7 @@ async function planOne(kind: Kind, id: string, r: Random, fx: SandboxFixtures): 
       break;
     }
   }
-  return { identity: id, kind, label, value: cmd, secrets, entries };
+  return { account, identity: id, kind, label, value: cmd, secrets, entries };
 }
 
 /** The same identity with a different request (another amount): the first request must stand. */
@@ -480,5 +553,5 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
 }
 
 export function commandKey(c: PlannedCommand): string {
-  return c.identity;
+  return keyOf(c.account, c.identity);
 }

@@ -31,7 +31,8 @@ const msg = (e: PayoutEvent, partition = 0, headers: Record<string, string> = {}
   headers,
 });
 
-const command = (identity: string, secrets: string[] = []): PlannedCommand => ({
+const command = (identity: string, secrets: string[] = [], account = 'default'): PlannedCommand => ({
+  account,
   identity,
   kind: 'direct_transfer',
   label: 'direct/test',
@@ -70,7 +71,7 @@ describe('chaos checks', () => {
   it('secrets of a command in its events are found', () => {
     const a = analyseEvents(
       [msg(event('s', 1, 'RECEIVED', { beneficiary: { bankAccount: '026291800001191' } }))],
-      new Map([['s', command('s', ['026291800001191'])]]),
+      new Map([['default|s', command('s', ['026291800001191'])]]),
     );
     assert.equal(a.secretViolations.length, 1);
   });
@@ -114,15 +115,15 @@ describe('chaos checks', () => {
       { last, lastItem: new Map() },
       {
         transfers: new Map([
-          ['p1', { endpoint: 'directTransfer', status: 'SUCCESS' }],
-          ['p2', { endpoint: 'directTransfer', status: 'SUCCESS' }],
+          ['default|p1', { endpoint: 'directTransfer', status: 'SUCCESS' }],
+          ['default|p2', { endpoint: 'directTransfer', status: 'SUCCESS' }],
         ]),
         accepted: new Map(),
       },
     );
     assert.deepEqual(r.violations, [
-      'p2 (direct/test): the service says FAILED, the provider says SUCCESS',
-      'p3 (direct/test): the service says SUCCESS, the provider says none',
+      'default/p2 (direct/test): the service says FAILED, the provider says SUCCESS',
+      'default/p3 (direct/test): the service says SUCCESS, the provider says none',
     ]);
     assert.equal(r.attention, 1);
     assert.deepEqual([...r.attentionByTruth], [['direct_transfer (no reason) (provider: not paid)', 1]]);
@@ -130,6 +131,7 @@ describe('chaos checks', () => {
 
   it('a negative state published at any version for a paid, unreturned id is found; returned or unpaid ids are not', () => {
     const outcome = (transferId: string, o: Partial<ProviderOutcome>): ProviderOutcome => ({
+      account: 'sandbox_client_id',
       transferId,
       endpoint: 'directTransfer',
       initiations: 1,
@@ -154,27 +156,94 @@ describe('chaos checks', () => {
       msg(event('b1', 2, 'FAILED', { kind: 'batch_transfer' })),
     ]);
     assert.equal(seen.length, 1);
-    assert.equal(negatives.get('p1')?.length, 1, 'a redelivery counts once');
-    assert.equal(negatives.has('b1'), false, 'a batch is not a payout');
+    assert.equal(negatives.get('default|p1')?.length, 1, 'a redelivery counts once');
+    assert.equal(negatives.has('default|b1'), false, 'a batch is not a payout');
     const outcomes = new Map([
-      ['p1', outcome('p1', { accepted: 1, initiations: 2 })],
+      ['default|p1', outcome('p1', { accepted: 1, initiations: 2 })],
       [
-        'p2',
+        'default|p2',
         outcome('p2', { status: 'REVERSED', reached: ['SUCCESS', 'REVERSED'], paid: 0, returned: true }),
       ],
-      ['p3', outcome('p3', { status: 'NOT_APPLIED', reached: [], paid: 0, accepted: 0 })],
-      ['p4', outcome('p4', { endpoint: 'internalTransfer', paid: 2, accepted: 2, initiations: 2 })],
+      ['default|p3', outcome('p3', { status: 'NOT_APPLIED', reached: [], paid: 0, accepted: 0 })],
+      ['default|p4', outcome('p4', { endpoint: 'internalTransfer', paid: 2, accepted: 2, initiations: 2 })],
     ]);
     const found = wrongTerminals(
       negatives,
       outcomes,
       () => 'direct/test',
-      new Map([['p1', 'SUBMITTING>FAILED by executor']]),
+      new Map([['default|p1', 'SUBMITTING>FAILED by executor']]),
     );
     assert.deepEqual(found, [
-      'p1 (direct/test): published FAILED v3 (Insufficient balance in account); the provider paid it 1x (1 of 2 initiations accepted, now SUCCESS, reached SUCCESS); path: SUBMITTING>FAILED by executor',
-      'p4 (direct/test): published REJECTED v3; the provider paid it 2x (2 of 2 initiations accepted, now SUCCESS, reached SUCCESS)',
+      'default/p1 (direct/test): published FAILED v3 (Insufficient balance in account); the provider paid it 1x (1 of 2 initiations accepted, now SUCCESS, reached SUCCESS); path: SUBMITTING>FAILED by executor',
+      'default/p4 (direct/test): published REJECTED v3; the provider paid it 2x (2 of 2 initiations accepted, now SUCCESS, reached SUCCESS)',
     ]);
+  });
+});
+
+describe('chaos checks with two accounts', () => {
+  const on = (account: string, e: PayoutEvent): PayoutEvent => ({
+    ...e,
+    data: { ...e.data, accountId: account },
+  });
+
+  it('the same id on two accounts is two payouts: versions, final states and secrets per (account, id)', () => {
+    const a = analyseEvents(
+      [
+        msg(event('x', 1, 'RECEIVED')),
+        msg(on('v2', event('x', 1, 'RECEIVED'))),
+        msg(event('x', 2, 'SUCCESS')),
+        msg(on('v2', event('x', 2, 'FAILED', { leak: '777000111' }))),
+      ],
+      new Map([
+        ['default|x', command('x')],
+        ['v2|x', command('x', ['777000111'], 'v2')],
+      ]),
+    );
+    assert.deepEqual(a.orderViolations, [], 'v1 of the second account is not a reordering');
+    assert.equal(a.last.get('default|x')?.data.status, 'SUCCESS');
+    assert.equal(a.last.get('v2|x')?.data.status, 'FAILED');
+    assert.equal(a.secretViolations.length, 1);
+    const r = providerAgreement([command('x'), command('x', [], 'v2')], a, {
+      // The provider paid the primary's x and never got the v2 account's.
+      transfers: new Map([['default|x', { endpoint: 'directTransfer', status: 'SUCCESS' }]]),
+      accepted: new Map(),
+    });
+    assert.deepEqual(r.violations, []);
+    const wrong = providerAgreement(
+      [command('x', [], 'v2')],
+      { last: new Map([['v2|x', event('x', 2, 'SUCCESS')]]), lastItem: new Map() },
+      {
+        transfers: new Map([['default|x', { endpoint: 'directTransfer', status: 'SUCCESS' }]]),
+        accepted: new Map(),
+      },
+    );
+    assert.deepEqual(
+      wrong.violations,
+      ['v2/x (direct/test): the service says SUCCESS, the provider says none'],
+      "the primary's payment is not the v2 account's",
+    );
+  });
+
+  it("a FAILED on one account is judged against that account's provider record only", () => {
+    const { negatives } = negativesPublished([msg(on('v2', event('y', 3, 'FAILED')))]);
+    assert.deepEqual([...negatives.keys()], ['v2|y']);
+    const paid: ProviderOutcome = {
+      account: 'sandbox_client_id',
+      transferId: 'y',
+      endpoint: 'directTransfer',
+      initiations: 1,
+      accepted: 1,
+      status: 'SUCCESS',
+      reached: ['SUCCESS'],
+      paid: 1,
+      returned: false,
+      failed: false,
+    };
+    assert.deepEqual(
+      wrongTerminals(negatives, new Map([['default|y', paid]]), () => 'direct/test'),
+      [],
+    );
+    assert.equal(wrongTerminals(negatives, new Map([['v2|y', paid]]), () => 'direct/test').length, 1);
   });
 });
 

@@ -1,6 +1,6 @@
 import { type IHeaders, type Kafka } from 'kafkajs';
 import { type PayoutEvent } from '#contracts';
-import { type Hostile, type PlannedCommand } from './generate.js';
+import { keyOf, PRIMARY_ACCOUNT, type Hostile, type PlannedCommand } from './generate.js';
 
 export interface TopicMessage {
   readonly partition: number;
@@ -122,6 +122,7 @@ export interface EventAnalysis {
 /**
  * Versions per entity must go 1, 2, 3... in the order the topic holds them: a repeat of the
  * latest version is a redelivery (at-least-once), anything else is a gap or a reordering.
+ * `commands` is keyed by `keyOf(account, identity)`.
  */
 export function analyseEvents(
   messages: readonly TopicMessage[],
@@ -146,7 +147,7 @@ export function analyseEvents(
     }
     const account = e.data.accountId;
     const batchId = e.data.batchTransferId;
-    const own = commands.get(batchId ?? e.subject);
+    const own = commands.get(keyOf(account, batchId ?? e.subject));
     for (const s of own?.secrets ?? []) {
       if (text.includes(s))
         secretViolations.push(`${e.id}: carries a secret of ${own?.identity} (${mask(s)})`);
@@ -255,7 +256,8 @@ export function analyseDeadLetters(
   for (const h of hostile) {
     const m = bySha.get(h.sha256);
     if (!m) {
-      const e = h.identity ? last.get(`default|${h.identity}`) : undefined;
+      // Hostile commands name no account: the primary's.
+      const e = h.identity ? last.get(keyOf(PRIMARY_ACCOUNT, h.identity)) : undefined;
       if (e && isTerminal(e) && e.data.status !== 'SUCCESS') {
         settledByEvent += 1;
         continue;
@@ -280,9 +282,9 @@ export function analyseDeadLetters(
 }
 
 export interface ProviderTruth {
-  /** Transfers the provider holds, by id, with their status now. */
+  /** Transfers the provider holds, by `keyOf(account, id)` (the service's account), with their status now. */
   readonly transfers: ReadonlyMap<string, { endpoint: string; status: string }>;
-  /** Accepted initiations per id (internal transfers and withdrawals have no transfer record). */
+  /** Accepted initiations per `keyOf(account, id)` (internal transfers and withdrawals have no transfer record). */
   readonly accepted: ReadonlyMap<string, number>;
 }
 
@@ -303,6 +305,7 @@ export function providerAgreement(
   let checked = 0;
   let attention = 0;
   const compare = (
+    account: string,
     id: string,
     label: string,
     kind: string,
@@ -311,9 +314,9 @@ export function providerAgreement(
   ) => {
     if (!e) return;
     const ours = e.data.status;
-    const t = truth.transfers.get(id);
+    const t = truth.transfers.get(keyOf(account, id));
     const theirs = recordless
-      ? (truth.accepted.get(id) ?? 0) > 0
+      ? (truth.accepted.get(keyOf(account, id)) ?? 0) > 0
         ? 'SUCCESS'
         : 'none'
       : (t?.status ?? 'none');
@@ -333,22 +336,27 @@ export function providerAgreement(
           : ours === 'FAILED' || ours === 'REJECTED'
             ? !paid
             : true;
-    if (!ok) violations.push(`${id} (${label}): the service says ${ours}, the provider says ${theirs}`);
+    if (!ok)
+      violations.push(`${account}/${id} (${label}): the service says ${ours}, the provider says ${theirs}`);
   };
   for (const c of commands) {
     if (c.kind === 'batch_transfer') {
-      for (const entry of c.entries)
-        compare(entry, `${c.label} entry`, 'batch_entry', ev.lastItem.get(`default|${entry}`), false);
+      for (const entry of c.entries) {
+        const e = ev.lastItem.get(keyOf(c.account, entry));
+        compare(c.account, entry, `${c.label} entry`, 'batch_entry', e, false);
+      }
     } else {
       const recordless = c.kind === 'internal_transfer' || c.kind === 'self_withdrawal';
-      compare(c.identity, c.label, c.kind, ev.last.get(`default|${c.identity}`), recordless);
+      const e = ev.last.get(keyOf(c.account, c.identity));
+      compare(c.account, c.identity, c.label, c.kind, e, recordless);
     }
   }
   return { checked, attention, attentionByTruth, violations };
 }
 
-/** The provider's record of one id (`GET /__sandbox/outcomes`). */
+/** The provider's record of one id (`GET /__sandbox/outcomes`; `account` is the merchant's client id). */
 export interface ProviderOutcome {
+  readonly account: string;
   readonly transferId: string;
   readonly endpoint: string;
   readonly initiations: number;
@@ -362,6 +370,8 @@ export interface ProviderOutcome {
 
 /** A FAILED, REJECTED or REVERSED the service published: upstream may pay again on any of them. */
 export interface NegativePublished {
+  /** The service account it was published for. */
+  readonly account: string;
   /** The provider id: the payout's transferId, or a batch entry's. */
   readonly id: string;
   readonly kind: string;
@@ -376,8 +386,9 @@ export const CONTRADICTED = 'payouts.payout.contradicted';
 
 /**
  * Every negative terminal state ever published for a payout or batch entry (any version, not
- * only the last: a consumer acts on each), and every `payouts.payout.contradicted` event (the
- * service saying a terminal state it published was wrong). Batches themselves are not payouts.
+ * only the last: a consumer acts on each), by `keyOf(account, id)`, and every
+ * `payouts.payout.contradicted` event (the service saying a terminal state it published was
+ * wrong). Batches themselves are not payouts.
  */
 export function negativesPublished(messages: readonly TopicMessage[]): {
   negatives: Map<string, NegativePublished[]>;
@@ -400,8 +411,10 @@ export function negativesPublished(messages: readonly TopicMessage[]): {
       continue;
     }
     if (e.data.kind === 'batch_transfer' || !NEGATIVE.has(e.data.status)) continue;
-    const list = negatives.get(e.subject) ?? [];
+    const key = keyOf(e.data.accountId, e.subject);
+    const list = negatives.get(key) ?? [];
     list.push({
+      account: e.data.accountId,
       id: e.subject,
       kind: e.data.kind,
       status: e.data.status,
@@ -409,31 +422,32 @@ export function negativesPublished(messages: readonly TopicMessage[]): {
       type: e.type,
       reason: e.data.reason,
     });
-    negatives.set(e.subject, list);
+    negatives.set(key, list);
   }
   return { negatives, contradicted };
 }
 
 /**
  * The money-safety invariant: no FAILED, REJECTED or REVERSED published for an id the provider
- * paid and did not return. `paths` says, per id, how the service got there (its state history).
+ * paid and did not return. Every map is keyed by `keyOf(account, id)` (the service's account):
+ * `outcomes` the provider's record, `paths` how the service got there (its state history).
  */
 export function wrongTerminals(
   negatives: ReadonlyMap<string, readonly NegativePublished[]>,
   outcomes: ReadonlyMap<string, ProviderOutcome>,
-  label: (id: string) => string,
+  label: (key: string) => string,
   paths: ReadonlyMap<string, string> = new Map(),
 ): string[] {
   const out: string[] = [];
-  for (const [id, published] of negatives) {
-    const o = outcomes.get(id);
+  for (const [key, published] of negatives) {
+    const o = outcomes.get(key);
     if (!o || o.paid === 0 || o.returned) continue;
     const what = published
       .map((n) => `${n.status} v${n.version}${n.reason ? ` (${n.reason})` : ''}`)
       .join(', ');
-    const path = paths.get(id);
+    const path = paths.get(key);
     out.push(
-      `${id} (${label(id)}): published ${what}; the provider paid it ${o.paid}x (${o.accepted} of ${o.initiations} initiations accepted, now ${o.status}, reached ${o.reached.join('>') || '-'})${path ? `; path: ${path}` : ''}`,
+      `${key.replace('|', '/')} (${label(key)}): published ${what}; the provider paid it ${o.paid}x (${o.accepted} of ${o.initiations} initiations accepted, now ${o.status}, reached ${o.reached.join('>') || '-'})${path ? `; path: ${path}` : ''}`,
     );
   }
   return out;

@@ -16,6 +16,13 @@ export interface Figures {
     hostile: number;
     messages: number;
     byKind: ReadonlyMap<string, number>;
+    /** Commands of the v2 account with the transferId of one of the primary's (two payouts). */
+    sharedIds: number;
+    /** Per service account: its API generation, webhook format and its commands by kind. */
+    byAccount: ReadonlyMap<
+      string,
+      { api: string; webhookVersion: string; commands: number; byKind: ReadonlyMap<string, number> }
+    >;
   };
   readonly chaos: {
     kills: number;
@@ -34,10 +41,10 @@ export interface Figures {
   };
   readonly faults: { calls: number; injected: Record<string, number> };
   readonly webhooks: {
-    /** The sandbox's genuine webhooks (its counts). */
-    genuine: Record<string, number>;
-    /** Times the run re-enabled the endpoint the provider had disabled. */
-    reenabled: number;
+    /** The sandbox's genuine webhooks (its counts), per account. */
+    genuine: ReadonlyMap<string, Record<string, number>>;
+    /** Times the run re-enabled the endpoint the provider had disabled, per account. */
+    reenabled: ReadonlyMap<string, number>;
     /** The hostile sender's counts by variant. */
     hostile: Record<string, Record<string, number>>;
     /** `payouts.payout.contradicted` events, and a few of them. */
@@ -52,6 +59,8 @@ export interface Figures {
     accepted: number;
     distinctAccepted: number;
     byEndpoint: Record<string, { total: number; accepted: number }>;
+    /** The same per service account: which endpoints, so which API generation, carried it. */
+    byAccount: ReadonlyMap<string, Record<string, { total: number; accepted: number }>>;
   };
   readonly events: {
     total: number;
@@ -104,6 +113,14 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       `${s(f.durationMs)} (sending window ${s(c.durationMs)}, settled ${f.settled ? `in ${s(f.settleMs)}` : f.stalled ? `NOT: stalled, nothing moved for 60 s` : 'NOT within the timeout'})`,
     ],
     ['commands', `${f.sent.commands} (${list(f.sent.byKind)})`],
+    [
+      'commands per account',
+      [...f.sent.byAccount]
+        .map(
+          ([a, x]) => `${a} (API ${x.api}, ${x.webhookVersion} webhooks): ${x.commands} (${list(x.byKind)})`,
+        )
+        .join('; ') + `; ${f.sent.sharedIds} transfer ids used by both accounts (two payouts each)`,
+    ],
     ['exact duplicates / conflicting reuses', `${f.sent.duplicates} / ${f.sent.conflicts}`],
     ['hostile messages (same partitions)', String(f.sent.hostile)],
     ['messages produced', String(f.sent.messages)],
@@ -136,8 +153,13 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`,
     ],
     [
-      'genuine webhooks (sandbox)',
-      `${f.webhooks.genuine['emitted'] ?? 0} emitted, ${f.webhooks.genuine['delivered'] ?? 0} delivered, ${f.webhooks.genuine['failedAttempts'] ?? 0} failed attempts, ${f.webhooks.genuine['skipped'] ?? 0} skipped while disabled (endpoint re-enabled ${f.webhooks.reenabled} times), format ${c.webhookVersion}`,
+      'genuine webhooks (sandbox), per account',
+      [...f.webhooks.genuine]
+        .map(
+          ([a, g]) =>
+            `${a} (${f.sent.byAccount.get(a)?.webhookVersion ?? '?'}): ${g['emitted'] ?? 0} emitted, ${g['delivered'] ?? 0} delivered, ${g['failedAttempts'] ?? 0} failed attempts, ${g['skipped'] ?? 0} skipped while disabled (endpoint re-enabled ${f.webhooks.reenabled.get(a) ?? 0} times)`,
+        )
+        .join('; '),
     ],
     [
       'hostile webhooks on the public port (sent / answered 2xx / 4xx / 5xx / no answer)',
@@ -168,6 +190,19 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
         .join(', '),
     ],
     [
+      'initiations per endpoint and account (total/accepted)',
+      [...f.provider.byAccount]
+        .map(
+          ([a, eps]) =>
+            `${a} (API ${f.sent.byAccount.get(a)?.api ?? '?'}): ${
+              Object.entries(eps)
+                .map(([k, v]) => `${k} ${v.total}/${v.accepted}`)
+                .join(', ') || 'none'
+            }`,
+        )
+        .join('; '),
+    ],
+    [
       'events',
       `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`,
     ],
@@ -191,9 +226,11 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '',
     'Real processes, nothing mocked: a private PostgreSQL cluster (initdb, pg_ctl) and Kafka broker,',
     'the provider sandbox with random faults, and two payout service instances on one database,',
-    'killed and restarted while commands, hostile messages and hostile webhooks arrive. Checked from',
-    "ground truth: the sandbox's record of initiations and of what it paid, the events and dead-letter",
-    'topics, the ledger and the consumer lag.',
+    'killed and restarted while commands, hostile messages and hostile webhooks arrive. The service',
+    'has two provider accounts, one per API generation: `default` on v1 with v1 webhooks and `v2` on',
+    'v2 with v2 webhooks, each its own merchant at the sandbox; commands of every kind are spread over',
+    "both. Checked per (account, id) from ground truth: the sandbox's record of initiations and of",
+    'what it paid, the events and dead-letter topics, the ledger and the consumer lag.',
     '',
     '| figure | value |',
     '| --- | --- |',
@@ -233,9 +270,10 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '5xx after applying, 5xx, 520, hangs, answers slower than the lease, and, for issue 21: a call',
     'answered by a reset and applied 2-8 s later, an applied transfer the status endpoints do not know',
     'for 4 s, and that plus a re-send refused with "insufficient balance", "duplicate" or a 404).',
-    'The sandbox sends its genuine webhooks (v1 unless `--webhook-version=v2`) to the',
-    "service's public webhooks port (a balancer in front of both instances' webhook listeners), and",
-    'its hostile sender replays captured ones there at 20 a second while commands arrive: v1',
+    "The sandbox sends each merchant's genuine webhooks (the `default` account's in v1 unless",
+    "`--webhook-version=v2`, the `v2` account's in v2) to that account's path on the service's public",
+    "webhooks port (a balancer in front of both instances' webhook listeners), and its hostile sender",
+    'replays captured ones there at 20 a second (shared by the accounts) while commands arrive: v1',
     'verbatim and re-aimed at another payout (a still-valid signature), v2 with a stale timestamp and',
     'with a fresh timestamp but the old signature. Before judging, the sandbox clock is advanced past',
     'every late apply still held and the service settles; then no FAILED, REJECTED or REVERSED may',

@@ -10,10 +10,14 @@ import { ensureTopics } from '#messaging';
 import { TEST_ACCOUNTS } from '#sandbox';
 import { type ChaosConfig } from './config.js';
 import {
+  chaosAccounts,
+  commandKey,
   conflicting,
   hostileMessage,
+  keyOf,
   planCommands,
   Random,
+  type ChaosAccount,
   type Hostile,
   type PlannedCommand,
   type SandboxFixtures,
@@ -80,6 +84,13 @@ if (Number(FAST_RECONCILE.NOT_FOUND_SETTLE_MS) <= Math.max(LATE_APPLY_MS.max, ST
     'chaos config: NOT_FOUND_SETTLE_MS must be longer than the longest late apply and status lag',
   );
 }
+
+/**
+ * Share of the v2 account's commands that reuse the transferId of one of the primary account's:
+ * the service, the provider and every check must keep them apart (a transfer id is unique per
+ * account only).
+ */
+const TWIN_RATE = 0.05;
 
 /**
  * SIGTERM's grace in the run: longer than one transfer call (connect 3 s + the run's headers
@@ -209,7 +220,18 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
     // The service's public webhooks port, as the provider and anyone else sees it.
     await balancer.start();
-    const webhookUrl = (version: string) => `http://127.0.0.1:${ports.webhooks}/webhooks/${version}/default`;
+    // The service has one webhook path per account and format: /webhooks/<version>/<accountId>.
+    const webhookUrl = (version: string, accountId: string) =>
+      `http://127.0.0.1:${ports.webhooks}/webhooks/${version}/${accountId}`;
+    // One account per API generation, each its own merchant at the sandbox with its own webhooks.
+    const accounts = chaosAccounts(cfg.webhookVersion === 'v2' ? 'v2' : 'v1');
+    const [primary, ...others] = accounts;
+    if (!primary) throw new Error('chaos: no accounts');
+    const accountOfClient = new Map(accounts.map((a) => [a.clientId, a.accountId]));
+    /** The service account of a sandbox merchant (the sandbox names merchants by client id). */
+    const accountOf = (clientId: string): string => accountOfClient.get(clientId) ?? `?${clientId}`;
+    const forMerchant = (path: string, a: ChaosAccount): string =>
+      `${sandboxUrl}${path}${path.includes('?') ? '&' : '?'}clientId=${encodeURIComponent(a.clientId)}`;
     const sandbox = new NodeProcess(
       'sandbox',
       'dist/apps/provider-sandbox/src/main.js',
@@ -225,9 +247,21 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
         SANDBOX_RATE_LIMIT_OTHER: '0',
         SANDBOX_LOG_LEVEL: 'warn',
-        // Genuine webhooks of every transfer go to the service's public webhooks port.
-        SANDBOX_WEBHOOK_URL: webhookUrl(cfg.webhookVersion),
-        SANDBOX_WEBHOOK_VERSION: cfg.webhookVersion,
+        // Genuine webhooks of every transfer go to the service's public webhooks port, each
+        // merchant's to its account's path in its own format.
+        SANDBOX_CLIENT_ID: primary.clientId,
+        SANDBOX_CLIENT_SECRET: primary.clientSecret,
+        SANDBOX_WEBHOOK_URL: webhookUrl(primary.webhookVersion, primary.accountId),
+        SANDBOX_WEBHOOK_VERSION: primary.webhookVersion,
+        SANDBOX_MERCHANTS: JSON.stringify(
+          others.map((a) => ({
+            clientId: a.clientId,
+            clientSecret: a.clientSecret,
+            webhookUrl: webhookUrl(a.webhookVersion, a.accountId),
+            webhookVersion: a.webhookVersion,
+            initialBalance: '9999999999.00',
+          })),
+        ),
         SANDBOX_WEBHOOK_RETRY_BASE_MS: '1000',
       },
       join(LOG_DIR, 'sandbox.log'),
@@ -235,7 +269,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     processes.push(sandbox);
     sandbox.start();
     await waitForHttp(`${sandboxUrl}/__sandbox/clock`, 30_000, () => sandbox.running);
-    const fixtures = await prepareSandbox(sandboxUrl);
+    const fixtures = await prepareSandbox(sandboxUrl, accounts);
 
     const serviceEnv = (port: number, webhooksPort: number): Record<string, string> => ({
       DATABASE_URL: dbUrl,
@@ -251,6 +285,19 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       LOG_LEVEL: cfg.logLevel,
       PROVIDER_BASE_URL: sandboxUrl,
       PROVIDER_PAYOUT_URL: sandboxUrl,
+      PROVIDER_ACCOUNT_ID: primary.accountId,
+      PROVIDER_CLIENT_ID: primary.clientId,
+      PROVIDER_CLIENT_SECRET: primary.clientSecret,
+      PROVIDER_API_GENERATION: primary.api,
+      PROVIDER_ACCOUNTS: JSON.stringify(
+        others.map((a) => ({
+          accountId: a.accountId,
+          clientId: a.clientId,
+          clientSecret: a.clientSecret,
+          api: a.api,
+          webhookVersion: a.webhookVersion,
+        })),
+      ),
       EXECUTOR_LEASE_MS: String(cfg.leaseMs),
       // Longer than the lease, so an answer slower than the lease still arrives.
       PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
@@ -276,12 +323,20 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     // The plan: valid commands, their exact repeats and conflicting reuses shortly after them,
     // and hostile messages, all interleaved on the same partitions.
     const runTag = `C${cfg.seed.toString(36).toUpperCase()}X`;
-    const commands = await planCommands(cfg.commands, r, runTag, fixtures);
-    const byIdentity = new Map(commands.map((c) => [c.identity, c]));
+    const commands = await planCommands(
+      cfg.commands,
+      r,
+      runTag,
+      fixtures,
+      accounts.map((a) => a.accountId),
+      TWIN_RATE,
+    );
+    /** Every check keys a command by (account, id): `keyOf`. */
+    const byKey = new Map(commands.map((c) => [commandKey(c), c]));
     const stream: Send[] = commands.map((c) => ({
       key: c.identity,
       value: Buffer.from(JSON.stringify(c.value)),
-      identity: c.identity,
+      identity: commandKey(c),
       role: 'command',
     }));
     const insertAfter = (i: number, s: Send) =>
@@ -291,20 +346,20 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const conflicted = new Set<string>();
     for (let k = 0; k < duplicates + conflicts; k += 1) {
       const c = r.pick(commands);
-      const i = stream.findIndex((s) => s.identity === c.identity);
+      const i = stream.findIndex((s) => s.identity === commandKey(c));
       if (k < duplicates) {
         insertAfter(i, {
           key: c.identity,
           value: Buffer.from(JSON.stringify(c.value)),
-          identity: c.identity,
+          identity: commandKey(c),
           role: 'duplicate',
         });
       } else {
-        conflicted.add(c.identity);
+        conflicted.add(commandKey(c));
         insertAfter(i, {
           key: c.identity,
           value: Buffer.from(JSON.stringify(conflicting(c))),
-          identity: c.identity,
+          identity: commandKey(c),
           role: 'conflict',
         });
       }
@@ -315,50 +370,64 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       if (h.hostile) hostile.push(h.hostile);
       stream.splice(r.int(0, stream.length), 0, h);
     }
+    const split = countBy(commands, (c) => c.account);
+    const sharedIds = commands
+      .filter((c) => c.account !== primary.accountId)
+      .filter((c) => byKey.has(keyOf(primary.accountId, c.identity))).length;
     log(
-      `plan: ${commands.length} commands, ${duplicates} duplicates, ${conflicts} conflicting reuses, ${hostile.length} hostile messages`,
+      `plan: ${commands.length} commands (${[...split].map(([a, n]) => `${n} on account ${a}`).join(', ')}; ${sharedIds} ids on both), ${duplicates} duplicates, ${conflicts} conflicting reuses, ${hostile.length} hostile messages`,
     );
 
-    await fetch(`${sandboxUrl}/__sandbox/fault-mode`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      // Every kind: today's six, and late apply, lagging status, refusal on re-send (issue 21).
-      body: JSON.stringify({
-        rate: cfg.faultRate,
-        seed: cfg.seed,
-        lateMs: cfg.leaseMs + 2_000,
-        lateApplyMs: LATE_APPLY_MS,
-        lateApplyAnswer: 'reset',
-        lagMs: STATUS_LAG_MS,
-      }),
-    });
-
-    // Hostile webhooks at a steady rate on the public port while commands arrive; the merchant
-    // re-enables the webhook endpoint from the dashboard when the provider disabled it (after
-    // more than five failures in a row, e.g. while Postgres restarts).
-    if (cfg.hostileWebhooks > 0) {
-      await fetch(`${sandboxUrl}/__sandbox/webhooks/hostile`, {
+    // Faults on both merchants, each with its own seed.
+    for (const [i, a] of accounts.entries()) {
+      await fetch(forMerchant('/__sandbox/fault-mode', a), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
+        // Every kind: today's six, and late apply, lagging status, refusal on re-send (issue 21).
         body: JSON.stringify({
-          v1Url: webhookUrl('v1'),
-          v2Url: webhookUrl('v2'),
-          perSecond: cfg.hostileWebhooks,
-          seed: cfg.seed,
+          rate: cfg.faultRate,
+          seed: cfg.seed + i,
+          lateMs: cfg.leaseMs + 2_000,
+          lateApplyMs: LATE_APPLY_MS,
+          lateApplyAnswer: 'reset',
+          lagMs: STATUS_LAG_MS,
         }),
       });
     }
-    let webhookReenables = 0;
+
+    // Hostile webhooks at a steady rate on the public port while commands arrive, each merchant's
+    // captures at its own account's paths (the rate shared between them); the merchant re-enables
+    // the webhook endpoint from the dashboard when the provider disabled it (after more than five
+    // failures in a row, e.g. while Postgres restarts).
+    if (cfg.hostileWebhooks > 0) {
+      for (const [i, a] of accounts.entries()) {
+        await fetch(forMerchant('/__sandbox/webhooks/hostile', a), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            v1Url: webhookUrl('v1', a.accountId),
+            v2Url: webhookUrl('v2', a.accountId),
+            perSecond: Math.max(1, Math.round(cfg.hostileWebhooks / accounts.length)),
+            seed: cfg.seed + i,
+          }),
+        });
+      }
+    }
+    const webhookReenables = new Map(accounts.map((a) => [a.accountId, 0]));
     let sending = true;
     const reenabling = (async () => {
       while (sending) {
         await sleep(1_000);
-        const v = (await (await fetch(`${sandboxUrl}/__sandbox/webhooks`)).json().catch(() => ({}))) as {
-          disabled?: boolean;
-        };
-        if (v.disabled) {
-          webhookReenables += 1;
-          await fetch(`${sandboxUrl}/__sandbox/webhooks/enable`, { method: 'POST' }).catch(() => undefined);
+        for (const a of accounts) {
+          const v = (await (await fetch(forMerchant('/__sandbox/webhooks', a))).json().catch(() => ({}))) as {
+            disabled?: boolean;
+          };
+          if (v.disabled) {
+            webhookReenables.set(a.accountId, (webhookReenables.get(a.accountId) ?? 0) + 1);
+            await fetch(forMerchant('/__sandbox/webhooks/enable', a), { method: 'POST' }).catch(
+              () => undefined,
+            );
+          }
         }
       }
     })().catch(() => undefined);
@@ -533,14 +602,27 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await Promise.all(pendingReady);
     await sleep(2_500); // a crash restart still due
     // Faults stop here, so what is still unclear can settle.
-    const faultView = (await (await fetch(`${sandboxUrl}/__sandbox/fault-mode`)).json()) as {
-      calls: number;
-      injected: Record<string, number>;
-    };
-    await fetch(`${sandboxUrl}/__sandbox/fault-mode`, { method: 'DELETE' });
-    const hostileView = (await (
-      await fetch(`${sandboxUrl}/__sandbox/webhooks/hostile`, { method: 'DELETE' })
-    ).json()) as { counts: Record<string, Record<string, number>> };
+    const faultView = { calls: 0, injected: {} as Record<string, number> };
+    const hostileCounts: Record<string, Record<string, number>> = {};
+    for (const a of accounts) {
+      const f = (await (await fetch(forMerchant('/__sandbox/fault-mode', a))).json()) as {
+        calls: number;
+        injected: Record<string, number>;
+      };
+      faultView.calls += f.calls;
+      for (const [k, n] of Object.entries(f.injected))
+        faultView.injected[k] = (faultView.injected[k] ?? 0) + n;
+      await fetch(forMerchant('/__sandbox/fault-mode', a), { method: 'DELETE' });
+      const h = (await (
+        await fetch(forMerchant('/__sandbox/webhooks/hostile', a), { method: 'DELETE' })
+      ).json()) as {
+        counts: Record<string, Record<string, number>>;
+      };
+      for (const [variant, counts] of Object.entries(h.counts)) {
+        const into = (hostileCounts[variant] ??= {});
+        for (const [k, n] of Object.entries(counts)) into[k] = (into[k] ?? 0) + n;
+      }
+    }
     // Late applies still held land now: advance the sandbox clock past the last one, then settle.
     const held = await outcomesOf(sandboxUrl);
     const lastLate = Math.max(0, ...held.pendingLateApplies.map((l) => l.at - held.now));
@@ -589,25 +671,39 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       byEndpoint: Record<string, { total: number; accepted: number }>;
       acceptedMoreThanOnce: { account: string; transferId: string; accepted: number }[];
     };
+    // Which endpoints (so which API generation) carried each account's initiations.
+    const byAccountEndpoint = new Map<string, Record<string, { total: number; accepted: number }>>();
+    for (const a of accounts) {
+      const mine = (await (await fetch(forMerchant('/__sandbox/received/summary', a))).json()) as {
+        byEndpoint: Record<string, { total: number; accepted: number }>;
+      };
+      byAccountEndpoint.set(a.accountId, mine.byEndpoint);
+    }
+    // Every merchant's (no ?clientId=), each row naming its merchant: keyed by (account, id).
     const transfers = (await (await fetch(`${sandboxUrl}/__sandbox/transfers`)).json()) as {
-      transfers: { transferId: string; endpoint: string; status: string }[];
+      transfers: { account: string; transferId: string; endpoint: string; status: string }[];
     };
     const received = (await (await fetch(`${sandboxUrl}/__sandbox/received`)).json()) as {
-      initiations: { transferId: string; accepted: boolean }[];
+      initiations: { account: string; transferId: string; accepted: boolean }[];
     };
     const accepted = new Map<string, number>();
     for (const x of received.initiations) {
-      if (x.accepted) accepted.set(x.transferId, (accepted.get(x.transferId) ?? 0) + 1);
+      const key = keyOf(accountOf(x.account), x.transferId);
+      if (x.accepted) accepted.set(key, (accepted.get(key) ?? 0) + 1);
     }
     sending = false;
     await reenabling;
     const judged = await outcomesOf(sandboxUrl);
-    const webhookView = (await (await fetch(`${sandboxUrl}/__sandbox/webhooks`)).json()) as {
-      counts: Record<string, number>;
-    };
+    const genuine = new Map<string, Record<string, number>>();
+    for (const a of accounts) {
+      const v = (await (await fetch(forMerchant('/__sandbox/webhooks', a))).json()) as {
+        counts: Record<string, number>;
+      };
+      genuine.set(a.accountId, v.counts);
+    }
     const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
     const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));
-    const ev = analyseEvents(eventMessages, byIdentity);
+    const ev = analyseEvents(eventMessages, byKey);
     const dl = analyseDeadLetters(dlqMessages, hostile, ev.last);
     const ledger = await ledgerState(pool);
     lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);
@@ -619,12 +715,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         `${summary.total} initiations, ${summary.distinctAccepted} ids accepted`,
         summary.acceptedMoreThanOnce.map(
           (d) =>
-            `${d.account}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byIdentity, d.transferId)})`,
+            `${accountOf(d.account)}/${d.transferId}: accepted ${d.accepted} times (${kindOf(byKey, keyOf(accountOf(d.account), d.transferId))})`,
         ),
       ),
     );
     const agreement = providerAgreement(commands, ev, {
-      transfers: new Map(transfers.transfers.map((x) => [x.transferId, x])),
+      transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
       accepted,
     });
     checks.push(
@@ -635,14 +731,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
     const published = negativesPublished(eventMessages);
-    const outcomeById = new Map(judged.outcomes.map((o) => [o.transferId, o]));
+    const outcomeByKey = new Map(judged.outcomes.map((o) => [keyOf(accountOf(o.account), o.transferId), o]));
     const wrong = wrongTerminals(
       published.negatives,
-      outcomeById,
-      (id) => kindOf(byIdentity, id),
+      outcomeByKey,
+      (key) => kindOf(byKey, key),
       await negativePaths(
         pool,
-        [...published.negatives.keys()].filter((id) => (outcomeById.get(id)?.paid ?? 0) > 0),
+        [...published.negatives.values()]
+          .map((list) => list[0])
+          .filter((n) => n !== undefined && (outcomeByKey.get(keyOf(n.account, n.id))?.paid ?? 0) > 0)
+          .map((n) => ({ account: n?.account ?? '', id: n?.id ?? '' })),
       ),
     );
     const paidIds = judged.outcomes.filter((o) => o.paid > 0 && !o.returned).length;
@@ -652,7 +751,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         `${paidIds} ids paid at the provider, ${[...published.negatives.values()].reduce((a, b) => a + b.length, 0)} negative events published, ${held.pendingLateApplies.length} late applies landed after the run`,
         [
           ...judged.pendingLateApplies.map(
-            (l) => `${l.endpoint} ${l.id}: a late apply still held at judging`,
+            (l) => `${accountOf(l.account)}/${l.id} (${l.endpoint}): a late apply still held at judging`,
           ),
           ...wrong,
         ],
@@ -660,10 +759,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     );
     const noTerminal: string[] = [];
     for (const c of commands) {
-      const e = ev.last.get(`default|${c.identity}`);
+      const e = ev.last.get(commandKey(c));
       if (!isTerminal(e)) {
         noTerminal.push(
-          `${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`,
+          `${c.account}/${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`,
         );
       }
     }
@@ -678,15 +777,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       check('events: versions per key without gaps or reordering', `${ev.total} events`, ev.orderViolations),
     );
     const firstStands: string[] = [];
-    for (const id of conflicted) {
-      const c = byIdentity.get(id);
-      const e = ev.last.get(`default|${id}`);
-      if (!ev.conflicts.has(`default|${id}`))
-        firstStands.push(`${id} (${c?.label ?? '?'}): no conflict event`);
+    for (const key of conflicted) {
+      const c = byKey.get(key);
+      const e = ev.last.get(key);
+      const shown = key.replace('|', '/');
+      if (!ev.conflicts.has(key)) firstStands.push(`${shown} (${c?.label ?? '?'}): no conflict event`);
       const amount = (c?.value['data'] as { amount?: string } | undefined)?.amount;
       if (e && amount !== undefined && e.data.amount !== amount) {
         firstStands.push(
-          `${id} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`,
+          `${shown} (${c?.label ?? '?'}): amount ${e.data.amount ?? '?'}, first request said ${amount}`,
         );
       }
     }
@@ -753,19 +852,34 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         hostile: hostile.length,
         messages: stream.length,
         byKind: countBy(commands, (c) => c.kind),
+        sharedIds,
+        byAccount: new Map(
+          accounts.map((a) => {
+            const mine = commands.filter((c) => c.account === a.accountId);
+            return [
+              a.accountId,
+              {
+                api: a.api,
+                webhookVersion: a.webhookVersion,
+                commands: mine.length,
+                byKind: countBy(mine, (c) => c.kind),
+              },
+            ];
+          }),
+        ),
       },
       chaos: { ...done, restarts, crashes },
       faults: faultView,
       webhooks: {
-        genuine: webhookView.counts,
+        genuine,
         reenabled: webhookReenables,
-        hostile: hostileView.counts,
+        hostile: hostileCounts,
         contradicted: published.contradicted.length,
         contradictedIds: published.contradicted.slice(0, 5).map((e) => `${e.subject} (${e.data.status})`),
         lateApplies: held.pendingLateApplies.length,
         wrongTerminals: wrong.length,
       },
-      provider: summary,
+      provider: { ...summary, byAccount: byAccountEndpoint },
       events: {
         total: ev.total,
         redelivered: ev.redelivered,
@@ -800,9 +914,10 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
   }
 }
 
+/** Every merchant's (the sandbox names the merchant, its client id, as `account`). */
 interface SandboxOutcomes {
   now: number;
-  pendingLateApplies: { endpoint: string; id: string; at: number }[];
+  pendingLateApplies: { account: string; endpoint: string; id: string; at: number }[];
   outcomes: ProviderOutcome[];
 }
 
@@ -818,23 +933,28 @@ async function advanceSandbox(sandboxUrl: string, ms: number): Promise<void> {
   });
 }
 
-/** How the service reached each negative state of these ids: cause and reason from its state history. */
+/**
+ * How the service reached each negative state of these (account, id)s: cause and reason from its
+ * state history, keyed by `keyOf(account, id)`.
+ */
 async function negativePaths(
   pool: pg.Pool | undefined,
-  ids: readonly string[],
+  ids: readonly { account: string; id: string }[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!pool || ids.length === 0) return out;
-  const { rows } = await pool.query<{ transfer_id: string; path: string }>(
-    `SELECT transfer_id,
-            string_agg(coalesce(from_status, '-') || '>' || to_status || ' by ' || cause
-                       || coalesce(' (' || reason || ')', ''), '; ' ORDER BY id) AS path
-       FROM state_history
-      WHERE transfer_id = ANY($1) AND to_status IN ('FAILED', 'REJECTED', 'REVERSED')
-      GROUP BY transfer_id`,
-    [ids],
+  const { rows } = await pool.query<{ account_id: string; transfer_id: string; path: string }>(
+    `SELECT h.account_id, h.transfer_id,
+            string_agg(coalesce(h.from_status, '-') || '>' || h.to_status || ' by ' || h.cause
+                       || coalesce(' (' || h.reason || ')', ''), '; ' ORDER BY h.id) AS path
+       FROM state_history h
+       JOIN unnest($1::text[], $2::text[]) AS k(account_id, transfer_id)
+         ON k.account_id = h.account_id AND k.transfer_id = h.transfer_id
+      WHERE h.to_status IN ('FAILED', 'REJECTED', 'REVERSED')
+      GROUP BY h.account_id, h.transfer_id`,
+    [ids.map((x) => x.account), ids.map((x) => x.id)],
   );
-  for (const r of rows) out.set(r.transfer_id, r.path);
+  for (const r of rows) out.set(keyOf(r.account_id, r.transfer_id), r.path);
   return out;
 }
 
@@ -857,8 +977,10 @@ function countBy<T>(xs: readonly T[], f: (x: T) => string): Map<string, number> 
   return m;
 }
 
-function kindOf(byIdentity: ReadonlyMap<string, PlannedCommand>, id: string): string {
-  const c = byIdentity.get(id) ?? [...byIdentity.values()].find((x) => x.entries.includes(id));
+/** What the command of `keyOf(account, id)` (or of that batch entry) exercises. */
+function kindOf(byKey: ReadonlyMap<string, PlannedCommand>, key: string): string {
+  const c =
+    byKey.get(key) ?? [...byKey.values()].find((x) => x.entries.some((e) => keyOf(x.account, e) === key));
   return c ? c.label : 'not a command of this run';
 }
 
@@ -928,46 +1050,56 @@ async function ledgerState(pool: pg.Pool | undefined): Promise<LedgerState> {
   };
 }
 
-/** A merchant's set-up in the provider's dashboard: beneficiaries (aged past the 30-minute rule). */
-async function prepareSandbox(url: string): Promise<SandboxFixtures> {
-  const auth = await fetch(`${url}/payout/v1/authorize`, {
-    method: 'POST',
-    headers: { 'x-client-id': 'sandbox_client_id', 'x-client-secret': 'sandbox_client_secret' },
-  });
-  const token = ((await auth.json()) as { data: { token: string } }).data.token;
+/**
+ * Each merchant's set-up in the provider's dashboard: the same beneficiaries for every account
+ * (aged past the 30-minute rule); transfer tokens are issued for the command's account.
+ */
+async function prepareSandbox(url: string, accounts: readonly ChaosAccount[]): Promise<SandboxFixtures> {
   const beneIds = {
     success: 'CHAOSOK',
     pendingThenSuccess: 'CHAOSPEND',
     invalidAccount: 'CHAOSBAD',
   } as const;
-  for (const [outcome, beneId] of Object.entries(beneIds)) {
-    const a = TEST_ACCOUNTS.find((x) => x.outcome === outcome);
-    if (!a) throw new Error(`no sandbox account for ${outcome}`);
-    const res = await fetch(`${url}/payout/v1/addBeneficiary`, {
+  for (const account of accounts) {
+    const auth = await fetch(`${url}/payout/v1/authorize`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        beneId,
-        name: 'Chaos Bene',
-        email: 'bene@example.com',
-        phone: '9876543210',
-        address1: 'Street 1',
-        bankAccount: a.bankAccount,
-        ifsc: a.ifsc,
-      }),
+      headers: { 'x-client-id': account.clientId, 'x-client-secret': account.clientSecret },
     });
-    const body = (await res.json()) as { subCode?: string; message?: string };
-    if (String(body.subCode) !== '200') throw new Error(`addBeneficiary ${beneId}: ${body.message ?? '?'}`);
+    const token = ((await auth.json()) as { data: { token: string } }).data.token;
+    for (const [outcome, beneId] of Object.entries(beneIds)) {
+      const a = TEST_ACCOUNTS.find((x) => x.outcome === outcome);
+      if (!a) throw new Error(`no sandbox account for ${outcome}`);
+      const res = await fetch(`${url}/payout/v1/addBeneficiary`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          beneId,
+          name: 'Chaos Bene',
+          email: 'bene@example.com',
+          phone: '9876543210',
+          address1: 'Street 1',
+          bankAccount: a.bankAccount,
+          ifsc: a.ifsc,
+        }),
+      });
+      const body = (await res.json()) as { subCode?: string; message?: string };
+      if (String(body.subCode) !== '200') {
+        throw new Error(`addBeneficiary ${beneId} (${account.accountId}): ${body.message ?? '?'}`);
+      }
+    }
   }
   await fetch(`${url}/__sandbox/clock/advance`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ seconds: 31 * 60 }),
   });
+  const clientOf = new Map(accounts.map((a) => [a.accountId, a.clientId]));
   return {
     beneIds,
-    async transferToken(transferId, vpa) {
-      const res = await fetch(`${url}/__sandbox/transfer-tokens`, {
+    async transferToken(account, transferId, vpa) {
+      const clientId = clientOf.get(account);
+      if (clientId === undefined) throw new Error(`chaos: no account ${account}`);
+      const res = await fetch(`${url}/__sandbox/transfer-tokens?clientId=${encodeURIComponent(clientId)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ transfer_id: transferId, vpa }),

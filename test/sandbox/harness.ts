@@ -136,13 +136,21 @@ export class Harness {
     return beneId;
   }
 
-  direct(bene: Record<string, string>, extra: Record<string, unknown> = {}): Promise<Res> {
-    return this.post('/payout/v1.2/directTransfer', {
-      transferId: this.id(),
-      amount: '10.00',
-      beneDetails: { name: 'Test Payee', phone: '9876543210', email: 'p@example.com', ...bene },
-      ...extra,
-    });
+  direct(
+    bene: Record<string, string>,
+    extra: Record<string, unknown> = {},
+    opts?: CallOptions,
+  ): Promise<Res> {
+    return this.post(
+      '/payout/v1.2/directTransfer',
+      {
+        transferId: this.id(),
+        amount: '10.00',
+        beneDetails: { name: 'Test Payee', phone: '9876543210', email: 'p@example.com', ...bene },
+        ...extra,
+      },
+      opts,
+    );
   }
 
   async transferToken(transferId: string, vpa = 'success@upi'): Promise<string> {

@@ -5,7 +5,12 @@ export {
   type RunningSandbox,
 } from './start-sandbox.js';
 export { sandboxConfig, type SandboxConfig } from './core/sandbox.config.js';
-export { DEFAULT_SETTINGS, type EndpointId, type SandboxSettings } from './core/settings.js';
+export {
+  DEFAULT_SETTINGS,
+  type EndpointId,
+  type MerchantSettings,
+  type SandboxSettings,
+} from './core/settings.js';
 export { signClientId } from './core/signature.js';
 export { type FaultSpec, seeded } from './core/faults.js';
 export type { SandboxWorld } from './core/world.js';

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { createLogger, type AppLogger } from '#observability';
 import { type SandboxConfig } from './core/sandbox.config.js';
-import { DEFAULT_SETTINGS, type RateGroup, type SandboxSettings } from './core/settings.js';
+import {
+  DEFAULT_SETTINGS,
+  type MerchantSettings,
+  type RateGroup,
+  type SandboxSettings,
+} from './core/settings.js';
 import { loadOrGenerateKeys } from './core/signature.js';
 import { SandboxWorld } from './core/world.js';
 import { buildServer } from './http/server.js';
@@ -62,7 +67,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
 /** Options from the environment (apps/provider-sandbox). */
 export function optionsFromConfig(cfg: SandboxConfig, rawAllowedIps: string | undefined): SandboxOptions {
+  const merchants: MerchantSettings[] = cfg.SANDBOX_MERCHANTS.map((m) => ({
+    clientId: m.clientId,
+    clientSecret: m.clientSecret,
+    webhook: m.webhookUrl
+      ? { url: m.webhookUrl, version: m.webhookVersion ?? cfg.SANDBOX_WEBHOOK_VERSION }
+      : undefined,
+    initialBalance: m.initialBalance,
+  }));
+  if (merchants.some((m) => m.clientId === cfg.SANDBOX_CLIENT_ID)) {
+    throw new Error('SANDBOX_MERCHANTS: a merchant repeats SANDBOX_CLIENT_ID (the first merchant)');
+  }
   return {
+    merchants,
     clientId: cfg.SANDBOX_CLIENT_ID,
     clientSecret: cfg.SANDBOX_CLIENT_SECRET,
     // "Set empty" must mean "allow none", but the config loader treats '' as unset.

@@ -5,7 +5,11 @@ const CONTROL: readonly [string, string, string][] = [
   ['get', '/__sandbox/openapi.json', 'This document'],
   ['get', '/__sandbox/clock', 'Read the sandbox clock'],
   ['post', '/__sandbox/clock/advance', 'Advance the sandbox clock {ms?, seconds?}'],
-  ['post', '/__sandbox/reset', 'Forget all state, tokens, faults and rate windows'],
+  [
+    'post',
+    '/__sandbox/reset',
+    'Forget all state, tokens, faults and rate windows (of every merchant, or of ?clientId=)',
+  ],
   ['get', '/__sandbox/balance', 'Read the balance'],
   ['post', '/__sandbox/balance', 'Set the balance {balance: "1000.00"}'],
   ['get', '/__sandbox/flags', 'Read the account flags'],
@@ -50,6 +54,38 @@ const CONTROL: readonly [string, string, string][] = [
   ],
   ['delete', '/__sandbox/webhooks/hostile', 'Stop the hostile webhook sender (counts stay)'],
 ];
+
+/** Control routes that act on the sandbox as a whole: no merchant. */
+const SANDBOX_WIDE = new Set([
+  '/__sandbox/public-key',
+  '/__sandbox/openapi.json',
+  '/__sandbox/clock',
+  '/__sandbox/clock/advance',
+  '/__sandbox/timing',
+]);
+/** Reports and reset: every merchant unless `clientId` names one. */
+const EVERY_MERCHANT = new Set([
+  '/__sandbox/reset',
+  '/__sandbox/received',
+  '/__sandbox/received/summary',
+  '/__sandbox/transfers',
+  '/__sandbox/outcomes',
+]);
+
+function merchantParameter(path: string): Record<string, unknown>[] {
+  if (SANDBOX_WIDE.has(path)) return [];
+  return [
+    {
+      name: 'clientId',
+      in: 'query',
+      required: false,
+      description: EVERY_MERCHANT.has(path)
+        ? 'Only this merchant (its client id); absent: every merchant. 404 for an unknown one.'
+        : 'The merchant (its client id) the call is for; absent: the first (SANDBOX_CLIENT_ID). 404 for an unknown one.',
+      schema: { type: 'string' },
+    },
+  ];
+}
 
 const legacyEnvelope = {
   type: 'object',
@@ -166,6 +202,7 @@ export function buildOpenApi(): Record<string, unknown> {
       operationId: `sandbox_${method}_${path.slice(11).replace(/\W/g, '_')}`,
       summary,
       tags: ['sandbox control'],
+      parameters: merchantParameter(path),
       responses: { '200': { description: 'OK' } },
     });
   }

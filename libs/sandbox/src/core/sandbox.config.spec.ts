@@ -47,4 +47,59 @@ describe('sandboxConfig', () => {
     assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_WEBHOOK_VERSION: 'v3' }));
     assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_WEBHOOK_URL: 'ftp://x' }));
   });
+  it('SANDBOX_MERCHANTS adds merchants after the configured client, each with its webhook and balance', () => {
+    const [none] = loadConfig([sandboxConfig], {});
+    assert.deepEqual(optionsFromConfig(none, undefined).merchants, []);
+    const [cfg] = loadConfig([sandboxConfig], {
+      SANDBOX_WEBHOOK_VERSION: 'v1',
+      SANDBOX_MERCHANTS: JSON.stringify([
+        { clientId: 'm2', clientSecret: 's2', webhookUrl: 'http://127.0.0.1:9/w/v2', webhookVersion: 'v2' },
+        { clientId: 'm3', clientSecret: 's3', webhookUrl: 'http://127.0.0.1:9/w/v1', initialBalance: '5.00' },
+        { clientId: 'm4', clientSecret: 's4' },
+      ]),
+    });
+    assert.deepEqual(optionsFromConfig(cfg, undefined).merchants, [
+      {
+        clientId: 'm2',
+        clientSecret: 's2',
+        webhook: { url: 'http://127.0.0.1:9/w/v2', version: 'v2' },
+        initialBalance: undefined,
+      },
+      {
+        clientId: 'm3',
+        clientSecret: 's3',
+        webhook: { url: 'http://127.0.0.1:9/w/v1', version: 'v1' },
+        initialBalance: '5.00',
+      },
+      { clientId: 'm4', clientSecret: 's4', webhook: undefined, initialBalance: undefined },
+    ]);
+  });
+  it('SANDBOX_MERCHANTS: a bad entry, a repeated client id or the first client again fails without printing secrets', () => {
+    const failure = (value: string): string => {
+      try {
+        optionsFromConfig(loadConfig([sandboxConfig], { SANDBOX_MERCHANTS: value })[0], undefined);
+      } catch (err) {
+        return String(err instanceof Error ? err.message : err);
+      }
+      assert.fail(`accepted ${value}`);
+    };
+    const noId = failure('[{"clientSecret":"hunter2-secret"}]');
+    assert.match(noId, /SANDBOX_MERCHANTS/);
+    assert.match(noId, /clientId/);
+    assert.doesNotMatch(noId, /hunter2/);
+    const twice = failure(
+      '[{"clientId":"a","clientSecret":"hunter2-x"},{"clientId":"a","clientSecret":"hunter2-y"}]',
+    );
+    assert.match(twice, /its own/);
+    assert.doesNotMatch(twice, /hunter2/);
+    assert.doesNotMatch(
+      failure('[{"clientId":"a","clientSecret":"hunter2-z","webhookVersion":"v3"}]'),
+      /hunter2/,
+    );
+    assert.match(failure('not json hunter2'), /JSON/);
+    assert.match(
+      failure('[{"clientId":"sandbox_client_id","clientSecret":"hunter2"}]'),
+      /repeats SANDBOX_CLIENT_ID/,
+    );
+  });
 });

@@ -10,6 +10,44 @@ const allowList = z.string().transform((v) =>
         .filter(Boolean),
 );
 
+const amount = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000000.00');
+
+const merchantSchema = z
+  .object({
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1),
+    webhookUrl: env.url(['http', 'https']).optional(),
+    webhookVersion: env.enumOf(['v1', 'v2']).optional(),
+    initialBalance: amount.optional(),
+  })
+  .strict();
+
+/** A JSON array of merchants; an error names paths only (the value holds client secrets). */
+const merchantList = z.string().transform((raw, ctx) => {
+  if (raw.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON array' });
+    return z.NEVER;
+  }
+  const p = z.array(merchantSchema).safeParse(value);
+  if (!p.success) {
+    ctx.addIssue({
+      code: 'custom',
+      message: p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    });
+    return z.NEVER;
+  }
+  const ids = p.data.map((m) => m.clientId);
+  if (new Set(ids).size !== ids.length) {
+    ctx.addIssue({ code: 'custom', message: 'clientId: each merchant needs its own' });
+    return z.NEVER;
+  }
+  return p.data;
+});
+
 /** Variables of the provider sandbox (the port is SANDBOX_PORT in #config's provider-hosts). */
 export const sandboxConfig = defineSection('provider-sandbox', {
   SANDBOX_HOST: envVar({
@@ -26,6 +64,13 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     schema: env.string(),
     default: 'sandbox_client_secret',
     description: 'Client secret the sandbox accepts',
+    sensitive: true,
+  }),
+  SANDBOX_MERCHANTS: envVar({
+    schema: merchantList,
+    default: '',
+    description:
+      'Optional JSON array of more merchants {clientId, clientSecret, webhookUrl?, webhookVersion?, initialBalance?}, each with its own transfers, balance, tokens and webhooks (version default: SANDBOX_WEBHOOK_VERSION; balance: SANDBOX_INITIAL_BALANCE)',
     sensitive: true,
   }),
   SANDBOX_ALLOWED_IPS: envVar({

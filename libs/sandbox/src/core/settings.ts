@@ -26,6 +26,16 @@ export type EndpointId =
 
 import { type WebhookTarget } from '../webhooks/webhook.types.js';
 
+/** One merchant's credentials and dashboard settings (the first comes from SANDBOX_CLIENT_ID/SECRET). */
+export interface MerchantSettings {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Where its webhooks go and in which format; absent: none are sent. */
+  readonly webhook?: WebhookTarget | undefined;
+  /** Starting balance (INR); the sandbox's SANDBOX_INITIAL_BALANCE when absent. */
+  readonly initialBalance?: string | undefined;
+}
+
 export type RateGroup = 'transfer' | 'status' | 'authorize' | 'other';
 
 /** Everything a running sandbox needs, resolved from options or the environment. */
@@ -61,6 +71,11 @@ export interface SandboxSettings {
   readonly webhookMaxAttempts: number;
   /** LOW_BALANCE_ALERT (v1) when the balance falls below this amount. */
   readonly lowBalanceThreshold: string;
+  /**
+   * Merchants after the first (the first is `clientId`/`clientSecret` with `webhook` and
+   * `initialBalance`); each with its own credentials, stores and webhook configuration.
+   */
+  readonly merchants: readonly MerchantSettings[];
 }
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
@@ -83,4 +98,5 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   webhookRetryBaseMs: 10_000,
   webhookMaxAttempts: 6,
   lowBalanceThreshold: '10000.00',
+  merchants: [],
 };

@@ -149,6 +149,8 @@ export class AccountState {
     initialBalance: Paise,
     private readonly clock: SandboxClock,
     private readonly listener?: AccountListener,
+    /** The provider's reference ids are unique across its merchants: a shared counter. */
+    private readonly sharedReference?: () => number,
   ) {
     this.current = initialBalance;
   }
@@ -164,6 +166,7 @@ export class AccountState {
   }
 
   newReferenceId(): number {
+    if (this.sharedReference) return this.sharedReference();
     this.nextReference += 1;
     return this.nextReference;
   }

@@ -86,6 +86,22 @@ function isClaims(v: unknown): v is TokenClaims {
   return typeof o.sub === 'string' && typeof o.exp === 'number' && (o.src === 'ip' || o.src === 'signature');
 }
 
+/**
+ * The subject a token names, unchecked: only to pick the merchant whose issuer then verifies it
+ * (a forged subject fails that merchant's check as any bad token does).
+ */
+export function unverifiedSubject(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (payload === undefined) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const sub = typeof claims === 'object' && claims !== null ? (claims as { sub?: unknown }).sub : undefined;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `Authorization: Bearer <token>` -> token; undefined when absent or not a bearer. */
 export function bearerOf(header: string | string[] | undefined): string | undefined {
   if (typeof header !== 'string') return undefined;

@@ -1,88 +1,128 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type AppLogger } from '#observability';
 import { transferEvents } from '../webhooks/transfer-events.js';
-import { WebhookDispatcher } from '../webhooks/webhook.dispatcher.js';
-import { HostileSender } from '../webhooks/hostile.js';
+import { type WebhookDispatcher } from '../webhooks/webhook.dispatcher.js';
+import { type HostileSender } from '../webhooks/hostile.js';
 import { SandboxClock } from './clock.js';
-import { FaultRegistry, type LateApply } from './faults.js';
-import { formatPaise, paiseFromConfig, type Paise } from './money.js';
-import { RateLimiter } from './rate-limit.js';
-import { type SandboxSettings } from './settings.js';
+import { type FaultRegistry, type LateApply } from './faults.js';
+import { Merchant } from './merchant.js';
+import { formatPaise, type Paise } from './money.js';
+import { type RateLimiter } from './rate-limit.js';
+import { type MerchantSettings, type SandboxSettings } from './settings.js';
 import { type SignatureKeys } from './signature.js';
-import { AccountState, type TransferRecord } from './state.js';
-import { TokenIssuer } from './tokens.js';
-import { TransferTokenStore } from './transfer-tokens.js';
+import { type AccountState, type TransferRecord } from './state.js';
+import { type TokenIssuer } from './tokens.js';
+import { type TransferTokenStore } from './transfer-tokens.js';
 
 /**
- * Everything one running sandbox holds. One account (the configured client); every store is in
- * memory and `reset()` empties it.
+ * Everything one running sandbox holds: the clock, the timing settings and its merchants, each
+ * with its own stores (see `Merchant`). Handlers read `account`, `faults`, `webhooks`... of the
+ * current merchant: the one the request's credentials name (`runAs`, set by the route wrappers),
+ * else the first (the configured client). Every store is in memory and `reset()` empties it.
  */
 export class SandboxWorld {
   readonly clock = new SandboxClock();
-  readonly faults = new FaultRegistry();
-  readonly limiter: RateLimiter;
-  readonly tokens: TokenIssuer;
-  readonly transferTokens: TransferTokenStore;
-  /** Webhook sending: configuration, faults, the disabled flag and the attempt log. */
-  readonly webhooks: WebhookDispatcher;
-  /** Replays captured webhooks at a receiver (control API `/__sandbox/webhooks/hostile`). */
-  readonly hostile: HostileSender;
-  /** Requests held back by `applyLaterMs`, until the sandbox clock reaches their time. */
-  readonly lateApplies = new Set<LateApply>();
-  account: AccountState;
-  /** Allow-listed source addresses; the control API may change them. */
-  allowedIps: readonly string[];
+  /** The first is the configured client (SANDBOX_CLIENT_ID/SECRET), then SANDBOX_MERCHANTS. */
+  readonly merchants: readonly Merchant[];
   pendingDelayMs: number;
   hangMs: number;
   batchDelayMs: number;
   acknowledgeDelayMs: number;
+  private readonly current = new AsyncLocalStorage<Merchant>();
+  private readonly byClientId: ReadonlyMap<string, Merchant>;
   private closed = false;
-  private credits = 0;
+  private references = 100_000;
 
   constructor(
     readonly settings: SandboxSettings,
     readonly keys: SignatureKeys,
     private readonly logger?: AppLogger,
   ) {
-    this.limiter = new RateLimiter(this.clock, settings.rateLimits, settings.rateWindowMs);
-    this.tokens = new TokenIssuer(this.clock, settings.tokenTtlSeconds);
-    this.transferTokens = new TransferTokenStore(this.clock);
-    this.webhooks = new WebhookDispatcher(
-      this.clock,
-      settings.clientSecret,
-      {
-        target: settings.webhook,
-        timeoutMs: settings.webhookTimeoutMs,
-        retryBaseMs: settings.webhookRetryBaseMs,
-        maxAttempts: settings.webhookMaxAttempts,
-        lowBalanceThreshold: paiseFromConfig(settings.lowBalanceThreshold),
-      },
-      logger,
+    const first: MerchantSettings = {
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      webhook: settings.webhook,
+      initialBalance: settings.initialBalance,
+    };
+    this.merchants = [first, ...settings.merchants].map(
+      (m) =>
+        new Merchant(
+          m,
+          settings,
+          this.clock,
+          (merchant, account) => ({
+            transferRecorded: (t) => this.watchTransfer(merchant, account(), t),
+            balanceChanged: (before, after) => this.lowBalance(merchant, before, after),
+          }),
+          () => (this.references += 1),
+          logger,
+        ),
     );
-    this.hostile = new HostileSender(
-      this.webhooks,
-      (id) => this.account.transfers.has(id) || this.account.internalTransfers.has(id),
-    );
-    this.account = this.newAccount();
-    this.allowedIps = settings.allowedIps;
+    this.byClientId = new Map(this.merchants.map((m) => [m.clientId, m]));
+    if (this.byClientId.size !== this.merchants.length)
+      throw new Error('sandbox merchants: client ids repeat');
     this.pendingDelayMs = settings.pendingDelayMs;
     this.hangMs = settings.hangMs;
     this.batchDelayMs = settings.batchDelayMs;
     this.acknowledgeDelayMs = settings.acknowledgeDelayMs;
   }
 
-  /** Forgets all state, tokens, faults and rate windows; the clock keeps its time. */
+  /** The merchant this request (or scheduled work) is for; the first outside any. */
+  get merchant(): Merchant {
+    return this.current.getStore() ?? this.firstMerchant;
+  }
+
+  get firstMerchant(): Merchant {
+    const m = this.merchants[0];
+    if (!m) throw new Error('a sandbox without merchants');
+    return m;
+  }
+
+  /** The merchant with this client id, if any. */
+  merchantById(clientId: string): Merchant | undefined {
+    return this.byClientId.get(clientId);
+  }
+
+  /** Runs `work` for `merchant`: everything it reads through the world is that merchant's. */
+  runAs<T>(merchant: Merchant, work: () => T): T {
+    return this.current.run(merchant, work);
+  }
+
+  get account(): AccountState {
+    return this.merchant.account;
+  }
+  get faults(): FaultRegistry {
+    return this.merchant.faults;
+  }
+  get limiter(): RateLimiter {
+    return this.merchant.limiter;
+  }
+  get tokens(): TokenIssuer {
+    return this.merchant.tokens;
+  }
+  get transferTokens(): TransferTokenStore {
+    return this.merchant.transferTokens;
+  }
+  get webhooks(): WebhookDispatcher {
+    return this.merchant.webhooks;
+  }
+  get hostile(): HostileSender {
+    return this.merchant.hostile;
+  }
+  get lateApplies(): Set<LateApply> {
+    return this.merchant.lateApplies;
+  }
+  get allowedIps(): readonly string[] {
+    return this.merchant.allowedIps;
+  }
+  set allowedIps(ips: readonly string[]) {
+    this.merchant.allowedIps = ips;
+  }
+
+  /** Forgets every merchant's state, tokens, faults and rate windows; the clock keeps its time. */
   reset(): void {
-    this.account = this.newAccount();
-    // Held requests belong to the old account: `at` drops them when their time comes.
-    this.lateApplies.clear();
-    this.faults.clear();
-    this.limiter.reset();
-    this.tokens.rotate();
-    this.tokens.setTtl(this.settings.tokenTtlSeconds);
-    this.transferTokens.clear();
-    this.hostile.stop();
-    this.webhooks.reset();
-    this.allowedIps = this.settings.allowedIps;
+    this.references = 100_000;
+    for (const m of this.merchants) m.reset();
     this.pendingDelayMs = this.settings.pendingDelayMs;
     this.hangMs = this.settings.hangMs;
     this.batchDelayMs = this.settings.batchDelayMs;
@@ -92,14 +132,19 @@ export class SandboxWorld {
   /** Stops sending and releases every sandbox-clock wait. */
   close(): void {
     this.closed = true;
-    this.hostile.close();
-    this.webhooks.close();
+    for (const m of this.merchants) m.close();
     this.clock.releaseAll();
   }
 
-  /** True while `account` is still the current one and the sandbox runs (for scheduled work). */
+  /** The merchant whose current account this is; undefined once reset (or closed). */
+  private ownerOf(account: AccountState): Merchant | undefined {
+    if (this.closed) return undefined;
+    return this.merchants.find((m) => m.account === account);
+  }
+
+  /** True while `account` is still a merchant's current one and the sandbox runs (for scheduled work). */
   isCurrent(account: AccountState): boolean {
-    return !this.closed && account === this.account;
+    return this.ownerOf(account) !== undefined;
   }
 
   /**
@@ -108,26 +153,28 @@ export class SandboxWorld {
    */
   async at(at: number, account: AccountState, work: () => void | Promise<void>): Promise<void> {
     while (this.isCurrent(account) && this.clock.now() < at) await this.clock.sleep(at - this.clock.now());
-    if (!this.isCurrent(account)) return;
+    const owner = this.ownerOf(account);
+    if (!owner) return;
     try {
-      await work();
+      await this.runAs(owner, work);
     } catch (err) {
       // Nobody awaits scheduled work: report it rather than crash the process.
       this.logger?.error({ err }, 'sandbox scheduled work failed');
     }
   }
 
-  /** The control API's balance change; a top-up is a CREDIT_CONFIRMATION (v1). */
+  /** The control API's balance change (current merchant); a top-up is a CREDIT_CONFIRMATION (v1). */
   setBalance(balance: Paise): void {
-    const before = this.account.balance;
-    this.account.balance = balance;
+    const m = this.merchant;
+    const before = m.account.balance;
+    m.account.balance = balance;
     if (balance <= before) return;
-    this.credits += 1;
-    this.webhooks.emit({
+    m.credits += 1;
+    m.webhooks.emit({
       kind: 'account',
       type: 'CREDIT_CONFIRMATION',
       at: this.clock.now(),
-      utr: `SBXCR${this.credits}`,
+      utr: `SBXCR${m.credits}`,
       reason: '',
       fields: { amount: formatPaise(balance - before) },
     });
@@ -145,24 +192,25 @@ export class SandboxWorld {
     });
   }
 
-  /** Every step of a transfer, once visible on the status endpoint, becomes its webhooks. */
-  private watchTransfer(account: AccountState, t: TransferRecord): void {
+  /** Every step of a transfer, once visible on the status endpoint, becomes its merchant's webhooks. */
+  private watchTransfer(merchant: Merchant, account: AccountState, t: TransferRecord): void {
+    const hooks = merchant.webhooks;
     void (async () => {
       for (const step of t.steps) {
         await this.at(step.at, account, () => {
           // The refund is part of the change the webhook reports.
           account.settleTransfer(t);
-          if (this.webhooks.target) for (const e of transferEvents(t, step)) this.webhooks.emit(e);
+          if (hooks.target) for (const e of transferEvents(t, step)) hooks.emit(e);
         });
         if (!this.isCurrent(account)) return;
       }
     })();
   }
 
-  private lowBalance(before: Paise, after: Paise): void {
-    const threshold = this.webhooks.lowBalanceThreshold;
+  private lowBalance(merchant: Merchant, before: Paise, after: Paise): void {
+    const threshold = merchant.webhooks.lowBalanceThreshold;
     if (!(before >= threshold && after < threshold)) return;
-    this.webhooks.emit({
+    merchant.webhooks.emit({
       kind: 'account',
       type: 'LOW_BALANCE_ALERT',
       at: this.clock.now(),
@@ -170,18 +218,5 @@ export class SandboxWorld {
       reason: '',
       fields: { currentBalance: formatPaise(after), threshold: formatPaise(threshold) },
     });
-  }
-
-  private newAccount(): AccountState {
-    const account: AccountState = new AccountState(
-      this.settings.clientId,
-      paiseFromConfig(this.settings.initialBalance),
-      this.clock,
-      {
-        transferRecorded: (t) => this.watchTransfer(account, t),
-        balanceChanged: (before, after) => this.lowBalance(before, after),
-      },
-    );
-    return account;
   }
 }

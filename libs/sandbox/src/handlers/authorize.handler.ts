@@ -16,7 +16,7 @@ export const authorize: LegacyEndpoint = {
   auth: 'credentials',
   row520: COMMON.unknownError,
   handle({ world, source }) {
-    const { token, expiry } = world.tokens.issue(world.settings.clientId, source);
+    const { token, expiry } = world.tokens.issue(world.merchant.clientId, source);
     return { row: AUTHORIZE.success, data: { token, expiry } };
   },
 };

@@ -4,7 +4,7 @@ import { type LegacyAnswer, type LegacyEndpoint } from '../handlers/endpoint.js'
 import { COMMON } from '../tables/common.table.js';
 import { legacyHttpStatus, RowAnswer, type LegacyRow } from '../tables/row.js';
 import { type LegacyContext } from '../handlers/endpoint.js';
-import { checkLegacyAccess } from './access.js';
+import { checkLegacyAccess, merchantOfRequest } from './access.js';
 import { legacyRefusalRow } from '../tables/refusals.table.js';
 import { fail } from '../tables/row.js';
 import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
@@ -113,6 +113,12 @@ async function handleRefused(
 
 export function registerLegacy(app: FastifyInstance, world: SandboxWorld, ep: LegacyEndpoint): void {
   for (const url of ep.paths) {
-    app.route({ method: ep.method, url, handler: (req, reply) => run(world, ep, req, reply) });
+    app.route({
+      method: ep.method,
+      url,
+      // Everything the call touches (faults, limits, state, webhooks) is its merchant's.
+      handler: (req, reply) =>
+        world.runAs(merchantOfRequest(world, ep.auth, req.headers), () => run(world, ep, req, reply)),
+    });
   }
 }

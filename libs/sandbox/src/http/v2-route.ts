@@ -3,7 +3,7 @@ import { type SandboxWorld } from '../core/world.js';
 import { type V2Context, type V2Endpoint } from '../handlers/v2-endpoint.js';
 import { type V2Row } from '../tables/row.js';
 import { V2_COMMON, V2Answer, failV2 } from '../tables/v2-common.table.js';
-import { sameSecret } from './access.js';
+import { merchantOfRequest, sameSecret } from './access.js';
 import { V2_REFUSALS } from '../tables/refusals.table.js';
 import { applyFaultAfter, applyFaultBefore } from './faults.apply.js';
 import { answerLater, markApplied, resendRefusal, scheduleLateApply } from './initiation-faults.js';
@@ -19,16 +19,16 @@ export function sendV2Error(reply: FastifyReply, row: V2Row): void {
 }
 
 function checkHeaders(world: SandboxWorld, ep: V2Endpoint, h: FastifyRequest['headers']): void {
-  const s = world.settings;
+  const m = world.merchant;
   if (typeof h['x-client-id'] !== 'string' || h['x-client-id'] === '') failV2(V2_COMMON.clientIdMissing);
   if (typeof h['x-client-secret'] !== 'string' || h['x-client-secret'] === '')
     failV2(V2_COMMON.clientSecretMissing);
-  if (!sameSecret(h['x-client-id'], s.clientId) || !sameSecret(h['x-client-secret'], s.clientSecret)) {
+  if (!sameSecret(h['x-client-id'], m.clientId) || !sameSecret(h['x-client-secret'], m.clientSecret)) {
     failV2(V2_COMMON.authFailed);
   }
   const version = h['x-api-version'];
   if (typeof version !== 'string' || !API_VERSION_RE.test(version)) failV2(V2_COMMON.apiVersionInvalid);
-  if (world.account.flags.apisDisabled.includes(ep.id)) failV2(V2_COMMON.apisNotEnabled);
+  if (m.account.flags.apisDisabled.includes(ep.id)) failV2(V2_COMMON.apisNotEnabled);
 }
 
 function initiationId(body: unknown, key: string): string | undefined {
@@ -135,6 +135,14 @@ export function registerV2(
     }
   }
   for (const { method, url, eps } of routes.values()) {
-    app.route({ method, url, handler: (req, reply) => run(world, pickV2(eps, req.body), req, reply) });
+    app.route({
+      method,
+      url,
+      // Everything the call touches (faults, limits, state, webhooks) is its merchant's.
+      handler: (req, reply) =>
+        world.runAs(merchantOfRequest(world, 'credentials', req.headers), () =>
+          run(world, pickV2(eps, req.body), req, reply),
+        ),
+    });
   }
 }
