@@ -719,6 +719,32 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ),
       ),
     );
+    // Each account's generation-routed kinds went to its own generation's endpoints, and only there
+    // (issue 22: standard, direct and batch transfers follow the account's API generation).
+    const ROUTED: Record<'v1' | 'v2', readonly string[]> = {
+      v1: ['requestTransfer', 'directTransfer', 'requestBatchTransfer'],
+      v2: ['v2StandardTransfer', 'v2BatchTransfer'],
+    };
+    const misrouted: string[] = [];
+    const routedCounts: string[] = [];
+    for (const a of accounts) {
+      const seen = byAccountEndpoint.get(a.accountId) ?? {};
+      const other = a.api === 'v1' ? 'v2' : 'v1';
+      for (const e of ROUTED[other])
+        if ((seen[e]?.total ?? 0) > 0)
+          misrouted.push(`${a.accountId} (${a.api}): ${seen[e]?.total} sent to ${e}`);
+      const own = ROUTED[a.api].reduce((n, e) => n + (seen[e]?.total ?? 0), 0);
+      if (own === 0)
+        misrouted.push(`${a.accountId} (${a.api}): no initiation reached ${ROUTED[a.api].join('/')}`);
+      routedCounts.push(`${a.accountId} ${a.api}: ${own}`);
+    }
+    checks.push(
+      check(
+        "provider: standard, direct and batch transfers went to each account's own API generation",
+        routedCounts.join(', '),
+        misrouted,
+      ),
+    );
     const agreement = providerAgreement(commands, ev, {
       transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
       accepted,
