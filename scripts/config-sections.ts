@@ -24,10 +24,13 @@ Transfers V2 (\`POST /payout/transfers\`, \`POST /payout/transfers/batch\`). The
 3. Restart (a rolling restart is fine). Payouts and batches already accepted keep the generation
    they were accepted on (column \`provider_api\`): each is re-sent and checked on its own API, so
    payouts in flight at the switch are safe. Only commands accepted after the restart go to v2.
-4. Webhooks: switch the dashboard to v2 and point it at \`/webhooks/v2/<accountId>\`, and set
-   \`PROVIDER_WEBHOOK_VERSION\` (primary) or \`"webhookVersion"\` (other accounts) to \`v2\`. A signed v2
+4. Webhooks: switch the dashboard to v2 and point it at \`/webhooks/v2/<accountId>\`. A signed v2
    webhook settles a payout directly; a v1 one only asks for a status check (ADR 0013). Both routes
-   stay open, so webhooks of payouts sent before the switch still arrive.
+   stay open, so webhooks sent before the switch still arrive. Once the dashboard sends only v2, pin
+   it: \`PROVIDER_WEBHOOK_VERSION=v2\` (primary) or \`"webhookVersion": "v2"\` (other accounts). The v1
+   route then answers 404 for the account (counted as \`result="other_version"\`), which closes the
+   route whose signature does not bind values to their names. Nothing is lost: webhooks are hints,
+   and the reconciler asks the provider on its schedule.
 5. Going back to v1 is the same steps in reverse; v2 payouts in flight are still checked on v2.
 
 On v2, a wallet transfer mode (\`wallet_a\`, \`wallet_b\`) is refused before sending (REJECTED): v2

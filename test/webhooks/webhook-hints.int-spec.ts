@@ -39,6 +39,15 @@ describe('provider webhooks', () => {
         WEBHOOKS_UNMATCHED_RETRY_MS: '300',
         WEBHOOKS_REOPEN_LIMIT: '1',
         WEBHOOKS_REFUSALS_PER_SOURCE: '10',
+        // A second account on the sandbox's merchant, its webhook version pinned to v2.
+        PROVIDER_ACCOUNTS: JSON.stringify([
+          {
+            accountId: 'pinned',
+            clientId: 'sandbox_client_id',
+            clientSecret: 'sandbox_client_secret',
+            webhookVersion: 'v2',
+          },
+        ]),
       },
     });
     service = await stack.startService();
@@ -540,5 +549,28 @@ describe('provider webhooks', () => {
       1,
     );
     assert.equal(distinctEvents(stack, 'wh_fast').length, 4, "a notice is not one of the payout's events");
+  });
+  it('an account whose webhook version is pinned refuses the other version (404), and takes its own', async () => {
+    const pinnedV1 = `${service.webhooksUrl}/webhooks/v1/pinned`;
+    const pinnedV2 = `${service.webhooksUrl}/webhooks/v2/pinned`;
+    const v1Body = signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_pin_1', reason: 'X' }, secret());
+    const refused = await postFrom(pinnedV1, '127.0.0.3', v1Body, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    assert.equal(refused.status, 404, 'the v1 route is closed for an account pinned to v2');
+    assert.equal(
+      await metric(service.url, 'payouts_webhooks_received_total', { result: 'other_version' }),
+      1,
+    );
+    const signed = signV2(
+      { type: 'TRANSFER_SUCCESS', event_time: istTime(), data: v2TransferData('wh_pin_2') },
+      secret(),
+    );
+    assert.equal((await postFrom(pinnedV2, '127.0.0.3', signed.body, signed.headers)).status, 200);
+    // The account without a pinned version still takes both.
+    assert.equal(
+      await postV1(v1, signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_pin_3', reason: 'X' }, secret())),
+      200,
+    );
   });
 });

@@ -54,6 +54,9 @@ export function createWebhooks(i: WebhooksInputs) {
       pool,
       webhooks: repository,
       secrets: new Map(i.accounts.map((a) => [a.accountId, a.clientSecret])),
+      pinnedVersions: new Map(
+        i.accounts.flatMap((a) => (a.webhookVersion ? [[a.accountId, a.webhookVersion] as const] : [])),
+      ),
       metrics,
       logger,
       onStored: () => webhookWorker.wake(),

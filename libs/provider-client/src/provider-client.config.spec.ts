@@ -15,7 +15,6 @@ describe('providerClientConfig', () => {
         clientSecret: 'sandbox_client_secret',
         publicKey: undefined,
         api: 'v1',
-        webhookVersion: 'v1',
       },
     ]);
     assert.deepEqual(o.ratePerMinute, { transfer: 9000, status: 7800, authorize: 3000, default: 1000 });
@@ -24,7 +23,7 @@ describe('providerClientConfig', () => {
     assert.equal(o.hosts.payoutUrl, 'http://127.0.0.1:8090');
   });
 
-  it('reads per account the API generation, x-api-version and webhook version', () => {
+  it('reads per account the API generation, x-api-version and pinned webhook version (unset: both)', () => {
     const [c, h] = loadConfig([providerClientConfig, providerHostsConfig], {
       PROVIDER_API_GENERATION: 'v2',
       PROVIDER_ACCOUNTS: JSON.stringify([
@@ -38,10 +37,10 @@ describe('providerClientConfig', () => {
       const a = o.accounts.find((x) => x.accountId === id);
       return [a?.api, a?.apiVersion, a?.webhookVersion];
     };
-    assert.deepEqual(pick('default'), ['v2', undefined, 'v2']);
-    assert.deepEqual(pick('a2'), ['v2', '2025-01-01', 'v2']);
+    assert.deepEqual(pick('default'), ['v2', undefined, undefined]);
+    assert.deepEqual(pick('a2'), ['v2', '2025-01-01', undefined]);
     assert.deepEqual(pick('a3'), ['v2', undefined, 'v1']);
-    assert.deepEqual(pick('a4'), ['v1', undefined, 'v1']);
+    assert.deepEqual(pick('a4'), ['v1', undefined, undefined]);
     assert.equal(accountApi(o, 'a2'), 'v2');
     assert.equal(accountApi(o, 'a4'), 'v1');
     assert.equal(accountApi(o), 'v2', 'no account named: the primary');

@@ -16,7 +16,7 @@ const accountSchema = z.object({
   api: generation.optional(),
   /** x-api-version of its v2 calls (default PROVIDER_API_VERSION). */
   apiVersion: API_VERSION.optional(),
-  /** The webhook format its dashboard is set to (default: its api). */
+  /** Pins its webhooks to one version (the other is refused); unset: both are taken. */
   webhookVersion: generation.optional(),
 });
 
@@ -82,7 +82,7 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: jsonOf(z.array(accountSchema).optional()),
     default: '',
     description:
-      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2, default = api)}; adds accounts',
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both)}; adds accounts',
     sensitive: true,
   }),
   PROVIDER_API_VERSION: envVar({
@@ -100,7 +100,7 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: z.union([z.literal(''), generation]),
     default: '',
     description:
-      "Webhook format the primary account's dashboard is set to (v1|v2); empty: PROVIDER_API_GENERATION",
+      "Pins the primary account's webhooks to one version (v1|v2): deliveries in the other are refused (404). Empty: both are taken",
   }),
   PROVIDER_CONNECT_TIMEOUT_MS: envVar({
     schema: env.positiveInt(),

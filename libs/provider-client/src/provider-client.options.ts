@@ -16,7 +16,10 @@ export interface ProviderAccount {
   readonly api?: ProviderApi;
   /** x-api-version of its v2 calls; default: the client's apiVersion. */
   readonly apiVersion?: string;
-  /** The webhook format its dashboard is set to; default: its api. */
+  /**
+   * The webhook version it is pinned to: deliveries in the other version are refused (404).
+   * Unset: both are taken (each route reads its own format).
+   */
   readonly webhookVersion?: ProviderApi;
 }
 
@@ -64,7 +67,7 @@ export function providerClientOptionsFromConfig(
     clientSecret: c.PROVIDER_CLIENT_SECRET,
     publicKey: loadPublicKey({ pem: c.PROVIDER_PUBLIC_KEY, file: c.PROVIDER_PUBLIC_KEY_FILE }),
     api: c.PROVIDER_API_GENERATION,
-    webhookVersion: c.PROVIDER_WEBHOOK_VERSION || c.PROVIDER_API_GENERATION,
+    ...(c.PROVIDER_WEBHOOK_VERSION ? { webhookVersion: c.PROVIDER_WEBHOOK_VERSION } : {}),
   };
   const extra: ProviderAccount[] = (c.PROVIDER_ACCOUNTS ?? []).map((a) => ({
     accountId: a.accountId,
@@ -73,7 +76,7 @@ export function providerClientOptionsFromConfig(
     publicKey: loadPublicKey({ pem: a.publicKey, file: a.publicKeyFile }),
     api: a.api ?? 'v1',
     ...(a.apiVersion ? { apiVersion: a.apiVersion } : {}),
-    webhookVersion: a.webhookVersion ?? a.api ?? 'v1',
+    ...(a.webhookVersion ? { webhookVersion: a.webhookVersion } : {}),
   }));
   const byId = new Map<string, ProviderAccount>([[primary.accountId, primary]]);
   for (const a of extra) byId.set(a.accountId, a);

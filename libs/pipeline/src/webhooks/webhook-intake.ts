@@ -28,6 +28,7 @@ export type DeliveryResult =
   | 'bad_signature'
   | 'stale'
   | 'unknown_account'
+  | 'other_version'
   | 'malformed'
   | 'unexpected_field'
   | 'untimely'
@@ -48,6 +49,8 @@ export const DELIVERY_STATUS: Readonly<Record<DeliveryResult, number>> = {
   bad_signature: 401,
   stale: 401,
   unknown_account: 404,
+  // The account's webhook version is pinned (PROVIDER_WEBHOOK_VERSION / webhookVersion) to the other one.
+  other_version: 404,
   too_large: 413,
   // Past WEBHOOKS_REFUSALS_PER_SOURCE refusals in a window, with Retry-After (webhooks-server.ts).
   rate_limited: 429,
@@ -82,6 +85,11 @@ export interface WebhookIntakeDeps {
   readonly webhooks: WebhookRepository;
   /** Each configured provider account's client secret: the webhook key. */
   readonly secrets: ReadonlyMap<string, string>;
+  /**
+   * Accounts whose webhook version is pinned: a delivery in the other version is refused (404)
+   * before it is read. An account not listed takes both (its dashboard may be mid-switch).
+   */
+  readonly pinnedVersions?: ReadonlyMap<string, WebhookApiVersion>;
   readonly metrics: WebhookMetrics;
   readonly logger: AppLogger;
   /** Called after a new webhook is committed (the worker in this process starts on it). */
@@ -193,6 +201,8 @@ export class WebhookIntake {
   private verify(delivery: WebhookDelivery): NewWebhook | Exclude<DeliveryResult, 'accepted'> | undefined {
     const secret = this.d.secrets.get(delivery.accountId);
     if (secret === undefined) return 'unknown_account';
+    const pinned = this.d.pinnedVersions?.get(delivery.accountId);
+    if (pinned !== undefined && pinned !== delivery.version) return 'other_version';
     const reading = this.readers[delivery.version].read(delivery, secret, this.now());
     if ('refusal' in reading) return reading.refusal === 'malformed' ? undefined : reading.refusal;
     return this.webhook(delivery, reading.hint);
