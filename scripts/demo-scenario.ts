@@ -15,6 +15,8 @@ const service = `http://127.0.0.1:${process.env['HTTP_PORT'] ?? '3000'}`;
 const run = `d${Date.now().toString(36)}`;
 const id = (s: string) => `${run}_${s}`;
 const TRACE_ID = randomBytes(16).toString('hex');
+/** The beneficiary the demo registers on the v2 account, through the service (beneficiary.create). */
+const V2_BENE = `${run}V2BENE`.replace(/_/g, '');
 const TERMINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED', 'REQUIRES_ATTENTION', 'COMPLETED']);
 
 async function json(
@@ -119,6 +121,33 @@ function commands(transferToken: string): Array<{ key: string; value: object }> 
       type: 'payout.self_withdrawal',
       data: { withdrawalId: id('withdraw'), amount: '100.00', remarks: 'demo' },
     },
+    // The same kinds on the v2 account: Transfers V2 carries them (events say providerApi v2).
+    {
+      type: 'payout.standard_transfer',
+      accountId: 'v2',
+      data: { transferId: id('v2_std'), beneId: V2_BENE, amount: '2100.00' },
+    },
+    {
+      type: 'payout.direct_transfer',
+      accountId: 'v2',
+      data: {
+        transferId: id('v2_direct'),
+        amount: '650.00',
+        beneDetails: { name: 'Ravi Kumar', phone: '9876543210', ...bank },
+      },
+    },
+    {
+      type: 'payout.batch_transfer',
+      accountId: 'v2',
+      data: {
+        batchTransferId: id('v2_batch'),
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [
+          { transferId: id('v2_b1'), amount: '15.00', name: 'Batch Three', phone: '9876543210', ...bank },
+          { transferId: id('v2_b2'), amount: '16.00', name: 'Batch Four', phone: '9876543210', ...bank },
+        ],
+      },
+    },
   ];
   return list.map((c) => {
     const d = (c as { data: Record<string, string> }).data;
@@ -161,6 +190,15 @@ async function webhookReport(): Promise<string[][]> {
   }
 }
 
+async function until<T>(get: () => T | undefined, ms: number): Promise<T | undefined> {
+  const end = Date.now() + ms;
+  for (let v = get(); Date.now() < end; v = get()) {
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return get();
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
@@ -185,9 +223,33 @@ async function main(): Promise<void> {
   });
   await new Promise((r) => setTimeout(r, 1500)); // let the group settle before producing
 
-  const transferToken = await prepareSandbox();
   const producer = kafka.producer();
   await producer.connect();
+  // Beneficiary management through the service (issue 22): registered on the v2 account with
+  // Beneficiary V2 (POST /payout/beneficiary), answered on the reply topic, masked.
+  const createBene = {
+    type: 'beneficiary.create',
+    queryId: id('q_v2_bene_create'),
+    accountId: 'v2',
+    data: {
+      beneId: V2_BENE,
+      name: 'Meera Iyer',
+      bankAccount: '026291800001191',
+      ifsc: 'YESB0000262',
+      email: 'meera@example.com',
+      phone: '9876543210',
+      address1: '4 Park Street',
+    },
+  };
+  await producer.send({
+    topic: topicName(prefix, TOPICS.queries),
+    messages: [{ key: createBene.queryId, value: JSON.stringify(createBene) }],
+  });
+  const created = await until(() => replies.find((r) => r.queryId === createBene.queryId), 20_000);
+  if (!created?.ok) throw new Error(`beneficiary.create on the v2 account: ${JSON.stringify(created)}`);
+  // Registered beneficiaries take transfers 30 minutes after they are added: prepareSandbox
+  // moves the sandbox clock past that for both.
+  const transferToken = await prepareSandbox();
   const cmds = commands(transferToken);
   // The self withdrawal's answer is lost after the provider applied it (a sandbox fault, once): a
   // withdrawal has no status endpoint, so the service hands it to a person. It stays in the
@@ -215,6 +277,15 @@ async function main(): Promise<void> {
       data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' },
     },
     { type: 'query.bene_history', queryId: id('q_history'), data: { beneId } },
+    { type: 'query.beneficiary', queryId: id('q_v2_bene'), accountId: 'v2', data: { beneId: V2_BENE } },
+    // v2 has no beneficiary history endpoint: the service answers from its own ledger.
+    { type: 'query.bene_history', queryId: id('q_v2_history'), accountId: 'v2', data: { beneId: V2_BENE } },
+    {
+      type: 'query.bene_id',
+      queryId: id('q_v2_beneid'),
+      accountId: 'v2',
+      data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' },
+    },
     {
       type: 'query.sdk_token',
       queryId: id('q_sdk'),
@@ -233,10 +304,11 @@ async function main(): Promise<void> {
     `published ${cmds.length} commands and ${queries.length} queries (run ${run}); waiting for events...`,
   );
 
+  const answered = () => queries.filter((q) => replies.some((r) => r.queryId === q.queryId)).length;
   const deadline = Date.now() + 90_000;
   const finished = () =>
     cmds.every((c) => events.some((e) => e.subject === c.key && TERMINAL.has(e.data.status))) &&
-    replies.length === queries.length;
+    answered() === queries.length;
   let advanced = false;
   while (!finished() && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 500));
@@ -250,9 +322,11 @@ async function main(): Promise<void> {
   console.log('\nEvents (payouts.events), in arrival order:\n');
   console.log(
     table([
-      ['id', 'type', 'status', 'version', 'reason'],
+      ['id', 'account', 'api', 'type', 'status', 'version', 'reason'],
       ...events.map((e) => [
         e.subject,
+        e.data.accountId,
+        e.data.providerApi ?? '',
         e.type.replace('payouts.', ''),
         e.data.status,
         String(e.data.version),
@@ -292,7 +366,7 @@ async function main(): Promise<void> {
   console.log(
     `\n${settled}/${cmds.length} commands settled by the provider's answer` +
       (withPerson.length ? `; ${withPerson.length} waiting for a person (REQUIRES_ATTENTION)` : '') +
-      `; ${replies.length}/${queries.length} queries answered.`,
+      `; ${answered()}/${queries.length} queries answered.`,
   );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   await showHistory(id('pending'));
@@ -313,7 +387,7 @@ async function main(): Promise<void> {
     );
   await producer.disconnect();
   await consumer.disconnect();
-  if (missing.length || replies.length < queries.length) process.exitCode = 1;
+  if (missing.length || answered() < queries.length) process.exitCode = 1;
 }
 
 /** The operations API's timeline of one payout: its durable history, with the cause of each change. */
@@ -380,14 +454,15 @@ async function showTrace(transferId: string): Promise<void> {
     console.log(`\nno spans of trace ${TRACE_ID} in ${file}`);
     return;
   }
-  // Depth first, each span's children by start time; spans whose parent is not here are roots.
-  const ids = new Set(spans.map((s) => s.spanId));
-  const ordered: Array<{ s: SpanLine; depth: number }> = [];
-  const visit = (s: SpanLine, depth: number): void => {
-    ordered.push({ s, depth });
-    for (const c of spans.filter((x) => x.parentId === s.spanId)) visit(c, depth + 1);
+  // In time order, each span indented by its depth in the trace (a parent before its children).
+  const byId = new Map(spans.map((x) => [x.spanId, x]));
+  const depthOf = (x: SpanLine): number => {
+    const parent = x.parentId ? byId.get(x.parentId) : undefined;
+    return parent ? 1 + depthOf(parent) : 0;
   };
-  for (const root of spans.filter((s) => !s.parentId || !ids.has(s.parentId))) visit(root, 0);
+  const ordered = spans
+    .map((x) => ({ s: x, depth: depthOf(x) }))
+    .sort((a, b) => a.s.start.localeCompare(b.s.start) || a.depth - b.depth);
   const t0 = Date.parse(spans[0]?.start ?? '');
   console.log(`\nThe trace of ${transferId} (${TRACE_ID}, the command's traceparent), from ${file}:\n`);
   console.log(

@@ -74,11 +74,19 @@ for port in "${ports[@]}" "$SANDBOX_PORT" "${webhook_ports[@]}"; do
   port_open 127.0.0.1 "$port" && fail "port $port is in use; stop what listens there or set HTTP_PORT / SANDBOX_PORT"
 done
 
+# A second provider account on the v2 API (issue 22): its own sandbox merchant and credentials,
+# Transfers V2 for its standard, direct and batch transfers, Beneficiary V2, v2 webhooks.
+DEMO_V2_ID=demo_v2_client_id
+DEMO_V2_SECRET=demo_v2_client_secret
+v2_hook=""
 if [ "${#webhook_ports[@]}" -gt 0 ]; then
   export SANDBOX_WEBHOOK_URL="http://127.0.0.1:$WEBHOOKS_PORT/webhooks/${DEMO_WEBHOOK_VERSION:-v2}/$PROVIDER_ACCOUNT_ID"
   export SANDBOX_WEBHOOK_VERSION=${DEMO_WEBHOOK_VERSION:-v2}
-  say "the sandbox sends its webhooks to $SANDBOX_WEBHOOK_URL"
+  v2_hook=",\"webhookUrl\":\"http://127.0.0.1:$WEBHOOKS_PORT/webhooks/v2/v2\",\"webhookVersion\":\"v2\""
+  say "the sandbox sends its webhooks to $SANDBOX_WEBHOOK_URL (account v2: /webhooks/v2/v2)"
 fi
+export SANDBOX_MERCHANTS=${SANDBOX_MERCHANTS:-"[{\"clientId\":\"$DEMO_V2_ID\",\"clientSecret\":\"$DEMO_V2_SECRET\"$v2_hook}]"}
+export PROVIDER_ACCOUNTS=${PROVIDER_ACCOUNTS:-"[{\"accountId\":\"v2\",\"clientId\":\"$DEMO_V2_ID\",\"clientSecret\":\"$DEMO_V2_SECRET\",\"api\":\"v2\",\"webhookVersion\":\"v2\"}]"}
 # Traces without a collector: the service writes its spans as JSON lines, and the scenario prints
 # one payout's trace from them. With an OTLP endpoint set, they go there instead.
 if [ -z "${OTEL_EXPORTER_OTLP_ENDPOINT:-}${OTEL_EXPORTER_OTLP_TRACES_ENDPOINT:-}" ]; then
@@ -121,6 +129,7 @@ printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
   "operations API" "http://127.0.0.1:$HTTP_PORT/ops (OpenAPI: /ops/openapi.json)" \
   "web console" "http://127.0.0.1:$HTTP_PORT/console (sign in with an operator token)" \
   "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
+  "provider accounts" "$PROVIDER_ACCOUNT_ID (v1 API) and v2 (v2 API: Transfers V2, Beneficiary V2)" \
   "webhooks (public)" "${SANDBOX_WEBHOOK_URL:-off (no webhooks role)}" \
   "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \
   "postgres" "127.0.0.1:5432/payouts"

@@ -50,7 +50,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       title: 'Payout service',
       version: '1.0.0',
       description:
-        'Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings.',
+        "Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings. The contract is the same for accounts on the provider's v1 and v2 APIs: an event's data.providerApi names the generation that carried the payout or batch, for its whole life (moving an account to v2: docs/CONFIGURATION.md).",
     },
     defaultContentType: 'application/json',
     channels: {
