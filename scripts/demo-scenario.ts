@@ -278,8 +278,6 @@ async function main(): Promise<void> {
     },
     { type: 'query.bene_history', queryId: id('q_history'), data: { beneId } },
     { type: 'query.beneficiary', queryId: id('q_v2_bene'), accountId: 'v2', data: { beneId: V2_BENE } },
-    // v2 has no beneficiary history endpoint: the service answers from its own ledger.
-    { type: 'query.bene_history', queryId: id('q_v2_history'), accountId: 'v2', data: { beneId: V2_BENE } },
     {
       type: 'query.bene_id',
       queryId: id('q_v2_beneid'),
@@ -318,6 +316,21 @@ async function main(): Promise<void> {
       advanced = true;
     }
   }
+
+  // v2 has no beneficiary history endpoint: the service answers from its own ledger. Asked once
+  // the payout to that beneficiary has settled, so the answer shows it.
+  const v2History = {
+    type: 'query.bene_history',
+    queryId: id('q_v2_history'),
+    accountId: 'v2',
+    data: { beneId: V2_BENE },
+  };
+  queries.push(v2History);
+  await producer.send({
+    topic: topicName(prefix, TOPICS.queries),
+    messages: [{ key: v2History.queryId, value: JSON.stringify(v2History) }],
+  });
+  await until(() => replies.find((r) => r.queryId === v2History.queryId), 20_000);
 
   console.log('\nEvents (payouts.events), in arrival order:\n');
   console.log(
