@@ -1,5 +1,4 @@
-import { ConfigError } from '#config';
-import { DEVELOPMENT_ENCRYPTION_KEY } from '#ledger';
+import { ConfigError, EXIT } from '#config';
 import { createLogger, routeProcessWarnings } from '#observability';
 import { startService } from './bootstrap.js';
 import { loadServiceConfig } from './service.config.js';
@@ -11,14 +10,18 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);
-      process.exit(78); // EX_CONFIG
+      process.exit(EXIT.CONFIG);
     }
     throw e;
   }
   const logger = createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
   routeProcessWarnings(logger);
-  if (config.ledger.LEDGER_ENCRYPTION_KEY === DEVELOPMENT_ENCRYPTION_KEY) {
-    logger.warn('LEDGER_ENCRYPTION_KEY is the built-in development key: set your own outside development');
+  if (config.developmentValues.length > 0) {
+    const variables = config.developmentValues.map((d) => d.variable);
+    logger.warn(
+      { deploymentMode: config.deployment.DEPLOYMENT_MODE, developmentDefaults: variables },
+      `running on development defaults (${variables.join(', ')}): fine for development, refused by DEPLOYMENT_MODE=production`,
+    );
   }
   const oneCallMs =
     config.providerClient.PROVIDER_CONNECT_TIMEOUT_MS +
