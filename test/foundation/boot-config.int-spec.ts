@@ -79,4 +79,26 @@ describe('service boot with a bad environment', () => {
     assert.doesNotMatch(out, /listening|started/i);
     assert.equal(out.trim().split('\n').length, 11, `one message and nothing else:\n${out}`);
   });
+
+  it('the provider sandbox fails the same way: exit 78 and one list, no stack trace, no secret', () => {
+    const r = spawnSync(
+      process.execPath,
+      [resolve(import.meta.dirname, '../../apps/provider-sandbox/src/main.js')],
+      {
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          SANDBOX_PORT: '70000',
+          SANDBOX_CLIENT_SECRET: '',
+          SANDBOX_WEBHOOK_URL: 'ftp://hooks',
+        },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    assert.equal(r.status, 78, `exit code (stderr: ${r.stderr})`);
+    assert.match(r.stderr, /Invalid configuration \(2 problems\)/);
+    assert.match(r.stderr, /SANDBOX_PORT/);
+    assert.match(r.stderr, /SANDBOX_WEBHOOK_URL/);
+    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  });
 });
