@@ -179,6 +179,25 @@ describe('boot with dependencies missing: the health listener at once, a bounded
     }
   });
 
+  it('a database without the schema is waited for (the migration Job may be running), then exit 69 saying to migrate', async () => {
+    const empty = await createTestDatabase({ empty: true });
+    const port = await closedPort();
+    const run = runService(
+      env({ HTTP_PORT: String(port), DATABASE_URL: empty.url, BOOT_DEPENDENCY_TIMEOUT_MS: '2500' }),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 800));
+      const ready = (await health(port, '/health/ready')).body as { waitingFor: Record<string, string> };
+      assert.match(ready.waitingFor['postgres'] ?? '', /the database has no schema; run the migrations/);
+      const { code } = await run.exited;
+      assert.equal(code, 69, run.out.join('\n'));
+      assert.match(run.out.join('\n'), /- postgres .*has no schema; run the migrations/);
+    } finally {
+      kill(run);
+      await empty.drop();
+    }
+  });
+
   it('development (the default) still starts, with one warning naming every development default in use', async () => {
     const port = await closedPort();
     const run = runService(env({ HTTP_PORT: String(port) }));

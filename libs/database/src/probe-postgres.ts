@@ -1,5 +1,9 @@
 import pg from 'pg';
+import { migrations } from '#migrations';
 import { describeDatabase } from './pg-pool.js';
+
+/** The migrations this version needs, by the name TypeORM records in schema_migrations. */
+export const MIGRATION_NAMES: readonly string[] = migrations.map((m) => m.name);
 
 export type PostgresProbe =
   | { readonly state: 'up' }
@@ -17,8 +21,16 @@ const REFUSALS: Readonly<Record<string, string>> = {
   '28000': 'the server refused the role or this client (pg_hba.conf)',
 };
 
-/** One connection and `SELECT 1`, within `timeoutMs`. Messages carry host:port/db, never credentials. */
-export async function probePostgres(url: string, timeoutMs = 3_000): Promise<PostgresProbe> {
+/**
+ * One connection, within `timeoutMs`, and a look at the schema: a database this version's
+ * migrations have not all reached is not up yet (the migration Job may still be running; if it
+ * never runs, the wait ends in exit 69 saying so). Messages carry host:port/db, never credentials.
+ */
+export async function probePostgres(
+  url: string,
+  timeoutMs = 3_000,
+  needed: readonly string[] = MIGRATION_NAMES,
+): Promise<PostgresProbe> {
   const where = describeDatabase(url);
   const client = new pg.Client({
     connectionString: url,
@@ -30,7 +42,12 @@ export async function probePostgres(url: string, timeoutMs = 3_000): Promise<Pos
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.query('SELECT 1');
+    const missing = await missingMigrations(client, needed);
+    if (missing.length > 0)
+      return {
+        state: 'unavailable',
+        reason: `${where}: ${missing.length === needed.length ? 'the database has no schema' : `the schema lacks ${missing.length} migration(s) of this version (first: ${missing[0]})`}; run the migrations (node dist/libs/database/src/cli/migrate.js run; the Helm chart's migration Job)`,
+      };
     return { state: 'up' };
   } catch (e) {
     const code = (e as { code?: unknown }).code;
@@ -46,4 +63,14 @@ export async function probePostgres(url: string, timeoutMs = 3_000): Promise<Pos
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+async function missingMigrations(client: pg.Client, needed: readonly string[]): Promise<string[]> {
+  const table = await client.query<{ t: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS t",
+  );
+  if (!table.rows[0]?.t) return [...needed];
+  const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations');
+  const applied = new Set(rows.map((r) => r.name));
+  return needed.filter((n) => !applied.has(n));
 }
