@@ -10,7 +10,7 @@ const DEVELOPMENT_KEY = Buffer.from(DEVELOPMENT_ENCRYPTION_KEY, 'base64');
 const EMPTY_TOKEN_SHA256 = createHash('sha256').update('').digest('hex');
 
 const PROVIDER_HOSTS =
-  "`sandbox`, a host named as a sandbox (the provider's test host, compose's `sandbox`), plain http to another machine";
+  "`sandbox`, a placeholder (`*.invalid`), a host named as a sandbox (the provider's test host, compose's `sandbox`), plain http to another machine";
 
 const isDevelopmentKey = (base64: string) => Buffer.from(base64.trim(), 'base64').equals(DEVELOPMENT_KEY);
 

@@ -50,6 +50,7 @@ describe('provider URLs in production', () => {
     );
     assert.match(providerUrlRefusal('https://payout-sandbox.example') ?? '', /is a sandbox/);
     assert.match(providerUrlRefusal('http://10.0.0.7:8080') ?? '', /plain http to 10\.0\.0\.7/);
+    assert.match(providerUrlRefusal('https://provider.example.invalid') ?? '', /is a placeholder/);
     assert.equal(providerUrlRefusal('http://127.0.0.1:3128'), undefined);
     assert.equal(providerUrlRefusal('https://api.cashfree.com/payout'), undefined);
   });

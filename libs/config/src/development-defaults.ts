@@ -76,14 +76,17 @@ export function isLocalHost(hostname: string): boolean {
 }
 
 /**
- * Why a provider URL is refused in production: the local sandbox (`sandbox`), a host named as a
- * sandbox (the provider's own test host, the compose service), or plain http to another machine
- * (the client secret and bearer tokens would cross the network in clear).
+ * Why a provider URL is refused in production: the local sandbox (`sandbox`), a placeholder
+ * (`*.invalid`, as in the Helm chart's values), a host named as a sandbox (the provider's own test
+ * host, the compose service), or plain http to another machine (the client secret and bearer
+ * tokens would cross the network in clear).
  */
 export function providerUrlRefusal(value: string): string | undefined {
   if (value === 'sandbox') return "'sandbox' is the local provider sandbox, not the provider";
   if (!URL.canParse(value)) return undefined; // the schema reports it
   const url = new URL(value);
+  if (/(^|\.)invalid$/i.test(url.hostname))
+    return `the host ${url.hostname} is a placeholder (.invalid never resolves): name the provider's host`;
   if (url.hostname.split('.').some((label) => label.toLowerCase().includes('sandbox')))
     return `the host ${url.hostname} is a sandbox, not the provider's production API`;
   if (url.protocol === 'http:' && !isLocalHost(url.hostname))
