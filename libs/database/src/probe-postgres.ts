@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { migrations } from '#migrations';
 import { describeDatabase } from './pg-pool.js';
+import { appliedMigrations } from './schema-migrations.repository.js';
 
 /** The migrations this version needs, by the name TypeORM records in schema_migrations. */
 export const MIGRATION_NAMES: readonly string[] = migrations.map((m) => m.name);
@@ -66,11 +67,6 @@ export async function probePostgres(
 }
 
 async function missingMigrations(client: pg.Client, needed: readonly string[]): Promise<string[]> {
-  const table = await client.query<{ t: string | null }>(
-    "SELECT to_regclass('schema_migrations')::text AS t",
-  );
-  if (!table.rows[0]?.t) return [...needed];
-  const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations');
-  const applied = new Set(rows.map((r) => r.name));
-  return needed.filter((n) => !applied.has(n));
+  const applied = await appliedMigrations(client);
+  return applied ? needed.filter((n) => !applied.has(n)) : [...needed];
 }
