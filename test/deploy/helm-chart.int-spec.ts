@@ -122,6 +122,7 @@ const cases: Record<string, string> = {
   developmentSmall: `developmentSmall:${CHART}/values-small.yaml;${DB};deploymentMode=development`,
   badMode: `badMode:${SMALL};deploymentMode=staging`,
   modeInConfig: `modeInConfig:${SMALL};config.DEPLOYMENT_MODE=development`,
+  modeInRoleEnv: `modeInRoleEnv:${SMALL};roles.executor.env.DEPLOYMENT_MODE=development`,
   sensitiveInConfig: `sensitiveInConfig:${LARGE};config.OPS_OPERATORS=alice:viewer:abcdef`,
   sensitiveInRoleEnv: `sensitiveInRoleEnv:${LARGE};roles.executor.env.DATABASE_URL=postgres://x`,
   misspeltRole: `misspeltRole:${LARGE};roles.exector.replicas=3`,
@@ -420,6 +421,10 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
     );
     assert.match(renderError('badMode'), /deploymentMode/);
     assert.match(renderError('modeInConfig'), /set deploymentMode, not config\.DEPLOYMENT_MODE/);
+    assert.match(
+      renderError('modeInRoleEnv'),
+      /set deploymentMode, not roles\.executor\.env\.DEPLOYMENT_MODE/,
+    );
     for (const name of ['small', 'large'])
       assert.equal(
         one(rendered(name), 'ConfigMap', 'payouts-config').data?.['DEPLOYMENT_MODE'],

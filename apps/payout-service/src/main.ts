@@ -1,5 +1,5 @@
 import { ConfigError, EXIT } from '#config';
-import { probePostgres } from '#database';
+import { describeDatabase, probePostgres } from '#database';
 import {
   startBootHealthServer,
   waitForDependencies,
@@ -47,7 +47,7 @@ async function boot(
     [
       {
         name: 'postgres',
-        target: 'DATABASE_URL',
+        target: describeDatabase(config.core.DATABASE_URL),
         probe: () => probePostgres(config.core.DATABASE_URL),
       },
       {
@@ -62,7 +62,13 @@ async function boot(
       onAttempt: (a) => {
         health.waiting(a.dependency, a.reason);
         logger.warn(
-          { dependency: a.dependency, attempt: a.attempt, retryInMs: a.retryInMs, reason: a.reason },
+          {
+            dependency: a.dependency,
+            target: a.target,
+            attempt: a.attempt,
+            retryInMs: a.retryInMs,
+            reason: a.reason,
+          },
           `waiting for ${a.dependency} (attempt ${a.attempt})`,
         );
       },
