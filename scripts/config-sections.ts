@@ -17,7 +17,7 @@ no value printed) while any of these is left unset (its development default woul
 that default, or set to a value the row refuses; in development it starts and names them in one
 warning. The table is \`apps/payout-service/src/development-defaults.ts\`.
 
-| variable | development default | also refused |
+| variable | unset or at its default | also refused (set explicitly) |
 | --- | --- | --- |
 ${SERVICE_DEVELOPMENT_DEFAULTS.map((r) => `| \`${r.variable}\` | ${r.why.replace(/\|/g, '\\|')} | ${r.refuse?.what ?? ''} |`).join('\n')}
 
