@@ -14,7 +14,9 @@ COPY scripts scripts
 RUN npx tsc -p tsconfig.build.json
 
 FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production
+# The image is what production runs: it refuses the development defaults unless told otherwise
+# (DEPLOYMENT_MODE=development, as docker-compose.yml does; docs/OPERATIONS.md "Deployment mode").
+ENV NODE_ENV=production DEPLOYMENT_MODE=production
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund --omit=dev && npm cache clean --force

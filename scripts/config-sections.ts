@@ -1,4 +1,4 @@
-import { coreConfig, providerHostsConfig, renderConfigDoc } from '#config';
+import { coreConfig, deploymentConfig, providerHostsConfig, renderConfigDoc } from '#config';
 import { ledgerConfig } from '#ledger';
 import { tracingConfig } from '#observability';
 import { operationsConfig } from '#operations';
@@ -6,6 +6,7 @@ import { outboxConfig } from '#outbox';
 import { pipelineConfig, webhooksConfig } from '#pipeline';
 import { providerClientConfig } from '#provider-client';
 import { sandboxConfig } from '#sandbox';
+import { SERVICE_DEVELOPMENT_DEFAULTS } from '../apps/payout-service/src/development-defaults.js';
 
 export const CONFIG_DOC_PATH = 'docs/CONFIGURATION.md';
 
@@ -39,6 +40,19 @@ needs \`name\` (v2 requires \`beneficiary_name\` for inline details).
 
 `;
 
+const PRODUCTION = `## Refused in production
+
+With \`DEPLOYMENT_MODE=production\` the service refuses to start (exit 78, one list of every problem,
+no value printed) while any of these is left unset (its development default would apply), set to
+that default, or set to a value the row refuses; in development it starts and names them in one
+warning. The table is \`apps/payout-service/src/development-defaults.ts\`.
+
+| variable | unset or at its default | also refused (set explicitly) |
+| --- | --- | --- |
+${SERVICE_DEVELOPMENT_DEFAULTS.map((r) => `| \`${r.variable}\` | ${r.why.replace(/\|/g, '\\|')} | ${r.refuse?.what ?? ''} |`).join('\n')}
+
+`;
+
 const TESTS = `## Tests and benchmarks
 
 Read by the test harness and \`npm run bench\`, not by the service.
@@ -57,6 +71,11 @@ Read by the test harness and \`npm run bench\`, not by the service.
 export function renderConfiguration(): string {
   return renderConfigDoc(
     [
+      {
+        title: 'Deployment mode and boot',
+        source: 'libs/config/src/deployment.config.ts',
+        section: deploymentConfig,
+      },
       { title: 'Core', source: 'libs/config/src/core.config.ts', section: coreConfig },
       { title: 'Provider hosts', source: 'libs/config/src/core.config.ts', section: providerHostsConfig },
       {
@@ -92,6 +111,6 @@ export function renderConfiguration(): string {
         section: sandboxConfig,
       },
     ],
-    MOVE_TO_V2 + TESTS,
+    MOVE_TO_V2 + PRODUCTION + TESTS,
   );
 }

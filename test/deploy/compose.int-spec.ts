@@ -49,6 +49,48 @@ function loadCompose(): Compose {
   return parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as Compose;
 }
 
+/**
+ * Compose's interpolation (the Compose Specification, "Interpolation"): $$, $VAR, ${VAR},
+ * ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}, ${VAR:+alt}, ${VAR+alt}. The
+ * errors are what `docker compose config` stops with (no Docker CLI runs where the tests run).
+ */
+function interpolate(text: string, env: Readonly<Record<string, string>>, errors: string[]): string {
+  return text.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, name?: string, op?: string, arg?: string, bare?: string) => {
+      if (whole === '$$') return '$';
+      const key = name ?? bare ?? '';
+      const value = env[key];
+      const unset = op?.startsWith(':') ? !value : value === undefined;
+      switch (op?.replace(':', '')) {
+        case '-':
+          return unset ? (arg ?? '') : (value ?? '');
+        case '?':
+          if (unset) errors.push(`required variable ${key} is missing a value: ${arg ?? ''}`);
+          return value ?? '';
+        case '+':
+          return unset ? '' : (arg ?? '');
+        default:
+          return value ?? '';
+      }
+    },
+  );
+}
+
+/** As compose does: the YAML parsed first, then every string in it interpolated. */
+function renderCompose(env: Readonly<Record<string, string>>): { compose: Compose; errors: string[] } {
+  const errors: string[] = [];
+  const walk = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? interpolate(v, env, errors)
+      : Array.isArray(v)
+        ? v.map(walk)
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+          : v;
+  return { compose: walk(loadCompose()) as Compose, errors };
+}
+
 function dependencies(svc: ComposeService): string[] {
   return Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
 }
@@ -143,5 +185,44 @@ describe('docker-compose.yml against the Compose Specification', () => {
     assert.ok(host && compose.services[host], `the collector exports to the compose service ${host}`);
     assert.ok(dependencies(compose.services[endpoint.hostname] ?? {}).includes(host));
     assert.ok(hostPorts(compose.services[host] ?? {}).includes('16686'), 'the Jaeger UI is published');
+  });
+
+  it('refuses to start without the secrets (${VAR:?message}): none has a value in the file', () => {
+    const { errors } = renderCompose({});
+    assert.deepEqual([...new Set(errors.map((e) => /variable (\w+)/.exec(e)?.[1]))].sort(), [
+      'LEDGER_ENCRYPTION_KEY',
+      'POSTGRES_PASSWORD',
+      'PROVIDER_CLIENT_SECRET',
+    ]);
+    for (const e of errors) assert.match(e, /missing a value: set \w+/, 'each says what to set');
+
+    // Every sensitive variable the service reads comes from the environment, never the file.
+    const doc = readFileSync(resolve(ROOT, 'docs/CONFIGURATION.md'), 'utf8');
+    const sensitive = [...doc.matchAll(/^\| `([A-Z0-9_]+)` \| [^|]* \| yes \|/gm)].map((m) => m[1] ?? '');
+    assert.ok(sensitive.includes('LEDGER_ENCRYPTION_KEY'), 'parsed docs/CONFIGURATION.md');
+    const raw = loadCompose();
+    for (const [name, svc] of Object.entries(raw.services))
+      for (const [key, value] of Object.entries(svc.environment ?? {}))
+        if (sensitive.includes(key) || key.endsWith('_SECRET') || key.endsWith('PASSWORD'))
+          assert.match(
+            String(value),
+            /\$\{[A-Z_]+:\?[^}]+\}|^\$\{[A-Z_]+:-\}$/,
+            `${name}: ${key} is required from the environment (or empty: off)`,
+          );
+  });
+
+  it('with the secrets set, the service runs in development against the sandbox, both sharing the secret', () => {
+    const env = { LEDGER_ENCRYPTION_KEY: 'k', PROVIDER_CLIENT_SECRET: 's3cret', POSTGRES_PASSWORD: 'pw' };
+    const { compose, errors } = renderCompose(env);
+    assert.deepEqual(errors, []);
+    const service = compose.services['service']?.environment ?? {};
+    assert.equal(service['DEPLOYMENT_MODE'], 'development', 'chosen explicitly: the image says production');
+    assert.equal(service['PROVIDER_CLIENT_SECRET'], 's3cret');
+    assert.equal(compose.services['sandbox']?.environment?.['SANDBOX_CLIENT_SECRET'], 's3cret');
+    assert.equal(service['DATABASE_URL'], 'postgres://postgres:pw@postgres:5432/payouts');
+    assert.equal(compose.services['migrate']?.environment?.['DATABASE_URL'], service['DATABASE_URL']);
+    assert.equal(compose.services['postgres']?.environment?.['POSTGRES_PASSWORD'], 'pw');
+    assert.equal(service['OPS_OPERATORS'], '');
+    assert.match(readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8'), /^ENV .*DEPLOYMENT_MODE=production/m);
   });
 });

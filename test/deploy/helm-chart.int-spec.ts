@@ -84,25 +84,48 @@ function valuesFile(name: string, text: string): string {
   writeFileSync(file, text);
   return file;
 }
-const SMALL = `${CHART}/values-small.yaml;${DB};secrets.LEDGER_ENCRYPTION_KEY=k`;
+/** What deploymentMode=production (the default) needs besides the secrets: the provider's ids and hosts. */
+const PRODUCTION_CONFIG = valuesFile(
+  'production-config',
+  [
+    'config:',
+    '  PROVIDER_CLIENT_ID: live-client',
+    '  LEDGER_ENCRYPTION_KEY_ID: prod-1',
+    '  PROVIDER_BASE_URL: https://api.provider.example.com/payout',
+    '  PROVIDER_PAYOUT_URL: https://payout.provider.example.com',
+    '',
+  ].join('\n'),
+);
+const SMALL_ONLY = `${CHART}/values-small.yaml,${PRODUCTION_CONFIG}`;
+const LARGE = `${CHART}/values-large.yaml,${PRODUCTION_CONFIG}`;
+const SECRETS = 'secrets.LEDGER_ENCRYPTION_KEY=k;secrets.PROVIDER_CLIENT_SECRET=s';
+const SMALL = `${SMALL_ONLY};${DB};${SECRETS}`;
 const cases: Record<string, string> = {
   small: `small:${SMALL}`,
   // The same release with other secret values: its pod specs must not tell them apart.
-  smallOtherSecrets: `smallOtherSecrets:${CHART}/values-small.yaml;secrets.DATABASE_URL=postgres://payouts:y@postgres:5432/payouts;secrets.LEDGER_ENCRYPTION_KEY=k2`,
+  smallOtherSecrets: `smallOtherSecrets:${SMALL_ONLY};secrets.DATABASE_URL=postgres://payouts:y@postgres:5432/payouts;secrets.LEDGER_ENCRYPTION_KEY=k2;secrets.PROVIDER_CLIENT_SECRET=s2`,
   smallRevision: `smallRevision:${SMALL};secretsRevision=7`,
-  largeRevision: `largeRevision:${CHART}/values-large.yaml;secretsRevision=2025-06-rotation`,
+  largeRevision: `largeRevision:${LARGE};secretsRevision=2025-06-rotation`,
   webhooksFromCidr: `webhooksFromCidr:${SMALL};networkPolicy.webhooksFrom[0].ipBlock.cidr=203.0.113.0/24`,
-  badCidr: `badCidr:${CHART}/values-large.yaml;networkPolicy.egress.provider.to[0].ipBlock.cidr=203.0.113.0/33`,
-  openEgress: `openEgress:${CHART}/values-large.yaml,${valuesFile('open-egress', 'networkPolicy: { egress: { postgres: { to: [], ports: [{ port: 5432 }] } } }')}`,
-  portlessEgress: `portlessEgress:${CHART}/values-large.yaml,${valuesFile('portless-egress', 'networkPolicy: { egress: { kafka: { ports: [] } } }')}`,
-  mixedPeer: `mixedPeer:${CHART}/values-large.yaml;networkPolicy.webhooksFrom[0].ipBlock.cidr=203.0.113.0/24`,
-  oldHttpFrom: `oldHttpFrom:${CHART}/values-large.yaml;networkPolicy.httpFrom[0].podSelector.matchLabels.app=x`,
-  large: `large:${CHART}/values-large.yaml`,
-  noWebhooks: `noWebhooks:${CHART}/values-large.yaml;roles.webhooks.enabled=false`,
-  missingSecret: `missingSecret:${CHART}/values-small.yaml`,
-  sensitiveInConfig: `sensitiveInConfig:${CHART}/values-large.yaml;config.OPS_OPERATORS=alice:viewer:abcdef`,
-  sensitiveInRoleEnv: `sensitiveInRoleEnv:${CHART}/values-large.yaml;roles.executor.env.DATABASE_URL=postgres://x`,
-  misspeltRole: `misspeltRole:${CHART}/values-large.yaml;roles.exector.replicas=3`,
+  badCidr: `badCidr:${LARGE};networkPolicy.egress.provider.to[0].ipBlock.cidr=203.0.113.0/33`,
+  openEgress: `openEgress:${LARGE},${valuesFile('open-egress', 'networkPolicy: { egress: { postgres: { to: [], ports: [{ port: 5432 }] } } }')}`,
+  portlessEgress: `portlessEgress:${LARGE},${valuesFile('portless-egress', 'networkPolicy: { egress: { kafka: { ports: [] } } }')}`,
+  mixedPeer: `mixedPeer:${LARGE};networkPolicy.webhooksFrom[0].ipBlock.cidr=203.0.113.0/24`,
+  oldHttpFrom: `oldHttpFrom:${LARGE};networkPolicy.httpFrom[0].podSelector.matchLabels.app=x`,
+  large: `large:${LARGE}`,
+  noWebhooks: `noWebhooks:${LARGE};roles.webhooks.enabled=false`,
+  missingSecret: `missingSecret:${CHART}/values-small.yaml;deploymentMode=development`,
+  // Production (the default) with nothing given: one message naming every gap.
+  productionBare: `productionBare:${CHART}/values-small.yaml`,
+  productionNoSecrets: `productionNoSecrets:${SMALL_ONLY};${DB}`,
+  productionLargeNoIds: `productionLargeNoIds:${CHART}/values-large.yaml`,
+  developmentSmall: `developmentSmall:${CHART}/values-small.yaml;${DB};deploymentMode=development`,
+  badMode: `badMode:${SMALL};deploymentMode=staging`,
+  modeInConfig: `modeInConfig:${SMALL};config.DEPLOYMENT_MODE=development`,
+  modeInRoleEnv: `modeInRoleEnv:${SMALL};roles.executor.env.DEPLOYMENT_MODE=development`,
+  sensitiveInConfig: `sensitiveInConfig:${LARGE};config.OPS_OPERATORS=alice:viewer:abcdef`,
+  sensitiveInRoleEnv: `sensitiveInRoleEnv:${LARGE};roles.executor.env.DATABASE_URL=postgres://x`,
+  misspeltRole: `misspeltRole:${LARGE};roles.exector.replicas=3`,
 };
 
 const parsed = new Map<string, Manifest[]>();
@@ -378,6 +401,43 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
     assert.match(renderError('missingSecret'), /DATABASE_URL is required/);
   });
 
+  it('refuses to render for production without the secrets, the provider ids and hosts, naming each gap once', () => {
+    assert.match(
+      renderError('productionBare'),
+      /deploymentMode=production needs secrets\.DATABASE_URL, secrets\.LEDGER_ENCRYPTION_KEY, secrets\.PROVIDER_CLIENT_SECRET, config\.PROVIDER_CLIENT_ID, config\.LEDGER_ENCRYPTION_KEY_ID, config\.PROVIDER_BASE_URL \(the provider's production host, not the placeholder\), config\.PROVIDER_PAYOUT_URL/,
+    );
+    assert.match(
+      renderError('productionBare'),
+      /deploymentMode=development runs on the built-in development values/,
+    );
+    assert.match(
+      renderError('productionNoSecrets'),
+      /deploymentMode=production needs secrets\.LEDGER_ENCRYPTION_KEY, secrets\.PROVIDER_CLIENT_SECRET\. /,
+    );
+    // existingSecret: the chart cannot read it (the pods check it at boot), but the config it can.
+    assert.match(
+      renderError('productionLargeNoIds'),
+      /deploymentMode=production needs config\.PROVIDER_CLIENT_ID, config\.LEDGER_ENCRYPTION_KEY_ID, config\.PROVIDER_BASE_URL/,
+    );
+    assert.match(renderError('badMode'), /deploymentMode/);
+    assert.match(renderError('modeInConfig'), /set deploymentMode, not config\.DEPLOYMENT_MODE/);
+    assert.match(
+      renderError('modeInRoleEnv'),
+      /set deploymentMode, not roles\.executor\.env\.DEPLOYMENT_MODE/,
+    );
+    for (const name of ['small', 'large'])
+      assert.equal(
+        one(rendered(name), 'ConfigMap', 'payouts-config').data?.['DEPLOYMENT_MODE'],
+        'production',
+      );
+  });
+
+  it('renders for development only when asked, with DEPLOYMENT_MODE=development in every pod', () => {
+    const ms = rendered('developmentSmall');
+    assert.equal(one(ms, 'ConfigMap', 'payouts-config').data?.['DEPLOYMENT_MODE'], 'development');
+    assert.deepEqual(Object.keys(ms.find((m) => m.kind === 'Secret')?.stringData ?? {}), ['DATABASE_URL']);
+  });
+
   it('gives every role the ConfigMap and the Secret; the chart-made Secret holds only what was given', () => {
     for (const [name, secretName] of [
       ['small', 'payouts-secrets'],
@@ -396,6 +456,7 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
         assert.deepEqual(Object.keys(secret?.stringData ?? {}).sort(), [
           'DATABASE_URL',
           'LEDGER_ENCRYPTION_KEY',
+          'PROVIDER_CLIENT_SECRET',
         ]);
       else assert.equal(secret, undefined, 'existingSecret: the chart makes no Secret');
     }

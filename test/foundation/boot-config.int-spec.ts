@@ -41,4 +41,64 @@ describe('service boot with a bad environment', () => {
     assert.match(out, /SHA-256/);
     assert.doesNotMatch(out, /plain-text-token/);
   });
+
+  it('in production, refuses every development default with exit 78 and one list, before opening a listener, printing no secret', () => {
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DEPLOYMENT_MODE: 'production',
+        // A listener would be a bug: the port is asked for and must stay closed.
+        HTTP_PORT: '0',
+        PROVIDER_CLIENT_SECRET: 'sandbox_client_secret',
+        PROVIDER_BASE_URL: 'http://provider.example',
+        LEDGER_PREVIOUS_KEYS: `dev-0:${Buffer.alloc(32, 7).toString('base64')}`,
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(r.status, 78, `exit code (stderr: ${r.stderr})`);
+    assert.ok(Date.now() - started < 10_000, 'said at once');
+    const out = r.stderr + r.stdout;
+    assert.match(out, /Invalid configuration \(9 problems\)/);
+    for (const name of [
+      'DATABASE_URL',
+      'KAFKA_BROKERS',
+      'PROVIDER_BASE_URL',
+      'PROVIDER_PAYOUT_URL',
+      'PROVIDER_CLIENT_ID',
+      'PROVIDER_CLIENT_SECRET',
+      'LEDGER_ENCRYPTION_KEY',
+      'LEDGER_ENCRYPTION_KEY_ID',
+      'LEDGER_PREVIOUS_KEYS',
+    ])
+      assert.match(out, new RegExp(`- ${name}\\b`));
+    assert.match(out, /plain http to provider\.example/);
+    assert.match(out, /DEPLOYMENT_MODE=production refuses every development default/);
+    assert.doesNotMatch(out, /sandbox_client_secret|BwcHBwcH/);
+    assert.doesNotMatch(out, /listening|started/i);
+    assert.equal(out.trim().split('\n').length, 11, `one message and nothing else:\n${out}`);
+  });
+
+  it('the provider sandbox fails the same way: exit 78 and one list, no stack trace, no secret', () => {
+    const r = spawnSync(
+      process.execPath,
+      [resolve(import.meta.dirname, '../../apps/provider-sandbox/src/main.js')],
+      {
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          SANDBOX_PORT: '70000',
+          SANDBOX_CLIENT_SECRET: '',
+          SANDBOX_WEBHOOK_URL: 'ftp://hooks',
+        },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    assert.equal(r.status, 78, `exit code (stderr: ${r.stderr})`);
+    assert.match(r.stderr, /Invalid configuration \(2 problems\)/);
+    assert.match(r.stderr, /SANDBOX_PORT/);
+    assert.match(r.stderr, /SANDBOX_WEBHOOK_URL/);
+    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  });
 });

@@ -44,6 +44,10 @@ export async function startService(
   config: ServiceConfig,
   logger?: AppLogger,
   givenTracing?: Tracing,
+  options: {
+    /** Called right before the application listens on HTTP_PORT: main.ts closes its boot health listener there. */
+    readonly beforeListen?: () => Promise<void>;
+  } = {},
 ): Promise<ServiceApp> {
   const log = logger ?? createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
   const tracing = givenTracing ?? (await tracingFromConfig(config.tracing));
@@ -83,6 +87,7 @@ export async function startService(
     );
   }
   await app.startAllMicroservices();
+  await options.beforeListen?.();
   await app.listen(config.core.HTTP_PORT, '0.0.0.0');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.core.HTTP_PORT;

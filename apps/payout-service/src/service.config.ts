@@ -1,9 +1,16 @@
 import {
+  ConfigError,
   coreConfig,
-  loadConfig,
+  deploymentConfig,
+  developmentValuesInUse,
+  loadSection,
   providerHostsConfig,
   resolveProviderHosts,
+  type ConfigSection,
   type CoreConfig,
+  type SectionSpec,
+  type DeploymentConfig,
+  type DevelopmentValue,
   type ProviderHosts,
 } from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
@@ -12,8 +19,10 @@ import { operationsConfig, type OperationsConfig } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
 import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
+import { SERVICE_DEVELOPMENT_DEFAULTS } from './development-defaults.js';
 
 export const serviceConfigSections = [
+  deploymentConfig,
   coreConfig,
   providerHostsConfig,
   providerClientConfig,
@@ -26,6 +35,9 @@ export const serviceConfigSections = [
 ] as const;
 
 export interface ServiceConfig {
+  readonly deployment: DeploymentConfig;
+  /** The development values in use (none in production, which refuses them): warned about at boot. */
+  readonly developmentValues: readonly DevelopmentValue[];
   readonly core: CoreConfig;
   readonly providerHosts: ProviderHosts;
   readonly providerClient: ProviderClientConfig;
@@ -37,15 +49,42 @@ export interface ServiceConfig {
   readonly tracing: TracingConfig;
 }
 
-/** Reads and validates the whole environment once; throws ConfigError listing every problem. */
+/**
+ * Reads and validates the whole environment once; throws ConfigError listing every problem: each
+ * invalid variable and, with DEPLOYMENT_MODE=production, each development value in use.
+ */
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks, tracing] = loadConfig(
+  const problems: string[] = [];
+  const load = <S extends SectionSpec>(s: ConfigSection<S>) => loadSection(s, source, problems);
+  const deployment = load(deploymentConfig);
+  const core = load(coreConfig);
+  const hosts = load(providerHostsConfig);
+  const providerClient = load(providerClientConfig);
+  const ledger = load(ledgerConfig);
+  const pipeline = load(pipelineConfig);
+  const outbox = load(outboxConfig);
+  const operations = load(operationsConfig);
+  const webhooks = load(webhooksConfig);
+  const tracing = load(tracingConfig);
+  const developmentValues = developmentValuesInUse(
     serviceConfigSections,
+    SERVICE_DEVELOPMENT_DEFAULTS,
     source,
   );
+  const production = deployment.DEPLOYMENT_MODE === 'production';
+  if (production) problems.push(...developmentValues.map((d) => d.problem));
+  if (problems.length > 0)
+    throw new ConfigError(
+      problems,
+      production && developmentValues.length > 0
+        ? 'DEPLOYMENT_MODE=production refuses every development default (docs/OPERATIONS.md, "Deployment mode").'
+        : undefined,
+    );
   return {
+    deployment,
+    developmentValues,
     core,
     providerHosts: resolveProviderHosts(hosts),
     providerClient,

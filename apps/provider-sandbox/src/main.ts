@@ -1,9 +1,19 @@
-import { loadConfig, providerHostsConfig } from '#config';
+import { ConfigError, EXIT, loadConfig, providerHostsConfig } from '#config';
 import { createLogger } from '#observability';
 import { optionsFromConfig, sandboxConfig, startSandbox } from '#sandbox';
 
 /** Composition root: read the environment, start the sandbox, stop on SIGTERM/SIGINT. */
-const [hosts, cfg] = loadConfig([providerHostsConfig, sandboxConfig]);
+function loadOrExit() {
+  try {
+    return loadConfig([providerHostsConfig, sandboxConfig]);
+  } catch (e) {
+    // The same way as the service: one list of every problem and exit 78 (EX_CONFIG), no stack.
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(EXIT.CONFIG);
+  }
+}
+const [hosts, cfg] = loadOrExit();
 const logger = createLogger({ level: cfg.SANDBOX_LOG_LEVEL, name: 'provider-sandbox' });
 const sandbox = await startSandbox({
   ...optionsFromConfig(cfg, process.env.SANDBOX_ALLOWED_IPS),

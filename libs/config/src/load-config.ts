@@ -1,9 +1,13 @@
 import { type ConfigSection, type SectionSpec, type SectionValues } from './config-section.js';
 
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    readonly problems: readonly string[],
+    /** A closing line (what the mode refuses and where it is documented). */
+    hint?: string,
+  ) {
     super(
-      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  - ${problems.join('\n  - ')}`,
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  - ${problems.join('\n  - ')}${hint ? `\n${hint}` : ''}`,
     );
     this.name = 'ConfigError';
   }

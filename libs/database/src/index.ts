@@ -3,3 +3,4 @@ export * from './ensure-database.js';
 export * from './data-source.js';
 export * from './tokens.js';
 export * from './transaction.js';
+export * from './probe-postgres.js';

@@ -6,3 +6,4 @@ export * from './consumer-lag.js';
 export * from './consumer-failures.js';
 export * from './reconnecting-producer.js';
 export * from './java-partitioner.js';
+export * from './probe-kafka.js';

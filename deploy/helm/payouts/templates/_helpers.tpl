@@ -51,3 +51,36 @@ DATABASE_URL PROVIDER_CLIENT_SECRET PROVIDER_ACCOUNTS LEDGER_ENCRYPTION_KEY LEDG
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+deploymentMode=production (the default) makes every pod refuse the development defaults at boot
+(DEPLOYMENT_MODE; docs/OPERATIONS.md, "Deployment mode"). The chart refuses to render what those
+pods would refuse, every gap in one message. With existingSecret it cannot read the Secret: the
+pods check it at boot (exit 78, the list in `kubectl logs`).
+*/}}
+{{- define "payouts.productionCheck" -}}
+{{- if eq .Values.deploymentMode "production" -}}
+{{- $missing := list -}}
+{{- if not .Values.existingSecret -}}
+{{- range $name := list "DATABASE_URL" "LEDGER_ENCRYPTION_KEY" "PROVIDER_CLIENT_SECRET" -}}
+{{- if not (index $.Values.secrets $name) -}}
+{{- $missing = append $missing (printf "secrets.%s" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := list "PROVIDER_CLIENT_ID" "LEDGER_ENCRYPTION_KEY_ID" -}}
+{{- if not (index $.Values.config $name) -}}
+{{- $missing = append $missing (printf "config.%s" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := list "PROVIDER_BASE_URL" "PROVIDER_PAYOUT_URL" -}}
+{{- $url := index $.Values.config $name | default "" | toString -}}
+{{- if or (not $url) (contains ".invalid" $url) -}}
+{{- $missing = append $missing (printf "config.%s (the provider's production host, not the placeholder)" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- if $missing -}}
+{{- fail (printf "deploymentMode=production needs %s. Pass secrets with --set-string (never in a file in git) or name a Secret with existingSecret; deploymentMode=development runs on the built-in development values instead (never with real money)." (join ", " $missing)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
