@@ -2,6 +2,7 @@ import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from
 import { commandSchemas } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
+import { queryReplyHeadersSchema } from './reply-headers.js';
 import { TOPICS } from './topics.js';
 
 /**
@@ -107,7 +108,11 @@ export function buildAsyncApi(): Record<string, unknown> {
         },
         queryReply: {
           name: 'queryReply',
+          contentType: 'application/json',
+          summary:
+            'The answer to one query, on its replyTo topic (default payouts.query-replies), Kafka key = queryId; CloudEvents 1.0 binary mode: the ce_* attributes in headers, the reply as data',
           payload: queryReplySchema,
+          headers: queryReplyHeadersSchema,
           examples: REPLY_EXAMPLES.map((r) => ({ payload: r })),
         },
         deadLetter: { name: 'deadLetter', payload: { description: 'The original message bytes, scrubbed' } },

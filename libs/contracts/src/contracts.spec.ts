@@ -16,6 +16,7 @@ import { COMMAND_TYPES, commandSchemas } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { QUERY_TYPES, querySchemas, queryReplySchema } from './schemas/queries.schema.js';
 import { renderAsyncApi, renderContractsDoc } from './render.js';
+import { queryReplyHeadersSchema } from './reply-headers.js';
 import { buildAsyncApi } from './asyncapi.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -104,6 +105,7 @@ describe('contracts', () => {
     for (const [t, s] of Object.entries(querySchemas)) walk(s, t);
     walk(eventSchema, 'event');
     walk(queryReplySchema, 'reply');
+    walk(queryReplyHeadersSchema, 'reply headers');
     // The walk reaches the shared ones (transferId, amount, text) and the nested ones (batch entries).
     assert.ok(
       found.some((p) => p.endsWith('/entries/items/properties/phone')),

@@ -9,6 +9,7 @@ import {
 import { RULE } from './schemas/common.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema, type QueryType } from './schemas/queries.schema.js';
+import { queryReplyHeadersSchema } from './reply-headers.js';
 import {
   type Command,
   type CommandData,
@@ -35,6 +36,7 @@ const queryValidators = new Map<string, ValidateFunction>(
 );
 const validateEvent = ajv.compile(eventSchema);
 const validateReply = ajv.compile(queryReplySchema);
+const validateReplyHeaders = ajv.compile(queryReplyHeadersSchema);
 
 /** Why a message was dead-lettered. Stable strings: they are a metric label and a DLQ header. */
 export type RejectReason =
@@ -309,3 +311,8 @@ export function replyProblems(r: unknown): string | undefined {
 }
 
 export type { PayoutEvent, QueryReply };
+
+/** For consumers' and tests' own checks: do a reply's Kafka headers (as strings) match the contract? */
+export function replyHeaderProblems(headers: unknown): string | undefined {
+  return validateReplyHeaders(headers) ? undefined : describeErrors(validateReplyHeaders);
+}
