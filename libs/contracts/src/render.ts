@@ -1,5 +1,11 @@
 import { buildAsyncApi } from './asyncapi.js';
-import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
+import {
+  COMMAND_EXAMPLES,
+  EVENT_EXAMPLES,
+  EXAMPLE_PLACEHOLDERS,
+  QUERY_EXAMPLES,
+  REPLY_EXAMPLES,
+} from './examples.js';
 import { MAX_COMMAND_BYTES } from './decode.js';
 import { TOPICS } from './topics.js';
 
@@ -72,6 +78,16 @@ export function renderContractsDoc(): string {
     '`unknown` (asking again is safe). On a v2 account `query.bene_id` reads the beneficiary by account and IFSC,',
     "and `query.bene_history` is answered from the service's own ledger (the provider has no v2 history): the",
     'payouts of that account to that beneId, paged as v1 pages them, in the same reply shape.',
+    '',
+    '## Examples',
+    '',
+    'Every command and query example below runs as written against the provider sandbox (docs/SANDBOX.md): a test',
+    '(test/pipeline/contract-examples.int-spec.ts) publishes each to a running service and waits for its terminal',
+    "state or an `ok` reply. `BENE42` is the sandbox's test beneficiary (account 026291800004242, IFSC",
+    'YESB0000262, registered a day before the sandbox started). Values in angle brackets are placeholders for',
+    'what no document can hold (a secret, a single-use token):',
+    '',
+    ...Object.entries(EXAMPLE_PLACEHOLDERS).map(([k, v]) => `- \`${k}\`: ${v}`),
     '',
     '## Commands',
     '',

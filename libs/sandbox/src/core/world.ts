@@ -9,6 +9,7 @@ import { RateLimiter } from './rate-limit.js';
 import { type SandboxSettings } from './settings.js';
 import { type SignatureKeys } from './signature.js';
 import { AccountState, type TransferRecord } from './state.js';
+import { TEST_BENEFICIARIES } from './test-data.js';
 import { TokenIssuer } from './tokens.js';
 import { TransferTokenStore } from './transfer-tokens.js';
 
@@ -182,6 +183,8 @@ export class SandboxWorld {
         balanceChanged: (before, after) => this.lowBalance(before, after),
       },
     );
+    const addedAt = this.clock.now() - 24 * 60 * 60 * 1000;
+    for (const b of TEST_BENEFICIARIES) account.beneficiaries.set(b.beneId, { ...b, addedAt });
     return account;
   }
 }
