@@ -51,7 +51,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       title: 'Payout service',
       version: '1.0.0',
       description:
-        'Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings.',
+        'Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings. Compatibility (ADR 0022): a command, query or beneficiary message with a field the service does not know is refused, not ignored (dead-lettered with dlq-reason schema_violation and a dlq-detail naming the field; a query gets an error reply): roll out a new field in the service first, then in producers. Events only gain optional fields and new types: consumers must ignore what they do not know. Every pattern carries x-rule, its rule in words, as schema errors show it.',
     },
     defaultContentType: 'application/json',
     channels: {
