@@ -60,13 +60,30 @@ describe('QueryService replies', () => {
       },
       // Refused by the schema: answered all the same, with the same headers and no trace.
       { key: null, offset: '2', value: bytes({ type: 'query.beneficiary', queryId: 'q-b', data: {} }) },
+      // A field this service does not know: refused with the field named, not ignored (ADR 0022).
+      {
+        key: null,
+        offset: '3',
+        value: bytes({
+          type: 'query.bene_history',
+          queryId: 'q-c',
+          data: { beneId: 'B1', onlyFailed: true },
+        }),
+      },
     ]);
     assert.deepEqual(
       sent.map((t) => t.topic),
       ['p.payouts.query-replies'],
     );
-    const [a, b] = sent[0]?.messages ?? [];
-    assert.ok(a && b);
+    const [a, b, c] = sent[0]?.messages ?? [];
+    assert.ok(a && b && c);
+    const refused = JSON.parse(String(c.value)) as QueryReply;
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error?.code, 'schema_violation');
+    assert.match(
+      refused.error?.message ?? '',
+      /\/data has unknown field onlyFailed; unknown fields are refused/,
+    );
     const replyA = JSON.parse(String(a.value)) as QueryReply;
     assert.equal(replyProblems(replyA), undefined);
     assert.equal(a.key, 'q-a');
