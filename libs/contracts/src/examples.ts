@@ -95,8 +95,8 @@ export const COMMAND_EXAMPLES: readonly Command[] = [
  */
 export const EXAMPLE_PLACEHOLDERS: Readonly<Record<string, string>> = {
   '<token from Validate Payout>':
-    'a transfer token for this transferId: in the sandbox, POST /__sandbox/transfer-tokens {"transfer_id":"tr_1003","vpa":"success@upi"}',
-  '<card token>': 'a card token: in the sandbox, 5200000000000007 (MASTERCARD, pays)',
+    'a transfer token for this transferId: in the sandbox, `POST /__sandbox/transfer-tokens` with `{"transfer_id":"tr_1003","vpa":"success@upi"}`',
+  '<card token>': 'a card token: in the sandbox, `5200000000000007` (MASTERCARD, pays)',
   '<cryptogram>': 'the token cryptogram: in the sandbox, any text',
   '<sdk token>': 'in a reply: the SDK token the provider issued',
 };
