@@ -243,6 +243,8 @@ describe('web console (chromium)', { skip }, () => {
     await page.click('#recheck');
     await page.click('#confirm-ok');
     await page.locator('#action-result').getByText('no_status_endpoint').waitFor();
+    // The problem's detail (RFC 9457), not only its code.
+    await page.locator('#action-result').getByText('has no status endpoint', { exact: false }).waitFor();
   });
 
   it('searches by transferId prefix and status, pages with a cursor, and exports the same filter as CSV', async () => {

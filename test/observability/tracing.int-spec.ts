@@ -168,6 +168,24 @@ describe('tracing', () => {
     );
   });
 
+  it("a query's reply carries the trace of the query: its consume span, child of the query's traceparent", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const upstreamSpan = randomBytes(8).toString('hex');
+    await stack.query(
+      { type: 'query.beneficiary', queryId: 'trace-q1', data: { beneId: 'BENE42' } },
+      { traceparent: `00-${traceId}-${upstreamSpan}-01` },
+    );
+    const m = await eventually(() => stack.replyMessages.find((r) => r.reply.queryId === 'trace-q1'));
+    const carried = parseTraceparent(m.headers['traceparent']);
+    assert.equal(carried?.traceId, traceId, 'the reply is in the trace of the query');
+    const consume = await eventually(() =>
+      named(spansOf(traceId), 'process payouts.queries').find(
+        (s) => s.spanContext().spanId === carried?.spanId,
+      ),
+    );
+    assert.equal(parentOf(consume), upstreamSpan, "the answering span is the querier's child");
+  });
+
   it('no secret or personal data in any span name or attribute', () => {
     const spans = exporter.getFinishedSpans();
     assert.ok(spans.length > 10);

@@ -502,7 +502,7 @@ describe('operations API', () => {
       const r = await call('POST', `/ops/payouts/${ACCOUNT}/ops_dir_1/recheck`);
       assert.equal(r.status, 409);
       assert.equal(r.body['code'], 'terminal');
-      assert.match(String(r.body['message']), /SUCCESS, a final state/);
+      assert.match(String(r.body['detail']), /SUCCESS, a final state/);
       assert.equal((await call('POST', `/ops/payouts/${ACCOUNT}/no_such/recheck`)).status, 404);
     });
   });

@@ -90,6 +90,12 @@ const MESSAGES: ReadonlyArray<{ key?: string; value: string | null; reason?: str
   },
   { name: 'no value (tombstone)', key: 'dl_empty', value: null, reason: 'empty' },
   { name: 'valid 3', key: 'dl_ok_3', value: json(internal('dl_ok_3')) },
+  {
+    name: 'an amount out of its pattern, and a field the service does not know',
+    key: 'dl_rule',
+    value: json(internal('dl_rule', { amount: '10.001', scheduledFor: '2030-01-01' })),
+    reason: 'schema_violation',
+  },
 ];
 const DEAD = MESSAGES.filter((m) => m.reason !== undefined);
 const VALID = MESSAGES.filter((m) => m.reason === undefined);
@@ -137,6 +143,21 @@ describe('dead letters', () => {
     });
     assert.match(String(header(dlqAt(6) as KafkaMessage, 'dlq-detail')), /rechargeAccount/);
     assert.match(String(header(dlqAt(5) as KafkaMessage, 'dlq-detail')), /\/data\/amount/);
+  });
+
+  it('a schema violation says the rule in words and names unknown fields, in the header, the row and the ops view', async () => {
+    const rule = String(header(dlqAt(14) as KafkaMessage, 'dlq-detail'));
+    assert.match(rule, /\/data\/amount must be a decimal string more than 0: up to 12 digits/);
+    assert.match(rule, /\/data has unknown field scheduledFor;/);
+    assert.match(
+      rule,
+      /unknown fields are refused, not ignored \(ADR 0022\): upgrade the service before producers/,
+    );
+    assert.doesNotMatch(rule, /pattern|\^|\[0-9\]|10\.001|2030/, 'no regular expression, no value');
+    const [row] = await stack.sql<{ detail: { detail: string } }>(
+      `SELECT detail FROM dead_letter WHERE "offset" = '14'`,
+    );
+    assert.equal(row?.detail.detail, rule, 'the row (and the ops view, which shows it) says the same');
   });
 
   it('a message with nothing sensitive keeps its original bytes', () => {

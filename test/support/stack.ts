@@ -17,6 +17,12 @@ export interface Stack {
   /** Every event with its Kafka headers (strings), in the order consumed. */
   readonly eventMessages: Array<{ readonly event: PayoutEvent; readonly headers: Record<string, string> }>;
   readonly replies: QueryReply[];
+  /** Every reply with its Kafka key and headers (strings), in the order consumed. */
+  readonly replyMessages: Array<{
+    readonly reply: QueryReply;
+    readonly key: string | undefined;
+    readonly headers: Record<string, string>;
+  }>;
   readonly dlq: KafkaMessage[];
   readonly logLines: string[];
   services: ServiceApp[];
@@ -30,7 +36,7 @@ export interface Stack {
   ): Promise<void>;
   /** A query against this stack's own database. */
   sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
-  query(query: object): Promise<void>;
+  query(query: object, headers?: Record<string, string>): Promise<void>;
   eventsOf(id: string): PayoutEvent[];
   waitForStatus(id: string, status: string, timeoutMs?: number): Promise<PayoutEvent>;
   startService(extraEnv?: Record<string, string>): Promise<ServiceApp>;
@@ -82,6 +88,7 @@ export async function startStack(
   const events: PayoutEvent[] = [];
   const eventMessages: Stack['eventMessages'] = [];
   const replies: QueryReply[] = [];
+  const replyMessages: Stack['replyMessages'] = [];
   const dlq: KafkaMessage[] = [];
   const consumer: Consumer = kafka.consumer({
     groupId: `${prefix}.observer`,
@@ -98,15 +105,18 @@ export async function startStack(
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const v = message.value?.toString() ?? 'null';
+      const headers = Object.fromEntries(
+        Object.entries(message.headers ?? {}).map(([k, h]) => [k, String(Array.isArray(h) ? h[0] : h)]),
+      );
       if (topic.endsWith(TOPICS.events)) {
         const event = JSON.parse(v) as PayoutEvent;
         events.push(event);
-        const headers = Object.fromEntries(
-          Object.entries(message.headers ?? {}).map(([k, h]) => [k, String(Array.isArray(h) ? h[0] : h)]),
-        );
         eventMessages.push({ event, headers });
-      } else if (topic.endsWith(TOPICS.queryReplies)) replies.push(JSON.parse(v) as QueryReply);
-      else dlq.push(message);
+      } else if (topic.endsWith(TOPICS.queryReplies)) {
+        const reply = JSON.parse(v) as QueryReply;
+        replyMessages.push({ reply, key: message.key?.toString(), headers });
+        replies.push(reply);
+      } else dlq.push(message);
     },
   });
   const { logger, lines } = capturingLogger(opts.env?.['LOG_LEVEL'] ?? 'info');
@@ -137,6 +147,7 @@ export async function startStack(
     events,
     eventMessages,
     replies,
+    replyMessages,
     dlq,
     logLines: lines,
     services: [],
@@ -165,10 +176,10 @@ export async function startStack(
       const result = await pool.query<R>(text, params);
       return result.rows;
     },
-    async query(q) {
+    async query(q, headers) {
       await producer.send({
         topic: topicName(prefix, TOPICS.queries),
-        messages: [{ value: JSON.stringify(q) }],
+        messages: [{ value: JSON.stringify(q), headers }],
       });
     },
     eventsOf: (id) => events.filter((e) => e.subject === id),

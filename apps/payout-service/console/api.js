@@ -45,7 +45,7 @@ export function whenUnauthorized(f) {
 async function raw(method, path, body) {
   const t = token.get();
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
+  const headers = { accept: 'application/json, application/problem+json' };
   if (t) headers['authorization'] = `Bearer ${t}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(new URL(path, OPS), {
@@ -57,7 +57,8 @@ async function raw(method, path, body) {
     redirect: 'error',
   });
   if (res.ok) return res;
-  /** @type {{ code?: unknown, message?: unknown }} */
+  // Errors are RFC 9457 problem details: `detail` says what went wrong, `code` which rule.
+  /** @type {{ code?: unknown, detail?: unknown, message?: unknown }} */
   let detail = {};
   try {
     /** @type {unknown} */
@@ -67,7 +68,7 @@ async function raw(method, path, body) {
     // not JSON: the status says enough
   }
   if (res.status === 401) onUnauthorized();
-  const m = detail.message;
+  const m = detail.detail ?? detail.message;
   const message = Array.isArray(m) ? m.map(String).join('; ') : typeof m === 'string' ? m : res.statusText;
   throw new ApiError(res.status, typeof detail.code === 'string' ? detail.code : undefined, message);
 }

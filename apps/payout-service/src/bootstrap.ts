@@ -19,6 +19,7 @@ import {
 } from '#observability';
 import { WebhookIntake, webhookListenerSettings } from '#pipeline';
 import { consumerGroups } from './consumer-groups.js';
+import { ProblemDetailsFilter } from './problem.filter.js';
 import { type ServiceConfig } from './service.config.js';
 import { ServiceModule } from './service.module.js';
 import { startWebhooksServer, type WebhooksServer } from './webhooks-server.js';
@@ -57,6 +58,8 @@ export async function startService(
     new FastifyAdapter({ bodyLimit: 1_048_576, routerOptions: { ignoreTrailingSlash: true } }),
     { logger: new NestPinoLogger(log), bufferLogs: false, abortOnError: false },
   );
+  // Every HTTP error of /ops answers RFC 9457 problem details (one filter for all of them).
+  app.useGlobalFilters(new ProblemDetailsFilter(app.getHttpAdapter(), log));
   const kafka = app.get<Kafka>(KAFKA);
   // Every instance makes sure its topics exist (auto-creation is off on the broker).
   await ensureTopics(

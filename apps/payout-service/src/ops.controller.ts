@@ -9,7 +9,6 @@ import {
   Get,
   HttpCode,
   HttpException,
-  HttpStatus,
   Inject,
   Injectable,
   Param,
@@ -38,6 +37,7 @@ import {
   type SearchQuery,
   SignInGate,
 } from '#operations';
+import { httpStatusOf } from './problem.filter.js';
 
 /** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
 const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
@@ -99,34 +99,6 @@ export class OpsAuthGuard implements CanActivate {
       );
     req.operator = who;
     return true;
-  }
-}
-
-/** The edge: the one place operations errors become HTTP statuses. */
-function httpStatusOf(code: OperationsErrorCode): HttpStatus {
-  switch (code) {
-    case OperationsErrorCode.NotFound:
-      return HttpStatus.NOT_FOUND;
-    case OperationsErrorCode.InvalidInput:
-      return HttpStatus.BAD_REQUEST;
-    case OperationsErrorCode.Forbidden:
-      return HttpStatus.FORBIDDEN;
-    case OperationsErrorCode.Terminal:
-    case OperationsErrorCode.NotSubmitted:
-    case OperationsErrorCode.InFlight:
-    case OperationsErrorCode.NoStatusEndpoint:
-    case OperationsErrorCode.ConcurrentChange:
-    case OperationsErrorCode.NotRequiringAttention:
-    case OperationsErrorCode.ProposalOpen:
-    case OperationsErrorCode.ProposalDecided:
-    case OperationsErrorCode.Conflict:
-      return HttpStatus.CONFLICT;
-    case OperationsErrorCode.ProviderRefused:
-      return HttpStatus.UNPROCESSABLE_ENTITY;
-    case OperationsErrorCode.ProviderUnavailable:
-      return HttpStatus.SERVICE_UNAVAILABLE;
-    case OperationsErrorCode.ProviderUnclear:
-      return HttpStatus.GATEWAY_TIMEOUT;
   }
 }
 

@@ -10,6 +10,14 @@ export class QueriesController {
 
   @EventPattern(TOPICS.queries)
   async onQueries(@Payload() batch: KafkaBatch): Promise<void> {
-    await this.queries.handle(batch.messages);
+    // Each reply carries its query's trace (a header), as each payout carries its command's.
+    await this.queries.handle(
+      batch.messages.map((m, i) => ({
+        key: m.key,
+        value: m.value,
+        offset: m.offset,
+        traceparent: batch.traceparents[i],
+      })),
+    );
   }
 }

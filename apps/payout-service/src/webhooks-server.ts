@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type AppLogger } from '#observability';
+import { PROBLEM_JSON, problemDetails } from '#operations';
 import {
   DELIVERY_STATUS,
   type DeliveryResult,
@@ -16,6 +17,9 @@ export interface WebhooksServer {
   readonly url: string;
   close(): Promise<void>;
 }
+
+/** The request path without its query string (the problem's `instance`). */
+const pathOf = (req: IncomingMessage): string => (req.url ?? '/').split('?')[0] || '/';
 
 const ROUTE = /^\/webhooks\/(v1|v2)\/([A-Za-z0-9_.-]{1,64})\/?$/;
 
@@ -42,7 +46,7 @@ export async function startWebhooksServer(
   const server: Server = createServer({ maxHeaderSize: 8_192 }, (req, res) => {
     handle(intake, limiter, req, res).catch((e: unknown) => {
       logger.error({ err: e }, 'webhook listener: request failed');
-      if (!res.headersSent) answer(res, 500);
+      if (!res.headersSent) answer(res, 500, 0, pathOf(req));
       else res.destroy();
     });
   });
@@ -69,11 +73,37 @@ export async function startWebhooksServer(
   };
 }
 
-function answer(res: ServerResponse, status: number, retryAfterSeconds = 0): void {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+/** What each refusal says: the same few words for every occurrence, nothing about the request. */
+const REFUSALS: Readonly<Record<number, { code: string; detail: string }>> = {
+  401: {
+    code: 'bad_signature',
+    detail: 'the delivery is not signed by this account, or is outside the replay window',
+  },
+  404: { code: 'not_found', detail: 'no webhook endpoint here' },
+  413: { code: 'payload_too_large', detail: 'the delivery is larger than this endpoint accepts' },
+  429: {
+    code: 'rate_limited',
+    detail: 'too many refused deliveries from this address: try again after Retry-After',
+  },
+  500: { code: 'internal_error', detail: 'the delivery could not be taken; send it again' },
+};
+
+/**
+ * 200 answers `{"status":"ok"}`; a refusal answers RFC 9457 problem details, as the operations API
+ * does. A 401 does not say whether the signature or the time was wrong, and a 404 does not say
+ * whether the account or the path was: the listener faces anyone.
+ */
+function answer(res: ServerResponse, status: number, retryAfterSeconds = 0, path = '/'): void {
+  if (status < 400) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'ok' }));
+    return;
+  }
+  const headers: Record<string, string> = { 'content-type': `${PROBLEM_JSON}; charset=utf-8` };
   if (status === 429) headers['retry-after'] = String(retryAfterSeconds);
+  const refusal = REFUSALS[status] ?? { code: 'bad_request', detail: 'refused' };
   res.writeHead(status, headers);
-  res.end(JSON.stringify({ status: status === 200 ? 'ok' : status === 429 ? 'slow_down' : 'refused' }));
+  res.end(JSON.stringify(problemDetails({ status, ...refusal, path })));
 }
 
 async function handle(
@@ -83,18 +113,19 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   const source = sourceKey(req.socket.remoteAddress);
+  const path = pathOf(req);
   const retryAfter = limiter.retryAfterSeconds(source);
   /** Answers a result; a refusal counts against the source (a 429 does not extend its window). */
   const reply = (result: DeliveryResult): void => {
     if (isRefusal(result) && result !== 'rate_limited') limiter.refused(source);
     if (result === 'too_large') res.setHeader('connection', 'close');
-    answer(res, DELIVERY_STATUS[result], retryAfter);
+    answer(res, DELIVERY_STATUS[result], retryAfter, path);
   };
-  const route = ROUTE.exec((req.url ?? '').split('?')[0] ?? '');
+  const route = ROUTE.exec(path);
   if (req.method !== 'POST' || !route) {
-    if (retryAfter > 0) return answer(res, 429, retryAfter);
+    if (retryAfter > 0) return answer(res, 429, retryAfter, path);
     limiter.refused(source);
-    return answer(res, 404);
+    return answer(res, 404, 0, path);
   }
   const version = route[1] === 'v1' ? 'v1' : 'v2';
   const accountId = route[2] ?? '';

@@ -2,6 +2,7 @@ import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from
 import { commandSchemas } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
+import { queryReplyHeadersSchema } from './reply-headers.js';
 import { TOPICS } from './topics.js';
 
 /**
@@ -50,7 +51,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       title: 'Payout service',
       version: '1.0.0',
       description:
-        "Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings. The contract is the same for accounts on the provider's v1 and v2 APIs: an event's data.providerApi names the generation that carried the payout or batch, for its whole life (moving an account to v2: docs/CONFIGURATION.md).",
+        "Commands in on payouts.commands, one event per state change out on payouts.events (CloudEvents 1.0, Kafka key = payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>, id = <key>:<version>), queries as request/reply. Amounts are decimal strings. Compatibility (ADR 0022): a command, query or beneficiary message with a field the service does not know is refused, not ignored (dead-lettered with dlq-reason schema_violation and a dlq-detail naming the field; a query gets an error reply): roll out a new field in the service first, then in producers. Events only gain optional fields and new types: consumers must ignore what they do not know. Every pattern carries x-rule, its rule in words, as schema errors show it. The contract is the same for accounts on the provider's v1 and v2 APIs: an event's data.providerApi names the generation that carried the payout or batch, for its whole life (moving an account to v2: docs/CONFIGURATION.md).",
     },
     defaultContentType: 'application/json',
     channels: {
@@ -107,7 +108,11 @@ export function buildAsyncApi(): Record<string, unknown> {
         },
         queryReply: {
           name: 'queryReply',
+          contentType: 'application/json',
+          summary:
+            'The answer to one query, on its replyTo topic (default payouts.query-replies), Kafka key = queryId; CloudEvents 1.0 binary mode: the ce_* attributes in headers, the reply as data',
           payload: queryReplySchema,
+          headers: queryReplyHeadersSchema,
           examples: REPLY_EXAMPLES.map((r) => ({ payload: r })),
         },
         deadLetter: { name: 'deadLetter', payload: { description: 'The original message bytes, scrubbed' } },

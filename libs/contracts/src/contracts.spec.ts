@@ -11,9 +11,12 @@ import {
   replyProblems,
 } from './decode.js';
 import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
-import { COMMAND_TYPES } from './schemas/commands.schema.js';
-import { QUERY_TYPES } from './schemas/queries.schema.js';
+import { RULE } from './schemas/common.schema.js';
+import { COMMAND_TYPES, commandSchemas } from './schemas/commands.schema.js';
+import { eventSchema } from './schemas/events.schema.js';
+import { QUERY_TYPES, querySchemas, queryReplySchema } from './schemas/queries.schema.js';
 import { renderAsyncApi, renderContractsDoc } from './render.js';
+import { queryReplyHeadersSchema } from './reply-headers.js';
 import { buildAsyncApi } from './asyncapi.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -82,6 +85,80 @@ describe('contracts', () => {
     assert.equal(readFileSync(resolve(ROOT, 'docs/CONTRACTS.md'), 'utf8'), renderContractsDoc());
   });
 
+  it('describes every pattern and format of every schema in words (x-rule), for dlq-detail', () => {
+    const found: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const o = node as Record<string, unknown>;
+      if (typeof o['pattern'] === 'string' || typeof o['format'] === 'string') {
+        found.push(path);
+        const rule = o[RULE];
+        assert.equal(typeof rule, 'string', `${path} has a pattern or format without ${RULE}`);
+        assert.ok((rule as string).length > 3, path);
+        // Not a regular expression again, and nothing the intake would mask as an account number.
+        assert.doesNotMatch(rule as string, /[\^$\\[\]]|[0-9]{6}/, path);
+      }
+      for (const [k, v] of Object.entries(o)) walk(v, `${path}/${k}`);
+    };
+    for (const [t, s] of Object.entries(commandSchemas)) walk(s, t);
+    for (const [t, s] of Object.entries(querySchemas)) walk(s, t);
+    walk(eventSchema, 'event');
+    walk(queryReplySchema, 'reply');
+    walk(queryReplyHeadersSchema, 'reply headers');
+    // The walk reaches the shared ones (transferId, amount, text) and the nested ones (batch entries).
+    assert.ok(
+      found.some((p) => p.endsWith('/entries/items/properties/phone')),
+      found.join(' '),
+    );
+    assert.ok(found.length > 60, `${found.length} patterns walked`);
+  });
+
+  it('names the broken field and its rule in words, never the regular expression or the value', () => {
+    const c = structuredClone(
+      COMMAND_EXAMPLES.find((x) => x.type === 'payout.direct_transfer'),
+    ) as unknown as {
+      data: { transferId: string; amount: string; beneDetails: Record<string, string> };
+    };
+    c.data.transferId = 'tr 1002/secret';
+    c.data.beneDetails['ifsc'] = 'yesb0000262';
+    c.data.amount = '-4111111111111111';
+    const r = decodeCommand(Buffer.from(JSON.stringify(c)), Buffer.from(c.data.transferId));
+    assert.equal(r.ok ? '' : r.reason, 'schema_violation');
+    const detail = r.ok ? '' : r.detail;
+    assert.match(detail, /\/data\/transferId must be 1-40 letters, digits, _ or -/);
+    assert.match(
+      detail,
+      /\/data\/beneDetails\/ifsc must be an IFSC: 4 capital letters, 0, then 6 capital letters or digits/,
+    );
+    assert.match(detail, /\/data\/amount must be a decimal string more than 0/);
+    assert.doesNotMatch(detail, /pattern|\^|\$|\[A-Z|secret|yesb|4111/);
+    const e = eventProblems({ ...EVENT_EXAMPLES[0], time: 'yesterday' });
+    assert.match(e ?? '', /\/time must be an RFC 3339 date-time with a zone/);
+  });
+
+  it('refuses a command with a field the service does not know, naming every such field and the policy', () => {
+    const c = structuredClone(
+      COMMAND_EXAMPLES.find((x) => x.type === 'payout.standard_transfer'),
+    ) as unknown as {
+      schedule?: string;
+      data: Record<string, unknown>;
+    };
+    c.data['scheduledFor'] = '2027-01-01';
+    c.data['splitInto'] = 3;
+    c.schedule = 'later';
+    const r = decodeCommand(Buffer.from(JSON.stringify(c)), Buffer.from('tr_1001'));
+    assert.equal(r.ok ? '' : r.reason, 'schema_violation');
+    const detail = r.ok ? '' : r.detail;
+    assert.match(detail, /\/data has unknown fields scheduledFor, splitInto/);
+    assert.match(detail, /\/ has unknown field schedule(;|$)/);
+    assert.match(
+      detail,
+      /unknown fields are refused, not ignored \(ADR 0022\): upgrade the service before producers/,
+    );
+    assert.doesNotMatch(detail, /2027|later/);
+  });
+
   it('rejects what the examples would be without their required parts', () => {
     const bad = { type: 'payout.direct_transfer', data: { transferId: 'x', amount: 10 } };
     const r = decodeCommand(Buffer.from(JSON.stringify(bad)), keyOf(bad));
@@ -104,7 +181,10 @@ describe('contracts', () => {
     });
     assert.equal(r.ok, false);
     assert.equal(r.ok ? '' : r.reason, 'schema_violation');
-    assert.match(r.ok ? '' : r.detail, /\/data\/cardType must be equal to one of the allowed values/);
+    assert.match(
+      r.ok ? '' : r.detail,
+      /\/data\/cardType must be equal to one of the allowed values: DEBIT, CREDIT/,
+    );
     assert.doesNotMatch(r.ok ? '' : r.detail, /tok_secret|PLATINUM/);
     assert.equal(decodeCommandData('payout.self_withdrawal', null).ok, false);
   });

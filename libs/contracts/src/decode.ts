@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import {
   BATCH_FORMAT_REQUIRED,
@@ -6,8 +6,10 @@ import {
   commandSchemas,
   type CommandType,
 } from './schemas/commands.schema.js';
+import { RULE } from './schemas/common.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema, type QueryType } from './schemas/queries.schema.js';
+import { queryReplyHeadersSchema } from './reply-headers.js';
 import {
   type Command,
   type CommandData,
@@ -23,6 +25,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 addFormats(ajv);
+// An annotation: the rule of a pattern or format in words, for the error text (describeErrors).
+ajv.addKeyword({ keyword: RULE, schemaType: 'string' });
 
 const commandValidators = new Map<string, ValidateFunction>(
   Object.entries(commandSchemas).map(([t, s]) => [t, ajv.compile(s)]),
@@ -32,6 +36,7 @@ const queryValidators = new Map<string, ValidateFunction>(
 );
 const validateEvent = ajv.compile(eventSchema);
 const validateReply = ajv.compile(queryReplySchema);
+const validateReplyHeaders = ajv.compile(queryReplyHeadersSchema);
 
 /** Why a message was dead-lettered. Stable strings: they are a metric label and a DLQ header. */
 export type RejectReason =
@@ -60,23 +65,82 @@ function paise(amount: string): bigint {
 }
 
 /**
- * Error text for a DLQ header or a log line: JSON pointers and rule names only, never the
- * offending values (which may be a card token or an account number).
+ * What a producer is told when a command carries a field this service does not know. Refused, not
+ * ignored: an unknown field may change what the command means (ADR 0022).
  */
-function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
-    .slice(0, 10)
-    .map((e) => {
-      const where = e.instancePath || '/';
-      const extra =
-        e.keyword === 'additionalProperties'
-          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
-          : e.keyword === 'required'
-            ? ` (${String((e.params as { missingProperty?: string }).missingProperty)})`
-            : '';
-      return `${where} ${e.message ?? e.keyword}${extra}`;
-    })
-    .join('; ');
+export const UNKNOWN_FIELD_POLICY =
+  'unknown fields are refused, not ignored (ADR 0022): upgrade the service before producers send a new field';
+
+/** The schema an error's `schemaPath` ("#/properties/data/.../pattern") points into, minus its keyword. */
+function parentSchemaOf(root: unknown, schemaPath: string): Record<string, unknown> | undefined {
+  const parts = schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1);
+  let at: unknown = root;
+  for (const raw of parts) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : undefined;
+}
+
+const FIELD_NAME_MAX = 64;
+
+/**
+ * Error text for a DLQ header, a dead-letter row or a log line: JSON pointers, field names and
+ * rules in words (a pattern's `x-rule`, never its regular expression), never the offending
+ * values (which may be a card token or an account number). Unknown fields are named together,
+ * with the policy that refuses them.
+ */
+function describeErrors(validate: ValidateFunction | undefined): string {
+  // In order; an object with unknown fields is one item naming them all.
+  const items: Array<string | { unknownAt: string; names: string[] }> = [];
+  const unknownAt = new Map<string, string[]>();
+  for (const e of validate?.errors ?? []) {
+    const where = e.instancePath || '/';
+    switch (e.keyword) {
+      case 'additionalProperties': {
+        const name = String((e.params as { additionalProperty?: string }).additionalProperty);
+        let names = unknownAt.get(where);
+        if (!names) {
+          names = [];
+          unknownAt.set(where, names);
+          items.push({ unknownAt: where, names });
+        }
+        names.push(name.length > FIELD_NAME_MAX ? `${name.slice(0, FIELD_NAME_MAX)}...` : name);
+        break;
+      }
+      case 'required': {
+        const missing = String((e.params as { missingProperty?: string }).missingProperty);
+        items.push(`${where} must have required property '${missing}'`);
+        break;
+      }
+      case 'pattern':
+      case 'format': {
+        const rule = parentSchemaOf(validate?.schema, e.schemaPath)?.[RULE];
+        items.push(
+          `${where} must be ${typeof rule === 'string' ? rule : `as the ${e.keyword} of the field`}`,
+        );
+        break;
+      }
+      case 'enum': {
+        const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+        items.push(`${where} must be equal to one of the allowed values: ${allowed.map(String).join(', ')}`);
+        break;
+      }
+      default:
+        items.push(`${where} ${e.message ?? e.keyword}`);
+    }
+  }
+  const text = [
+    ...new Set(
+      items.map((i) =>
+        typeof i === 'string'
+          ? i
+          : `${i.unknownAt} has unknown field${i.names.length > 1 ? 's' : ''} ${i.names.join(', ')}`,
+      ),
+    ),
+  ].slice(0, 10);
+  if (unknownAt.size > 0) text.push(UNKNOWN_FIELD_POLICY);
+  return text.join('; ');
 }
 
 /**
@@ -163,7 +227,7 @@ export function decodeCommand(
   }
   const validate = commandValidators.get(type);
   if (!validate?.(json.value)) {
-    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate?.errors), type };
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate), type };
   }
   const command = json.value as unknown as Command;
   if (command.type === 'payout.batch_transfer') {
@@ -196,7 +260,7 @@ export function decodeCommandData<T extends CommandType>(type: T, data: unknown)
   const validate = commandValidators.get(type);
   const command = { type, data };
   if (!validate?.(command)) {
-    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate?.errors), type };
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate), type };
   }
   if (type === 'payout.batch_transfer') {
     const detail = batchViolations(command as unknown as CommandOf<'payout.batch_transfer'>);
@@ -213,7 +277,7 @@ export function decodeCommandData<T extends CommandType>(type: T, data: unknown)
 export function decodeQueryData<T extends QueryType>(type: T, data: unknown): Decoded<QueryData<T>> {
   const validate = queryValidators.get(type);
   if (!validate?.({ type, queryId: 'check', data })) {
-    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate?.errors), type };
+    return { ok: false, reason: 'schema_violation', detail: describeErrors(validate), type };
   }
   // The schema has just checked it: this is the one place its type is asserted.
   return { ok: true, value: data as QueryData<T> };
@@ -230,7 +294,7 @@ export function decodeQuery(value: Buffer | null | undefined, maxBytes = 64 * 10
     return {
       ok: false,
       reason: 'schema_violation',
-      detail: describeErrors(validate.errors),
+      detail: describeErrors(validate),
       type: String(type),
     };
   }
@@ -239,11 +303,16 @@ export function decodeQuery(value: Buffer | null | undefined, maxBytes = 64 * 10
 
 /** For producers' and tests' own checks: does this event match the published schema? */
 export function eventProblems(e: unknown): string | undefined {
-  return validateEvent(e) ? undefined : describeErrors(validateEvent.errors);
+  return validateEvent(e) ? undefined : describeErrors(validateEvent);
 }
 
 export function replyProblems(r: unknown): string | undefined {
-  return validateReply(r) ? undefined : describeErrors(validateReply.errors);
+  return validateReply(r) ? undefined : describeErrors(validateReply);
 }
 
 export type { PayoutEvent, QueryReply };
+
+/** For consumers' and tests' own checks: do a reply's Kafka headers (as strings) match the contract? */
+export function replyHeaderProblems(headers: unknown): string | undefined {
+  return validateReplyHeaders(headers) ? undefined : describeErrors(validateReplyHeaders);
+}

@@ -1,6 +1,11 @@
 import { type Command, type PayoutEvent, type Query, type QueryReply } from './types.js';
 
-/** One example of every command: in the AsyncAPI document and docs/CONTRACTS.md, and validated by tests. */
+/**
+ * One example of every command: in the AsyncAPI document and docs/CONTRACTS.md, validated by the
+ * unit tests, and run against the provider sandbox by test/pipeline/contract-examples.int-spec.ts
+ * (BENE42 is the sandbox's test beneficiary; values in angle brackets are placeholders, see
+ * EXAMPLE_PLACEHOLDERS).
+ */
 export const COMMAND_EXAMPLES: readonly Command[] = [
   {
     type: 'payout.standard_transfer',
@@ -84,12 +89,25 @@ export const COMMAND_EXAMPLES: readonly Command[] = [
   },
 ];
 
+/**
+ * The placeholders of the examples (a secret or a single-use value no document can hold), and
+ * what to put there against the provider sandbox (docs/SANDBOX.md). A test fails on any other.
+ */
+export const EXAMPLE_PLACEHOLDERS: Readonly<Record<string, string>> = {
+  '<token from Validate Payout>':
+    'a transfer token for this transferId: in the sandbox, `POST /__sandbox/transfer-tokens` with `{"transfer_id":"tr_1003","vpa":"success@upi"}`',
+  '<card token>': 'a card token: in the sandbox, `5200000000000007` (MASTERCARD, pays)',
+  '<cryptogram>': 'the token cryptogram: in the sandbox, any text',
+  '<sdk token>': 'in a reply: the SDK token the provider issued',
+};
+
 export const QUERY_EXAMPLES: readonly Query[] = [
-  { type: 'query.bene_id', queryId: 'q-1', data: { bankAccount: '026291800001191', ifsc: 'YESB0000262' } },
+  { type: 'query.bene_id', queryId: 'q-1', data: { bankAccount: '026291800004242', ifsc: 'YESB0000262' } },
   {
     type: 'query.bene_history',
     queryId: 'q-2',
-    data: { beneId: 'BENE42', startDate: '2026-11-01', endDate: '2026-11-20', page: 1 },
+    // The provider refuses an endDate later than the day before today (IST).
+    data: { beneId: 'BENE42', startDate: '2026-10-01', endDate: '2026-10-31', page: 1 },
   },
   {
     type: 'query.sdk_token',
@@ -107,17 +125,16 @@ export const QUERY_EXAMPLES: readonly Query[] = [
     queryId: 'q-4',
     accountId: 'default',
     data: {
-      beneId: 'BENE42',
-      name: 'Asha Rao',
-      bankAccount: '026291800001191',
-      ifsc: 'YESB0000262',
-      email: 'asha@example.com',
-      phone: '9876543210',
-      address1: '12 MG Road',
+      beneId: 'BENE43',
+      name: 'Ravi Kumar',
+      vpa: 'success@upi',
+      email: 'ravi@example.com',
+      phone: '9876543211',
+      address1: '14 MG Road',
     },
   },
   { type: 'query.beneficiary', queryId: 'q-5', accountId: 'default', data: { beneId: 'BENE42' } },
-  { type: 'beneficiary.delete', queryId: 'q-6', accountId: 'default', data: { beneId: 'BENE42' } },
+  { type: 'beneficiary.delete', queryId: 'q-6', accountId: 'default', data: { beneId: 'BENE43' } },
 ];
 
 export const REPLY_EXAMPLES: readonly QueryReply[] = [
@@ -142,12 +159,11 @@ export const REPLY_EXAMPLES: readonly QueryReply[] = [
     data: {
       result: 'created',
       beneficiary: {
-        beneId: 'BENE42',
-        name: 'Asha Rao',
-        bankAccount: 'XXXXXXXXXXX1191',
-        ifsc: 'YESB0000262',
-        email: 'a***@example.com',
-        phone: '********10',
+        beneId: 'BENE43',
+        name: 'Ravi Kumar',
+        vpa: 'su***@upi',
+        email: 'r***@example.com',
+        phone: '********11',
         status: 'VERIFIED',
         addedOn: '2026-11-21T10:15:30Z',
       },
@@ -158,7 +174,7 @@ export const REPLY_EXAMPLES: readonly QueryReply[] = [
     type: 'beneficiary.create',
     ok: false,
     generation: 'v1',
-    error: { code: 'conflict', message: 'Beneficiary BENE42 is registered with other details (bankAccount)' },
+    error: { code: 'conflict', message: 'Beneficiary BENE43 is registered with other details (vpa)' },
   },
   { queryId: 'q-6', type: 'beneficiary.delete', ok: true, generation: 'v1', data: { result: 'deleted' } },
 ];

@@ -1,4 +1,4 @@
-import { TOPICS, type EventData, type PayoutEvent } from '#contracts';
+import { SERVICE_SOURCE, TOPICS, type EventData, type PayoutEvent } from '#contracts';
 import { maskAccountNumber, maskDigitRuns, maskVpa } from '#observability';
 import { type ContradictionRow } from './contradiction.repository.js';
 import { BATCH_EVENT_NAME, PAYOUT_EVENT_NAME } from './state-machine.js';
@@ -14,7 +14,7 @@ export interface OutboxMessage {
   headers: Record<string, string>;
 }
 
-export const EVENT_SOURCE = 'urn:payouts:payout-service';
+export const EVENT_SOURCE = SERVICE_SOURCE;
 
 /*
  * A payout is identified by (account, transferId) and a batch by (account, batchTransferId); the

@@ -2,8 +2,8 @@ import { querySchemas } from '#contracts';
 import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from './vocabulary.js';
 import { CSV_COLUMNS, MAX_PAGE } from './search.js';
 import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
-import { OperationsErrorCode } from './operations.errors.js';
 import { MAX_PAGE_LIMIT as DEAD_PAGE } from './dead-letters.js';
+import { PROBLEM_JSON, PROBLEM_SCHEMA, PROBLEM_TITLES } from './problem-details.js';
 
 /**
  * The operations API as OpenAPI 3.1: served at GET /ops/openapi.json and checked in as
@@ -38,27 +38,33 @@ const query = (name: string, description: string, schema: Json = str): Json => (
 const ACCOUNT = path('accountId', 'the provider account (the service default: `default`)');
 const TRANSFER = path('transferId', "the payout's transferId");
 
-/** Every route that wants a token may also answer 429 (failed sign-ins limited per address). */
+/**
+ * Every route that wants a token may also answer 429 (failed sign-ins limited per address), and
+ * any route 500. Every error is RFC 9457 problem details.
+ */
 const errors = (...codes: number[]): Record<string, Json> =>
   Object.fromEntries(
-    (codes.includes(401) ? [...codes, 429] : codes).map((c) => [
+    [...(codes.includes(401) ? [...codes, 429] : codes), 500].map((c) => [
       String(c),
       {
         description: ERROR_TEXT[c] ?? 'refused',
-        content: { 'application/json': { schema: ref('Error') } },
+        content: { [PROBLEM_JSON]: { schema: ref('Problem') } },
       },
     ]),
   );
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'invalid input (code invalid_input)',
-  401: 'no valid bearer token',
+  400: 'invalid input (code invalid_input), or a body that is not JSON (code bad_request)',
+  401: 'no valid bearer token (code unauthorized; `WWW-Authenticate: Bearer`)',
   403: "the operator's role does not allow it, or it is their own proposal (code forbidden)",
   404: 'not found (also every /ops path while no operator is configured)',
   409: 'the state does not allow it now, or (a beneficiary) it exists with other details: see `code`',
   422: 'the provider refused it (code provider_refused)',
   503: 'the provider could not be asked; nothing was done (code provider_unavailable)',
   504: "the provider's answer was unclear and a check did not settle it; asking again is safe (code provider_unclear)",
+  413: 'the body is larger than 1 MiB (code payload_too_large)',
+  415: 'the body is not application/json (code unsupported_media_type)',
+  500: 'the request failed (code internal_error); the detail says nothing more, the service log does',
   429: 'too many failed sign-ins from this address (OPS_AUTH_FAILURE_LIMIT): every request from it is refused, a valid token too, until the `Retry-After` seconds have passed',
 };
 
@@ -91,7 +97,7 @@ export function opsOpenApi(): Json {
     info: {
       title: 'payouts operations API',
       version: '1.0.0',
-      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` of one configured operator (OPS_OPERATORS). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Error codes: ${Object.values(OperationsErrorCode).join(', ')}.`,
+      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` of one configured operator (OPS_OPERATORS). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Every error, an unknown /ops path's 404 included, is RFC 9457 problem details (\`${PROBLEM_JSON}\`): \`type\` urn:payouts:problem:<code>, \`title\`, \`status\`, \`detail\`, \`instance\` (the path) and \`code\`. Codes: ${Object.keys(PROBLEM_TITLES).join(', ')}.`,
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
@@ -173,7 +179,7 @@ export function opsOpenApi(): Json {
           },
           responses: {
             ...ok('the open proposal', ref('Proposal'), '201'),
-            ...errors(400, 401, 403, 404, 409),
+            ...errors(400, 401, 403, 404, 409, 413, 415),
           },
         },
       },
@@ -199,7 +205,10 @@ export function opsOpenApi(): Json {
           ...role(ACTION_ROLE.decide),
           parameters: [path('proposalId', 'the proposal id')],
           requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
-          responses: { ...ok('the approved proposal', ref('Proposal')), ...errors(400, 401, 403, 404, 409) },
+          responses: {
+            ...ok('the approved proposal', ref('Proposal')),
+            ...errors(400, 401, 403, 404, 409, 413, 415),
+          },
         },
       },
       '/ops/proposals/{proposalId}/reject': {
@@ -208,7 +217,10 @@ export function opsOpenApi(): Json {
           ...role(ACTION_ROLE.decide),
           parameters: [path('proposalId', 'the proposal id')],
           requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
-          responses: { ...ok('the rejected proposal', ref('Proposal')), ...errors(400, 401, 403, 404, 409) },
+          responses: {
+            ...ok('the rejected proposal', ref('Proposal')),
+            ...errors(400, 401, 403, 404, 409, 413, 415),
+          },
         },
       },
       '/ops/batches/{accountId}/{batchTransferId}': {
@@ -244,7 +256,7 @@ export function opsOpenApi(): Json {
           requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
           responses: {
             ...ok('the acknowledged contradiction', ref('Contradiction')),
-            ...errors(400, 401, 403, 404),
+            ...errors(400, 401, 403, 404, 413, 415),
           },
         },
       },
@@ -260,7 +272,7 @@ export function opsOpenApi(): Json {
           },
           responses: {
             ...ok('created or exists (`result`), masked', ref('BeneficiaryAnswer')),
-            ...errors(400, 401, 403, 404, 409, 422, 503, 504),
+            ...errors(400, 401, 403, 404, 409, 422, 503, 504, 413, 415),
           },
         },
       },
@@ -333,15 +345,7 @@ export function opsOpenApi(): Json {
         },
       },
       schemas: {
-        Error: {
-          type: 'object',
-          properties: {
-            statusCode: int,
-            code: { type: 'string', enum: Object.values(OperationsErrorCode) },
-            message: str,
-          },
-          required: ['statusCode', 'message'],
-        },
+        Problem: PROBLEM_SCHEMA as unknown as Json,
         Me: {
           type: 'object',
           properties: {

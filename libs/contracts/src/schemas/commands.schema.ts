@@ -5,7 +5,9 @@ import {
   bankAccountSchema,
   beneIdSchema,
   ifscSchema,
+  phoneSchema,
   remarksSchema,
+  RULE,
   requestIdSchema,
   text,
   transferIdSchema,
@@ -70,7 +72,7 @@ const directTransfer = {
       required: ['name'],
       properties: {
         name: text(100, 1),
-        phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
+        phone: phoneSchema,
         email: emailSchema,
         address1: text(150),
         bankAccount: bankAccountSchema,
@@ -106,8 +108,12 @@ const cardPayout = {
     cardType: { enum: ['DEBIT', 'CREDIT'] },
     networkType: { enum: ['VISA', 'MASTERCARD'] },
     cryptogram: { ...text(600, 1), description: 'Secret: encrypted at rest' },
-    tokenExpiry: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' },
-    tokenPANSequenceNumber: { type: 'string', pattern: '^[A-Za-z0-9]{1,3}$' },
+    tokenExpiry: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', [RULE]: 'a month as YYYY-MM' },
+    tokenPANSequenceNumber: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9]{1,3}$',
+      [RULE]: '1-3 letters or digits',
+    },
     name: text(100, 1),
     remarks: remarksSchema,
   },
@@ -127,7 +133,7 @@ const batchEntry = {
     vpa: vpaSchema,
     name: text(100, 1),
     email: emailSchema,
-    phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
+    phone: phoneSchema,
     remarks: text(70),
   },
 } as const;
@@ -137,7 +143,13 @@ const batchTransfer = {
   additionalProperties: false,
   required: ['batchTransferId', 'batchFormat', 'entries'],
   properties: {
-    batchTransferId: { type: 'string', minLength: 1, maxLength: 60, pattern: '^[A-Za-z0-9_]+$' },
+    batchTransferId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 60,
+      pattern: '^[A-Za-z0-9_]+$',
+      [RULE]: '1-60 letters, digits or _',
+    },
     batchFormat: { enum: ['BENEFICIARY_ID', 'BANK_ACCOUNT', 'UPI', 'WALLET_A', 'WALLET_B'] },
     deleteBene: { type: 'boolean' },
     entries: {
@@ -158,7 +170,7 @@ const internalTransfer = {
   properties: {
     transferId: transferIdSchema,
     amount: positiveAmountSchema,
-    rechargeAccount: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$' },
+    rechargeAccount: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$', [RULE]: '1-64 letters or digits' },
   },
 } as const;
 

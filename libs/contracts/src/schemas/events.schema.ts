@@ -1,4 +1,4 @@
-import { amountSchema } from './common.schema.js';
+import { amountSchema, RULE } from './common.schema.js';
 
 export const PAYOUT_STATUSES = [
   'RECEIVED',
@@ -53,11 +53,13 @@ export const eventSchema = {
       type: 'string',
       pattern:
         '^payouts\\.(payout|batch|batch_item)\\.[a-z_]+$|^payouts\\.command\\.(rejected|conflict)$|^payouts\\.provider\\.(low_balance|beneficiary_incident)$',
+      [RULE]:
+        'payouts.payout.<state>, payouts.batch.<state>, payouts.batch_item.<state>, payouts.command.rejected or .conflict, or payouts.provider.low_balance or .beneficiary_incident',
       description:
         'payouts.payout.*, payouts.batch.*, payouts.batch_item.*: state changes (payouts.payout.contradicted: not a change, a later provider signal contradicting the published terminal state, with data.contradiction); payouts.command.*: refused commands; payouts.provider.low_balance and payouts.provider.beneficiary_incident: notices the provider pushed by webhook (key provider/<accountId>, data.kind provider_notice, subject and data.id the accountId, data.status the provider event; no free text)',
     },
     source: { type: 'string', minLength: 1 },
-    time: { type: 'string', format: 'date-time' },
+    time: { type: 'string', format: 'date-time', [RULE]: 'an RFC 3339 date-time with a zone' },
     subject: { type: 'string', minLength: 1, description: 'transferId, batchTransferId or withdrawalId' },
     datacontenttype: { const: 'application/json' },
     data: {
@@ -89,9 +91,13 @@ export const eventSchema = {
           description: 'Masked: account numbers show their last 4 digits, VPAs their first 2 characters',
           properties: {
             beneId: { type: 'string' },
-            bankAccount: { type: 'string', pattern: '^X*[0-9A-Za-z]{0,4}$' },
+            bankAccount: {
+              type: 'string',
+              pattern: '^X*[0-9A-Za-z]{0,4}$',
+              [RULE]: 'masked: X characters, then at most the last 4 characters',
+            },
             ifsc: { type: 'string' },
-            vpa: { type: 'string', pattern: '\\*\\*\\*' },
+            vpa: { type: 'string', pattern: '\\*\\*\\*', [RULE]: 'masked: containing ***' },
           },
         },
         totals: {
@@ -125,7 +131,7 @@ export const eventSchema = {
           },
         },
         requestId: { type: 'string' },
-        occurredAt: { type: 'string', format: 'date-time' },
+        occurredAt: { type: 'string', format: 'date-time', [RULE]: 'an RFC 3339 date-time with a zone' },
       },
     },
   },

@@ -4,7 +4,9 @@ import {
   beneIdSchema,
   emailSchema,
   ifscSchema,
+  phoneSchema,
   requestIdSchema,
+  RULE,
   text,
   vpaSchema,
 } from './common.schema.js';
@@ -45,7 +47,11 @@ function query(type: QueryType, data: object) {
   } as const;
 }
 
-const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as const;
+const date = {
+  type: 'string',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  [RULE]: 'a date as YYYY-MM-DD',
+} as const;
 
 export const querySchemas = {
   'query.bene_id': query('query.bene_id', {
@@ -104,16 +110,22 @@ export const querySchemas = {
       'A v1 account also needs email, phone and address1; a v2 account takes a beneId of at most 50. Same beneId and details again: answered "exists".',
     properties: {
       beneId: beneIdSchema,
-      name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z ]+$' },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^[A-Za-z ]+$',
+        [RULE]: '1-100 letters or spaces',
+      },
       bankAccount: bankAccountSchema,
       ifsc: ifscSchema,
       vpa: vpaSchema,
       email: emailSchema,
-      phone: { type: 'string', pattern: '^[0-9+]{8,15}$' },
+      phone: phoneSchema,
       address1: text(150),
       city: text(50),
       state: text(50),
-      pincode: { type: 'string', pattern: '^[0-9]{6}$' },
+      pincode: { type: 'string', pattern: '^[0-9]{6}$', [RULE]: 'a PIN code: 6 digits' },
     },
     dependencies: { bankAccount: ['ifsc'], ifsc: ['bankAccount'] },
     anyOf: [{ required: ['bankAccount', 'ifsc'] }, { required: ['vpa'] }],

@@ -1,4 +1,5 @@
-import { decodeQuery, type Query, type QueryReply, TOPICS, topicName } from '#contracts';
+import { randomUUID } from 'node:crypto';
+import { decodeQuery, type Query, type QueryReply, queryReplyHeaders, TOPICS, topicName } from '#contracts';
 import { type AppLogger } from '#observability';
 import {
   type ApiGeneration,
@@ -24,6 +25,15 @@ export interface QueryDeps {
   beneficiaries: BeneficiaryConnector;
   /** Beneficiary history of a v2 account, from our own ledger. */
   ledgerHistory: BeneHistoryReader;
+  /** A reply's time (its `ce_time` header). Default: the clock. */
+  now?: () => Date;
+}
+
+/** One reply ready to send: where, and the query's trace (for its headers). */
+interface Outgoing {
+  readonly topic: string;
+  readonly reply: QueryReply;
+  readonly traceparent?: string;
 }
 
 /** What one message is answered with: the reply minus its queryId and type. */
@@ -50,22 +60,32 @@ export class QueryService {
     });
   }
 
+  /**
+   * Answers each message on its reply topic, keyed by queryId, with the reply headers of the
+   * contract (content type, CloudEvents attributes, query-id, the query's traceparent).
+   */
   async handle(messages: readonly InboundMessage[]): Promise<void> {
     const replies = await Promise.all(messages.map((m) => this.answer(m)));
-    const out = replies.filter((r): r is { topic: string; reply: QueryReply } => r !== undefined);
+    const out = replies.filter((r): r is Outgoing => r !== undefined);
     if (out.length === 0) return;
-    const byTopic = new Map<string, QueryReply[]>();
-    for (const r of out) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r.reply]);
+    const time = this.d.now?.() ?? new Date();
+    const byTopic = new Map<string, Outgoing[]>();
+    for (const r of out) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
     await this.d.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, rs]) => ({
         topic,
-        messages: rs.map((r) => ({ key: r.queryId, value: JSON.stringify(r) })),
+        messages: rs.map(({ reply, traceparent }) => ({
+          key: reply.queryId,
+          value: JSON.stringify(reply),
+          headers: queryReplyHeaders(reply, { id: randomUUID(), time, traceparent }),
+        })),
       })),
     });
   }
 
-  private async answer(m: InboundMessage): Promise<{ topic: string; reply: QueryReply } | undefined> {
+  private async answer(m: InboundMessage): Promise<Outgoing | undefined> {
+    const traceparent = m.traceparent;
     const q = decodeQuery(m.value);
     if (!q.ok) {
       const queryId = peekQueryId(m.value);
@@ -74,6 +94,7 @@ export class QueryService {
       if (!queryId || !q.type) return undefined;
       return {
         topic: topicName(this.d.topicPrefix, TOPICS.queryReplies),
+        traceparent,
         reply: {
           queryId,
           type: q.type as QueryReply['type'],
@@ -93,7 +114,7 @@ export class QueryService {
       ...(a.error ? { error: a.error } : {}),
     };
     this.answered.inc({ type: query.type, result: a.result });
-    return { topic: topicName(this.d.topicPrefix, query.replyTo ?? TOPICS.queryReplies), reply };
+    return { topic: topicName(this.d.topicPrefix, query.replyTo ?? TOPICS.queryReplies), reply, traceparent };
   }
 
   private async call(q: Query): Promise<Answer> {

@@ -7,6 +7,7 @@ import { paiseFromConfig } from './money.js';
 import { RateLimiter } from './rate-limit.js';
 import { type MerchantSettings, type SandboxSettings } from './settings.js';
 import { AccountState, type AccountListener } from './state.js';
+import { TEST_BENEFICIARIES } from './test-data.js';
 import { TokenIssuer } from './tokens.js';
 import { TransferTokenStore } from './transfer-tokens.js';
 
@@ -100,6 +101,9 @@ export class Merchant {
       this.newListener(this, () => account),
       this.newReference,
     );
+    // The documented test beneficiaries (docs/SANDBOX.md, test data), added a day ago: payable now.
+    const addedAt = this.clock.now() - 24 * 60 * 60 * 1000;
+    for (const b of TEST_BENEFICIARIES) account.beneficiaries.set(b.beneId, { ...b, addedAt });
     return account;
   }
 }

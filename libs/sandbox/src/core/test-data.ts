@@ -37,7 +37,30 @@ export const TEST_ACCOUNTS: readonly TestAccount[] = [
   { bankAccount: '00224412311301', ifsc: 'YESB0000001', outcome: 'receivedThenSuccess' },
   { bankAccount: '000000000403', ifsc: 'YESB0000262', outcome: 'beneNotAllowed' },
   { bankAccount: '000000000404', ifsc: 'YESB0000262', outcome: 'beneNotFound' },
+  // The account of the test beneficiary BENE42 (TEST_BENEFICIARIES): pays.
+  { bankAccount: '026291800004242', ifsc: 'YESB0000262', outcome: 'success' },
 ];
+
+/**
+ * Beneficiaries every sandbox account starts with, registered a day before the sandbox started
+ * (past the provider's 30-minute wait), so the contract's examples (docs/CONTRACTS.md: a standard
+ * transfer to BENE42, its id looked up by account, its history, reading it) run as written.
+ */
+export const TEST_BENEFICIARIES = [
+  {
+    beneId: 'BENE42',
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    phone: '9876543210',
+    address1: '12 MG Road',
+    bankAccount: '026291800004242',
+    ifsc: 'YESB0000262',
+    vpa: '',
+    city: '',
+    state: '',
+    pincode: '',
+  },
+] as const;
 
 export const SUCCESS_VPA = 'success@upi';
 export const FAILURE_VPA = 'failure@upi';
