@@ -111,6 +111,44 @@ describe('a provider account on the v2 API, end to end', () => {
     assert.equal(row?.provider_api, 'v2');
   });
 
+  // The other kinds have one endpoint on both generations (ADR 0019): on a v2 account they go where
+  // they go on v1, and their events still name the account's generation.
+  it('card, validated UPI, internal transfer and self withdrawal on a v2 account: paid on their own endpoints', async () => {
+    const minted = (await stack.sandboxCall('POST', '/__sandbox/transfer-tokens', {
+      transfer_id: 'v2_upi_1',
+      vpa: 'success@upi',
+    })) as { transfer_token: string };
+    const commands = [
+      {
+        type: 'payout.card_payout',
+        data: {
+          transferId: 'v2_card_1',
+          amount: '10.00',
+          cardToken: '4718610000000001',
+          cardType: 'CREDIT',
+          networkType: 'VISA',
+        },
+      },
+      {
+        type: 'payout.validated_upi_payout',
+        data: { transferId: 'v2_upi_1', amount: '99.99', transferToken: minted.transfer_token },
+      },
+      {
+        type: 'payout.internal_transfer',
+        data: { transferId: 'v2_int_1', amount: '1000.00', rechargeAccount: 'RA0001' },
+      },
+      { type: 'payout.self_withdrawal', data: { withdrawalId: 'v2_wd_1', amount: '5.00' } },
+    ];
+    for (const c of commands) await stack.send(c);
+    const expected: Record<string, string> = { v2_card_1: 'cardpay', v2_upi_1: 'v2Transfer' };
+    for (const id of ['v2_card_1', 'v2_upi_1', 'v2_int_1', 'v2_wd_1']) {
+      await stack.waitForStatus(id, 'SUCCESS');
+      assert.deepEqual(apisOf(stack.eventsOf(id)), ['v2'], id);
+      const want = expected[id];
+      if (want) assert.equal((await outcomeOf(stack, id))?.endpoint, want, id);
+    }
+  });
+
   it('a 5xx after the provider applied the transfer: UNKNOWN, found by status, paid once', async () => {
     await stack.sandboxCall('POST', '/__sandbox/faults', {
       endpoint: 'v2StandardTransfer',
