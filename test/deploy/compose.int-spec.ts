@@ -45,9 +45,21 @@ function schemaValidator(): ValidateFunction {
   return ajv.compile(schema);
 }
 
+/**
+ * The file as compose reads it: YAML merge keys (`<<: *service`) applied. The top-level `x-`
+ * extension (the anchors' home) is dropped, as compose ignores it.
+ */
 function loadCompose(): Compose {
-  return parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as Compose;
+  const doc = parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as Record<
+    string,
+    unknown
+  >;
+  for (const k of Object.keys(doc)) if (k.startsWith('x-')) delete doc[k];
+  return doc as unknown as Compose;
 }
+
+/** The service's roles, one container each, as the Helm chart runs one Deployment per role. */
+const ROLES = ['intake', 'executor', 'reconciler', 'relay', 'queries', 'webhooks'] as const;
 
 /**
  * Compose's interpolation (the Compose Specification, "Interpolation"): $$, $VAR, ${VAR},
@@ -114,7 +126,7 @@ describe('docker-compose.yml against the Compose Specification', () => {
 
   it('the schema check can fail: a misspelt key and an unknown depends_on condition are refused', () => {
     const bad = loadCompose() as unknown as { services: Record<string, Record<string, unknown>> };
-    const service = bad.services['service'];
+    const service = bad.services['intake'];
     assert.ok(service);
     service['enviroment'] = { LOG_LEVEL: 'info' };
     assert.equal(validate(bad), false);
@@ -158,15 +170,40 @@ describe('docker-compose.yml against the Compose Specification', () => {
     }
   });
 
-  it('sends the service traces to the collector, which forwards them to Jaeger', () => {
+  it('runs one container per role, as the Helm chart does, each sending its traces to the collector', () => {
     const compose = loadCompose();
-    const env = compose.services['service']?.environment ?? {};
+    const chart = parse(readFileSync(resolve(ROOT, 'deploy/helm/payouts/values.yaml'), 'utf8')) as {
+      roles: Record<string, unknown>;
+    };
+    assert.deepEqual(Object.keys(chart.roles).sort(), [...ROLES].sort(), 'the chart has the same roles');
+    const byRole = Object.entries(compose.services).filter(([, svc]) => svc.environment?.['SERVICE_ROLES']);
+    assert.deepEqual(
+      byRole.map(([, svc]) => String(svc.environment?.['SERVICE_ROLES'])).sort(),
+      [...ROLES].sort(),
+      'one container per role, each with one role',
+    );
+    for (const [name, svc] of byRole) assert.equal(name, svc.environment?.['SERVICE_ROLES'], name);
+    // The sandbox's webhooks reach the webhooks role; Prometheus scrapes every role.
+    const hook = new URL(String(compose.services['sandbox']?.environment?.['SANDBOX_WEBHOOK_URL']));
+    assert.equal(hook.hostname, 'webhooks');
+    assert.equal(hook.port, String(compose.services['webhooks']?.environment?.['WEBHOOKS_PORT']));
+    const prom = parse(readFileSync(resolve(ROOT, 'deploy/prometheus.yml'), 'utf8')) as {
+      scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
+    };
+    const targets = prom.scrape_configs.flatMap((c) => c.static_configs.flatMap((t) => t.targets));
+    assert.deepEqual(targets.sort(), ROLES.map((r) => `${r}:3000`).sort());
+
+    const env = compose.services['intake']?.environment ?? {};
     const endpoint = new URL(String(env['OTEL_EXPORTER_OTLP_ENDPOINT']));
+    for (const role of ROLES) {
+      const e = compose.services[role]?.environment ?? {};
+      assert.equal(e['OTEL_EXPORTER_OTLP_ENDPOINT'], env['OTEL_EXPORTER_OTLP_ENDPOINT'], role);
+      assert.ok(dependencies(compose.services[role] ?? {}).includes(endpoint.hostname), role);
+    }
     assert.equal(env['OTEL_SERVICE_NAME'], 'payout-service');
     // The service's exporter is OTLP over HTTP (JSON, @opentelemetry/exporter-trace-otlp-http).
     assert.equal(endpoint.protocol, 'http:');
     assert.ok(compose.services[endpoint.hostname], `${endpoint.hostname} is a compose service`);
-    assert.ok(dependencies(compose.services['service'] ?? {}).includes(endpoint.hostname));
 
     const collector = parse(readFileSync(resolve(ROOT, 'deploy/otel/collector.yaml'), 'utf8')) as {
       receivers: { otlp: { protocols: Record<string, { endpoint: string }> } };
@@ -191,6 +228,7 @@ describe('docker-compose.yml against the Compose Specification', () => {
     const { errors } = renderCompose({});
     assert.deepEqual([...new Set(errors.map((e) => /variable (\w+)/.exec(e)?.[1]))].sort(), [
       'LEDGER_ENCRYPTION_KEY',
+      'OPS_OPERATORS',
       'POSTGRES_PASSWORD',
       'PROVIDER_CLIENT_SECRET',
     ]);
@@ -211,18 +249,33 @@ describe('docker-compose.yml against the Compose Specification', () => {
           );
   });
 
-  it('with the secrets set, the service runs in development against the sandbox, both sharing the secret', () => {
-    const env = { LEDGER_ENCRYPTION_KEY: 'k', PROVIDER_CLIENT_SECRET: 's3cret', POSTGRES_PASSWORD: 'pw' };
+  it('with the secrets set, every role runs in development against the sandbox, with an operator and the key', () => {
+    const env = {
+      LEDGER_ENCRYPTION_KEY: 'k',
+      PROVIDER_CLIENT_SECRET: 's3cret',
+      POSTGRES_PASSWORD: 'pw',
+      OPS_OPERATORS: 'admin:approver:abc',
+    };
     const { compose, errors } = renderCompose(env);
     assert.deepEqual(errors, []);
-    const service = compose.services['service']?.environment ?? {};
-    assert.equal(service['DEPLOYMENT_MODE'], 'development', 'chosen explicitly: the image says production');
-    assert.equal(service['PROVIDER_CLIENT_SECRET'], 's3cret');
+    for (const role of ROLES) {
+      const service = compose.services[role]?.environment ?? {};
+      assert.equal(
+        service['DEPLOYMENT_MODE'],
+        'development',
+        `${role}: chosen explicitly, the image says production`,
+      );
+      assert.equal(service['PROVIDER_CLIENT_SECRET'], 's3cret', role);
+      assert.equal(service['DATABASE_URL'], 'postgres://postgres:pw@postgres:5432/payouts', role);
+      assert.equal(service['LEDGER_ENCRYPTION_KEY'], 'k', role);
+      assert.equal(service['OPS_OPERATORS'], 'admin:approver:abc', role);
+    }
     assert.equal(compose.services['sandbox']?.environment?.['SANDBOX_CLIENT_SECRET'], 's3cret');
-    assert.equal(service['DATABASE_URL'], 'postgres://postgres:pw@postgres:5432/payouts');
-    assert.equal(compose.services['migrate']?.environment?.['DATABASE_URL'], service['DATABASE_URL']);
+    assert.equal(
+      compose.services['migrate']?.environment?.['DATABASE_URL'],
+      compose.services['intake']?.environment?.['DATABASE_URL'],
+    );
     assert.equal(compose.services['postgres']?.environment?.['POSTGRES_PASSWORD'], 'pw');
-    assert.equal(service['OPS_OPERATORS'], '');
     assert.match(readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8'), /^ENV .*DEPLOYMENT_MODE=production/m);
   });
 });

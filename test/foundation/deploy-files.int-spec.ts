@@ -19,12 +19,14 @@ interface ComposeService {
 // Docker cannot run on the machines this project is developed and tested on; these checks keep
 // the files users run with Docker honest: they parse and name what exists.
 describe('docker-compose.yml and Dockerfile', () => {
-  const compose = parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8')) as {
+  // Merge keys applied, as compose does (`<<: *service`: the roles share one definition).
+  const compose = parse(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
     services: Record<string, ComposeService>;
   };
 
-  it('defines Kafka (KRaft), Postgres, the service, the sandbox and Prometheus', () => {
-    for (const s of ['kafka', 'postgres', 'service', 'sandbox', 'prometheus', 'migrate']) {
+  it('defines Kafka (KRaft), Postgres, the service (a container per role), the sandbox and Prometheus', () => {
+    const roles = ['intake', 'executor', 'reconciler', 'relay', 'queries', 'webhooks'];
+    for (const s of ['kafka', 'postgres', ...roles, 'sandbox', 'prometheus', 'migrate']) {
       assert.ok(compose.services[s], `service ${s}`);
     }
     assert.equal(compose.services['kafka']?.environment?.['KAFKA_PROCESS_ROLES'], 'broker,controller');
