@@ -1,4 +1,5 @@
 import {
+  ConfigError,
   coreConfig,
   loadConfig,
   providerHostsConfig,
@@ -8,7 +9,13 @@ import {
 } from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
 import { tracingConfig, type TracingConfig } from '#observability';
-import { operationsConfig, type OperationsConfig } from '#operations';
+import {
+  oidcSettings,
+  operationsConfig,
+  type OperationsConfig,
+  signInConfig,
+  type SignInConfig,
+} from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
 import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
@@ -21,6 +28,7 @@ export const serviceConfigSections = [
   pipelineConfig,
   outboxConfig,
   operationsConfig,
+  signInConfig,
   webhooksConfig,
   tracingConfig,
 ] as const;
@@ -33,6 +41,7 @@ export interface ServiceConfig {
   readonly pipeline: PipelineConfig;
   readonly outbox: OutboxConfig;
   readonly operations: OperationsConfig;
+  readonly signIn: SignInConfig;
   readonly webhooks: WebhooksConfig;
   readonly tracing: TracingConfig;
 }
@@ -41,10 +50,11 @@ export interface ServiceConfig {
 export function loadServiceConfig(
   source: Readonly<Record<string, string | undefined>> = process.env,
 ): ServiceConfig {
-  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, webhooks, tracing] = loadConfig(
-    serviceConfigSections,
-    source,
-  );
+  const [core, hosts, providerClient, ledger, pipeline, outbox, operations, signIn, webhooks, tracing] =
+    loadConfig(serviceConfigSections, source);
+  // Each variable was checked on its own; OpenID Connect's must also be complete together.
+  const { problems } = oidcSettings(signIn);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     core,
     providerHosts: resolveProviderHosts(hosts),
@@ -53,6 +63,7 @@ export function loadServiceConfig(
     pipeline,
     outbox,
     operations,
+    signIn,
     webhooks,
     tracing,
   };

@@ -11,3 +11,4 @@ export * from './operator-action.repository.js';
 export * from './openapi.js';
 export * from './dead-letters.js';
 export * from './beneficiary-operations.js';
+export * from './sign-in/index.js';
