@@ -1,7 +1,19 @@
 // @ts-check
 // The console's shell: sign-in, navigation, hash routes (#/queue, #/search, #/payout/<account>/<id>,
-// #/proposals, #/dead-letters, #/beneficiaries). Each view is a function that fills <main> from the operations API.
-import { ApiError, call, capabilities, describe, token, whenUnauthorized, whoAmI } from './api.js';
+// #/proposals, #/dead-letters, #/beneficiaries, #/tokens). Each view is a function that fills <main> from the operations API.
+// Sign-in: with the company's identity provider (a server-side session, an HttpOnly cookie) when
+// the service has one, or with a token typed in (automation, break-glass).
+import {
+  ApiError,
+  call,
+  capabilities,
+  describe,
+  signInMethods,
+  signOutSession,
+  token,
+  whenUnauthorized,
+  whoAmI,
+} from './api.js';
 import { h, mount, notice } from './dom.js';
 import { beneficiariesView } from './view-beneficiaries.js';
 import { deadLettersView } from './view-dead-letters.js';
@@ -9,6 +21,7 @@ import { payoutView } from './view-payout.js';
 import { proposalsView } from './view-proposals.js';
 import { queueView } from './view-queue.js';
 import { searchView } from './view-search.js';
+import { tokensView } from './view-tokens.js';
 
 /** @typedef {import('./view-types.js').View} View */
 
@@ -25,10 +38,13 @@ const ROUTES = [
   [/^\/proposals$/, 'proposals', proposalsView],
   [/^\/dead-letters$/, 'dead-letters', deadLettersView],
   [/^\/beneficiaries$/, 'beneficiaries', beneficiariesView],
+  [/^\/tokens$/, 'tokens', tokensView],
 ];
 
-/** @type {{ caps: import('./api.js').Capabilities, me: import('./view-types.js').Me } | null} */
+/** @type {{ caps: import('./api.js').Capabilities, me: import('./view-types.js').Me, by: 'token' | 'session' } | null} */
 let session = null;
+/** The sign-in methods, asked once. @type {Promise<{ oidc: boolean }> | null} */
+let methods = null;
 /** Each render has a number; a slow answer for an older one is dropped. */
 let generation = 0;
 
@@ -37,7 +53,9 @@ whenUnauthorized(() => {
   session = null;
 });
 
-function showLogin(/** @type {string} */ message = '') {
+async function showLogin(/** @type {string} */ message = '') {
+  methods ??= signInMethods();
+  const { oidc } = await methods;
   nav.hidden = true;
   signOut.hidden = true;
   who.textContent = '';
@@ -64,13 +82,13 @@ function showLogin(/** @type {string} */ message = '') {
           else void render();
         } catch (err) {
           token.clear();
-          showLogin(
+          void showLogin(
             err instanceof ApiError && err.status === 401 ? 'That token was refused.' : describe(err),
           );
         }
       },
     },
-    h('label', { for: 'token' }, 'Your operator token', input),
+    h('label', { for: 'token' }, oidc ? 'Or an operator token' : 'Your operator token', input),
     h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
   );
   mount(
@@ -79,34 +97,59 @@ function showLogin(/** @type {string} */ message = '') {
       'section',
       { class: 'login', 'data-view': 'login' },
       h('h1', {}, 'Sign in'),
+      message ? notice('error', message) : null,
+      oidc
+        ? h(
+            'p',
+            {},
+            h(
+              'a',
+              { href: 'console/auth/login', id: 'sign-in-oidc', class: 'button primary' },
+              'Sign in with your company account',
+            ),
+          )
+        : null,
       h(
         'p',
         { class: 'muted' },
-        'Your token stays in this browser tab (session storage) and is sent only to this service, as a bearer header.',
+        oidc
+          ? 'Tokens are for automation and break-glass. A token stays in this browser tab (session storage) and is sent only to this service, as a bearer header.'
+          : 'Your token stays in this browser tab (session storage) and is sent only to this service, as a bearer header.',
       ),
-      message ? notice('error', message) : null,
       form,
     ),
   );
-  /** @type {HTMLInputElement} */ (input).focus();
+  if (!oidc) /** @type {HTMLInputElement} */ (input).focus();
 }
 
 async function render() {
   const mine = ++generation;
-  if (!token.get()) return showLogin();
   try {
     if (!session) {
+      // With no token typed in, a session cookie may sign the calls in (it is HttpOnly: the page
+      // cannot see it, so it asks).
+      const by = token.get() ? 'token' : 'session';
       const caps = await capabilities();
-      session = { caps, me: await whoAmI(caps) };
+      session = { caps, me: await whoAmI(caps), by };
       who.textContent = session.me.id ? `${session.me.id} (${session.me.role ?? ''})` : 'signed in';
     }
   } catch (e) {
-    return showLogin(
-      e instanceof ApiError && e.status === 401 ? 'Your token was refused; sign in again.' : describe(e),
-    );
+    if (e instanceof ApiError && e.status === 401)
+      return showLogin(
+        token.get()
+          ? 'Your token was refused; sign in again.'
+          : e.message.includes('session has ended')
+            ? 'Your session has ended; sign in again.'
+            : '',
+      );
+    return showLogin(describe(e));
   }
   nav.hidden = false;
   signOut.hidden = false;
+  for (const a of nav.querySelectorAll('a[data-needs]'))
+    /** @type {HTMLElement} */ (a).hidden = !session.me.may.has(
+      /** @type {HTMLElement} */ (a).dataset['needs'] ?? '',
+    );
   const hash = location.hash.slice(1) || '/queue';
   const [path = '', query = ''] = hash.split('?');
   const route = ROUTES.find(([re]) => re.test(path));
@@ -131,16 +174,25 @@ async function render() {
     });
   } catch (e) {
     if (mine !== generation) return;
-    if (e instanceof ApiError && e.status === 401) return showLogin('Your token was refused; sign in again.');
+    if (e instanceof ApiError && e.status === 401)
+      return showLogin(
+        session?.by === 'session'
+          ? 'Your session has ended; sign in again.'
+          : 'Your token was refused; sign in again.',
+      );
     mount(section, notice('error', describe(e)));
   }
 }
 
 signOut.addEventListener('click', () => {
+  const by = session?.by;
   token.clear();
   session = null;
   location.hash = '#/queue';
-  showLogin();
+  void (async () => {
+    if (by === 'session') await signOutSession().catch(() => undefined);
+    await showLogin();
+  })();
 });
 window.addEventListener('hashchange', () => void render());
 void render();

@@ -104,8 +104,10 @@ export class OpenIdConnectProvider implements IdentityProvider {
       config.serverMetadata().userinfo_endpoint
     )
       claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, id.sub)), ...claims };
-    const str = (k: string) =>
-      typeof claims[k] === 'string' && claims[k] !== '' ? (claims[k] as string) : undefined;
+    const str = (k: string): string | undefined => {
+      const v = claims[k];
+      return typeof v === 'string' && v !== '' ? v : undefined;
+    };
     return {
       subject: id.sub,
       name: str('preferred_username') ?? str('email') ?? id.sub,
