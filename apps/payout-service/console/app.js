@@ -53,6 +53,19 @@ whenUnauthorized(() => {
   session = null;
 });
 
+/**
+ * Why the service refused the operator, in words for the sign-in page (the refusal clears the
+ * token and the session first, so the caller says how it was signed in).
+ * @param {ApiError} e @param {'token' | 'session'} by
+ */
+function refusal(e, by) {
+  if (e.message.includes('session has ended')) return 'Your session has ended; sign in again.';
+  if (by === 'session') return '';
+  if (e.message.includes('expired')) return 'Your token has expired; sign in again.';
+  if (e.message.includes('revoked')) return 'Your token was revoked; sign in again.';
+  return 'Your token was refused; sign in again.';
+}
+
 async function showLogin(/** @type {string} */ message = '') {
   methods ??= signInMethods();
   const { oidc } = await methods;
@@ -124,24 +137,17 @@ async function showLogin(/** @type {string} */ message = '') {
 
 async function render() {
   const mine = ++generation;
+  // With no token typed in, a session cookie may sign the calls in (it is HttpOnly: the page
+  // cannot see it, so it asks).
+  const by = session?.by ?? (token.get() ? 'token' : 'session');
   try {
     if (!session) {
-      // With no token typed in, a session cookie may sign the calls in (it is HttpOnly: the page
-      // cannot see it, so it asks).
-      const by = token.get() ? 'token' : 'session';
       const caps = await capabilities();
       session = { caps, me: await whoAmI(caps), by };
       who.textContent = session.me.id ? `${session.me.id} (${session.me.role ?? ''})` : 'signed in';
     }
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401)
-      return showLogin(
-        token.get()
-          ? 'Your token was refused; sign in again.'
-          : e.message.includes('session has ended')
-            ? 'Your session has ended; sign in again.'
-            : '',
-      );
+    if (e instanceof ApiError && e.status === 401) return showLogin(refusal(e, by));
     return showLogin(describe(e));
   }
   nav.hidden = false;
@@ -174,12 +180,7 @@ async function render() {
     });
   } catch (e) {
     if (mine !== generation) return;
-    if (e instanceof ApiError && e.status === 401)
-      return showLogin(
-        session?.by === 'session'
-          ? 'Your session has ended; sign in again.'
-          : 'Your token was refused; sign in again.',
-      );
+    if (e instanceof ApiError && e.status === 401) return showLogin(refusal(e, by));
     mount(section, notice('error', describe(e)));
   }
 }
