@@ -199,6 +199,8 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
   it('an approver signs in with the provider: a server-side session in an HttpOnly cookie, the role from the groups claim', async () => {
     await page.goto(`${url}/console`);
     await page.locator('#sign-in-oidc').waitFor();
+    // Signed out, the views' tabs are not offered (the bar's flex layout used to override `hidden`).
+    assert.equal(await page.locator('#nav').isVisible(), false, 'no navigation before sign-in');
     await shot('sign-in');
     await signIn(url, 'ann');
     await page.locator('#who').getByText('ann (approver)').waitFor();
@@ -383,5 +385,14 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     assert.equal(replay.status, 400);
     const log = stack.logLines.join('\n');
     assert.ok(!log.includes(CLIENT_SECRET));
+  });
+
+  it('an address starting sign-ins in a loop is refused before it fills the table', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++)
+      statuses.push((await fetch(`${url}/console/auth/login`, { redirect: 'manual' })).status);
+    assert.ok(statuses.includes(302) && statuses.at(-1) === 429, statuses.join(','));
+    const [rows] = await stack.sql<{ n: string }>(`SELECT count(*) AS n FROM operator_login`);
+    assert.ok(Number(rows?.n) <= 20, `${rows?.n} sign-ins under way`);
   });
 });

@@ -82,7 +82,7 @@ export async function tokensView(ctx) {
     'form',
     {
       id: 'token-form',
-      class: 'inline',
+      class: 'filters',
       onsubmit: async (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         const v = formValues(/** @type {HTMLFormElement} */ (e.target));

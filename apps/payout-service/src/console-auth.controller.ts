@@ -1,5 +1,6 @@
 import { Controller, Get, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { FailureWindow } from '#operations';
 import { LOGGER, type AppLogger } from '#observability';
 import { SECURITY_HEADERS } from './console.controller.js';
 import {
@@ -33,6 +34,12 @@ function page(title: string, text: string, link: { href: string; label: string }
  */
 @Controller('console/auth')
 export class ConsoleAuthController {
+  /**
+   * Sign-ins started per source address: each writes a row (pruned after 10 minutes), so a
+   * source may start 20 a minute; a person needs one.
+   */
+  private readonly starts = new FailureWindow(20, 60_000);
+
   constructor(
     @Inject(OPS_ACCESS) private readonly access: OpsAccess,
     @Inject(LOGGER) private readonly logger: AppLogger,
@@ -47,13 +54,33 @@ export class ConsoleAuthController {
   }
 
   @Get('login')
-  async login(@Res() reply: FastifyReply): Promise<void> {
+  async login(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     void reply.headers(SECURITY_HEADERS).header('cache-control', 'no-store');
     const { sessions, oidc } = this.access;
     if (!sessions || !oidc) {
       void reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
       return;
     }
+    const now = Date.now();
+    const retryAfter = this.starts.refusal(req.ip, now);
+    if (retryAfter !== undefined) {
+      void reply
+        .code(429)
+        .header('retry-after', String(retryAfter))
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            'Too many sign-ins',
+            'Too many sign-ins were started from this address. Try again in a minute.',
+            {
+              href: 'login',
+              label: 'Try again',
+            },
+          ),
+        );
+      return;
+    }
+    this.starts.fail(req.ip, now);
     const base = publicBase(oidc);
     try {
       const { loginId, url } = await sessions.start();
