@@ -383,6 +383,21 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     // A callback replayed (the same code, or no sign-in under way) starts nothing.
     const replay = await fetch(`${url}/console/auth/callback?code=x&state=y`);
     assert.equal(replay.status, 400);
+    // A sign-in under way whose callback does not match it (a forged state and code): the library
+    // refuses it; the log says why in codes, never the code itself.
+    const start = await fetch(`${url}/console/auth/login`, { redirect: 'manual' });
+    const login = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    assert.match(login, /^payouts_console_login=[\w-]{43}$/);
+    const forged = await fetch(`${url}/console/auth/callback?code=forged-code-value&state=forged-state`, {
+      headers: { cookie: login },
+    });
+    assert.equal(forged.status, 502);
+    assert.equal(await signInCount('oidc', 'provider_error'), 1);
+    const line = await eventually(() =>
+      stack.logLines.find((l) => l.includes('the identity provider did not confirm a sign-in')),
+    );
+    assert.match(line, /"error":"\w+/);
+    assert.ok(!line.includes('forged-code-value'));
     const log = stack.logLines.join('\n');
     assert.ok(!log.includes(CLIENT_SECRET));
   });

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { FailureWindow } from '#operations';
+import { FailureWindow, oidcFailure } from '#operations';
 import { LOGGER, type AppLogger } from '#observability';
 import { SECURITY_HEADERS } from './console.controller.js';
 import {
@@ -96,8 +96,8 @@ export class ConsoleAuthController {
         .redirect(url.href, 302);
     } catch (e) {
       this.logger.warn(
-        { err: e instanceof Error ? e.message : String(e) },
-        'console sign-in: the identity provider could not be reached',
+        { error: oidcFailure(e) },
+        'console sign-in: the identity provider could not be reached (discovery or authorization request)',
       );
       void reply
         .code(503)
@@ -142,6 +142,11 @@ export class ConsoleAuthController {
         .redirect(`${base.path}console#/queue`, 302);
       return;
     }
+    if (result.reason === 'provider_error')
+      this.logger.warn(
+        { source: req.ip, error: result.detail },
+        'console sign-in: the identity provider did not confirm a sign-in (code exchange or ID token refused)',
+      );
     const [status, title, text] =
       result.reason === 'no_role'
         ? ([

@@ -39,7 +39,23 @@ export type SignInResult =
       /** no_login: no (or an expired, or an already used) sign-in under way for this browser. */
       readonly reason: 'no_role' | 'provider_error' | 'no_login';
       readonly who?: string;
+      /** provider_error: what went wrong, fit for a log line (see `oidcFailure`). */
+      readonly detail?: string;
     };
+
+/**
+ * A failed exchange or validation, for the log: the error's class, its code, and the provider's
+ * OAuth error code if it answered one (`invalid_client`, `invalid_grant`): what an SRE needs to
+ * tell a wrong secret from clock skew. Never the message's free text, which may quote a response.
+ */
+export function oidcFailure(e: unknown): string {
+  if (!(e instanceof Error)) return 'unknown';
+  const f = e as Error & { code?: unknown; error?: unknown; cause?: { code?: unknown } };
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return [e.name, str(f.code), str(f.error), str(f.cause?.code)]
+    .filter((x): x is string => x !== null && /^[\w.-]{1,80}$/.test(x))
+    .join(' ');
+}
 
 /**
  * The console's sign-in with the company's identity provider, as use cases: start (the redirect),
@@ -85,11 +101,9 @@ export class ConsoleSessions {
     let identity;
     try {
       identity = await this.d.provider.finish(callbackUrl, pending);
-    } catch {
-      // The library's message may quote the provider's error; the counter and the row say enough,
-      // and nothing of the code or tokens is ever written.
+    } catch (e) {
       await this.d.recorder.console({ method: 'oidc', outcome: 'provider_error', source });
-      return { ok: false, reason: 'provider_error' };
+      return { ok: false, reason: 'provider_error', detail: oidcFailure(e) };
     }
     const role = roleFromClaims(identity.claims, this.d.settings.rolesClaim, this.d.settings.roleMap);
     if (!role) {
