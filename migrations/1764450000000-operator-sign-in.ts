@@ -26,7 +26,6 @@ export class OperatorSignIn1764450000000 implements MigrationInterface {
         state          TEXT        NOT NULL,
         nonce          TEXT        NOT NULL,
         code_verifier  TEXT        NOT NULL,
-        return_to      TEXT,
         expires_at     TIMESTAMPTZ NOT NULL
       )`);
     await q.query(`

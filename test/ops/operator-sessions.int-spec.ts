@@ -66,7 +66,7 @@ describe('operator sessions and automation tokens (real Postgres)', () => {
   });
 
   it('a pending sign-in is taken once, and not after its time', async () => {
-    const p = { state: 's', nonce: 'n', codeVerifier: 'v', returnTo: null };
+    const p = { state: 's', nonce: 'n', codeVerifier: 'v' };
     await sessions.savePending(pool, 'h1', p, 60_000);
     assert.deepEqual(await sessions.takePending(pool, 'h1'), p);
     assert.equal(await sessions.takePending(pool, 'h1'), undefined, 'a callback replayed');

@@ -4,12 +4,12 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- operatorSession.savePending (OperatorSessionRepository.savePending)
-INSERT INTO operator_login (id_sha256, state, nonce, code_verifier, return_to, expires_at)
-VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision / 1000));
+INSERT INTO operator_login (id_sha256, state, nonce, code_verifier, expires_at)
+VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000));
 
 -- operatorSession.takePending (OperatorSessionRepository.takePending)
 DELETE FROM operator_login WHERE id_sha256 = $1 AND expires_at > now()
-RETURNING state, nonce, code_verifier, return_to;
+RETURNING state, nonce, code_verifier;
 
 -- operatorSession.create (OperatorSessionRepository.create)
 INSERT INTO operator_session (id_sha256, operator_id, role, subject, expires_at)

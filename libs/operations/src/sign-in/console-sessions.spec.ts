@@ -42,7 +42,7 @@ function fixture(identity: Partial<Identity> & { groups?: unknown } = {}) {
         codeVerifier: 'cv',
       }),
     finish: (_url, p) => {
-      assert.deepEqual(p, { state: 'st', nonce: 'no', codeVerifier: 'cv', returnTo: null });
+      assert.deepEqual(p, { state: 'st', nonce: 'no', codeVerifier: 'cv' });
       return Promise.resolve({
         subject: 'sub-1',
         name: 'ann',

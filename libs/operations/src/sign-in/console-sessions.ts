@@ -86,7 +86,7 @@ export class ConsoleSessions {
     await this.d.repository.savePending(
       this.d.pool,
       sha256,
-      { state: a.state, nonce: a.nonce, codeVerifier: a.codeVerifier, returnTo: null },
+      { state: a.state, nonce: a.nonce, codeVerifier: a.codeVerifier },
       LOGIN_TTL_MS,
     );
     return { loginId: id, url: a.url };

@@ -8,7 +8,6 @@ export interface PendingLogin {
   readonly state: string;
   readonly nonce: string;
   readonly codeVerifier: string;
-  readonly returnTo: string | null;
 }
 
 export interface SessionRow {
@@ -32,9 +31,9 @@ interface RawSession {
 export class OperatorSessionRepository {
   async savePending(db: Db, idSha256: string, p: PendingLogin, ttlMs: number): Promise<void> {
     await db.query(
-      /* sql: operatorSession.savePending */ `INSERT INTO operator_login (id_sha256, state, nonce, code_verifier, return_to, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision / 1000))`,
-      [idSha256, p.state, p.nonce, p.codeVerifier, p.returnTo, ttlMs],
+      /* sql: operatorSession.savePending */ `INSERT INTO operator_login (id_sha256, state, nonce, code_verifier, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000))`,
+      [idSha256, p.state, p.nonce, p.codeVerifier, ttlMs],
     );
   }
 
@@ -44,14 +43,13 @@ export class OperatorSessionRepository {
       state: string;
       nonce: string;
       code_verifier: string;
-      return_to: string | null;
     }>(
       /* sql: operatorSession.takePending */ `DELETE FROM operator_login WHERE id_sha256 = $1 AND expires_at > now()
-       RETURNING state, nonce, code_verifier, return_to`,
+       RETURNING state, nonce, code_verifier`,
       [idSha256],
     );
     const r = rows[0];
-    return r && { state: r.state, nonce: r.nonce, codeVerifier: r.code_verifier, returnTo: r.return_to };
+    return r && { state: r.state, nonce: r.nonce, codeVerifier: r.code_verifier };
   }
 
   async create(
