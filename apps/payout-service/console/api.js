@@ -93,19 +93,23 @@ export async function download(path) {
   return (await raw('GET', path)).blob();
 }
 
-/** The service's sign-in methods (GET /console/auth/methods); a service without it has tokens only. */
+/**
+ * The service's sign-in methods, and whether this browser's session cookie (HttpOnly: the page
+ * cannot see it) is live (GET /console/auth/methods); a service without it has tokens only.
+ * @returns {Promise<{ oidc: boolean, session: boolean }>}
+ */
 export async function signInMethods() {
   try {
     const res = await fetch(new URL('auth/methods', import.meta.url), {
       cache: 'no-store',
-      credentials: 'omit',
+      credentials: 'same-origin',
     });
-    if (!res.ok) return { oidc: false };
-    /** @type {{ oidc?: unknown }} */
+    if (!res.ok) return { oidc: false, session: false };
+    /** @type {{ oidc?: unknown, session?: unknown }} */
     const m = /** @type {unknown} */ (await res.json()) ?? {};
-    return { oidc: m.oidc === true };
+    return { oidc: m.oidc === true, session: m.session === true };
   } catch {
-    return { oidc: false };
+    return { oidc: false, session: false };
   }
 }
 

@@ -43,7 +43,7 @@ const ROUTES = [
 
 /** @type {{ caps: import('./api.js').Capabilities, me: import('./view-types.js').Me, by: 'token' | 'session' } | null} */
 let session = null;
-/** The sign-in methods, asked once. @type {Promise<{ oidc: boolean }> | null} */
+/** The sign-in methods, asked once. @type {Promise<{ oidc: boolean, session: boolean }> | null} */
 let methods = null;
 /** Each render has a number; a slow answer for an older one is dropped. */
 let generation = 0;
@@ -67,8 +67,11 @@ function refusal(e, by) {
 }
 
 async function showLogin(/** @type {string} */ message = '') {
+  const mine = generation;
   methods ??= signInMethods();
   const { oidc } = await methods;
+  // A render begun meanwhile (a sign-in, a route) owns the page now.
+  if (mine !== generation) return;
   nav.hidden = true;
   signOut.hidden = true;
   who.textContent = '';
@@ -141,6 +144,13 @@ async function render() {
   // cannot see it, so it asks).
   const by = session?.by ?? (token.get() ? 'token' : 'session');
   try {
+    if (!session && by === 'session') {
+      // Asked before any /ops call: opening the console signed out must not be a failed sign-in.
+      const m = await signInMethods();
+      methods = Promise.resolve(m);
+      if (mine !== generation) return;
+      if (!m.session) return showLogin();
+    }
     if (!session) {
       const caps = await capabilities();
       session = { caps, me: await whoAmI(caps), by };
@@ -189,10 +199,12 @@ signOut.addEventListener('click', () => {
   const by = session?.by;
   token.clear();
   session = null;
-  location.hash = '#/queue';
   void (async () => {
+    // A session ends at the service (and, when it has one, at the provider: the browser goes there).
     if (by === 'session') await signOutSession().catch(() => undefined);
-    await showLogin();
+    // One render shows the sign-in (a second one, racing it, would replace a form being typed in).
+    if (location.hash === '#/queue') void render();
+    else location.hash = '#/queue';
   })();
 });
 window.addEventListener('hashchange', () => void render());

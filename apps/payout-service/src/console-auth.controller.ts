@@ -45,12 +45,21 @@ export class ConsoleAuthController {
     @Inject(LOGGER) private readonly logger: AppLogger,
   ) {}
 
+  /**
+   * The sign-ins this service offers, and whether the caller's session cookie (which the page
+   * cannot read: HttpOnly) is live: the console asks here before calling /ops, so opening it
+   * signed out is not a failed sign-in (it would count toward the address's limit and the alert).
+   */
   @Get('methods')
-  methods(@Res() reply: FastifyReply): void {
+  async methods(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const { sessions } = this.access;
+    const id = cookieOf(req.headers.cookie, SESSION_COOKIE);
+    const session =
+      id !== undefined && sessions !== undefined && (await sessions.operatorOf(id)) !== undefined;
     void reply
       .headers(SECURITY_HEADERS)
       .header('cache-control', 'no-store')
-      .send({ oidc: this.access.sessions !== undefined, token: true });
+      .send({ oidc: sessions !== undefined, token: true, session });
   }
 
   @Get('login')
