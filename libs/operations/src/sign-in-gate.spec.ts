@@ -103,6 +103,46 @@ describe('SignInGate', () => {
   });
 });
 
+describe('SignInGate with issued tokens', () => {
+  it('names an expired or revoked token with its id, counts it by method and outcome, and limits it like a wrong one', async () => {
+    const registry = new Registry();
+    const g = new SignInGate(
+      (t) =>
+        t === 'old'
+          ? { ok: false, reason: 'expired_token', tokenId: '7' }
+          : t === 'gone'
+            ? { ok: false, reason: 'revoked_token', tokenId: '8' }
+            : { ok: true, operator: { id: 'token:ci', role: 'viewer' }, tokenId: '9' },
+      { maxFailures: 2, windowMs: 60_000, logIntervalMs: 10_000 },
+      new SignInMetrics(registry),
+      () => undefined,
+    );
+    assert.deepEqual(await g.attempt('a', 'Bearer ok', 0), {
+      ok: true,
+      operator: { id: 'token:ci', role: 'viewer' },
+      tokenId: '9',
+    });
+    assert.deepEqual(await g.attempt('a', 'Bearer old', 0), {
+      ok: false,
+      reason: 'expired_token',
+      tokenId: '7',
+    });
+    assert.deepEqual(await g.attempt('a', 'Bearer gone', 0), {
+      ok: false,
+      reason: 'revoked_token',
+      tokenId: '8',
+    });
+    assert.equal((await g.attempt('a', 'Bearer ok', 0)).ok, false, 'two failures: limited');
+    const values = (await registry.getSingleMetric('payouts_ops_sign_ins_total')?.get())?.values ?? [];
+    const count = (outcome: string) =>
+      values.find((v) => v.labels['method'] === 'token' && v.labels['outcome'] === outcome)?.value;
+    assert.deepEqual(
+      ['success', 'expired_token', 'revoked_token', 'limited', 'unknown_token'].map(count),
+      [1, 1, 1, 1, 0],
+    );
+  });
+});
+
 describe('FailureWindow and SampledLog', () => {
   it('keep at most maxSources, forgetting the oldest first', async () => {
     const w = new FailureWindow(1, 60_000, 2);
