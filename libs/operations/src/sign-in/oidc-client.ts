@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { claimAt } from './role-map.js';
 import { isLoopback, type OidcSettings } from './sign-in.config.js';
 
 /** What the browser must hold (in the pending sign-in row) to finish a sign-in it started. */
@@ -99,10 +100,7 @@ export class OpenIdConnectProvider implements IdentityProvider {
     let claims: Record<string, unknown> = { ...id };
     // Providers that keep the groups out of the ID token (the spec's default when an access token
     // is issued) give them at userinfo, bound to the same subject.
-    if (
-      claims[this.settings.rolesClaim.split('.')[0]!] === undefined &&
-      config.serverMetadata().userinfo_endpoint
-    )
+    if (claimAt(claims, this.settings.rolesClaim) === undefined && config.serverMetadata().userinfo_endpoint)
       claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, id.sub)), ...claims };
     const str = (k: string): string | undefined => {
       const v = claims[k];
