@@ -12,6 +12,7 @@ import { WebhookReopens1764420000000 } from './1764420000000-webhook-reopens.js'
 import { BeneHistoryIndex1764430000000 } from './1764430000000-bene-history-index.js';
 import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-actions.js';
 import { ProviderApi1764440000000 } from './1764440000000-provider-api.js';
+import { OperatorSignIn1764450000000 } from './1764450000000-operator-sign-in.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   BeneHistoryIndex1764430000000,
   BeneficiaryActions1764430000001,
   ProviderApi1764440000000,
+  OperatorSignIn1764450000000,
 ];

@@ -1,7 +1,7 @@
 import { coreConfig, deploymentConfig, providerHostsConfig, renderConfigDoc } from '#config';
 import { ledgerConfig } from '#ledger';
 import { tracingConfig } from '#observability';
-import { operationsConfig } from '#operations';
+import { operationsConfig, signInConfig } from '#operations';
 import { outboxConfig } from '#outbox';
 import { pipelineConfig, webhooksConfig } from '#pipeline';
 import { providerClientConfig } from '#provider-client';
@@ -99,6 +99,11 @@ export function renderConfiguration(): string {
         title: 'Operations API',
         source: 'libs/operations/src/operations.config.ts',
         section: operationsConfig,
+      },
+      {
+        title: 'Operator sign-in (OpenID Connect, automation tokens; ADR 0021)',
+        source: 'libs/operations/src/sign-in/sign-in.config.ts',
+        section: signInConfig,
       },
       {
         title: 'Tracing (OpenTelemetry)',

@@ -135,6 +135,15 @@ describe('web console (chromium)', { skip }, () => {
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
     await page.goto(`${url}/console`);
+    // No identity provider configured (OIDC_ISSUER unset): token sign-in only, as before.
+    await page.locator('#token').waitFor();
+    assert.equal(await page.locator('#sign-in-oidc').count(), 0);
+    assert.deepEqual(await (await fetch(`${url}/console/auth/methods`)).json(), {
+      oidc: false,
+      token: true,
+      session: false,
+    });
+    assert.equal((await fetch(`${url}/console/auth/login`, { redirect: 'manual' })).status, 404);
     await page.fill('#token', 'not-the-token-not-the-token');
     await page.click('button[type=submit]');
     await page.getByText('That token was refused.').waitFor();

@@ -192,11 +192,15 @@ describe('boot with dependencies missing: the health listener at once, a bounded
     const empty = await createTestDatabase({ empty: true });
     const port = await closedPort();
     const run = runService(
-      env({ HTTP_PORT: String(port), DATABASE_URL: empty.url, BOOT_DEPENDENCY_TIMEOUT_MS: '2500' }),
+      env({ HTTP_PORT: String(port), DATABASE_URL: empty.url, BOOT_DEPENDENCY_TIMEOUT_MS: '5000' }),
     );
     try {
-      await new Promise((r) => setTimeout(r, 800));
-      const ready = (await health(port, '/health/ready')).body as { waitingFor: Record<string, string> };
+      // Until the first attempt has answered (a fixed 800 ms was too short on a loaded machine).
+      let ready = { waitingFor: {} as Record<string, string> };
+      for (let i = 0; i < 20 && !ready.waitingFor['postgres']; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        ready = (await health(port, '/health/ready')).body as { waitingFor: Record<string, string> };
+      }
       assert.match(ready.waitingFor['postgres'] ?? '', /the database has no schema; run the migrations/);
       const { code } = await run.exited;
       assert.equal(code, 69, run.out.join('\n'));

@@ -461,6 +461,7 @@ describe('operator side', () => {
           acknowledge: 'operator',
           beneficiary: 'operator',
           decide: 'approver',
+          tokens: 'approver',
         }[r.action ?? 'read'];
         assert.equal(op['x-required-role'], want, `${r.method} ${r.path}: role`);
       }

@@ -218,7 +218,9 @@ describe('operations API', () => {
         }
         const said = stack.logLines
           .slice(before)
-          .filter((l) => l.includes('operations API disabled (OPS_OPERATORS is not set)'));
+          .filter((l) =>
+            l.includes('operations API disabled (neither OPS_OPERATORS nor OIDC_ISSUER is set)'),
+          );
         assert.equal(said.length, 1);
         assert.equal(
           (await fetch(`${off.url}/health/live`)).status,

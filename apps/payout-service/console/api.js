@@ -1,6 +1,8 @@
 // @ts-check
-// The operations API, from the browser. The operator's own token is the console's only secret:
-// typed in by them, kept in this tab's sessionStorage (gone when the tab closes), sent only as a
+// The operations API, from the browser. Signed in with the company's identity provider, the
+// console holds no secret at all: the session is an HttpOnly cookie the page cannot read, sent
+// only to this origin. Signed in with a token (automation, break-glass), the token is typed in by
+// the operator, kept in this tab's sessionStorage (gone when the tab closes), sent only as a
 // bearer header to this origin, never put in a URL.
 
 const TOKEN_KEY = 'payouts-console-token';
@@ -45,14 +47,15 @@ export function whenUnauthorized(f) {
 async function raw(method, path, body) {
   const t = token.get();
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json, application/problem+json' };
+  // X-Ops-Console: the service takes a change made with the session cookie only with it (CSRF).
+  const headers = { accept: 'application/json, application/problem+json', 'x-ops-console': '1' };
   if (t) headers['authorization'] = `Bearer ${t}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(new URL(path, OPS), {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'omit',
+    credentials: 'same-origin',
     cache: 'no-store',
     redirect: 'error',
   });
@@ -89,6 +92,42 @@ export async function call(method, path, body) {
 /** @param {string} path @returns {Promise<Blob>} */
 export async function download(path) {
   return (await raw('GET', path)).blob();
+}
+
+/**
+ * The service's sign-in methods, and whether this browser's session cookie (HttpOnly: the page
+ * cannot see it) is live (GET /console/auth/methods); a service without it has tokens only.
+ * @returns {Promise<{ oidc: boolean, session: boolean }>}
+ */
+export async function signInMethods() {
+  try {
+    const res = await fetch(new URL('auth/methods', import.meta.url), {
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+    if (!res.ok) return { oidc: false, session: false };
+    /** @type {{ oidc?: unknown, session?: unknown }} */
+    const m = /** @type {unknown} */ (await res.json()) ?? {};
+    return { oidc: m.oidc === true, session: m.session === true };
+  } catch {
+    return { oidc: false, session: false };
+  }
+}
+
+/**
+ * Ends the console session here and, when the provider has one, sends the browser to its
+ * end-session page. @returns {Promise<void>}
+ */
+export async function signOutSession() {
+  const res = await fetch(new URL('auth/logout', import.meta.url), {
+    method: 'POST',
+    headers: { 'x-ops-console': '1', accept: 'application/json' },
+    credentials: 'same-origin',
+    cache: 'no-store',
+  });
+  /** @type {{ endSession?: unknown }} */
+  const body = res.ok ? (/** @type {unknown} */ (await res.json()) ?? {}) : {};
+  if (typeof body.endSession === 'string') location.assign(body.endSession);
 }
 
 /** A path segment, encoded. @param {string} s */

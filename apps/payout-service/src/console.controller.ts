@@ -33,7 +33,7 @@ export const CONSOLE_CSP = [
   "trusted-types 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONSOLE_CSP,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

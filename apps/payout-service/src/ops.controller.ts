@@ -23,26 +23,30 @@ import { type FastifyReply } from 'fastify';
 import {
   ACTION_ROLE,
   BeneficiaryOperations,
+  ConsoleSessions,
   csvHeader,
   csvLine,
   DeadLetterListing,
   opsOpenApi,
   type Operator,
   type OperatorAction,
-  OperatorDirectory,
   OperationsError,
   OperationsErrorCode,
   OperationsService,
+  OpsTokens,
   roleAllows,
   type SearchQuery,
   SignInGate,
+  SignInRecorder,
 } from '#operations';
 import { httpStatusOf } from './problem.filter.js';
+import { cookieOf, OPS_ACCESS, type OpsAccess, SESSION_COOKIE } from './ops-access.js';
 
 /** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
 const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
 
 interface OpsRequest {
+  method: string;
   headers: Record<string, string | string[] | undefined>;
   /** The peer's address (fastify's request.ip; no proxy header is trusted). */
   ip: string;
@@ -55,37 +59,35 @@ const Who = createParamDecorator(
 );
 
 /**
- * Bearer-token check of the operations API: the token is one operator's own (OperatorDirectory
- * compares its SHA-256 with every configured one), and their role must allow the route's action.
- * Failed sign-ins are counted, logged sampled and limited per source address (SignInGate): past
- * the limit, 429 with Retry-After. With no operator configured the API does not exist: 404, the
- * same answer as any unknown path.
+ * Who is asking the operations API: a bearer token (the configured operators' own, OPS_OPERATORS,
+ * or an issued automation token), or the console's session cookie (ADR 0021), and their role must
+ * allow the route's action. Failed token sign-ins are counted, logged sampled and limited per
+ * source address (SignInGate): past the limit, 429 with Retry-After; token sign-ins are audited
+ * (SignInRecorder). A session cookie is taken only without an Authorization header, and a
+ * state-changing call with it must carry `X-Ops-Console` (a header no other site can make a
+ * browser send here without a CORS preflight this service never grants). With no operator
+ * configured and no identity provider the API does not exist: 404, as any unknown path.
  */
 @Injectable()
 export class OpsAuthGuard implements CanActivate {
   constructor(
-    @Inject(OperatorDirectory) private readonly operators: OperatorDirectory,
+    @Inject(OPS_ACCESS) private readonly access: OpsAccess,
     @Inject(SignInGate) private readonly gate: SignInGate,
+    @Inject(SignInRecorder) private readonly recorder: SignInRecorder,
     @Inject(Reflector) private readonly reflector: Reflector,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    if (!this.operators.enabled) throw new HttpException({ statusCode: 404, message: 'Not Found' }, 404);
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.access.enabled) throw new HttpException({ statusCode: 404, message: 'Not Found' }, 404);
     const req = context.switchToHttp().getRequest<OpsRequest>();
-    const signIn = this.gate.attempt(req.ip, req.headers['authorization'], Date.now());
-    if (!signIn.ok && signIn.retryAfterSeconds !== undefined) {
-      context
-        .switchToHttp()
-        .getResponse<FastifyReply>()
-        .header('retry-after', String(signIn.retryAfterSeconds));
-      throw new HttpException(
-        { statusCode: 429, message: 'too many failed sign-ins from this address: try again later' },
-        429,
-      );
-    }
-    if (!signIn.ok)
-      throw new HttpException({ statusCode: 401, message: 'a valid bearer token is required' }, 401);
-    const who = signIn.operator;
+    const sessionId =
+      req.headers['authorization'] === undefined
+        ? cookieOf(req.headers['cookie'], SESSION_COOKIE)
+        : undefined;
+    const who =
+      sessionId !== undefined && this.access.sessions
+        ? await this.bySession(this.access.sessions, sessionId, req)
+        : await this.byToken(req, context);
     const action =
       this.reflector.get<OperatorAction | undefined>('ops-action', context.getHandler()) ?? 'read';
     if (!roleAllows(who.role, action))
@@ -99,6 +101,67 @@ export class OpsAuthGuard implements CanActivate {
       );
     req.operator = who;
     return true;
+  }
+
+  private async bySession(sessions: ConsoleSessions, sessionId: string, req: OpsRequest): Promise<Operator> {
+    const who = await sessions.operatorOf(sessionId);
+    if (!who)
+      throw new HttpException(
+        { statusCode: 401, message: 'your console session has ended: sign in again' },
+        401,
+      );
+    if (!['GET', 'HEAD'].includes(req.method) && req.headers['x-ops-console'] === undefined)
+      throw new HttpException(
+        {
+          statusCode: 403,
+          code: OperationsErrorCode.Forbidden,
+          message: 'a change made with the console session cookie must carry the X-Ops-Console header',
+        },
+        403,
+      );
+    return who;
+  }
+
+  private async byToken(req: OpsRequest, context: ExecutionContext): Promise<Operator> {
+    const signIn = await this.gate.attempt(req.ip, req.headers['authorization'], Date.now());
+    // The address, who and which token (its id), never the token: a refusal with no header at
+    // all (a console not signed in yet) is only counted.
+    if (signIn.ok)
+      await this.recorder.token(
+        {
+          outcome: 'success',
+          operatorId: signIn.operator.id,
+          role: signIn.operator.role,
+          tokenId: signIn.tokenId,
+          source: req.ip,
+        },
+        Date.now(),
+      );
+    else if (signIn.reason !== 'missing' && signIn.reason !== 'limited')
+      await this.recorder.token(
+        { outcome: signIn.reason, tokenId: signIn.tokenId, source: req.ip },
+        Date.now(),
+      );
+    if (!signIn.ok && signIn.retryAfterSeconds !== undefined) {
+      context
+        .switchToHttp()
+        .getResponse<FastifyReply>()
+        .header('retry-after', String(signIn.retryAfterSeconds));
+      throw new HttpException(
+        { statusCode: 429, message: 'too many failed sign-ins from this address: try again later' },
+        429,
+      );
+    }
+    if (!signIn.ok) {
+      const message =
+        signIn.reason === 'expired_token'
+          ? 'this token has expired'
+          : signIn.reason === 'revoked_token'
+            ? 'this token was revoked'
+            : 'a valid bearer token (or a console session) is required';
+      throw new HttpException({ statusCode: 401, message }, 401);
+    }
+    return signIn.operator;
   }
 }
 
@@ -127,6 +190,7 @@ export class OpsController {
     @Inject(OperationsService) private readonly ops: OperationsService,
     @Inject(DeadLetterListing) private readonly dead: DeadLetterListing,
     @Inject(BeneficiaryOperations) private readonly beneficiaries: BeneficiaryOperations,
+    @Inject(OpsTokens) private readonly tokens: OpsTokens,
   ) {}
 
   @Get('openapi.json')
@@ -267,6 +331,29 @@ export class OpsController {
       await this.ops.replayDeadEvent(who, eventId);
       return { replayed: eventId };
     });
+  }
+
+  /** Issues an automation token (approver): the token is in this answer only; it is stored hashed. */
+  @Post('tokens')
+  @Needs('tokens')
+  @HttpCode(201)
+  issueToken(@Who() who: Operator, @Body() body: unknown) {
+    return answer(() => this.tokens.issue(who, bodyOf(body)));
+  }
+
+  /** Automation tokens, newest first, revoked and expired ones too; never a secret. */
+  @Get('tokens')
+  @Needs('tokens')
+  listTokens(@Query('limit') limit?: string) {
+    return answer(() => this.tokens.list(limit === undefined ? 100 : Number(limit)));
+  }
+
+  /** Revokes a token at once (every instance: each request looks the token up). */
+  @Delete('tokens/:tokenId')
+  @Needs('tokens')
+  @HttpCode(200)
+  revokeToken(@Who() who: Operator, @Param('tokenId') id: string) {
+    return answer(() => this.tokens.revoke(who, id));
   }
 
   /** Outbox rows the relay gave up on (replayable above), newest first, paged; never their payload. */

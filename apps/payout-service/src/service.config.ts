@@ -15,7 +15,13 @@ import {
 } from '#config';
 import { ledgerConfig, type LedgerConfig } from '#ledger';
 import { tracingConfig, type TracingConfig } from '#observability';
-import { operationsConfig, type OperationsConfig } from '#operations';
+import {
+  oidcSettings,
+  operationsConfig,
+  type OperationsConfig,
+  signInConfig,
+  type SignInConfig,
+} from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
 import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
@@ -30,6 +36,7 @@ export const serviceConfigSections = [
   pipelineConfig,
   outboxConfig,
   operationsConfig,
+  signInConfig,
   webhooksConfig,
   tracingConfig,
 ] as const;
@@ -45,6 +52,7 @@ export interface ServiceConfig {
   readonly pipeline: PipelineConfig;
   readonly outbox: OutboxConfig;
   readonly operations: OperationsConfig;
+  readonly signIn: SignInConfig;
   readonly webhooks: WebhooksConfig;
   readonly tracing: TracingConfig;
 }
@@ -66,6 +74,10 @@ export function loadServiceConfig(
   const pipeline = load(pipelineConfig);
   const outbox = load(outboxConfig);
   const operations = load(operationsConfig);
+  const before = problems.length;
+  const signIn = load(signInConfig);
+  // Each variable was checked on its own; OpenID Connect's must also be complete together.
+  if (problems.length === before) problems.push(...oidcSettings(signIn).problems);
   const webhooks = load(webhooksConfig);
   const tracing = load(tracingConfig);
   const developmentValues = developmentValuesInUse(
@@ -92,6 +104,7 @@ export function loadServiceConfig(
     pipeline,
     outbox,
     operations,
+    signIn,
     webhooks,
     tracing,
   };

@@ -12,3 +12,4 @@ export * from './openapi.js';
 export * from './dead-letters.js';
 export * from './beneficiary-operations.js';
 export * from './problem-details.js';
+export * from './sign-in/index.js';

@@ -55,7 +55,7 @@ const errors = (...codes: number[]): Record<string, Json> =>
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid input (code invalid_input), or a body that is not JSON (code bad_request)',
-  401: 'no valid bearer token (code unauthorized; `WWW-Authenticate: Bearer`)',
+  401: 'no valid bearer token (unknown, expired or revoked) and no live console session (code unauthorized; `WWW-Authenticate: Bearer`)',
   403: "the operator's role does not allow it, or it is their own proposal (code forbidden)",
   404: 'not found (also every /ops path while no operator is configured)',
   409: 'the state does not allow it now, or (a beneficiary) it exists with other details: see `code`',
@@ -97,10 +97,10 @@ export function opsOpenApi(): Json {
     info: {
       title: 'payouts operations API',
       version: '1.0.0',
-      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` of one configured operator (OPS_OPERATORS). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Every error, an unknown /ops path's 404 included, is RFC 9457 problem details (\`${PROBLEM_JSON}\`): \`type\` urn:payouts:problem:<code>, \`title\`, \`status\`, \`detail\`, \`instance\` (the path) and \`code\`. Codes: ${Object.keys(PROBLEM_TITLES).join(', ')}.`,
+      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` (a configured operator's, OPS_OPERATORS, or an issued automation token, POST /ops/tokens) or the web console's session cookie (OpenID Connect sign-in, ADR 0021). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Every error, an unknown /ops path's 404 included, is RFC 9457 problem details (\`${PROBLEM_JSON}\`): \`type\` urn:payouts:problem:<code>, \`title\`, \`status\`, \`detail\`, \`instance\` (the path) and \`code\`. Codes: ${Object.keys(PROBLEM_TITLES).join(', ')}.`,
     },
     servers: [{ url: '/' }],
-    security: [{ bearer: [] }],
+    security: [{ bearer: [] }, { session: [] }],
     paths: {
       '/ops/openapi.json': {
         get: {
@@ -297,6 +297,36 @@ export function opsOpenApi(): Json {
           },
         },
       },
+      '/ops/tokens': {
+        post: {
+          summary:
+            'issue an automation token: the token is in this answer only (stored as its SHA-256); it expires (`ttlHours`, default 30 days, at most OPS_TOKEN_MAX_TTL_MS); recorded with the operator',
+          ...role(ACTION_ROLE.tokens),
+          requestBody: { required: true, content: { 'application/json': { schema: ref('TokenInput') } } },
+          responses: { ...ok('issued', ref('IssuedToken'), '201'), ...errors(400, 401, 403, 409) },
+        },
+        get: {
+          summary: 'automation tokens, newest first, revoked and expired ones too; never a secret',
+          ...role(ACTION_ROLE.tokens),
+          parameters: [query('limit', 'at most this many, 1 to 500 (default 100)', int)],
+          responses: {
+            ...ok('the tokens', {
+              type: 'object',
+              properties: { tokens: { type: 'array', items: ref('Token') } },
+              required: ['tokens'],
+            }),
+            ...errors(400, 401, 403),
+          },
+        },
+      },
+      '/ops/tokens/{tokenId}': {
+        delete: {
+          summary: 'revoke a token: refused from the next request on (recorded with the operator)',
+          ...role(ACTION_ROLE.tokens),
+          parameters: [path('tokenId', "the token's id (not the token)")],
+          responses: { ...ok('revoked', ref('Token')), ...errors(401, 403, 404, 409) },
+        },
+      },
       '/ops/outbox/{eventId}/replay': {
         post: {
           summary: 'put a dead outbox row back to pending (recorded with the operator)',
@@ -341,7 +371,15 @@ export function opsOpenApi(): Json {
         bearer: {
           type: 'http',
           scheme: 'bearer',
-          description: "one operator's own token; the service keeps only its SHA-256",
+          description:
+            "one operator's own token (OPS_OPERATORS: bootstrap, break-glass) or an issued automation token (POST /ops/tokens); the service keeps only its SHA-256",
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'payouts_console_session',
+          description:
+            "the web console's session after an OpenID Connect sign-in (/console/auth/login); a change made with it must carry the `X-Ops-Console` header",
         },
       },
       schemas: {
@@ -354,6 +392,54 @@ export function opsOpenApi(): Json {
             may: { type: 'array', items: { type: 'string', enum: Object.keys(ACTION_ROLE) } },
           },
           required: ['id', 'role', 'may'],
+        },
+        TokenInput: {
+          type: 'object',
+          properties: {
+            name: {
+              type: 'string',
+              pattern: '^[A-Za-z0-9._-]{1,64}$',
+              description: 'unique among tokens not revoked; the operator id is `token:<name>`',
+            },
+            role: { type: 'string', enum: [...OPERATOR_ROLES], description: "at most the issuer's" },
+            ttlHours: { type: 'number', exclusiveMinimum: 0 },
+          },
+          required: ['name', 'role'],
+        },
+        Token: {
+          type: 'object',
+          properties: {
+            id: str,
+            name: str,
+            role: { type: 'string', enum: [...OPERATOR_ROLES] },
+            createdBy: str,
+            createdAt: time,
+            expiresAt: time,
+            lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+            revokedAt: { type: ['string', 'null'], format: 'date-time' },
+            revokedBy: nullable('string'),
+          },
+          required: [
+            'id',
+            'name',
+            'role',
+            'createdBy',
+            'createdAt',
+            'expiresAt',
+            'lastUsedAt',
+            'revokedAt',
+            'revokedBy',
+          ],
+        },
+        IssuedToken: {
+          allOf: [
+            ref('Token'),
+            {
+              type: 'object',
+              properties: { token: { type: 'string', description: 'the token: shown once, never again' } },
+              required: ['token'],
+            },
+          ],
         },
         Beneficiary: {
           type: ['object', 'null'],

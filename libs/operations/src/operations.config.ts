@@ -48,7 +48,7 @@ export const operationsConfig = defineSection('operations', {
     schema: operatorsSchema,
     default: '',
     description:
-      "Operators of the operations API (/ops/...): `id:role:sha256,…`, role viewer, operator or approver, the SHA-256 (hex) of each one's own bearer token (`npm run ops:token`); empty turns the API off (every /ops path answers 404)",
+      "Operators of the operations API (/ops/...): `id:role:sha256,…`, role viewer, operator or approver, the SHA-256 (hex) of each one's own bearer token (`npm run ops:token`). With OpenID Connect sign-in (OIDC_ISSUER) and issued tokens, these are for bootstrap and break-glass. Empty, with OIDC_ISSUER empty too, turns the API off (every /ops path answers 404)",
     sensitive: true,
   }),
   OPS_AUTH_FAILURE_LIMIT: envVar({

@@ -3,7 +3,16 @@ import type pg from 'pg';
 type Db = pg.Pool | pg.PoolClient;
 
 export type OperatorActionName =
-  'recheck' | 'replay' | 'propose' | 'approve' | 'reject' | 'acknowledge' | 'bene_create' | 'bene_delete';
+  | 'recheck'
+  | 'replay'
+  | 'propose'
+  | 'approve'
+  | 'reject'
+  | 'acknowledge'
+  | 'bene_create'
+  | 'bene_delete'
+  | 'token_issue'
+  | 'token_revoke';
 
 export interface OperatorActionEntry {
   readonly operatorId: string;

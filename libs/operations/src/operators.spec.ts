@@ -17,6 +17,7 @@ describe('operator roles', () => {
       acknowledge: false,
       beneficiary: false,
       decide: false,
+      tokens: false,
     },
     operator: {
       read: true,
@@ -26,6 +27,7 @@ describe('operator roles', () => {
       acknowledge: true,
       beneficiary: true,
       decide: false,
+      tokens: false,
     },
     approver: {
       read: true,
@@ -35,6 +37,7 @@ describe('operator roles', () => {
       acknowledge: true,
       beneficiary: true,
       decide: true,
+      tokens: true,
     },
   };
   for (const role of OPERATOR_ROLES)

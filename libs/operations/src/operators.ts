@@ -33,6 +33,8 @@ export const ACTION_ROLE = {
   /** Register or remove a beneficiary at the provider (audited); reading one is `read`. */
   beneficiary: 'operator',
   decide: 'approver',
+  /** Issue, list and revoke automation tokens (the secret shown once, stored hashed). */
+  tokens: 'approver',
 } as const satisfies Record<string, OperatorRole>;
 
 export type OperatorAction = keyof typeof ACTION_ROLE;
@@ -72,5 +74,11 @@ export class OperatorDirectory {
     let found: Operator | undefined;
     for (const { op, hash } of this.hashes) if (timingSafeEqual(presented, hash)) found = op;
     return found;
+  }
+
+  /** As `authenticate`, in the sign-in gate's terms. */
+  check(token: string): { ok: true; operator: Operator } | { ok: false; reason: 'unknown_token' } {
+    const operator = this.authenticate(token);
+    return operator ? { ok: true, operator } : { ok: false, reason: 'unknown_token' };
   }
 }

@@ -10,7 +10,12 @@ const directory = new OperatorDirectory([{ id: 'olga', role: 'operator', tokenSh
 function gate(limits = { maxFailures: 3, windowMs: 60_000, logIntervalMs: 10_000 }) {
   const registry = new Registry();
   const lines: Parameters<SignInLog>[0][] = [];
-  const g = new SignInGate(directory, limits, new SignInMetrics(registry), (l) => lines.push(l));
+  const g = new SignInGate(
+    (t) => directory.check(t),
+    limits,
+    new SignInMetrics(registry),
+    (l) => lines.push(l),
+  );
   const count = async (reason: string): Promise<number> =>
     (await registry.getSingleMetric('payouts_ops_auth_failures_total')?.get())?.values.find(
       (v) => v.labels['reason'] === reason,
@@ -19,53 +24,53 @@ function gate(limits = { maxFailures: 3, windowMs: 60_000, logIntervalMs: 10_000
 }
 
 describe('SignInGate', () => {
-  it('signs in a known bearer token; names the reason of each failure', () => {
+  it('signs in a known bearer token; names the reason of each failure', async () => {
     const { g } = gate();
-    assert.deepEqual(g.attempt('a', `Bearer ${GOOD}`, 0), {
+    assert.deepEqual(await g.attempt('a', `Bearer ${GOOD}`, 0), {
       ok: true,
       operator: { id: 'olga', role: 'operator' },
     });
-    assert.deepEqual(g.attempt('b', undefined, 0), { ok: false, reason: 'missing' });
-    assert.deepEqual(g.attempt('c', `Basic ${GOOD}`, 0), { ok: false, reason: 'malformed' });
-    assert.deepEqual(g.attempt('d', ['Bearer x', 'Bearer y'], 0), { ok: false, reason: 'malformed' });
-    assert.deepEqual(g.attempt('e', 'Bearer nope', 0), { ok: false, reason: 'unknown_token' });
-    assert.deepEqual(g.attempt('f', sha256Hex(GOOD), 0), { ok: false, reason: 'malformed' });
+    assert.deepEqual(await g.attempt('b', undefined, 0), { ok: false, reason: 'missing' });
+    assert.deepEqual(await g.attempt('c', `Basic ${GOOD}`, 0), { ok: false, reason: 'malformed' });
+    assert.deepEqual(await g.attempt('d', ['Bearer x', 'Bearer y'], 0), { ok: false, reason: 'malformed' });
+    assert.deepEqual(await g.attempt('e', 'Bearer nope', 0), { ok: false, reason: 'unknown_token' });
+    assert.deepEqual(await g.attempt('f', sha256Hex(GOOD), 0), { ok: false, reason: 'malformed' });
   });
 
-  it('past the limit refuses the source with Retry-After, a good token too; other sources and later are unaffected', () => {
+  it('past the limit refuses the source with Retry-After, a good token too; other sources and later are unaffected', async () => {
     const { g } = gate();
-    for (const t of [0, 1_000, 2_000]) assert.equal(g.attempt('a', 'Bearer nope', t).ok, false);
-    assert.deepEqual(g.attempt('a', 'Bearer nope', 10_000), {
+    for (const t of [0, 1_000, 2_000]) assert.equal((await g.attempt('a', 'Bearer nope', t)).ok, false);
+    assert.deepEqual(await g.attempt('a', 'Bearer nope', 10_000), {
       ok: false,
       reason: 'limited',
       retryAfterSeconds: 50,
     });
-    assert.deepEqual(g.attempt('a', `Bearer ${GOOD}`, 59_500), {
+    assert.deepEqual(await g.attempt('a', `Bearer ${GOOD}`, 59_500), {
       ok: false,
       reason: 'limited',
       retryAfterSeconds: 1,
     });
-    assert.equal(g.attempt('b', `Bearer ${GOOD}`, 10_000).ok, true, 'another source');
-    assert.equal(g.attempt('a', `Bearer ${GOOD}`, 60_000).ok, true, 'the window is over');
+    assert.equal((await g.attempt('b', `Bearer ${GOOD}`, 10_000)).ok, true, 'another source');
+    assert.equal((await g.attempt('a', `Bearer ${GOOD}`, 60_000)).ok, true, 'the window is over');
   });
 
-  it('a success does not reset the count (a viewer cannot interleave guesses at an approver token)', () => {
+  it('a success does not reset the count (a viewer cannot interleave guesses at an approver token)', async () => {
     const { g } = gate();
     for (let i = 0; i < 3; i++) {
-      assert.equal(g.attempt('a', `Bearer ${GOOD}`, i).ok, true);
-      assert.equal(g.attempt('a', 'Bearer guess', i).ok, false);
+      assert.equal((await g.attempt('a', `Bearer ${GOOD}`, i)).ok, true);
+      assert.equal((await g.attempt('a', 'Bearer guess', i)).ok, false);
     }
-    assert.equal(g.attempt('a', `Bearer ${GOOD}`, 10).ok, false);
+    assert.equal((await g.attempt('a', `Bearer ${GOOD}`, 10)).ok, false);
   });
 
   it('counts failures by reason, refused ones as limited', async () => {
     const { g, count, registry } = gate();
     assert.equal(await count('limited'), 0, 'every reason is exported from the start');
-    g.attempt('a', undefined, 0);
-    g.attempt('a', 'Token x', 0);
-    g.attempt('a', 'Bearer secret-guess', 0);
-    g.attempt('a', 'Bearer secret-guess', 0);
-    g.attempt('a', `Bearer ${GOOD}`, 0);
+    await g.attempt('a', undefined, 0);
+    await g.attempt('a', 'Token x', 0);
+    await g.attempt('a', 'Bearer secret-guess', 0);
+    await g.attempt('a', 'Bearer secret-guess', 0);
+    await g.attempt('a', `Bearer ${GOOD}`, 0);
     assert.deepEqual(
       [
         await count('missing'),
@@ -78,10 +83,10 @@ describe('SignInGate', () => {
     assert.ok(!(await registry.metrics()).includes('secret-guess'));
   });
 
-  it('logs one line per source per interval, then the count left out; never the token', () => {
+  it('logs one line per source per interval, then the count left out; never the token', async () => {
     const { g, lines } = gate({ maxFailures: 100, windowMs: 60_000, logIntervalMs: 10_000 });
-    for (let t = 0; t < 5; t++) g.attempt('a', `Bearer secret-guess-${t}`, t);
-    g.attempt('b', undefined, 3);
+    for (let t = 0; t < 5; t++) await g.attempt('a', `Bearer secret-guess-${t}`, t);
+    await g.attempt('b', undefined, 3);
     assert.deepEqual(lines, [
       { source: 'a', suppressed: 0, reason: 'unknown_token' },
       { source: 'b', suppressed: 0, reason: 'missing' },
@@ -92,14 +97,54 @@ describe('SignInGate', () => {
     assert.deepEqual(lines.slice(2), [{ source: 'a', suppressed: 4 }]);
     g.flush(20_000);
     assert.equal(lines.length, 3, 'nothing left out since');
-    g.attempt('a', 'Bearer x', 25_000);
+    await g.attempt('a', 'Bearer x', 25_000);
     assert.deepEqual(lines.slice(3), [{ source: 'a', suppressed: 0, reason: 'unknown_token' }]);
     assert.ok(!JSON.stringify(lines).includes('secret-guess'));
   });
 });
 
+describe('SignInGate with issued tokens', () => {
+  it('names an expired or revoked token with its id, counts it by method and outcome, and limits it like a wrong one', async () => {
+    const registry = new Registry();
+    const g = new SignInGate(
+      (t) =>
+        t === 'old'
+          ? { ok: false, reason: 'expired_token', tokenId: '7' }
+          : t === 'gone'
+            ? { ok: false, reason: 'revoked_token', tokenId: '8' }
+            : { ok: true, operator: { id: 'token:ci', role: 'viewer' }, tokenId: '9' },
+      { maxFailures: 2, windowMs: 60_000, logIntervalMs: 10_000 },
+      new SignInMetrics(registry),
+      () => undefined,
+    );
+    assert.deepEqual(await g.attempt('a', 'Bearer ok', 0), {
+      ok: true,
+      operator: { id: 'token:ci', role: 'viewer' },
+      tokenId: '9',
+    });
+    assert.deepEqual(await g.attempt('a', 'Bearer old', 0), {
+      ok: false,
+      reason: 'expired_token',
+      tokenId: '7',
+    });
+    assert.deepEqual(await g.attempt('a', 'Bearer gone', 0), {
+      ok: false,
+      reason: 'revoked_token',
+      tokenId: '8',
+    });
+    assert.equal((await g.attempt('a', 'Bearer ok', 0)).ok, false, 'two failures: limited');
+    const values = (await registry.getSingleMetric('payouts_ops_sign_ins_total')?.get())?.values ?? [];
+    const count = (outcome: string) =>
+      values.find((v) => v.labels['method'] === 'token' && v.labels['outcome'] === outcome)?.value;
+    assert.deepEqual(
+      ['success', 'expired_token', 'revoked_token', 'limited', 'unknown_token'].map(count),
+      [1, 1, 1, 1, 0],
+    );
+  });
+});
+
 describe('FailureWindow and SampledLog', () => {
-  it('keep at most maxSources, forgetting the oldest first', () => {
+  it('keep at most maxSources, forgetting the oldest first', async () => {
     const w = new FailureWindow(1, 60_000, 2);
     w.fail('a', 0);
     w.fail('b', 1);
@@ -109,7 +154,7 @@ describe('FailureWindow and SampledLog', () => {
     assert.equal(w.refusal('c', 3), 60);
   });
 
-  it('a sampled log reports the counts of forgotten sources as others', () => {
+  it('a sampled log reports the counts of forgotten sources as others', async () => {
     const log = new SampledLog(10_000, 1);
     log.note('a', 0);
     log.note('a', 1);
@@ -117,7 +162,7 @@ describe('FailureWindow and SampledLog', () => {
     assert.deepEqual(log.flush(20_000), [{ source: 'others', suppressed: 1 }]);
   });
 
-  it('a line logged after an interval carries the count left out before it', () => {
+  it('a line logged after an interval carries the count left out before it', async () => {
     const log = new SampledLog(10_000);
     log.note('a', 0);
     log.note('a', 1);

@@ -1,11 +1,36 @@
 import { Counter, type Registry } from 'prom-client';
-import { type Operator, type OperatorDirectory } from './operators.js';
+import { type Operator } from './operators.js';
 
 /**
  * Why a sign-in failed: no Authorization header, one that is not `Bearer <token>`, a token no
- * operator has, or a source refused because it failed too often. Never anything of the token.
+ * operator has, an issued token past its expiry or revoked, or a source refused because it failed
+ * too often. Never anything of the token.
  */
-export type SignInFailure = 'missing' | 'malformed' | 'unknown_token' | 'limited';
+export type SignInFailure =
+  'missing' | 'malformed' | 'unknown_token' | 'expired_token' | 'revoked_token' | 'limited';
+
+const FAILURES = [
+  'missing',
+  'malformed',
+  'unknown_token',
+  'expired_token',
+  'revoked_token',
+  'limited',
+] as const satisfies SignInFailure[];
+
+/**
+ * What a token is: an operator's (the configured tokens, then the issued ones), an issued token
+ * that expired or was revoked, or nobody's.
+ */
+export type TokenCheck =
+  | { readonly ok: true; readonly operator: Operator; readonly tokenId?: string }
+  | {
+      readonly ok: false;
+      readonly reason: 'unknown_token' | 'expired_token' | 'revoked_token';
+      readonly tokenId?: string;
+    };
+
+export type TokenAuthenticator = (token: string) => TokenCheck | Promise<TokenCheck>;
 
 export interface SignInLimits {
   /** Failed sign-ins a source may make in a window; the next ones are refused until it ends. */
@@ -136,22 +161,38 @@ export class SampledLog {
 
 export class SignInMetrics {
   readonly failures: Counter<'reason'>;
+  /** Every sign-in and refusal, by how and what came of it; never who (ids are not labels). */
+  readonly signIns: Counter<'method' | 'outcome'>;
 
   constructor(registry: Registry) {
     this.failures = new Counter({
       name: 'payouts_ops_auth_failures_total',
-      help: 'Failed sign-ins to the operations API, by reason: missing (no Authorization header), malformed (not Bearer), unknown_token, limited (refused: too many failures from that source)',
+      help: 'Failed bearer-token sign-ins to the operations API, by reason: missing (no Authorization header and no session), malformed (not Bearer), unknown_token, expired_token, revoked_token, limited (refused: too many failures from that source)',
       labelNames: ['reason'],
       registers: [registry],
     });
-    for (const reason of ['missing', 'malformed', 'unknown_token', 'limited'] satisfies SignInFailure[])
-      this.failures.inc({ reason }, 0);
+    for (const reason of FAILURES) this.failures.inc({ reason }, 0);
+    this.signIns = new Counter({
+      name: 'payouts_ops_sign_ins_total',
+      help: 'Sign-ins to the operations API and console and their refusals, by method (oidc: a console sign-in with the identity provider; token: a bearer token, per request; session: a console session cookie refused) and outcome (success, signed_out, no_role, provider_error, no_login, expired, a token failure reason)',
+      labelNames: ['method', 'outcome'],
+      registers: [registry],
+    });
+    for (const outcome of ['success', 'signed_out', 'no_role', 'provider_error', 'no_login'])
+      this.signIns.inc({ method: 'oidc', outcome }, 0);
+    for (const outcome of ['success', ...FAILURES]) this.signIns.inc({ method: 'token', outcome }, 0);
+    this.signIns.inc({ method: 'session', outcome: 'expired' }, 0);
   }
 }
 
 export type SignIn =
-  | { readonly ok: true; readonly operator: Operator }
-  | { readonly ok: false; readonly reason: SignInFailure; readonly retryAfterSeconds?: number };
+  | { readonly ok: true; readonly operator: Operator; readonly tokenId?: string }
+  | {
+      readonly ok: false;
+      readonly reason: SignInFailure;
+      readonly retryAfterSeconds?: number;
+      readonly tokenId?: string;
+    };
 
 /**
  * Where sampled lines go (a logger in the service; an array in tests): a failure logged as it
@@ -170,7 +211,7 @@ export class SignInGate {
   private readonly sampled: SampledLog;
 
   constructor(
-    private readonly operators: OperatorDirectory,
+    private readonly authenticate: TokenAuthenticator,
     limits: SignInLimits,
     private readonly metrics: SignInMetrics,
     private readonly log: SignInLog,
@@ -179,14 +220,19 @@ export class SignInGate {
     this.sampled = new SampledLog(limits.logIntervalMs, limits.maxSources);
   }
 
-  attempt(source: string, authorization: string | string[] | undefined, now: number): SignIn {
+  async attempt(source: string, authorization: string | string[] | undefined, now: number): Promise<SignIn> {
     const retryAfterSeconds = this.window.refusal(source, now);
     if (retryAfterSeconds !== undefined) return this.failed(source, 'limited', now, retryAfterSeconds);
     if (authorization === undefined || authorization === '') return this.failed(source, 'missing', now);
     const m = typeof authorization === 'string' ? /^Bearer ([^\s]+)$/.exec(authorization) : null;
     if (!m?.[1]) return this.failed(source, 'malformed', now);
-    const operator = this.operators.authenticate(m[1]);
-    return operator ? { ok: true, operator } : this.failed(source, 'unknown_token', now);
+    const check = await this.authenticate(m[1]);
+    if (check.ok) {
+      this.metrics.signIns.inc({ method: 'token', outcome: 'success' });
+      return check;
+    }
+    const failed = this.failed(source, check.reason, now);
+    return check.tokenId === undefined ? failed : { ...failed, tokenId: check.tokenId };
   }
 
   /** Lines whose interval is over (the service calls this on a timer). */
@@ -194,8 +240,14 @@ export class SignInGate {
     for (const line of this.sampled.flush(now)) this.log(line);
   }
 
-  private failed(source: string, reason: SignInFailure, now: number, retryAfterSeconds?: number): SignIn {
+  private failed(
+    source: string,
+    reason: SignInFailure,
+    now: number,
+    retryAfterSeconds?: number,
+  ): SignIn & { ok: false } {
     this.metrics.failures.inc({ reason });
+    this.metrics.signIns.inc({ method: 'token', outcome: reason });
     // A refused attempt is not counted again: the window closes when it said it would.
     if (reason !== 'limited') this.window.fail(source, now);
     const line = this.sampled.note(source, now);

@@ -40,7 +40,7 @@ The variables docs/CONFIGURATION.md marks sensitive (test/deploy/helm-chart.int-
 list equal to it). They may only come from the Secret, never from `config` or a role's `env`.
 */}}
 {{- define "payouts.sensitiveVars" -}}
-DATABASE_URL PROVIDER_CLIENT_SECRET PROVIDER_ACCOUNTS LEDGER_ENCRYPTION_KEY LEDGER_PREVIOUS_KEYS OPS_OPERATORS OTEL_EXPORTER_OTLP_HEADERS
+DATABASE_URL PROVIDER_CLIENT_SECRET PROVIDER_ACCOUNTS LEDGER_ENCRYPTION_KEY LEDGER_PREVIOUS_KEYS OPS_OPERATORS OIDC_CLIENT_SECRET OTEL_EXPORTER_OTLP_HEADERS
 {{- end -}}
 
 {{- define "payouts.refuseSensitive" -}}

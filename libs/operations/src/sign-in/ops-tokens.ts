@@ -1,0 +1,165 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { OperationsError, OperationsErrorCode } from '../operations.errors.js';
+import { type OperatorActionRepository } from '../operator-action.repository.js';
+import { OPERATOR_ROLES, type Operator, type OperatorDirectory, type OperatorRole } from '../operators.js';
+import { type TokenCheck } from '../sign-in-gate.js';
+import { type OpsTokenRepository, type OpsTokenView } from './ops-token.repository.js';
+
+const DAY = 86_400_000;
+const DEFAULT_TTL_MS = 30 * DAY;
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** Issued tokens carry a prefix, so a secret scanner (and a person) can tell one from other strings. */
+export const TOKEN_PREFIX = 'pot_';
+
+/**
+ * SHA-256 of the token, hex. Not a slow password hash (scrypt, argon2): the token is 256 random
+ * bits made here, not a password a person chose, so no dictionary exists to try, and a fast hash
+ * keeps a lookup per API request cheap; a stolen table still gives no usable token.
+ */
+export const tokenSha256 = (token: string): string =>
+  createHash('sha256').update(token, 'utf8').digest('hex');
+
+export interface IssuedToken extends OpsTokenView {
+  /** The token itself: in this answer only, never stored, never shown again. */
+  readonly token: string;
+}
+
+/**
+ * Automation tokens: issued, listed and revoked by an approver through the operations API,
+ * without a restart (ADR 0021). Each expires. The configured OPS_OPERATORS tokens stay beside
+ * them, for bootstrap and break-glass.
+ */
+export class OpsTokens {
+  constructor(
+    private readonly d: {
+      readonly pool: pg.Pool;
+      readonly tokens: OpsTokenRepository;
+      readonly actions: OperatorActionRepository;
+      readonly maxTtlMs: number;
+      readonly now?: () => number;
+    },
+  ) {}
+
+  async issue(who: Operator, body: Record<string, unknown>): Promise<IssuedToken> {
+    const { name, role, ttlMs } = this.decode(who, body);
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const client = await this.d.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const view = await this.d.tokens.insert(client, {
+        tokenSha256: tokenSha256(token),
+        name,
+        role,
+        createdBy: who.id,
+        expiresAt: new Date((this.d.now?.() ?? Date.now()) + ttlMs),
+      });
+      await this.d.actions.record(client, {
+        operatorId: who.id,
+        role: who.role,
+        action: 'token_issue',
+        result: `token ${view.id} (${name}, ${role})`,
+      });
+      await client.query('COMMIT');
+      return { ...view, token };
+    } catch (e) {
+      await client.query('ROLLBACK');
+      if ((e as { code?: unknown }).code === '23505')
+        throw new OperationsError(
+          OperationsErrorCode.Conflict,
+          `a token named ${name} is not revoked: revoke it first, or choose another name`,
+        );
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async list(limit: number): Promise<{ tokens: OpsTokenView[] }> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+      throw new OperationsError(OperationsErrorCode.InvalidInput, 'limit must be an integer from 1 to 500');
+    return { tokens: await this.d.tokens.list(this.d.pool, limit) };
+  }
+
+  async revoke(who: Operator, id: string): Promise<OpsTokenView> {
+    if (!/^[1-9][0-9]{0,17}$/.test(id))
+      throw new OperationsError(OperationsErrorCode.NotFound, `no token ${id}`);
+    const client = await this.d.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const view = await this.d.tokens.revoke(client, id, who.id);
+      if (!view) {
+        await client.query('ROLLBACK');
+        if (await this.d.tokens.exists(this.d.pool, id))
+          throw new OperationsError(OperationsErrorCode.Conflict, `token ${id} is already revoked`);
+        throw new OperationsError(OperationsErrorCode.NotFound, `no token ${id}`);
+      }
+      await this.d.actions.record(client, {
+        operatorId: who.id,
+        role: who.role,
+        action: 'token_revoke',
+        result: `token ${id} (${view.name})`,
+      });
+      await client.query('COMMIT');
+      return view;
+    } catch (e) {
+      if (!(e instanceof OperationsError)) await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** An issued token's check (the configured ones are the directory's): live, expired, revoked or unknown. */
+  async check(token: string): Promise<TokenCheck> {
+    if (!token.startsWith(TOKEN_PREFIX)) return { ok: false, reason: 'unknown_token' };
+    const found = await this.d.tokens.find(this.d.pool, tokenSha256(token));
+    if (!found) return { ok: false, reason: 'unknown_token' };
+    if (found.state !== 'live')
+      return {
+        ok: false,
+        reason: found.state === 'expired' ? 'expired_token' : 'revoked_token',
+        tokenId: found.id,
+      };
+    return { ok: true, operator: { id: `token:${found.name}`, role: found.role }, tokenId: found.id };
+  }
+
+  private decode(
+    who: Operator,
+    body: Record<string, unknown>,
+  ): { name: string; role: OperatorRole; ttlMs: number } {
+    const { name, role, ttlHours } = body;
+    if (typeof name !== 'string' || !NAME.test(name))
+      throw new OperationsError(OperationsErrorCode.InvalidInput, 'name: 1 to 64 of A-Z a-z 0-9 . _ -');
+    if (typeof role !== 'string' || !(OPERATOR_ROLES as readonly string[]).includes(role))
+      throw new OperationsError(
+        OperationsErrorCode.InvalidInput,
+        `role: one of ${OPERATOR_ROLES.join(', ')}`,
+      );
+    if (OPERATOR_ROLES.indexOf(role as OperatorRole) > OPERATOR_ROLES.indexOf(who.role))
+      throw new OperationsError(
+        OperationsErrorCode.Forbidden,
+        'a token cannot have a higher role than its issuer',
+      );
+    const maxHours = this.d.maxTtlMs / 3_600_000;
+    let ttlMs = Math.min(DEFAULT_TTL_MS, this.d.maxTtlMs);
+    if (ttlHours !== undefined) {
+      if (typeof ttlHours !== 'number' || !Number.isFinite(ttlHours) || ttlHours <= 0 || ttlHours > maxHours)
+        throw new OperationsError(
+          OperationsErrorCode.InvalidInput,
+          `ttlHours: a number of hours above 0, at most ${maxHours}`,
+        );
+      ttlMs = Math.round(ttlHours * 3_600_000);
+    }
+    return { name, role: role as OperatorRole, ttlMs };
+  }
+}
+
+/** The configured operators' tokens first (bootstrap, break-glass), then the issued ones. */
+export function tokenAuthenticator(directory: OperatorDirectory, issued: OpsTokens | undefined) {
+  return async (token: string): Promise<TokenCheck> => {
+    const configured = directory.check(token);
+    if (configured.ok || !issued) return configured;
+    return issued.check(token);
+  };
+}
