@@ -18,8 +18,8 @@ import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
+  createOperationsUseCases,
   DeadLetterListing,
-  OperationsService,
   OperatorActionRepository,
   ProposalRepository,
   SearchRepository,
@@ -254,7 +254,7 @@ export function createPipeline(i: PipelineInputs) {
     ledger: payoutLedger,
     accounts: clientOptions.accounts,
   });
-  const operations = new OperationsService({
+  const operations = createOperationsUseCases({
     pool,
     payouts,
     batches,

@@ -1,0 +1,63 @@
+import { AcknowledgeContradiction } from './acknowledge-contradiction/acknowledge-contradiction.use-case.js';
+import { ApproveProposal } from './approve-proposal/approve-proposal.use-case.js';
+import { BatchTimeline } from './batch-timeline/batch-timeline.use-case.js';
+import { ExportPayouts } from './export-payouts/export-payouts.use-case.js';
+import { GetBatch } from './get-batch/get-batch.use-case.js';
+import { GetPayout } from './get-payout/get-payout.use-case.js';
+import { ListProposals } from './list-proposals/list-proposals.use-case.js';
+import { ListRequiringAttention } from './list-requiring-attention/list-requiring-attention.use-case.js';
+import { type OperationsPorts } from './operations.ports.js';
+import { PayoutTimeline } from './payout-timeline/payout-timeline.use-case.js';
+import { ProposeSettlement } from './propose-settlement/propose-settlement.use-case.js';
+import { RecheckPayout } from './recheck-payout/recheck-payout.use-case.js';
+import { RejectProposal } from './reject-proposal/reject-proposal.use-case.js';
+import { ReplayDeadEvent } from './replay-dead-event/replay-dead-event.use-case.js';
+import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
+
+export type { OperationsPorts, ReplayDead } from './operations.ports.js';
+export type { PayoutRef, BatchRef } from './shared/refs.js';
+export { parseDecideProposal, type DecideProposalCommand } from './shared/decide-proposal.command.js';
+export {
+  AcknowledgeContradiction,
+  ApproveProposal,
+  BatchTimeline,
+  ExportPayouts,
+  GetBatch,
+  GetPayout,
+  ListProposals,
+  ListRequiringAttention,
+  PayoutTimeline,
+  ProposeSettlement,
+  RecheckPayout,
+  RejectProposal,
+  ReplayDeadEvent,
+  SearchPayouts,
+};
+export * from './acknowledge-contradiction/acknowledge-contradiction.command.js';
+export * from './export-payouts/export-payouts.command.js';
+export * from './list-proposals/list-proposals.command.js';
+export * from './list-requiring-attention/list-requiring-attention.command.js';
+export * from './propose-settlement/propose-settlement.command.js';
+export * from './search-payouts/search-payouts.command.js';
+
+/** The operator's use cases, one per file, on the ports they are given. */
+export function createOperationsUseCases(p: OperationsPorts) {
+  return {
+    getPayout: new GetPayout(p),
+    getBatch: new GetBatch(p),
+    payoutTimeline: new PayoutTimeline(p),
+    batchTimeline: new BatchTimeline(p),
+    listRequiringAttention: new ListRequiringAttention(p),
+    acknowledgeContradiction: new AcknowledgeContradiction(p),
+    searchPayouts: new SearchPayouts(p),
+    exportPayouts: new ExportPayouts(p),
+    recheckPayout: new RecheckPayout(p),
+    replayDeadEvent: new ReplayDeadEvent(p),
+    proposeSettlement: new ProposeSettlement(p),
+    approveProposal: new ApproveProposal(p),
+    rejectProposal: new RejectProposal(p),
+    listProposals: new ListProposals(p),
+  };
+}
+
+export type OperationsUseCases = ReturnType<typeof createOperationsUseCases>;

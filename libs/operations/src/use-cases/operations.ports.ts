@@ -1,0 +1,35 @@
+import type pg from 'pg';
+import {
+  type BatchRepository,
+  type ContradictionRepository,
+  type HistoryRepository,
+  type PayoutLedger,
+  type PayoutRepository,
+} from '#ledger';
+import { type AppLogger } from '#observability';
+import { type OperatorActionRepository } from '../operator-action.repository.js';
+import { type ProposalRepository } from '../proposal.repository.js';
+import { type SearchRepository } from '../search.repository.js';
+
+/**
+ * Puts a dead outbox row back to pending (the relay's replay), which unblocks its key: the row is
+ * its key's head, and a pending copy of its event behind it is dropped in favour of the replayed row.
+ */
+export type ReplayDead = (idOrEventId: string) => Promise<'replayed' | 'not-found'>;
+
+/** What the operations use cases are built on; each takes only the ports it uses. */
+export interface OperationsPorts {
+  pool: pg.Pool;
+  payouts: PayoutRepository;
+  batches: BatchRepository;
+  /** The reopen and the settlement of a payout are state changes: through the ledger step. */
+  ledger: PayoutLedger;
+  history: HistoryRepository;
+  search: SearchRepository;
+  actions: OperatorActionRepository;
+  proposals: ProposalRepository;
+  replayDead: ReplayDead;
+  logger: AppLogger;
+  /** Contradictions of published terminal states (ADR 0018): listed in the queue until acknowledged. */
+  contradictions?: ContradictionRepository;
+}
