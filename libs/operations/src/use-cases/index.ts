@@ -14,8 +14,8 @@ import { RejectProposal } from './reject-proposal/reject-proposal.use-case.js';
 import { ReplayDeadEvent } from './replay-dead-event/replay-dead-event.use-case.js';
 import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
 
+// Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
-export type { PayoutRef, BatchRef } from './shared/refs.js';
 export { parseDecideProposal, type DecideProposalCommand } from './shared/decide-proposal.command.js';
 export {
   AcknowledgeContradiction,
@@ -33,12 +33,21 @@ export {
   ReplayDeadEvent,
   SearchPayouts,
 };
-export * from './acknowledge-contradiction/acknowledge-contradiction.command.js';
-export * from './export-payouts/export-payouts.command.js';
-export * from './list-proposals/list-proposals.command.js';
-export * from './list-requiring-attention/list-requiring-attention.command.js';
-export * from './propose-settlement/propose-settlement.command.js';
-export * from './search-payouts/search-payouts.command.js';
+export {
+  parseAcknowledgeContradiction,
+  type AcknowledgeContradictionCommand,
+} from './acknowledge-contradiction/acknowledge-contradiction.command.js';
+export { parseExportPayouts, type ExportPayoutsCommand } from './export-payouts/export-payouts.command.js';
+export { parseListProposals, type ListProposalsCommand } from './list-proposals/list-proposals.command.js';
+export {
+  parseListRequiringAttention,
+  type ListRequiringAttentionCommand,
+} from './list-requiring-attention/list-requiring-attention.command.js';
+export {
+  parseProposeSettlement,
+  type ProposeSettlementCommand,
+} from './propose-settlement/propose-settlement.command.js';
+export { parseSearchPayouts, type SearchPayoutsCommand } from './search-payouts/search-payouts.command.js';
 
 /** The operator's use cases, one per file, on the ports they are given. */
 export function createOperationsUseCases(p: OperationsPorts) {
