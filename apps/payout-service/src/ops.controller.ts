@@ -29,10 +29,11 @@ import {
   ConsoleSessions,
   csvHeader,
   csvLine,
-  DeadLetterListing,
   ExportPayouts,
   GetBatch,
   GetPayout,
+  ListDeadLetters,
+  ListDeadOutboxRows,
   ListProposals,
   ListRequiringAttention,
   opsOpenApi,
@@ -42,6 +43,7 @@ import {
   OperationsErrorCode,
   OpsTokens,
   parseAcknowledgeContradiction,
+  parseDeadLetterPage,
   parseDecideProposal,
   parseExportPayouts,
   parseListProposals,
@@ -197,8 +199,6 @@ async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
-const DEAD_PAGE = 50;
-
 const bodyOf = (b: unknown): Record<string, unknown> =>
   typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
 
@@ -224,7 +224,8 @@ export class OpsController {
     @Inject(ApproveProposal) private readonly approveProposal: ApproveProposal,
     @Inject(RejectProposal) private readonly rejectProposal: RejectProposal,
     @Inject(ListProposals) private readonly listProposals: ListProposals,
-    @Inject(DeadLetterListing) private readonly dead: DeadLetterListing,
+    @Inject(ListDeadLetters) private readonly listDeadLetters: ListDeadLetters,
+    @Inject(ListDeadOutboxRows) private readonly listDeadOutboxRows: ListDeadOutboxRows,
     @Inject(BeneficiaryOperations) private readonly beneficiaries: BeneficiaryOperations,
     @Inject(OpsTokens) private readonly tokens: OpsTokens,
   ) {}
@@ -397,12 +398,12 @@ export class OpsController {
   /** Outbox rows the relay gave up on (replayable above), newest first, paged; never their payload. */
   @Get('outbox/dead')
   deadOutboxRows(@Query('cursor') cursor?: string, @Query('limit') limit?: string) {
-    return answer(() => this.dead.outboxRows(cursor, limit === undefined ? DEAD_PAGE : Number(limit)));
+    return answer(() => this.listDeadOutboxRows.execute(parseDeadLetterPage({ cursor, limit })));
   }
 
   /** Commands refused to the dead-letter topic (their mirror rows, scrubbed: ADR 0007), newest first, paged. */
   @Get('dead-letters')
   deadLetters(@Query('cursor') cursor?: string, @Query('limit') limit?: string) {
-    return answer(() => this.dead.commands(cursor, limit === undefined ? DEAD_PAGE : Number(limit)));
+    return answer(() => this.listDeadLetters.execute(parseDeadLetterPage({ cursor, limit })));
   }
 }

@@ -92,7 +92,7 @@ class SignInLogFlusher implements OnApplicationBootstrap, OnApplicationShutdown 
 /**
  * The operations API (/ops, on the HTTP port of /health) and its web console (/console, static
  * files; each operator signs in with their own token). Its use cases (`libs/operations/src/use-cases`,
- * DeadLetterListing, BeneficiaryOperations) are built with the pipeline (createPipeline), on the
+ * BeneficiaryOperations) are built with the pipeline (createPipeline), on the
  * pipeline's repositories.
  */
 @Module({})

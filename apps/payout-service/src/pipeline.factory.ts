@@ -19,7 +19,6 @@ import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
   createOperationsUseCases,
-  DeadLetterListing,
   OperatorActionRepository,
   ProposalRepository,
   SearchRepository,
@@ -267,17 +266,14 @@ export function createPipeline(i: PipelineInputs) {
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),
     contradictions,
+    deadLetters: new DeadLetterRepository(),
+    deadOutboxRows: (page) => outbox.listDead(pool, page),
   });
   const beneficiaryOperations = new BeneficiaryOperations({
     pool,
     actions: new OperatorActionRepository(),
     manage: new ManageBeneficiaries(beneficiaries),
     accountIds: clientOptions.accounts.map((a) => a.accountId),
-  });
-  const deadLetterListing = new DeadLetterListing({
-    pool,
-    deadLetters: new DeadLetterRepository(),
-    deadOutboxRows: (page) => outbox.listDead(pool, page),
   });
 
   return {
@@ -297,7 +293,6 @@ export function createPipeline(i: PipelineInputs) {
     queries,
     operations,
     ...webhooks,
-    deadLetterListing,
     beneficiaryOperations,
   };
 }

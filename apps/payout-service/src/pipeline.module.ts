@@ -21,10 +21,11 @@ import {
   ApproveProposal,
   BatchTimeline,
   BeneficiaryOperations,
-  DeadLetterListing,
   ExportPayouts,
   GetBatch,
   GetPayout,
+  ListDeadLetters,
+  ListDeadOutboxRows,
   ListProposals,
   ListRequiringAttention,
   type OperationsUseCases,
@@ -149,6 +150,8 @@ const OPERATIONS_USE_CASES = {
   approveProposal: ApproveProposal,
   rejectProposal: RejectProposal,
   listProposals: ListProposals,
+  listDeadLetters: ListDeadLetters,
+  listDeadOutboxRows: ListDeadOutboxRows,
 } satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
 
 const operationsUseCases = (): Provider[] =>
@@ -198,7 +201,6 @@ const providers: Provider[] = [
   part(ProviderClient, 'client'),
   ...operationsUseCases(),
   part(WebhookIntake, 'webhookIntake'),
-  part(DeadLetterListing, 'deadLetterListing'),
   part(BeneficiaryOperations, 'beneficiaryOperations'),
   Workers,
 ];
@@ -221,12 +223,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [
-        ProviderClient,
-        ...Object.values(OPERATIONS_USE_CASES),
-        DeadLetterListing,
-        BeneficiaryOperations,
-      ],
+      exports: [ProviderClient, ...Object.values(OPERATIONS_USE_CASES), BeneficiaryOperations],
     };
   }
 }

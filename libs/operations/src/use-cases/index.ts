@@ -2,6 +2,8 @@ import { AcknowledgeContradiction } from './acknowledge-contradiction/acknowledg
 import { ApproveProposal } from './approve-proposal/approve-proposal.use-case.js';
 import { BatchTimeline } from './batch-timeline/batch-timeline.use-case.js';
 import { ExportPayouts } from './export-payouts/export-payouts.use-case.js';
+import { ListDeadLetters } from './list-dead-letters/list-dead-letters.use-case.js';
+import { ListDeadOutboxRows } from './list-dead-outbox-rows/list-dead-outbox-rows.use-case.js';
 import { GetBatch } from './get-batch/get-batch.use-case.js';
 import { GetPayout } from './get-payout/get-payout.use-case.js';
 import { ListProposals } from './list-proposals/list-proposals.use-case.js';
@@ -16,6 +18,7 @@ import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
 
 // Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
+export { parseDeadLetterPage, type DeadLetterPageCommand } from './shared/dead-letter-page.command.js';
 export { parseDecideProposal, type DecideProposalCommand } from './shared/decide-proposal.command.js';
 export {
   AcknowledgeContradiction,
@@ -24,6 +27,8 @@ export {
   ExportPayouts,
   GetBatch,
   GetPayout,
+  ListDeadLetters,
+  ListDeadOutboxRows,
   ListProposals,
   ListRequiringAttention,
   PayoutTimeline,
@@ -66,6 +71,8 @@ export function createOperationsUseCases(p: OperationsPorts) {
     approveProposal: new ApproveProposal(p),
     rejectProposal: new RejectProposal(p),
     listProposals: new ListProposals(p),
+    listDeadLetters: new ListDeadLetters(p),
+    listDeadOutboxRows: new ListDeadOutboxRows(p),
   };
 }
 

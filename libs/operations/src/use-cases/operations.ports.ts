@@ -2,11 +2,13 @@ import type pg from 'pg';
 import {
   type BatchRepository,
   type ContradictionRepository,
+  type DeadLetterRepository,
   type HistoryRepository,
   type PayoutLedger,
   type PayoutRepository,
 } from '#ledger';
 import { type AppLogger } from '#observability';
+import { type DeadOutboxRows } from '../dead-letters.js';
 import { type OperatorActionRepository } from '../operator-action.repository.js';
 import { type ProposalRepository } from '../proposal.repository.js';
 import { type SearchRepository } from '../search.repository.js';
@@ -30,6 +32,10 @@ export interface OperationsPorts {
   proposals: ProposalRepository;
   replayDead: ReplayDead;
   logger: AppLogger;
+  /** The dead-letter topic's mirror rows (ADR 0007). */
+  deadLetters: DeadLetterRepository;
+  /** The outbox's dead rows, newest first (the outbox library answers it). */
+  deadOutboxRows: DeadOutboxRows;
   /** Contradictions of published terminal states (ADR 0018): listed in the queue until acknowledged. */
   contradictions?: ContradictionRepository;
 }
