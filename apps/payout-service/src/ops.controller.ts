@@ -25,12 +25,13 @@ import {
   ACTION_ROLE,
   ApproveProposal,
   BatchTimeline,
-  BeneficiaryOperations,
   ConsoleSessions,
+  CreateBeneficiary,
   csvHeader,
   csvLine,
   ExportPayouts,
   GetBatch,
+  GetBeneficiary,
   GetPayout,
   ListDeadLetters,
   ListDeadOutboxRows,
@@ -43,6 +44,7 @@ import {
   OperationsErrorCode,
   OpsTokens,
   parseAcknowledgeContradiction,
+  parseCreateBeneficiary,
   parseDeadLetterPage,
   parseDecideProposal,
   parseExportPayouts,
@@ -54,6 +56,7 @@ import {
   ProposeSettlement,
   RecheckPayout,
   RejectProposal,
+  RemoveBeneficiary,
   ReplayDeadEvent,
   roleAllows,
   type SearchQuery,
@@ -226,7 +229,9 @@ export class OpsController {
     @Inject(ListProposals) private readonly listProposals: ListProposals,
     @Inject(ListDeadLetters) private readonly listDeadLetters: ListDeadLetters,
     @Inject(ListDeadOutboxRows) private readonly listDeadOutboxRows: ListDeadOutboxRows,
-    @Inject(BeneficiaryOperations) private readonly beneficiaries: BeneficiaryOperations,
+    @Inject(GetBeneficiary) private readonly getBeneficiary: GetBeneficiary,
+    @Inject(CreateBeneficiary) private readonly createBeneficiaryUseCase: CreateBeneficiary,
+    @Inject(RemoveBeneficiary) private readonly removeBeneficiaryUseCase: RemoveBeneficiary,
     @Inject(OpsTokens) private readonly tokens: OpsTokens,
   ) {}
 
@@ -339,7 +344,7 @@ export class OpsController {
   /** A beneficiary as the account's provider API generation shows it, masked. */
   @Get('beneficiaries/:accountId/:beneId')
   beneficiary(@Param('accountId') accountId: string, @Param('beneId') beneId: string) {
-    return answer(() => this.beneficiaries.get(accountId, beneId));
+    return answer(() => this.getBeneficiary.execute({ accountId, beneId }));
   }
 
   /** Registers one; the same details again answer `exists` (200 either way: the body says which). */
@@ -347,7 +352,7 @@ export class OpsController {
   @Needs('beneficiary')
   @HttpCode(200)
   createBeneficiary(@Who() who: Operator, @Param('accountId') accountId: string, @Body() body: unknown) {
-    return answer(() => this.beneficiaries.create(who, accountId, body));
+    return answer(() => this.createBeneficiaryUseCase.execute(who, parseCreateBeneficiary(accountId, body)));
   }
 
   /** Removes one; one already gone answers `absent`. */
@@ -359,7 +364,7 @@ export class OpsController {
     @Param('accountId') accountId: string,
     @Param('beneId') beneId: string,
   ) {
-    return answer(() => this.beneficiaries.remove(who, accountId, beneId));
+    return answer(() => this.removeBeneficiaryUseCase.execute(who, { accountId, beneId }));
   }
 
   @Post('outbox/:eventId/replay')

@@ -22,7 +22,6 @@ import {
   OperatorActionRepository,
   ProposalRepository,
   SearchRepository,
-  BeneficiaryOperations,
 } from '#operations';
 import {
   OutboxListener,
@@ -268,10 +267,6 @@ export function createPipeline(i: PipelineInputs) {
     contradictions,
     deadLetters: new DeadLetterRepository(),
     deadOutboxRows: (page) => outbox.listDead(pool, page),
-  });
-  const beneficiaryOperations = new BeneficiaryOperations({
-    pool,
-    actions: new OperatorActionRepository(),
     manage: new ManageBeneficiaries(beneficiaries),
     accountIds: clientOptions.accounts.map((a) => a.accountId),
   });
@@ -293,7 +288,6 @@ export function createPipeline(i: PipelineInputs) {
     queries,
     operations,
     ...webhooks,
-    beneficiaryOperations,
   };
 }
 

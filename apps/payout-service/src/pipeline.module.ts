@@ -20,9 +20,10 @@ import {
   AcknowledgeContradiction,
   ApproveProposal,
   BatchTimeline,
-  BeneficiaryOperations,
+  CreateBeneficiary,
   ExportPayouts,
   GetBatch,
+  GetBeneficiary,
   GetPayout,
   ListDeadLetters,
   ListDeadOutboxRows,
@@ -33,6 +34,7 @@ import {
   ProposeSettlement,
   RecheckPayout,
   RejectProposal,
+  RemoveBeneficiary,
   ReplayDeadEvent,
   SearchPayouts,
 } from '#operations';
@@ -152,6 +154,9 @@ const OPERATIONS_USE_CASES = {
   listProposals: ListProposals,
   listDeadLetters: ListDeadLetters,
   listDeadOutboxRows: ListDeadOutboxRows,
+  getBeneficiary: GetBeneficiary,
+  createBeneficiary: CreateBeneficiary,
+  removeBeneficiary: RemoveBeneficiary,
 } satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
 
 const operationsUseCases = (): Provider[] =>
@@ -201,7 +206,6 @@ const providers: Provider[] = [
   part(ProviderClient, 'client'),
   ...operationsUseCases(),
   part(WebhookIntake, 'webhookIntake'),
-  part(BeneficiaryOperations, 'beneficiaryOperations'),
   Workers,
 ];
 
@@ -223,7 +227,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, ...Object.values(OPERATIONS_USE_CASES), BeneficiaryOperations],
+      exports: [ProviderClient, ...Object.values(OPERATIONS_USE_CASES)],
     };
   }
 }

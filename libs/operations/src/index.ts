@@ -10,6 +10,5 @@ export * from './proposal.repository.js';
 export * from './operator-action.repository.js';
 export * from './openapi.js';
 export * from './dead-letters.js';
-export * from './beneficiary-operations.js';
 export * from './problem-details.js';
 export * from './sign-in/index.js';

@@ -4,6 +4,9 @@ import { BatchTimeline } from './batch-timeline/batch-timeline.use-case.js';
 import { ExportPayouts } from './export-payouts/export-payouts.use-case.js';
 import { ListDeadLetters } from './list-dead-letters/list-dead-letters.use-case.js';
 import { ListDeadOutboxRows } from './list-dead-outbox-rows/list-dead-outbox-rows.use-case.js';
+import { CreateBeneficiary } from './create-beneficiary/create-beneficiary.use-case.js';
+import { GetBeneficiary } from './get-beneficiary/get-beneficiary.use-case.js';
+import { RemoveBeneficiary } from './remove-beneficiary/remove-beneficiary.use-case.js';
 import { GetBatch } from './get-batch/get-batch.use-case.js';
 import { GetPayout } from './get-payout/get-payout.use-case.js';
 import { ListProposals } from './list-proposals/list-proposals.use-case.js';
@@ -24,8 +27,10 @@ export {
   AcknowledgeContradiction,
   ApproveProposal,
   BatchTimeline,
+  CreateBeneficiary,
   ExportPayouts,
   GetBatch,
+  GetBeneficiary,
   GetPayout,
   ListDeadLetters,
   ListDeadOutboxRows,
@@ -35,9 +40,15 @@ export {
   ProposeSettlement,
   RecheckPayout,
   RejectProposal,
+  RemoveBeneficiary,
   ReplayDeadEvent,
   SearchPayouts,
 };
+export type { BeneficiaryView } from './shared/beneficiaries.js';
+export {
+  parseCreateBeneficiary,
+  type CreateBeneficiaryCommand,
+} from './create-beneficiary/create-beneficiary.command.js';
 export {
   parseAcknowledgeContradiction,
   type AcknowledgeContradictionCommand,
@@ -73,6 +84,9 @@ export function createOperationsUseCases(p: OperationsPorts) {
     listProposals: new ListProposals(p),
     listDeadLetters: new ListDeadLetters(p),
     listDeadOutboxRows: new ListDeadOutboxRows(p),
+    getBeneficiary: new GetBeneficiary(p),
+    createBeneficiary: new CreateBeneficiary(p),
+    removeBeneficiary: new RemoveBeneficiary(p),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type PayoutRepository,
 } from '#ledger';
 import { type AppLogger } from '#observability';
+import { type ManageBeneficiaries } from '#pipeline';
 import { type DeadOutboxRows } from '../dead-letters.js';
 import { type OperatorActionRepository } from '../operator-action.repository.js';
 import { type ProposalRepository } from '../proposal.repository.js';
@@ -36,6 +37,10 @@ export interface OperationsPorts {
   deadLetters: DeadLetterRepository;
   /** The outbox's dead rows, newest first (the outbox library answers it). */
   deadOutboxRows: DeadOutboxRows;
+  /** The beneficiary use case the Kafka requests use too, so both answer alike. */
+  manage: ManageBeneficiaries;
+  /** Accounts the provider client knows: a beneficiary on another is refused before any call. */
+  accountIds: readonly string[];
   /** Contradictions of published terminal states (ADR 0018): listed in the queue until acknowledged. */
   contradictions?: ContradictionRepository;
 }
