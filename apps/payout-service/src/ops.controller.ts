@@ -21,21 +21,46 @@ import {
 import { Reflector } from '@nestjs/core';
 import { type FastifyReply } from 'fastify';
 import {
+  AcknowledgeContradiction,
   ACTION_ROLE,
-  BeneficiaryOperations,
+  ApproveProposal,
+  BatchTimeline,
   ConsoleSessions,
+  CreateBeneficiary,
   csvHeader,
   csvLine,
-  DeadLetterListing,
+  ExportPayouts,
+  GetBatch,
+  GetBeneficiary,
+  GetPayout,
+  ListDeadLetters,
+  ListDeadOutboxRows,
+  ListProposals,
+  ListRequiringAttention,
   opsOpenApi,
   type Operator,
   type OperatorAction,
   OperationsError,
   OperationsErrorCode,
-  OperationsService,
   OpsTokens,
+  parseAcknowledgeContradiction,
+  parseCreateBeneficiary,
+  parseDeadLetterPage,
+  parseDecideProposal,
+  parseExportPayouts,
+  parseListProposals,
+  parseListRequiringAttention,
+  parseProposeSettlement,
+  parseSearchPayouts,
+  PayoutTimeline,
+  ProposeSettlement,
+  RecheckPayout,
+  RejectProposal,
+  RemoveBeneficiary,
+  ReplayDeadEvent,
   roleAllows,
   type SearchQuery,
+  SearchPayouts,
   SignInGate,
   SignInRecorder,
 } from '#operations';
@@ -177,19 +202,36 @@ async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
-const DEAD_PAGE = 50;
-
 const bodyOf = (b: unknown): Record<string, unknown> =>
   typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
 
-/** Transport glue only: decode the request, call the use case, map domain errors. */
+/**
+ * Transport glue only: decode the request into the use case's command (its parse function, inside
+ * `answer`, so a bad input is a 400 problem), call the use case, map domain errors.
+ */
 @Controller('ops')
 @UseGuards(OpsAuthGuard)
 export class OpsController {
   constructor(
-    @Inject(OperationsService) private readonly ops: OperationsService,
-    @Inject(DeadLetterListing) private readonly dead: DeadLetterListing,
-    @Inject(BeneficiaryOperations) private readonly beneficiaries: BeneficiaryOperations,
+    @Inject(GetPayout) private readonly getPayout: GetPayout,
+    @Inject(GetBatch) private readonly getBatch: GetBatch,
+    @Inject(PayoutTimeline) private readonly payoutTimeline: PayoutTimeline,
+    @Inject(BatchTimeline) private readonly batchTimelineOf: BatchTimeline,
+    @Inject(ListRequiringAttention) private readonly requiringAttention: ListRequiringAttention,
+    @Inject(AcknowledgeContradiction) private readonly acknowledgeContradiction: AcknowledgeContradiction,
+    @Inject(SearchPayouts) private readonly searchPayouts: SearchPayouts,
+    @Inject(ExportPayouts) private readonly exportPayouts: ExportPayouts,
+    @Inject(RecheckPayout) private readonly recheckPayout: RecheckPayout,
+    @Inject(ReplayDeadEvent) private readonly replayDeadEvent: ReplayDeadEvent,
+    @Inject(ProposeSettlement) private readonly proposeSettlement: ProposeSettlement,
+    @Inject(ApproveProposal) private readonly approveProposal: ApproveProposal,
+    @Inject(RejectProposal) private readonly rejectProposal: RejectProposal,
+    @Inject(ListProposals) private readonly listProposals: ListProposals,
+    @Inject(ListDeadLetters) private readonly listDeadLetters: ListDeadLetters,
+    @Inject(ListDeadOutboxRows) private readonly listDeadOutboxRows: ListDeadOutboxRows,
+    @Inject(GetBeneficiary) private readonly getBeneficiary: GetBeneficiary,
+    @Inject(CreateBeneficiary) private readonly createBeneficiaryUseCase: CreateBeneficiary,
+    @Inject(RemoveBeneficiary) private readonly removeBeneficiaryUseCase: RemoveBeneficiary,
     @Inject(OpsTokens) private readonly tokens: OpsTokens,
   ) {}
 
@@ -206,12 +248,12 @@ export class OpsController {
 
   @Get('payouts')
   search(@Query() q: SearchQuery) {
-    return answer(() => this.ops.search(q));
+    return answer(() => this.searchPayouts.execute(parseSearchPayouts(q)));
   }
 
   @Get('payouts/export.csv')
   async export(@Query() q: SearchQuery, @Res() reply: FastifyReply) {
-    const rows = await answer(() => this.ops.exportRows(q));
+    const rows = await answer(() => this.exportPayouts.execute(parseExportPayouts(q)));
     async function* csv() {
       yield csvHeader();
       for await (const r of rows) yield csvLine(r);
@@ -225,12 +267,12 @@ export class OpsController {
 
   @Get('payouts/:accountId/:transferId')
   payout(@Param('accountId') accountId: string, @Param('transferId') transferId: string) {
-    return answer(() => this.ops.payout(accountId, transferId));
+    return answer(() => this.getPayout.execute({ accountId, transferId }));
   }
 
   @Get('payouts/:accountId/:transferId/timeline')
   timeline(@Param('accountId') accountId: string, @Param('transferId') transferId: string) {
-    return answer(() => this.ops.timeline(accountId, transferId));
+    return answer(() => this.payoutTimeline.execute({ accountId, transferId }));
   }
 
   @Post('payouts/:accountId/:transferId/recheck')
@@ -241,7 +283,7 @@ export class OpsController {
     @Param('accountId') accountId: string,
     @Param('transferId') transferId: string,
   ) {
-    return answer(() => this.ops.recheck(who, accountId, transferId));
+    return answer(() => this.recheckPayout.execute(who, { accountId, transferId }));
   }
 
   @Post('payouts/:accountId/:transferId/proposals')
@@ -253,54 +295,56 @@ export class OpsController {
     @Param('transferId') transferId: string,
     @Body() body: unknown,
   ) {
-    return answer(() => this.ops.propose(who, accountId, transferId, bodyOf(body)));
+    return answer(() =>
+      this.proposeSettlement.execute(who, parseProposeSettlement({ accountId, transferId }, body)),
+    );
   }
 
   @Get('proposals')
   proposals(@Query() q: SearchQuery) {
-    return answer(() => this.ops.proposals(q));
+    return answer(() => this.listProposals.execute(parseListProposals(q)));
   }
 
   @Post('proposals/:id/approve')
   @Needs('decide')
   @HttpCode(200)
   approve(@Who() who: Operator, @Param('id') id: string, @Body() body: unknown) {
-    return answer(() => this.ops.approve(who, id, bodyOf(body)['note']));
+    return answer(() => this.approveProposal.execute(who, parseDecideProposal(id, body)));
   }
 
   @Post('proposals/:id/reject')
   @Needs('decide')
   @HttpCode(200)
   reject(@Who() who: Operator, @Param('id') id: string, @Body() body: unknown) {
-    return answer(() => this.ops.reject(who, id, bodyOf(body)['note']));
+    return answer(() => this.rejectProposal.execute(who, parseDecideProposal(id, body)));
   }
 
   @Get('batches/:accountId/:batchTransferId')
   batch(@Param('accountId') accountId: string, @Param('batchTransferId') batchTransferId: string) {
-    return answer(() => this.ops.batch(accountId, batchTransferId));
+    return answer(() => this.getBatch.execute({ accountId, batchTransferId }));
   }
 
   @Get('batches/:accountId/:batchTransferId/timeline')
   batchTimeline(@Param('accountId') accountId: string, @Param('batchTransferId') batchTransferId: string) {
-    return answer(() => this.ops.batchTimeline(accountId, batchTransferId));
+    return answer(() => this.batchTimelineOf.execute({ accountId, batchTransferId }));
   }
 
   @Get('requires-attention')
   requiresAttention(@Query('limit') limit?: string) {
-    return answer(() => this.ops.requiringAttention(limit === undefined ? 100 : Number(limit)));
+    return answer(() => this.requiringAttention.execute(parseListRequiringAttention({ limit })));
   }
 
   @Post('contradictions/:contradictionId/acknowledge')
   @Needs('acknowledge')
   @HttpCode(200)
   acknowledge(@Who() who: Operator, @Param('contradictionId') id: string, @Body() body: unknown) {
-    return answer(() => this.ops.acknowledgeContradiction(who, id, bodyOf(body)['note']));
+    return answer(() => this.acknowledgeContradiction.execute(who, parseAcknowledgeContradiction(id, body)));
   }
 
   /** A beneficiary as the account's provider API generation shows it, masked. */
   @Get('beneficiaries/:accountId/:beneId')
   beneficiary(@Param('accountId') accountId: string, @Param('beneId') beneId: string) {
-    return answer(() => this.beneficiaries.get(accountId, beneId));
+    return answer(() => this.getBeneficiary.execute({ accountId, beneId }));
   }
 
   /** Registers one; the same details again answer `exists` (200 either way: the body says which). */
@@ -308,7 +352,7 @@ export class OpsController {
   @Needs('beneficiary')
   @HttpCode(200)
   createBeneficiary(@Who() who: Operator, @Param('accountId') accountId: string, @Body() body: unknown) {
-    return answer(() => this.beneficiaries.create(who, accountId, body));
+    return answer(() => this.createBeneficiaryUseCase.execute(who, parseCreateBeneficiary(accountId, body)));
   }
 
   /** Removes one; one already gone answers `absent`. */
@@ -320,7 +364,7 @@ export class OpsController {
     @Param('accountId') accountId: string,
     @Param('beneId') beneId: string,
   ) {
-    return answer(() => this.beneficiaries.remove(who, accountId, beneId));
+    return answer(() => this.removeBeneficiaryUseCase.execute(who, { accountId, beneId }));
   }
 
   @Post('outbox/:eventId/replay')
@@ -328,7 +372,7 @@ export class OpsController {
   @HttpCode(202)
   replay(@Who() who: Operator, @Param('eventId') eventId: string) {
     return answer(async () => {
-      await this.ops.replayDeadEvent(who, eventId);
+      await this.replayDeadEvent.execute(who, eventId);
       return { replayed: eventId };
     });
   }
@@ -359,12 +403,12 @@ export class OpsController {
   /** Outbox rows the relay gave up on (replayable above), newest first, paged; never their payload. */
   @Get('outbox/dead')
   deadOutboxRows(@Query('cursor') cursor?: string, @Query('limit') limit?: string) {
-    return answer(() => this.dead.outboxRows(cursor, limit === undefined ? DEAD_PAGE : Number(limit)));
+    return answer(() => this.listDeadOutboxRows.execute(parseDeadLetterPage({ cursor, limit })));
   }
 
   /** Commands refused to the dead-letter topic (their mirror rows, scrubbed: ADR 0007), newest first, paged. */
   @Get('dead-letters')
   deadLetters(@Query('cursor') cursor?: string, @Query('limit') limit?: string) {
-    return answer(() => this.dead.commands(cursor, limit === undefined ? DEAD_PAGE : Number(limit)));
+    return answer(() => this.listDeadLetters.execute(parseDeadLetterPage({ cursor, limit })));
   }
 }

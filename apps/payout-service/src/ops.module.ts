@@ -91,8 +91,8 @@ class SignInLogFlusher implements OnApplicationBootstrap, OnApplicationShutdown 
 
 /**
  * The operations API (/ops, on the HTTP port of /health) and its web console (/console, static
- * files; each operator signs in with their own token). Its use cases (OperationsService,
- * DeadLetterListing) are built with the pipeline (createPipeline), on the pipeline's repositories.
+ * files; each operator signs in with their own token). Its use cases (`libs/operations/src/use-cases`)
+ * are built with the pipeline (createPipeline), on the pipeline's repositories.
  */
 @Module({})
 export class OpsModule {

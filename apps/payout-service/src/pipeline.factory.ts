@@ -18,12 +18,10 @@ import { createPool } from '#database';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
-  DeadLetterListing,
-  OperationsService,
+  createOperationsUseCases,
   OperatorActionRepository,
   ProposalRepository,
   SearchRepository,
-  BeneficiaryOperations,
 } from '#operations';
 import {
   OutboxListener,
@@ -254,7 +252,7 @@ export function createPipeline(i: PipelineInputs) {
     ledger: payoutLedger,
     accounts: clientOptions.accounts,
   });
-  const operations = new OperationsService({
+  const operations = createOperationsUseCases({
     pool,
     payouts,
     batches,
@@ -267,17 +265,10 @@ export function createPipeline(i: PipelineInputs) {
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),
     contradictions,
-  });
-  const beneficiaryOperations = new BeneficiaryOperations({
-    pool,
-    actions: new OperatorActionRepository(),
-    manage: new ManageBeneficiaries(beneficiaries),
-    accountIds: clientOptions.accounts.map((a) => a.accountId),
-  });
-  const deadLetterListing = new DeadLetterListing({
-    pool,
     deadLetters: new DeadLetterRepository(),
     deadOutboxRows: (page) => outbox.listDead(pool, page),
+    manage: new ManageBeneficiaries(beneficiaries),
+    accountIds: clientOptions.accounts.map((a) => a.accountId),
   });
 
   return {
@@ -297,8 +288,6 @@ export function createPipeline(i: PipelineInputs) {
     queries,
     operations,
     ...webhooks,
-    deadLetterListing,
-    beneficiaryOperations,
   };
 }
 

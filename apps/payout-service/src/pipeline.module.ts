@@ -16,7 +16,28 @@ import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
-import { BeneficiaryOperations, DeadLetterListing, OperationsService } from '#operations';
+import {
+  AcknowledgeContradiction,
+  ApproveProposal,
+  BatchTimeline,
+  CreateBeneficiary,
+  ExportPayouts,
+  GetBatch,
+  GetBeneficiary,
+  GetPayout,
+  ListDeadLetters,
+  ListDeadOutboxRows,
+  ListProposals,
+  ListRequiringAttention,
+  type OperationsUseCases,
+  PayoutTimeline,
+  ProposeSettlement,
+  RecheckPayout,
+  RejectProposal,
+  RemoveBeneficiary,
+  ReplayDeadEvent,
+  SearchPayouts,
+} from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
@@ -115,6 +136,36 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   }
 }
 
+/** The operations use cases, each under its class token (the operations controller injects them). */
+const OPERATIONS_USE_CASES = {
+  getPayout: GetPayout,
+  getBatch: GetBatch,
+  payoutTimeline: PayoutTimeline,
+  batchTimeline: BatchTimeline,
+  listRequiringAttention: ListRequiringAttention,
+  acknowledgeContradiction: AcknowledgeContradiction,
+  searchPayouts: SearchPayouts,
+  exportPayouts: ExportPayouts,
+  recheckPayout: RecheckPayout,
+  replayDeadEvent: ReplayDeadEvent,
+  proposeSettlement: ProposeSettlement,
+  approveProposal: ApproveProposal,
+  rejectProposal: RejectProposal,
+  listProposals: ListProposals,
+  listDeadLetters: ListDeadLetters,
+  listDeadOutboxRows: ListDeadOutboxRows,
+  getBeneficiary: GetBeneficiary,
+  createBeneficiary: CreateBeneficiary,
+  removeBeneficiary: RemoveBeneficiary,
+} satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
+
+const operationsUseCases = (): Provider[] =>
+  (Object.keys(OPERATIONS_USE_CASES) as (keyof OperationsUseCases)[]).map((key) => ({
+    provide: OPERATIONS_USE_CASES[key],
+    inject: [PIPELINE],
+    useFactory: (p: Pipeline) => p.operations[key],
+  }));
+
 /** A provider of one part of the pipeline under its class token; the compiler checks the type. */
 function part<K extends keyof Pipeline>(
   token: abstract new (...args: never[]) => Pipeline[K],
@@ -153,16 +204,14 @@ const providers: Provider[] = [
   part(BatchSubmitWorker, 'batchSubmits'),
   part(QueryService, 'queries'),
   part(ProviderClient, 'client'),
-  part(OperationsService, 'operations'),
+  ...operationsUseCases(),
   part(WebhookIntake, 'webhookIntake'),
-  part(DeadLetterListing, 'deadLetterListing'),
-  part(BeneficiaryOperations, 'beneficiaryOperations'),
   Workers,
 ];
 
 /**
  * The payout pipeline, wired from configuration. Controllers exist only for this instance's roles.
- * Global: the operations module uses its OperationsService (on the pipeline's repository and
+ * Global: the operations module uses its use cases (on the pipeline's repository and
  * ledger step), the observability module its provider client.
  */
 @Global()
@@ -178,7 +227,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OperationsService, DeadLetterListing, BeneficiaryOperations],
+      exports: [ProviderClient, ...Object.values(OPERATIONS_USE_CASES)],
     };
   }
 }

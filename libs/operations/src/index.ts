@@ -1,7 +1,7 @@
 export * from './operations.config.js';
 export * from './operations.errors.js';
 export * from './operations.views.js';
-export * from './operations.service.js';
+export * from './use-cases/index.js';
 export * from './operators.js';
 export * from './sign-in-gate.js';
 export * from './search.js';
@@ -10,6 +10,5 @@ export * from './proposal.repository.js';
 export * from './operator-action.repository.js';
 export * from './openapi.js';
 export * from './dead-letters.js';
-export * from './beneficiary-operations.js';
 export * from './problem-details.js';
 export * from './sign-in/index.js';

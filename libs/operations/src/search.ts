@@ -1,21 +1,11 @@
-import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from './vocabulary.js';
 import { OperationsError, OperationsErrorCode } from './operations.errors.js';
-import { type PayoutFilter } from './search.repository.js';
 import { type SearchItemView } from './operations.views.js';
 
-export const DEFAULT_PAGE = 50;
+/** The largest page of a search or a list of proposals. */
 export const MAX_PAGE = 500;
 
 /** A search as the API receives it: strings, all optional (a repeated parameter is refused). */
 export type SearchQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
-
-export interface ParsedSearch {
-  readonly filter: PayoutFilter;
-  /** Set: the entries of the batches with this batchTransferId. */
-  readonly batch?: string;
-  readonly limit: number;
-  readonly cursor: Cursor | null;
-}
 
 /** Where a page ended: a payout's (createdAt, id), a batch entry's (batchId, position), or an id (proposals). */
 export type Cursor =
@@ -28,30 +18,6 @@ const PG_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:
 const ID = /^\d{1,19}$/;
 
 const invalid = (message: string) => new OperationsError(OperationsErrorCode.InvalidInput, message);
-
-const TEXT = /^[\x21-\x7e]{1,128}$/;
-
-function list(v: string | undefined, allowed: readonly string[], name: string): string[] | undefined {
-  if (v === undefined || v === '') return undefined;
-  const items = v.split(',').map((s) => s.trim());
-  for (const i of items)
-    if (!allowed.includes(i)) throw invalid(`${name}: unknown value ${JSON.stringify(i)}`);
-  return items;
-}
-
-function date(v: string | undefined, name: string): Date | undefined {
-  if (v === undefined || v === '') return undefined;
-  const d = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(d.getTime()))
-    throw invalid(`${name} must be an ISO 8601 date or timestamp`);
-  return d;
-}
-
-function text(v: string | undefined, name: string): string | undefined {
-  if (v === undefined || v === '') return undefined;
-  if (!TEXT.test(v)) throw invalid(`${name} must be 1 to 128 printable characters`);
-  return v;
-}
 
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -71,40 +37,6 @@ export function decodeCursor(v: string | undefined): Cursor | null {
     // falls through
   }
   throw invalid('cursor is not one this API returned');
-}
-
-/** Validates a search: unknown statuses or kinds, bad dates, limits out of range are refused. */
-export function parseSearch(query: SearchQuery, defaultLimit = DEFAULT_PAGE): ParsedSearch {
-  const q: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(query)) {
-    if (typeof v !== 'string' && v !== undefined) throw invalid(`${k} is given more than once`);
-    q[k] = v;
-  }
-  const limit = q['limit'] === undefined || q['limit'] === '' ? defaultLimit : Number(q['limit']);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
-    throw invalid(`limit must be an integer from 1 to ${MAX_PAGE}`);
-  const from = date(q['from'], 'from');
-  const to = date(q['to'], 'to');
-  if (from && to && from >= to) throw invalid('from must be before to');
-  const statuses = list(q['status'], PAYOUT_STATUSES_LIST, 'status');
-  const kinds = list(q['kind'], PAYOUT_KINDS_LIST, 'kind');
-  const accountId = text(q['account'], 'account');
-  const utr = text(q['utr'], 'utr');
-  const transferIdPrefix = text(q['transferIdPrefix'], 'transferIdPrefix');
-  const batch = text(q['batch'], 'batch');
-  const cursor = decodeCursor(q['cursor']);
-  if (cursor && ('createdAt' in cursor ? batch !== undefined : !('batchId' in cursor && batch !== undefined)))
-    throw invalid('cursor belongs to another kind of search');
-  const filter: PayoutFilter = {
-    ...(statuses ? { statuses } : {}),
-    ...(kinds ? { kinds } : {}),
-    ...(accountId ? { accountId } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-    ...(utr ? { utr } : {}),
-    ...(transferIdPrefix ? { transferIdPrefix } : {}),
-  };
-  return { filter, limit, cursor, ...(batch ? { batch } : {}) };
 }
 
 /** Export columns, in order. Masked values only (the beneficiary as every view shows it). */

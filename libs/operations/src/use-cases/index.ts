@@ -1,0 +1,93 @@
+import { AcknowledgeContradiction } from './acknowledge-contradiction/acknowledge-contradiction.use-case.js';
+import { ApproveProposal } from './approve-proposal/approve-proposal.use-case.js';
+import { BatchTimeline } from './batch-timeline/batch-timeline.use-case.js';
+import { ExportPayouts } from './export-payouts/export-payouts.use-case.js';
+import { ListDeadLetters } from './list-dead-letters/list-dead-letters.use-case.js';
+import { ListDeadOutboxRows } from './list-dead-outbox-rows/list-dead-outbox-rows.use-case.js';
+import { CreateBeneficiary } from './create-beneficiary/create-beneficiary.use-case.js';
+import { GetBeneficiary } from './get-beneficiary/get-beneficiary.use-case.js';
+import { RemoveBeneficiary } from './remove-beneficiary/remove-beneficiary.use-case.js';
+import { GetBatch } from './get-batch/get-batch.use-case.js';
+import { GetPayout } from './get-payout/get-payout.use-case.js';
+import { ListProposals } from './list-proposals/list-proposals.use-case.js';
+import { ListRequiringAttention } from './list-requiring-attention/list-requiring-attention.use-case.js';
+import { type OperationsPorts } from './operations.ports.js';
+import { PayoutTimeline } from './payout-timeline/payout-timeline.use-case.js';
+import { ProposeSettlement } from './propose-settlement/propose-settlement.use-case.js';
+import { RecheckPayout } from './recheck-payout/recheck-payout.use-case.js';
+import { RejectProposal } from './reject-proposal/reject-proposal.use-case.js';
+import { ReplayDeadEvent } from './replay-dead-event/replay-dead-event.use-case.js';
+import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
+
+// Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
+export type { OperationsPorts, ReplayDead } from './operations.ports.js';
+export { parseDeadLetterPage, type DeadLetterPageCommand } from './shared/dead-letter-page.command.js';
+export { parseDecideProposal, type DecideProposalCommand } from './shared/decide-proposal.command.js';
+export {
+  AcknowledgeContradiction,
+  ApproveProposal,
+  BatchTimeline,
+  CreateBeneficiary,
+  ExportPayouts,
+  GetBatch,
+  GetBeneficiary,
+  GetPayout,
+  ListDeadLetters,
+  ListDeadOutboxRows,
+  ListProposals,
+  ListRequiringAttention,
+  PayoutTimeline,
+  ProposeSettlement,
+  RecheckPayout,
+  RejectProposal,
+  RemoveBeneficiary,
+  ReplayDeadEvent,
+  SearchPayouts,
+};
+export type { BeneficiaryView } from './shared/beneficiaries.js';
+export {
+  parseCreateBeneficiary,
+  type CreateBeneficiaryCommand,
+} from './create-beneficiary/create-beneficiary.command.js';
+export {
+  parseAcknowledgeContradiction,
+  type AcknowledgeContradictionCommand,
+} from './acknowledge-contradiction/acknowledge-contradiction.command.js';
+export { parseExportPayouts, type ExportPayoutsCommand } from './export-payouts/export-payouts.command.js';
+export { parseListProposals, type ListProposalsCommand } from './list-proposals/list-proposals.command.js';
+export {
+  parseListRequiringAttention,
+  type ListRequiringAttentionCommand,
+} from './list-requiring-attention/list-requiring-attention.command.js';
+export {
+  parseProposeSettlement,
+  type ProposeSettlementCommand,
+} from './propose-settlement/propose-settlement.command.js';
+export { parseSearchPayouts, type SearchPayoutsCommand } from './search-payouts/search-payouts.command.js';
+
+/** The operator's use cases, one per file, on the ports they are given. */
+export function createOperationsUseCases(p: OperationsPorts) {
+  return {
+    getPayout: new GetPayout(p),
+    getBatch: new GetBatch(p),
+    payoutTimeline: new PayoutTimeline(p),
+    batchTimeline: new BatchTimeline(p),
+    listRequiringAttention: new ListRequiringAttention(p),
+    acknowledgeContradiction: new AcknowledgeContradiction(p),
+    searchPayouts: new SearchPayouts(p),
+    exportPayouts: new ExportPayouts(p),
+    recheckPayout: new RecheckPayout(p),
+    replayDeadEvent: new ReplayDeadEvent(p),
+    proposeSettlement: new ProposeSettlement(p),
+    approveProposal: new ApproveProposal(p),
+    rejectProposal: new RejectProposal(p),
+    listProposals: new ListProposals(p),
+    listDeadLetters: new ListDeadLetters(p),
+    listDeadOutboxRows: new ListDeadOutboxRows(p),
+    getBeneficiary: new GetBeneficiary(p),
+    createBeneficiary: new CreateBeneficiary(p),
+    removeBeneficiary: new RemoveBeneficiary(p),
+  };
+}
+
+export type OperationsUseCases = ReturnType<typeof createOperationsUseCases>;
