@@ -84,6 +84,17 @@ describe('Transfers V2 on the wire', () => {
     assert.equal(r.outcome === 'failed' ? r.kind : r.outcome, 'duplicate');
   });
 
+  // No 422 is documented for POST /payout/transfers or /transfers/batch, and on the same path a 422
+  // (failed_to_process_request) means "already used to initiate a payout": the payout may exist, so
+  // it is checked, never published FAILED on that answer.
+  it('an undocumented 422 on a v2 transfer or batch is unclear (checked first), never a refusal', async () => {
+    const body = { type: 'invalid_request_error', code: 'failed_to_process_request', message: 'x' };
+    stub.on('/payout/transfers', { status: 422, body });
+    stub.on('/payout/transfers/batch', { status: 422, body });
+    assert.equal((await client.transferV2(tv2)).outcome, 'unknown');
+    assert.equal((await client.batchTransferV2(btv2)).outcome, 'unknown');
+  });
+
   it('a 5xx is unknown and never sent twice by the client', async () => {
     for (const status of [500, 502, 503, 504]) {
       stub.reset();

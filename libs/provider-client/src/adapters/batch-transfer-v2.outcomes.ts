@@ -36,7 +36,12 @@ export const batchTransferV2Outcomes: V2OutcomeTable = [
     outcome: 'fatal-config',
     meaning: 'Transfers V2 not enabled for the account',
   },
-  { http: 422, outcome: 'failed', kind: 'rejected', meaning: 'Batch refused as unprocessable' },
+  // Undocumented for this endpoint: the batch may exist, so it is checked, never taken as a refusal.
+  {
+    http: 422,
+    outcome: 'unknown',
+    meaning: 'Unprocessable, undocumented here: the batch may exist; check its status',
+  },
   { http: 429, outcome: 'retry-safe', meaning: 'Rate limited by the provider' },
   { http: 500, outcome: 'unknown', meaning: 'Provider error: the batch may exist; check its status' },
   { http: 502, outcome: 'unknown', meaning: 'Bad gateway: the batch may exist; check its status' },

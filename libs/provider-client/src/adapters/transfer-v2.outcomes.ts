@@ -53,8 +53,14 @@ export const transferV2Outcomes: V2OutcomeTable = [
     kind: 'rejected',
     meaning: 'Beneficiary id not registered',
   },
-  // Unprocessable (the v2 beneficiary endpoints answer 422 for refusals of the content).
-  { http: 422, outcome: 'failed', kind: 'rejected', meaning: 'Request refused as unprocessable' },
+  // No 422 is documented for this endpoint, and on the same path a 422 (failed_to_process_request)
+  // means "already used to initiate a payout": the transfer may exist, so it is checked, never
+  // taken as a refusal.
+  {
+    http: 422,
+    outcome: 'unknown',
+    meaning: 'Unprocessable, undocumented here: the transfer may exist; check its status',
+  },
   { http: 429, outcome: 'retry-safe', meaning: 'Rate limited by the provider' },
   { http: 500, outcome: 'unknown', meaning: 'Provider error: the transfer may exist; check its status' },
   { http: 502, outcome: 'unknown', meaning: 'Bad gateway: the transfer may exist; check its status' },
