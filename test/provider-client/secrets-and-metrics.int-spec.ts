@@ -85,6 +85,60 @@ describe('secrets stay out of diagnostics and logs; metrics carry no ids', () =>
     await client.close();
   });
 
+  it('an account number the provider echoes (getBeneId, directTransfer, requestBatchTransfer) is scrubbed, letters in it included', async () => {
+    const { lines, sink } = capture();
+    const client = testClient(
+      stub,
+      {},
+      { logger: createLogger({ level: 'debug', name: 'pc-test', destination: sink }) },
+    );
+    // Letters split its digit runs: digit masking alone would leave it whole.
+    const bankAccount = 'AB1234CD5678EF';
+    stub.on('/payout/v1/getBeneId', {
+      status: 520,
+      body: { status: 'ERROR', subCode: 520, message: `no beneficiary for ${bankAccount}` },
+    });
+    stub.on('/payout/v1.2/directTransfer', {
+      status: 520,
+      body: { status: 'ERROR', subCode: 520, message: `cannot credit ${bankAccount}` },
+    });
+    stub.on('/payout/v1/requestBatchTransfer', {
+      status: 520,
+      body: { status: 'ERROR', subCode: 520, message: `entry 1: ${bankAccount} refused` },
+    });
+    const r = [
+      await client.getBeneId({ bankAccount, ifsc: 'YESB0000262' }),
+      await client.directTransfer({
+        transferId: 'd1',
+        amount: '10.00',
+        beneDetails: { name: 'A Person', phone: '9876543210', bankAccount, ifsc: 'YESB0000262' },
+      }),
+      await client.requestBatchTransfer({
+        batchTransferId: 'b1',
+        batchFormat: 'BANK_ACCOUNT',
+        batch: [
+          {
+            transferId: 'e1',
+            amount: '1.00',
+            name: 'A Person',
+            phone: '9876543210',
+            bankAccount,
+            ifsc: 'YESB0000262',
+          },
+        ],
+      }),
+    ];
+    await new Promise((res) => setImmediate(res));
+    assert.deepEqual(
+      r.map((x) => x.diagnostics.sent),
+      [true, true, true],
+      'each call reached the provider (a local refusal would prove nothing)',
+    );
+    const shown = JSON.stringify(r) + lines.join('');
+    assert.ok(!shown.includes(bankAccount), `${bankAccount} leaked: ${shown}`);
+    await client.close();
+  });
+
   it('registers prom-client metrics labelled by endpoint template and outcome only', async () => {
     const registry = new Registry();
     const client = testClient(stub, {}, { registry });

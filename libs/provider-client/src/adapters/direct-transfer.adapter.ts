@@ -58,6 +58,8 @@ export const directTransferAdapter: EndpointAdapter<DirectTransferRequest, Legac
   auth: 'bearer',
   rateClass: 'transfer',
   validate: (r) => firstRefusal(r, rules),
+  // A provider message may quote the payee's details: scrubbed whole, not only their digit runs.
+  secrets: (r) => [r.beneDetails.bankAccount, r.beneDetails.vpa, r.beneDetails.phone, r.beneDetails.email],
   build: (r) => ({
     body: writeJson({
       amount: new JsonDecimal(r.amount),

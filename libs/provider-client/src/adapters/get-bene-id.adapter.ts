@@ -40,6 +40,8 @@ export const getBeneIdAdapter: EndpointAdapter<GetBeneIdRequest, GetBeneIdResult
   auth: 'bearer',
   rateClass: 'default',
   validate: (r) => firstRefusal(r, rules),
+  // A provider message may quote the account asked about: scrubbed whole, letters and all.
+  secrets: (r) => [r.bankAccount],
   build: (r) => ({ query: { bankAccount: r.bankAccount, ifsc: r.ifsc } }),
   classify: (answer) =>
     classifyLegacy(getBeneIdOutcomes, answer, dataDecoder(z.object({ beneId: z.string() }))),

@@ -90,6 +90,8 @@ export const requestBatchTransferAdapter: EndpointAdapter<
   auth: 'bearer',
   rateClass: 'transfer',
   validate: (r) => firstRefusal(r, rules),
+  // A provider message may quote an entry's payee details: scrubbed whole, not only digit runs.
+  secrets: (r) => r.batch.flatMap((e) => [e.bankAccount, e.vpa, e.phone, e.email]),
   build: (r) => ({
     body: writeJson({
       batchTransferId: r.batchTransferId,
