@@ -13,11 +13,24 @@ export interface Authorization {
 /** Who the identity provider says signed in: the ID token's claims, with userinfo's if asked for. */
 export interface Identity {
   readonly subject: string;
-  /** A name fit for the history: preferred_username, else email, else the subject. */
+  /**
+   * The operator's id in the history, logs and audit: preferred_username, else the subject. Never
+   * an e-mail address (personal data): a preferred_username that is one is passed over too.
+   */
   readonly name: string;
   readonly claims: Readonly<Record<string, unknown>>;
   /** The ID token's `exp`, in epoch milliseconds. */
   readonly expiresAt: number;
+}
+
+/**
+ * preferred_username when it is a plain name, else the subject. An e-mail address is never used:
+ * it is personal data, and the id goes into logs, audit rows and ops API answers (Google sends no
+ * preferred_username; Entra's is the UPN, often an address).
+ */
+export function operatorNameOf(claims: Readonly<Record<string, unknown>>, subject: string): string {
+  const v = claims['preferred_username'];
+  return typeof v === 'string' && v !== '' && !v.includes('@') ? v : subject;
 }
 
 /** The port the sign-in use cases ask: the protocol, and nothing of the service. */
@@ -102,13 +115,9 @@ export class OpenIdConnectProvider implements IdentityProvider {
     // is issued) give them at userinfo, bound to the same subject.
     if (claimAt(claims, this.settings.rolesClaim) === undefined && config.serverMetadata().userinfo_endpoint)
       claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, id.sub)), ...claims };
-    const str = (k: string): string | undefined => {
-      const v = claims[k];
-      return typeof v === 'string' && v !== '' ? v : undefined;
-    };
     return {
       subject: id.sub,
-      name: str('preferred_username') ?? str('email') ?? id.sub,
+      name: operatorNameOf(claims, id.sub),
       claims,
       expiresAt: id.exp * 1000,
     };
