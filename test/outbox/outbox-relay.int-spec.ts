@@ -108,6 +108,29 @@ describe('OutboxRelay (real Kafka and Postgres)', () => {
     }
   });
 
+  // At shutdown the service flushes what was just recorded. A round that claims nothing because
+  // another holds the row (the relay's own loop mid-send) used to end the flush with the row unsent.
+  it('flush() publishes what is pending, waiting out a row another holds, until its deadline', async () => {
+    const relay = h.relay({ pollIntervalMs: 60_000 });
+    await h.repo.enqueue(h.pool, [event('flush-held', 1)]);
+    const holder = await h.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM outbox WHERE message_key = 'flush-held' FOR UPDATE`);
+      const released = sleep(300).then(() => holder.query('COMMIT'));
+      await relay.flush(Date.now() + 5_000);
+      await released;
+    } finally {
+      holder.release();
+    }
+    const pending = await h.pool.query(
+      `SELECT 1 FROM outbox WHERE message_key = 'flush-held' AND state = 'pending'`,
+    );
+    assert.equal(pending.rowCount, 0, 'flushed, not left pending');
+    await eventually(() => (keysSeen('flush-held').length === 1 ? true : undefined));
+    await relay.stop();
+  });
+
   it('wakes on NOTIFY long before its poll interval', async () => {
     const relay = h.relay({ pollIntervalMs: 60_000 });
     await relay.start();

@@ -129,7 +129,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private async flushEvents(): Promise<void> {
     const until = Date.now() + shutdownReserveMs(this.config.core.SHUTDOWN_GRACE_MS) / 4;
     try {
-      while (Date.now() < until && (await this.p.relay.round()).claimed > 0);
+      await this.p.relay.flush(until);
     } catch (e) {
       this.logger.warn({ err: e }, 'shutdown: publishing the last events failed; the next relay sends them');
     }

@@ -159,6 +159,20 @@ export class OutboxRelay {
     this.wakeUp = undefined;
   }
 
+  /**
+   * Publishes what is pending until nothing is, or until `untilMs` (shutdown: the events of the
+   * outcomes just recorded). A round that claims nothing while rows are still pending means
+   * another holds them (this relay's own loop, mid-send) or they wait for a retry: it looks again
+   * shortly rather than ending with them unsent.
+   */
+  async flush(untilMs: number): Promise<void> {
+    while (Date.now() < untilMs) {
+      if ((await this.round()).claimed > 0) continue;
+      if ((await this.repo.stats(this.deps.pool)).pending === 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   /** One claim-send-mark cycle. Public so tests and tools can drive the relay step by step. */
   async round(): Promise<RoundResult> {
     const { settings } = this.deps;
