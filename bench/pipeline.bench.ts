@@ -32,6 +32,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
+import { CpuMeter, type CpuPerUnit, describeCpu, CPU_GROUPS } from './cpu.js';
 import { startOtlpSink } from './otlp-sink.js';
 import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
@@ -57,13 +58,12 @@ import {
   type MemoryFigures,
   migratedTemplate,
   percentile,
-  processCpuMs,
   ROOT,
   startNode,
   stopNode,
   waitHttp,
 } from './support.js';
-import { markdown, Results, type Row } from './table.js';
+import { cpuMarkdown, CPU_PREFIX, markdown, Results, type Row } from './table.js';
 
 function numberEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -104,6 +104,10 @@ const GOAL = {
   steadyP99Ms: 100,
   rssMB: 300,
   twoOfOne: 1.5,
+  /** Issue 23: CPU per payout in the end-to-end burst, ms: all the pipeline's processes, the service, Postgres. */
+  cpuPipelineMs: 0.6,
+  cpuServiceMs: 0.25,
+  cpuPostgresMs: 0.15,
 } as const;
 
 /** The split set-up of the roles-split phase: one entry per process. */
@@ -122,6 +126,10 @@ const M = {
   burst: (p: number) => `latency at that burst: p${p}`,
   e2eRss: 'service memory during end to end: peak RSS (sampled every 100 ms)',
   e2eHwm: 'service memory during end to end: VmHWM at the end',
+  e2eCpuPipeline:
+    "end to end: CPU per payout, all the pipeline's processes (service, Postgres, Kafka, sandbox, load generator)",
+  e2eCpuService: 'end to end: CPU per payout, the service',
+  e2eCpuPostgres: 'end to end: CPU per payout, Postgres',
   two: `end to end, two instances with all pipeline roles each (one database, one consumer group), ${fmt(E2E_N)} payouts`,
   twoOfOne: 'two instances / one instance',
   split: `end to end, roles split on two processes (A ${SPLIT_ROLES[0]}; B ${SPLIT_ROLES[1]}), ${fmt(E2E_N)} payouts`,
@@ -217,6 +225,26 @@ const memoryRows = (m: MemoryFigures | undefined, peak: string, hwm: string): Ro
           : [{ measure: hwm, value: m.hwmMB, unit: 'MB', target: { op: '<', value: GOAL.rssMB } } as Row]),
       ];
 
+/**
+ * A phase's CPU per unit as rows of the CPU table (bench/table.ts renders those apart, one line per
+ * phase): each process group, the pipeline's sum, "other" (the box's other jobs) and how busy the box was.
+ */
+function cpuRows(phase: string, c: CpuPerUnit, unit: string): Row[] {
+  console.log(`    ${describeCpu(c, unit)}`);
+  const row = (group: string, value: number, digits = 3, u = 'ms'): Row => ({
+    measure: `${CPU_PREFIX}${phase} (ms per ${unit})|${group}`,
+    value,
+    unit: u,
+    digits,
+  });
+  return [
+    ...CPU_GROUPS.map((g) => row(g, c.byGroup[g])),
+    row('pipeline', c.pipeline),
+    row('other', c.byGroup.other),
+    row('box busy', c.busyPercent, 0, '%'),
+  ];
+}
+
 /** Baseline: what kafkajs + pg alone do on this machine, batch for batch like the intake. */
 async function baseline(ctx: RoundContext): Promise<Row[]> {
   const n = INTAKE_N;
@@ -256,11 +284,15 @@ async function baseline(ctx: RoundContext): Promise<Row[]> {
     });
     await waitGroup(kafka, `${prefix}.g`, 1);
     const msgs = Array.from({ length: n }, (_, i) => command(i, `base${ctx.round}`));
+    const cpu = new CpuMeter({ databases: [dbName] });
     const t0 = performance.now();
     await produceAll(producer, topicName(prefix, 'in'), msgs);
     await withTimeout(finished, 120_000, `baseline: ${done} of ${n} messages`);
     const rate = n / ((performance.now() - t0) / 1000);
-    return [{ measure: M.baseline, value: rate, unit: 'msg/s' }];
+    return [
+      { measure: M.baseline, value: rate, unit: 'msg/s' },
+      ...cpuRows('baseline', cpu.perUnit(n), 'message'),
+    ];
   } finally {
     await consumer.disconnect();
     await producer.disconnect();
@@ -271,7 +303,14 @@ async function baseline(ctx: RoundContext): Promise<Row[]> {
 }
 
 async function raw(ctx: RoundContext): Promise<Row[]> {
+  let cpu: CpuMeter | undefined;
+  let used: CpuPerUnit | undefined;
   const rate = await rawPipeline(E2E_N, {
+    onLoad: (seen) => {
+      if (seen === undefined)
+        cpu = new CpuMeter({ sandbox: ctx.sandboxPid, databases: [benchDatabase('raw')] });
+      else used = cpu?.perUnit(seen);
+    },
     kafka,
     sandboxUrl: ctx.sandboxUrl,
     template: TEMPLATE,
@@ -282,7 +321,10 @@ async function raw(ctx: RoundContext): Promise<Row[]> {
     ensureTopics: (names) => createTopics(env, names),
   });
   await deleteTopics(kafka, `bench-raw-${ctx.tag}`);
-  return [{ measure: M.raw, value: rate, unit: 'payouts/s' }];
+  return [
+    { measure: M.raw, value: rate, unit: 'payouts/s' },
+    ...(used ? cpuRows('raw pipeline', used, 'payout') : []),
+  ];
 }
 
 async function intake(ctx: RoundContext): Promise<Row[]> {
@@ -297,6 +339,7 @@ async function intake(ctx: RoundContext): Promise<Row[]> {
   try {
     await producer.connect();
     const msgs = Array.from({ length: INTAKE_N }, (_, i) => command(i, `in${ctx.round}`));
+    const cpu = new CpuMeter({ services: s.services.map((x) => x.proc.pid), databases: [s.dbName] });
     const t0 = performance.now();
     await produceAll(producer, topicName(s.prefix, TOPICS.commands), msgs);
     const deadline = Date.now() + 120_000;
@@ -308,9 +351,11 @@ async function intake(ctx: RoundContext): Promise<Row[]> {
       await new Promise((r) => setTimeout(r, 50));
     }
     const rate = INTAKE_N / ((performance.now() - t0) / 1000);
+    const used = cpu.perUnit(INTAKE_N);
     return [
       { measure: M.intake, value: rate, unit: 'cmd/s', target: { op: '>=', value: GOAL.intake } },
       ...ratio(ctx, M.intakeOfBaseline, rate, M.baseline, GOAL.intakeOfBaseline),
+      ...cpuRows('intake', used, 'command'),
     ];
   } finally {
     await producer.disconnect();
@@ -337,6 +382,8 @@ interface EndToEnd {
   readonly completed: number;
   /** One entry per service process. */
   readonly memory: MemoryFigures[];
+  /** CPU per payout of each process group over the measured load (warm-up left out). */
+  readonly cpu: CpuPerUnit | undefined;
   readonly report?: string;
 }
 
@@ -464,16 +511,16 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     }
     const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
     await session?.begin();
-    const cpu0 = processCpuMs(first?.proc.pid);
+    const meter = new CpuMeter({
+      services: s.services.map((x) => x.proc.pid),
+      sandbox: ctx.sandboxPid,
+      databases: [s.dbName],
+    });
     const t0 = performance.now();
     await send(msgs, sentAt, rate, t0);
     const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
     await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
-    const cpu1 = processCpuMs(first?.proc.pid);
-    if (cpu0 !== undefined && cpu1 !== undefined && latencies.length > 0)
-      console.log(
-        `    first service process: ${((cpu1 - cpu0) / latencies.length).toFixed(3)} ms of CPU per payout (${latencies.length} payouts)`,
-      );
+    const cpu = latencies.length > 0 ? meter.perUnit(latencies.length) : undefined;
     await session?.finish();
     const perSecond = latencies.length / ((last - t0) / 1000);
     const memory = await s.stopServices();
@@ -485,6 +532,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
       completed: latencies.length,
       atRestMB: s.services.map((x) => x.atRestMB),
       memory,
+      cpu,
       ...(report ? { report } : {}),
     };
   } finally {
@@ -535,8 +583,24 @@ async function e2eOne(ctx: RoundContext): Promise<Row[]> {
     ...ratio(ctx, M.e2eOfRaw, r.perSecond, M.raw, GOAL.endToEndOfRaw),
     ...latencyRows(r.latencies, M.burst),
     ...memoryRows(r.memory[0], M.e2eRss, M.e2eHwm),
+    ...(r.cpu
+      ? [
+          cpuGoal(M.e2eCpuPipeline, r.cpu.pipeline, GOAL.cpuPipelineMs),
+          cpuGoal(M.e2eCpuService, r.cpu.byGroup.service, GOAL.cpuServiceMs),
+          cpuGoal(M.e2eCpuPostgres, r.cpu.byGroup.postgres, GOAL.cpuPostgresMs),
+          ...cpuRows('end to end, one instance', r.cpu, 'payout'),
+        ]
+      : []),
   ];
 }
+
+const cpuGoal = (measure: string, value: number, goal: number): Row => ({
+  measure,
+  value,
+  unit: 'ms',
+  digits: 3,
+  target: { op: '<=', value: goal },
+});
 
 async function e2eTwo(ctx: RoundContext, phase: 'two' | 'split'): Promise<Row[]> {
   const roles = phase === 'two' ? [PIPELINE_ROLES, PIPELINE_ROLES] : SPLIT_ROLES;
@@ -549,6 +613,7 @@ async function e2eTwo(ctx: RoundContext, phase: 'two' | 'split'): Promise<Row[]>
       unit: 'payouts/s',
     },
     ...ratio(ctx, phase === 'two' ? M.twoOfOne : M.splitOfOne, r.perSecond, M.e2e, GOAL.twoOfOne),
+    ...(r.cpu ? cpuRows(phase === 'two' ? 'two instances' : 'roles split', r.cpu, 'payout') : []),
   ];
 }
 
@@ -567,6 +632,7 @@ async function steady(ctx: RoundContext): Promise<Row[]> {
     ...latencyRows(r.latencies, M.steady, GOAL.steadyP99Ms),
     { measure: M.steadyDone, value: r.completed, unit: '', target: { op: '>=', value: STEADY_N } },
     ...memoryRows(r.memory[0], M.steadyRss, M.steadyHwm),
+    ...(r.cpu ? cpuRows(`steady ${fmt(STEADY_RATE)}/s`, r.cpu, 'payout') : []),
   ];
 }
 
@@ -722,7 +788,7 @@ async function main(): Promise<void> {
     }
   }
   const minutes = (Date.now() - started) / 60_000;
-  const table = markdown(results);
+  const table = `${markdown(results)}\n\n${cpuMarkdown(results)}`;
   console.log(`\n${table}\n`);
   progress(`done in ${minutes.toFixed(1)} min`);
   if (profileReport !== undefined) {

@@ -21,6 +21,8 @@ export interface RawPipelineOptions {
   readonly run: string;
   readonly command: (i: number, tag: string) => { key: string; value: string };
   readonly ensureTopics: (names: string[]) => Promise<void>;
+  /** Called as the load starts (no argument) and once the events are in (the count seen). */
+  readonly onLoad?: (seen?: number) => void;
 }
 
 async function token(http: HttpPool): Promise<string> {
@@ -126,10 +128,12 @@ export async function rawPipeline(n: number, o: RawPipelineOptions): Promise<num
   });
   await new Promise((r) => setTimeout(r, 2000));
   const msgs = Array.from({ length: n }, (_, i) => o.command(i, 'raw'));
+  o.onLoad?.();
   const t0 = performance.now();
   for (let i = 0; i < msgs.length; i += 500)
     await producer.send({ topic: inTopic, messages: msgs.slice(i, i + 500) });
   await Promise.race([finished, new Promise((r) => setTimeout(r, 180_000))]);
+  o.onLoad?.(seen);
   const rate = seen / ((lastSeen - t0) / 1000);
   await Promise.all([worker.disconnect(), observer.disconnect(), producer.disconnect()]);
   await http.close();

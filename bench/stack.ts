@@ -113,6 +113,8 @@ export interface Service {
 
 export interface Stack {
   readonly dbUrl: string;
+  /** The database's name (its backends' CPU is the phase's Postgres). */
+  readonly dbName: string;
   readonly prefix: string;
   readonly services: readonly Service[];
   /** Reads every process's memory (before it exits), then stops them; the database stays. */
@@ -182,6 +184,7 @@ export async function startStack(env: BenchEnv, o: StackOptions): Promise<Stack>
   };
   const stack: Stack = {
     dbUrl,
+    dbName: o.dbName,
     prefix: o.prefix,
     services,
     stopServices,

@@ -125,7 +125,13 @@ export function render(line: Line): Rendered {
   };
 }
 
-/** The table in Markdown: one line per measure. */
+/**
+ * Rows whose measure starts with this prefix are the CPU table's (`cpu:<phase>|<group>`), rendered
+ * apart by `cpuMarkdown`: one line per phase, one column per process group.
+ */
+export const CPU_PREFIX = 'cpu:';
+
+/** The table in Markdown: one line per measure (the CPU rows aside). */
 export function markdown(results: Results): string {
   const n = results.runs;
   const head =
@@ -135,9 +141,45 @@ export function markdown(results: Results): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|');
   const out = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
   for (const line of results.all()) {
+    if (line.measure.startsWith(CPU_PREFIX)) continue;
     const r = render(line);
     const cells = n > 1 ? [r.median, r.spread, r.runs] : [r.median];
     out.push(`| ${[line.measure, ...cells, r.target, r.met].map(cell).join(' | ')} |`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * CPU time per payout (command, message) by process, one line per phase: each cell the median of
+ * the runs and, with more than one, their spread.
+ */
+export function cpuMarkdown(results: Results): string {
+  const phases = new Map<string, Map<string, Line>>();
+  for (const line of results.all()) {
+    if (!line.measure.startsWith(CPU_PREFIX)) continue;
+    const [phase = '', group = ''] = line.measure.slice(CPU_PREFIX.length).split('|');
+    let groups = phases.get(phase);
+    if (!groups) phases.set(phase, (groups = new Map<string, Line>()));
+    groups.set(group, line);
+  }
+  if (phases.size === 0) return '';
+  const groups = [...new Set([...phases.values()].flatMap((g) => [...g.keys()]))];
+  const n = results.runs;
+  const head = ['phase', ...groups];
+  const out = [
+    `CPU time per unit by process, from /proc (user + system), over each phase's load; ${n > 1 ? `median of ${n} runs (spread min–max)` : '1 run'}. "pipeline" is the sum of the pipeline's processes; "other" is the rest of the box (other jobs), left out of it.`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+  ];
+  for (const [phase, byGroup] of phases) {
+    const cells = groups.map((g) => {
+      const line = byGroup.get(g);
+      if (!line) return '';
+      const r = render(line);
+      return r.spread === '' ? r.median : `${r.median} (${r.spread})`;
+    });
+    out.push(`| ${[phase, ...cells].join(' | ')} |`);
   }
   return out.join('\n');
 }

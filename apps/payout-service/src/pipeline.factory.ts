@@ -116,6 +116,7 @@ export function createPipeline(i: PipelineInputs) {
     contradictions,
     contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
+    publishAccepted: config.ledger.EVENTS_ACCEPTED === 'publish',
     tracing,
   });
   const batchLedger = new BatchLedger({

@@ -41,6 +41,12 @@ export const ledgerConfig = defineSection('ledger', {
     description:
       "Whether a payout's SUBMITTING state (about to call the provider) is published; skip: one event fewer per payout, and a gap in that payout's versions on the topic (docs/CONTRACTS.md)",
   }),
+  EVENTS_ACCEPTED: envVar({
+    schema: z.enum(['publish', 'skip']),
+    default: 'publish',
+    description:
+      "Whether a new payout's RECEIVED state (its command is recorded) is published; skip: one event fewer per payout, its first version on the topic is not 1, and a consumer learns of the payout from its next state (with EVENTS_SUBMITTING=skip too: a payout that settles at once has only its outcome; docs/CONTRACTS.md)",
+  }),
 });
 
 export type LedgerConfig = SectionValues<typeof ledgerConfig.vars>;

@@ -63,6 +63,12 @@ export interface PayoutLedgerDeps {
    * (EVENTS_SUBMITTING=skip): the row's version still moves, so its versions on the topic skip one.
    */
   readonly publishSubmitting?: boolean;
+  /**
+   * Whether a new payout's RECEIVED state (its command is recorded) writes an event (default true).
+   * Off (EVENTS_ACCEPTED=skip), with publishSubmitting off too, a payout that settles at once has
+   * one event: its outcome. Its first version on the topic is then not 1.
+   */
+  readonly publishAccepted?: boolean;
   /** A span per ledger transaction, in the trace of the payouts it changes (ADR 0015). */
   readonly tracing?: Tracing;
   /** Where contradictions are recorded (ADR 0018); without it `contradict` refuses. */
@@ -153,10 +159,11 @@ export class PayoutLedger {
     // The insert writes the first history rows itself (one statement).
     const inserted = await this.moves.insertNew(tx.client, rows);
     if (inserted.length === 0) return inserted;
-    await this.d.outbox.enqueue(
-      tx.client,
-      inserted.map((row) => payoutStateEvent(row)),
-    );
+    if (this.d.publishAccepted !== false)
+      await this.d.outbox.enqueue(
+        tx.client,
+        inserted.map((row) => payoutStateEvent(row)),
+      );
     announce(() => {
       for (const row of inserted) this.line('intake', null, 0, undefined, row);
     });

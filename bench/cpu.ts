@@ -1,0 +1,163 @@
+/**
+ * CPU time per process group over a measured window, from /proc (utime + stime of every process),
+ * so each phase can say what one payout cost each process: on a shared 2-core box a rate moves with
+ * the other jobs, the CPU spent per payout much less (issue 23).
+ *
+ * Groups: the service processes, Postgres (the backends of the phase's own databases and the
+ * server's own processes: postmaster, WAL writer, checkpointer, autovacuum), Kafka (the broker's JVM), the sandbox, the load generator (this bench process)
+ * and "other" (everything else on the box: another job's noise, not part of the pipeline). Backends
+ * of other databases go to "other": Postgres names each backend's database in its process title.
+ * Not counted: a backend that exits inside the window (its time since the first snapshot is gone
+ * with it; the postmaster's children's time would bring it back, but mixed with every other
+ * database's short connections). The service's pool keeps its connections through a phase.
+ * The broker and Postgres's background processes are shared: on a busy box they carry other jobs'
+ * work too, so quote figures from a quiet run (the "other" column says how quiet it was).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICK_MS = 10; // Linux USER_HZ is 100: /proc counts CPU time in 1/100 s.
+
+export const CPU_GROUPS = ['service', 'postgres', 'kafka', 'sandbox', 'load generator'] as const;
+export type CpuGroup = (typeof CPU_GROUPS)[number] | 'other';
+
+export interface CpuWho {
+  /** The service processes of the phase (none for the baseline and the raw pipeline). */
+  readonly services?: readonly (number | undefined)[];
+  readonly sandbox?: number | undefined;
+  /** Databases whose backends count as the pipeline's Postgres (names, without the URL). */
+  readonly databases?: readonly string[];
+}
+
+type Ticks = Record<CpuGroup, number>;
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // exited meanwhile
+  }
+}
+
+interface PgProcess {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly own: number;
+  /** The database, for a client backend ("postgres: [cluster: ]<user> <database> <client> <state>"). */
+  readonly database: string | undefined;
+}
+
+/** The database a backend's process title names; undefined for the server's own processes. */
+function backendDatabase(cmdline: string): string | undefined {
+  const title = cmdline.replace(/\0/g, ' ').trim().split(/\s+/);
+  const client = title.findIndex((t) => /\(\d+\)$/.test(t) || t === '[local]');
+  return client >= 2 ? title[client - 1] : undefined;
+}
+
+interface Snapshot {
+  readonly ticks: Ticks;
+  readonly pg: readonly PgProcess[];
+}
+
+function snapshot(who: CpuWho): Snapshot {
+  const services = new Set((who.services ?? []).filter((p): p is number => p !== undefined));
+  const out: Ticks = { service: 0, postgres: 0, kafka: 0, sandbox: 0, 'load generator': 0, other: 0 };
+  const pg: PgProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const stat = read(`/proc/${entry}/stat`);
+    if (stat === undefined) continue;
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const f = stat.slice(close + 2).split(' ');
+    const own = Number(f[11]) + Number(f[12]);
+    if (!Number.isFinite(own)) continue;
+    if (services.has(pid)) out.service += own;
+    else if (pid === who.sandbox) out.sandbox += own;
+    else if (pid === process.pid) out['load generator'] += own;
+    else if (comm === 'postgres')
+      pg.push({
+        pid,
+        ppid: Number(f[1]),
+        own,
+        database: backendDatabase(read(`/proc/${entry}/cmdline`) ?? ''),
+      });
+    else if (comm === 'java' && (read(`/proc/${entry}/cmdline`) ?? '').includes('kafka.Kafka'))
+      out.kafka += own;
+    else out.other += own;
+  }
+  return { ticks: out, pg };
+}
+
+/** The servers (postmasters) of the phase's databases: the parents of their backends. */
+function serversOf(pg: readonly PgProcess[], dbs: ReadonlySet<string>): Set<number> {
+  return new Set(pg.filter((p) => p.database !== undefined && dbs.has(p.database)).map((p) => p.ppid));
+}
+
+/**
+ * Postgres's share: the phase's backends and the processes of the server that runs them; other
+ * clusters and databases go to "other".
+ */
+function withPostgres(s: Snapshot, dbs: ReadonlySet<string>, servers: ReadonlySet<number>): Ticks {
+  const out = { ...s.ticks };
+  for (const p of s.pg) {
+    const ours = p.database !== undefined ? dbs.has(p.database) : servers.has(p.pid) || servers.has(p.ppid);
+    if (ours) out.postgres += p.own;
+    else out.other += p.own;
+  }
+  return out;
+}
+
+/** Milliseconds of CPU per unit (payout, command, message) for each group, and their sum. */
+export interface CpuPerUnit {
+  readonly byGroup: Readonly<Record<CpuGroup, number>>;
+  /** The pipeline's processes (every group but "other"). */
+  readonly pipeline: number;
+  /** The window's length, ms, and the box's busy share over it (2 cores = 200 %). */
+  readonly windowMs: number;
+  readonly busyPercent: number;
+}
+
+/** Starts at construction; `perUnit(n)` reads the window so far. Processes must still be running. */
+export class CpuMeter {
+  private readonly start: Snapshot;
+  private readonly dbs: ReadonlySet<string>;
+  private readonly t0 = performance.now();
+
+  constructor(private readonly who: CpuWho) {
+    this.start = snapshot(who);
+    this.dbs = new Set(who.databases ?? []);
+  }
+
+  perUnit(units: number): CpuPerUnit {
+    const last = snapshot(this.who);
+    // The same servers on both sides, whichever snapshot saw a backend of the phase.
+    const servers = new Set([...serversOf(this.start.pg, this.dbs), ...serversOf(last.pg, this.dbs)]);
+    const start = withPostgres(this.start, this.dbs, servers);
+    const end = withPostgres(last, this.dbs, servers);
+    const windowMs = performance.now() - this.t0;
+    const byGroup = {} as Record<CpuGroup, number>;
+    let pipeline = 0;
+    let all = 0;
+    for (const g of [...CPU_GROUPS, 'other'] as const) {
+      const ms = Math.max(0, end[g] - start[g]) * TICK_MS;
+      byGroup[g] = units > 0 ? ms / units : NaN;
+      all += ms;
+      if (g !== 'other') pipeline += ms;
+    }
+    return {
+      byGroup,
+      pipeline: units > 0 ? pipeline / units : NaN,
+      windowMs,
+      busyPercent: windowMs > 0 ? (all / windowMs) * 100 : NaN,
+    };
+  }
+}
+
+/** One line for the bench's log. */
+export function describeCpu(c: CpuPerUnit, unit: string): string {
+  const parts = [...CPU_GROUPS, 'other' as const]
+    .filter((g) => c.byGroup[g] > 0)
+    .map((g) => `${g} ${c.byGroup[g].toFixed(3)}`);
+  return `CPU per ${unit}, ms: ${parts.join(', ')}; pipeline ${c.pipeline.toFixed(3)} (box ${Math.round(c.busyPercent)} % busy of 200 %)`;
+}
