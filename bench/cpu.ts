@@ -13,7 +13,8 @@
  * The broker and Postgres's background processes are shared: on a busy box they carry other jobs'
  * work too, so quote figures from a quiet run (the "other" column says how quiet it was).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import pg from 'pg';
 
 const TICK_MS = 10; // Linux USER_HZ is 100: /proc counts CPU time in 1/100 s.
 
@@ -160,4 +161,74 @@ export function describeCpu(c: CpuPerUnit, unit: string): string {
     .filter((g) => c.byGroup[g] > 0)
     .map((g) => `${g} ${c.byGroup[g].toFixed(3)}`);
   return `CPU per ${unit}, ms: ${parts.join(', ')}; pipeline ${c.pipeline.toFixed(3)} (box ${Math.round(c.busyPercent)} % busy of 200 %)`;
+}
+
+/**
+ * What a phase wrote, per unit, for the capacity model (docs/SCALING.md): WAL bytes (the whole
+ * cluster's, so quote a quiet run), what the ledger's tables and indexes grew by (the outbox's
+ * deleted rows still take room until vacuum), and the Kafka log bytes of the phase's topics (the broker's log files: commands and events).
+ */
+export interface Footprint {
+  readonly walBytes: number;
+  readonly ledgerBytes: number;
+  readonly kafkaBytes: number | undefined;
+}
+
+/** The database's tables with their indexes and TOAST, in bytes (as text). */
+const LEDGER_SIZE = `(SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.relkind = 'r' AND n.nspname = 'public')::text`;
+
+export class FootprintMeter {
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly walStart: string,
+    private readonly ledgerStart: number,
+  ) {}
+
+  static async start(dbUrl: string): Promise<FootprintMeter> {
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    const { rows } = await client.query<{ lsn: string; ledger: string }>(
+      `SELECT pg_current_wal_lsn()::text AS lsn, ${LEDGER_SIZE} AS ledger`,
+    );
+    return new FootprintMeter(client, rows[0]?.lsn ?? '0/0', Number(rows[0]?.ledger ?? NaN));
+  }
+
+  /** `topicPrefix`: the phase's topics (their partitions' log files under `kafkaLogDir`). */
+  async finish(units: number, kafkaLogDir: string, topicPrefix: string): Promise<Footprint> {
+    try {
+      const { rows } = await this.client.query<{ wal: string; ledger: string }>(
+        `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text AS wal,
+                ${LEDGER_SIZE} AS ledger`,
+        [this.walStart],
+      );
+      return {
+        walBytes: Number(rows[0]?.wal ?? NaN) / units,
+        ledgerBytes: (Number(rows[0]?.ledger ?? NaN) - this.ledgerStart) / units,
+        kafkaBytes: kafkaLogBytes(kafkaLogDir, topicPrefix) / units,
+      };
+    } finally {
+      await this.client.end();
+    }
+  }
+}
+
+/** Bytes of the log segments of every partition of the topics starting with `prefix` (NaN if unreadable). */
+function kafkaLogBytes(dir: string, prefix: string): number {
+  let total = 0;
+  let found = false;
+  try {
+    for (const part of readdirSync(dir)) {
+      if (!part.startsWith(prefix)) continue;
+      for (const f of readdirSync(`${dir}/${part}`)) {
+        if (!f.endsWith('.log')) continue;
+        total += statSync(`${dir}/${part}/${f}`).size;
+        found = true;
+      }
+    }
+  } catch {
+    return NaN;
+  }
+  return found ? total : NaN;
 }

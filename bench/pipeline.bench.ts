@@ -32,7 +32,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
-import { CpuMeter, type CpuPerUnit, describeCpu, CPU_GROUPS } from './cpu.js';
+import { CpuMeter, type CpuPerUnit, describeCpu, CPU_GROUPS, type Footprint, FootprintMeter } from './cpu.js';
 import { startOtlpSink } from './otlp-sink.js';
 import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
@@ -90,6 +90,13 @@ const TRACING = process.env['BENCH_TRACING'] === 'otlp';
 const RECORD = process.env['BENCH_RECORD'] !== '0' && !PROFILE && !TRACING && ONLY === undefined;
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 const TEMPLATE = benchDatabase('template');
+/** The broker's log directory (tools/kafka/kafka.sh), for the Kafka bytes a phase wrote. */
+const KAFKA_LOG_DIR =
+  process.env['BENCH_KAFKA_LOG_DIR'] ??
+  resolve(
+    process.env['KAFKA_DATA_DIR'] ?? resolve(ROOT, `.run/kafka-${BROKERS[0]?.split(':')[1] ?? '9092'}`),
+    'logs',
+  );
 const PARTITIONS = 6;
 const kafka = new Kafka({ clientId: 'bench', brokers: BROKERS, logLevel: logLevel.NOTHING });
 const run = Date.now().toString(36);
@@ -129,6 +136,9 @@ const M = {
   e2eCpuPipeline:
     "end to end: CPU per payout, all the pipeline's processes (service, Postgres, Kafka, sandbox, load generator)",
   e2eCpuService: 'end to end: CPU per payout, the service',
+  e2eWal: 'end to end: WAL written per payout (the whole cluster)',
+  e2eLedger: "end to end: the ledger's growth per payout (tables, indexes, TOAST)",
+  e2eKafka: "end to end: Kafka log bytes per payout (the phase's commands and events topics)",
   e2eCpuPostgres: 'end to end: CPU per payout, Postgres',
   two: `end to end, two instances with all pipeline roles each (one database, one consumer group), ${fmt(E2E_N)} payouts`,
   twoOfOne: 'two instances / one instance',
@@ -384,6 +394,8 @@ interface EndToEnd {
   readonly memory: MemoryFigures[];
   /** CPU per payout of each process group over the measured load (warm-up left out). */
   readonly cpu: CpuPerUnit | undefined;
+  /** WAL, ledger growth and Kafka log bytes per payout over the measured load. */
+  readonly footprint: Footprint | undefined;
   readonly report?: string;
 }
 
@@ -516,11 +528,13 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
       sandbox: ctx.sandboxPid,
       databases: [s.dbName],
     });
+    const footprint = await FootprintMeter.start(s.dbUrl);
     const t0 = performance.now();
     await send(msgs, sentAt, rate, t0);
     const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
     await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
     const cpu = latencies.length > 0 ? meter.perUnit(latencies.length) : undefined;
+    const written = await footprint.finish(Math.max(1, latencies.length), KAFKA_LOG_DIR, s.prefix);
     await session?.finish();
     const perSecond = latencies.length / ((last - t0) / 1000);
     const memory = await s.stopServices();
@@ -533,6 +547,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
       atRestMB: s.services.map((x) => x.atRestMB),
       memory,
       cpu,
+      footprint: latencies.length > 0 ? written : undefined,
       ...(report ? { report } : {}),
     };
   } finally {
@@ -591,8 +606,18 @@ async function e2eOne(ctx: RoundContext): Promise<Row[]> {
           ...cpuRows('end to end, one instance', r.cpu, 'payout'),
         ]
       : []),
+    ...(r.footprint ? footprintRows(r.footprint) : []),
   ];
 }
+
+/** The capacity model's inputs (docs/SCALING.md), per payout of the one-instance burst. */
+const footprintRows = (f: Footprint): Row[] => [
+  { measure: M.e2eWal, value: f.walBytes, unit: 'B' },
+  { measure: M.e2eLedger, value: f.ledgerBytes, unit: 'B' },
+  ...(f.kafkaBytes === undefined || Number.isNaN(f.kafkaBytes)
+    ? []
+    : [{ measure: M.e2eKafka, value: f.kafkaBytes, unit: 'B' } as Row]),
+];
 
 const cpuGoal = (measure: string, value: number, goal: number): Row => ({
   measure,
