@@ -29,8 +29,6 @@ export interface CpuWho {
   readonly databases?: readonly string[];
 }
 
-type Ticks = Record<CpuGroup, number>;
-
 function read(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
@@ -39,11 +37,15 @@ function read(path: string): string | undefined {
   }
 }
 
-interface PgProcess {
+/** One process as a snapshot saw it. */
+interface Proc {
   readonly pid: number;
   readonly ppid: number;
-  readonly own: number;
-  /** The database, for a client backend ("postgres: [cluster: ]<user> <database> <client> <state>"). */
+  /** utime + stime, ticks. */
+  readonly ticks: number;
+  /** The group, or 'pg' for a Postgres process (placed once the phase's servers are known). */
+  readonly kind: CpuGroup | 'pg';
+  /** For a Postgres client backend ("postgres: [cluster: ]<user> <database> <client> <state>"). */
   readonly database: string | undefined;
 }
 
@@ -54,15 +56,12 @@ function backendDatabase(cmdline: string): string | undefined {
   return client >= 2 ? title[client - 1] : undefined;
 }
 
-interface Snapshot {
-  readonly ticks: Ticks;
-  readonly pg: readonly PgProcess[];
-}
+/** Every process, keyed by pid and start time (a pid reused in the window is another process). */
+type Snapshot = Map<string, Proc>;
 
 function snapshot(who: CpuWho): Snapshot {
   const services = new Set((who.services ?? []).filter((p): p is number => p !== undefined));
-  const out: Ticks = { service: 0, postgres: 0, kafka: 0, sandbox: 0, 'load generator': 0, other: 0 };
-  const pg: PgProcess[] = [];
+  const out: Snapshot = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
@@ -70,43 +69,39 @@ function snapshot(who: CpuWho): Snapshot {
     if (stat === undefined) continue;
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
+    // Fields after the name: state(0) ppid(1) ... utime(11) stime(12) ... starttime(19).
     const f = stat.slice(close + 2).split(' ');
-    const own = Number(f[11]) + Number(f[12]);
-    if (!Number.isFinite(own)) continue;
-    if (services.has(pid)) out.service += own;
-    else if (pid === who.sandbox) out.sandbox += own;
-    else if (pid === process.pid) out['load generator'] += own;
-    else if (comm === 'postgres')
-      pg.push({
-        pid,
-        ppid: Number(f[1]),
-        own,
-        database: backendDatabase(read(`/proc/${entry}/cmdline`) ?? ''),
-      });
-    else if (comm === 'java' && (read(`/proc/${entry}/cmdline`) ?? '').includes('kafka.Kafka'))
-      out.kafka += own;
-    else out.other += own;
+    const ticks = Number(f[11]) + Number(f[12]);
+    if (!Number.isFinite(ticks)) continue;
+    let kind: Proc['kind'];
+    let database: string | undefined;
+    if (services.has(pid)) kind = 'service';
+    else if (pid === who.sandbox) kind = 'sandbox';
+    else if (pid === process.pid) kind = 'load generator';
+    else if (comm === 'postgres') {
+      kind = 'pg';
+      database = backendDatabase(read(`/proc/${entry}/cmdline`) ?? '');
+    } else if (comm === 'java' && (read(`/proc/${entry}/cmdline`) ?? '').includes('kafka.Kafka'))
+      kind = 'kafka';
+    else kind = 'other';
+    out.set(`${pid}:${f[19]}`, { pid, ppid: Number(f[1]), ticks, kind, database });
   }
-  return { ticks: out, pg };
+  return out;
 }
 
 /** The servers (postmasters) of the phase's databases: the parents of their backends. */
-function serversOf(pg: readonly PgProcess[], dbs: ReadonlySet<string>): Set<number> {
-  return new Set(pg.filter((p) => p.database !== undefined && dbs.has(p.database)).map((p) => p.ppid));
+function serversOf(s: Snapshot, dbs: ReadonlySet<string>): number[] {
+  return [...s.values()].filter((p) => p.database !== undefined && dbs.has(p.database)).map((p) => p.ppid);
 }
 
 /**
- * Postgres's share: the phase's backends and the processes of the server that runs them; other
- * clusters and databases go to "other".
+ * A process's group. Postgres: the phase's backends and the processes of the server that runs
+ * them; other clusters' processes and other databases' backends are "other".
  */
-function withPostgres(s: Snapshot, dbs: ReadonlySet<string>, servers: ReadonlySet<number>): Ticks {
-  const out = { ...s.ticks };
-  for (const p of s.pg) {
-    const ours = p.database !== undefined ? dbs.has(p.database) : servers.has(p.pid) || servers.has(p.ppid);
-    if (ours) out.postgres += p.own;
-    else out.other += p.own;
-  }
-  return out;
+function groupOf(p: Proc, dbs: ReadonlySet<string>, servers: ReadonlySet<number>): CpuGroup {
+  if (p.kind !== 'pg') return p.kind;
+  const ours = p.database !== undefined ? dbs.has(p.database) : servers.has(p.pid) || servers.has(p.ppid);
+  return ours ? 'postgres' : 'other';
 }
 
 /** Milliseconds of CPU per unit (payout, command, message) for each group, and their sum. */
@@ -132,19 +127,28 @@ export class CpuMeter {
 
   perUnit(units: number): CpuPerUnit {
     const last = snapshot(this.who);
-    // The same servers on both sides, whichever snapshot saw a backend of the phase.
-    const servers = new Set([...serversOf(this.start.pg, this.dbs), ...serversOf(last.pg, this.dbs)]);
-    const start = withPostgres(this.start, this.dbs, servers);
-    const end = withPostgres(last, this.dbs, servers);
     const windowMs = performance.now() - this.t0;
+    // The same servers on both sides, whichever snapshot saw a backend of the phase.
+    const servers = new Set([...serversOf(this.start, this.dbs), ...serversOf(last, this.dbs)]);
+    const ms: Record<CpuGroup, number> = {
+      service: 0,
+      postgres: 0,
+      kafka: 0,
+      sandbox: 0,
+      'load generator': 0,
+      other: 0,
+    };
+    // Per process: its time since the first snapshot, or all of it if it started in the window.
+    // A process that exited in the window is not counted (its time is gone with it).
+    for (const [key, p] of last)
+      ms[groupOf(p, this.dbs, servers)] += (p.ticks - (this.start.get(key)?.ticks ?? 0)) * TICK_MS;
     const byGroup = {} as Record<CpuGroup, number>;
     let pipeline = 0;
     let all = 0;
     for (const g of [...CPU_GROUPS, 'other'] as const) {
-      const ms = Math.max(0, end[g] - start[g]) * TICK_MS;
-      byGroup[g] = units > 0 ? ms / units : NaN;
-      all += ms;
-      if (g !== 'other') pipeline += ms;
+      byGroup[g] = units > 0 ? ms[g] / units : NaN;
+      all += ms[g];
+      if (g !== 'other') pipeline += ms[g];
     }
     return {
       byGroup,
