@@ -83,6 +83,11 @@ export class PayoutMoves {
    * claimForSubmission: takes up to `limit` RECEIVED rows no other worker holds, marks them
    * SUBMITTING with a lease and a new attempt, in the caller's transaction. The attempt is
    * recorded before the provider is called, so a crash leaves a SUBMITTING row to recover.
+   *
+   * The limit is a subquery so the planner never sees its value: it then plans for the first rows
+   * of payout_received_idx in order. With the value, on a table without statistics (a fresh
+   * database, a burst after autovacuum saw it empty) it estimated fewer RECEIVED rows than the
+   * limit and sorted the whole backlog (issue 23; test/ledger/plans-without-statistics.int-spec.ts).
    */
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
     const { rows } = await db.query<RawPayout>(
@@ -92,7 +97,7 @@ export class PayoutMoves {
                 lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
           WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
-                          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                          ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
           RETURNING ${qualify(COLUMNS, 'p')}
        ), history AS (${historyOf("'RECEIVED'", "'executor'")})
        SELECT ${COLUMNS} FROM changed`,

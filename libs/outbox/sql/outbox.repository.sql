@@ -20,7 +20,7 @@ SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload::text A
    AND NOT EXISTS (SELECT 1 FROM outbox e
                     WHERE e.message_key = o.message_key AND e.id < o.id AND e.state <> 'published')
  ORDER BY o.id
- LIMIT $1
+ LIMIT (SELECT $1::int)
    FOR UPDATE OF o SKIP LOCKED;
 
 -- outbox.markPublished (OutboxRepository.markPublished)

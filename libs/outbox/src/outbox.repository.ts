@@ -81,6 +81,12 @@ export class OutboxRepository {
    * head first would read the whole backlog each round.) A row becomes a head only when the rows
    * before it are published, never the other way round, and a key's rows commit in id order (see
    * enqueue), so a head seen in this statement's snapshot is a head.
+   *
+   * The limit is a subquery so the planner never sees its value and plans for the first rows of
+   * that walk. With the value, on a table without statistics (a fresh database, an outbox that was
+   * empty when autovacuum last analysed it) it estimated fewer pending rows than the limit, read
+   * them all through a bitmap and sorted them: 54 ms a round against 2.2 ms (issue 23;
+   * test/ledger/plans-without-statistics.int-spec.ts).
    */
   async claimHeads(client: pg.PoolClient, limit: number): Promise<OutboxRow[]> {
     const { rows } = await client.query<RawRow>(
@@ -92,7 +98,7 @@ export class OutboxRepository {
          AND NOT EXISTS (SELECT 1 FROM outbox e
                           WHERE e.message_key = o.message_key AND e.id < o.id AND e.state <> 'published')
        ORDER BY o.id
-       LIMIT $1
+       LIMIT (SELECT $1::int)
          FOR UPDATE OF o SKIP LOCKED`,
       [limit],
     );
