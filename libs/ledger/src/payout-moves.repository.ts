@@ -55,15 +55,16 @@ export class PayoutMoves {
   /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
-    const { rows: out } = await db.query<RawPayout>(
-      /* sql: payout.insertNew */ `WITH changed AS (
+    const { rows: out } = await db.query<RawPayout>({
+      name: 'payout.insertNew',
+      text: /* sql: payout.insertNew */ `WITH changed AS (
          INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
          ON CONFLICT (account_id, transfer_id) DO NOTHING
          RETURNING ${COLUMNS}
        ), history AS (${historyOf('NULL::text', "'intake'")})
        SELECT ${COLUMNS} FROM changed`,
-      [
+      values: [
         rows.map((r) => r.accountId),
         rows.map((r) => r.transferId),
         rows.map((r) => r.kind),
@@ -75,7 +76,7 @@ export class PayoutMoves {
         rows.map((r) => r.traceparent ?? null),
         rows.map((r) => r.providerApi ?? 'v1'),
       ],
-    );
+    });
     return out.map(toRow);
   }
 
@@ -90,8 +91,9 @@ export class PayoutMoves {
    * limit and sorted the whole backlog (issue 23; test/ledger/plans-without-statistics.int-spec.ts).
    */
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.claimForSubmission */ `WITH changed AS (
+    const { rows } = await db.query<RawPayout>({
+      name: 'payout.claimForSubmission',
+      text: /* sql: payout.claimForSubmission */ `WITH changed AS (
          UPDATE payout p
             SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
                 lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
@@ -101,8 +103,8 @@ export class PayoutMoves {
           RETURNING ${qualify(COLUMNS, 'p')}
        ), history AS (${historyOf("'RECEIVED'", "'executor'")})
        SELECT ${COLUMNS} FROM changed`,
-      [owner, leaseMs, limit],
-    );
+      values: [owner, leaseMs, limit],
+    });
     return rows.map(toRow);
   }
 
@@ -135,8 +137,9 @@ export class PayoutMoves {
    */
   async transitionMany(db: Db, moves: readonly TransitionMove[], cause: HistoryCause): Promise<PayoutRow[]> {
     if (moves.length === 0) return [];
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.transitionMany */ `WITH changed AS (
+    const { rows } = await db.query<RawPayout>({
+      name: 'payout.transitionMany',
+      text: /* sql: payout.transitionMany */ `WITH changed AS (
          UPDATE payout p
             SET status = m.status, version = p.version + 1, updated_at = now(),
                 status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
@@ -164,7 +167,7 @@ export class PayoutMoves {
                     m.approver_id AS h_approver, m.proposal_id AS h_proposal
        ), history AS (${historyOf('ch.h_from', '$18::text', 'ch.h_operator, ch.h_approver, ch.h_proposal')})
        SELECT ${COLUMNS} FROM changed`,
-      [
+      values: [
         moves.map((m) => m.id),
         moves.map((m) => m.fromVersion),
         moves.map((m) => m.to),
@@ -184,7 +187,7 @@ export class PayoutMoves {
         moves.map((m) => m.actor?.proposalId ?? null),
         cause,
       ],
-    );
+    });
     return rows.map(toRow);
   }
 

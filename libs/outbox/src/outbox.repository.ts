@@ -48,8 +48,9 @@ export class OutboxRepository {
     // Six arrays: measured against one JSON parameter (json_array_elements, a field at a time),
     // Postgres spends about 10 us less per event for a little more escaping in pg. `json`, not
     // `jsonb`: each payload is stored as the very text written here, which the relay sends.
-    const { rows: out } = await q.query<{ id: string }>(
-      /* sql: outbox.enqueue */ `
+    const { rows: out } = await q.query<{ id: string }>({
+      name: 'outbox.enqueue',
+      text: /* sql: outbox.enqueue */ `
       INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
       SELECT message_key, event_id, event_type, topic, payload::json, headers::jsonb
         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
@@ -57,7 +58,7 @@ export class OutboxRepository {
        ORDER BY ord
       ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
       RETURNING id`,
-      [
+      values: [
         rows.map((r) => r.messageKey),
         rows.map((r) => r.eventId),
         rows.map((r) => r.eventType),
@@ -65,7 +66,7 @@ export class OutboxRepository {
         rows.map((r) => JSON.stringify(r.payload)),
         rows.map((r) => JSON.stringify(r.headers ?? {})),
       ],
-    );
+    });
     return { inserted: out.map((r) => r.id) };
   }
 
@@ -89,8 +90,9 @@ export class OutboxRepository {
    * test/ledger/plans-without-statistics.int-spec.ts).
    */
   async claimHeads(client: pg.PoolClient, limit: number): Promise<OutboxRow[]> {
-    const { rows } = await client.query<RawRow>(
-      /* sql: outbox.claimHeads */ `
+    const { rows } = await client.query<RawRow>({
+      name: 'outbox.claimHeads',
+      text: /* sql: outbox.claimHeads */ `
       SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload::text AS payload, o.headers, o.attempts
         FROM outbox o
        WHERE o.state = 'pending'
@@ -100,8 +102,8 @@ export class OutboxRepository {
        ORDER BY o.id
        LIMIT (SELECT $1::int)
          FOR UPDATE OF o SKIP LOCKED`,
-      [limit],
-    );
+      values: [limit],
+    });
     return rows.map((r) => ({
       id: r.id,
       messageKey: r.message_key,
@@ -120,13 +122,14 @@ export class OutboxRepository {
    */
   async markPublished(client: Queryable, ids: readonly string[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const { rows } = await client.query<{ latency: number }>(
-      /* sql: outbox.markPublished */ `
+    const { rows } = await client.query<{ latency: number }>({
+      name: 'outbox.markPublished',
+      text: /* sql: outbox.markPublished */ `
       UPDATE outbox SET state = 'published', published_at = now()
        WHERE id = ANY($1::bigint[]) AND state = 'pending'
       RETURNING extract(epoch FROM published_at - created_at)::float8 AS latency`,
-      [ids],
-    );
+      values: [ids],
+    });
     return rows.map((r) => r.latency);
   }
 
@@ -137,13 +140,14 @@ export class OutboxRepository {
    */
   async deletePublished(client: Queryable, ids: readonly string[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const { rows } = await client.query<{ latency: number }>(
-      /* sql: outbox.deletePublished */ `
+    const { rows } = await client.query<{ latency: number }>({
+      name: 'outbox.deletePublished',
+      text: /* sql: outbox.deletePublished */ `
       DELETE FROM outbox
        WHERE id = ANY($1::bigint[]) AND state = 'pending'
       RETURNING extract(epoch FROM now() - created_at)::float8 AS latency`,
-      [ids],
-    );
+      values: [ids],
+    });
     return rows.map((r) => r.latency);
   }
 
