@@ -5,8 +5,9 @@
 
 -- outbox.enqueue (OutboxRepository.enqueue)
 INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
-SELECT message_key, event_id, event_type, topic, payload::json, headers::jsonb
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+SELECT message_key, event_id, event_type, topic, payload, headers::jsonb
+  FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                  json_array_elements($5::json), json_array_elements($6::json))
        WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
  ORDER BY ord
 ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
