@@ -6,7 +6,13 @@
 -- payout.insertNew (PayoutMoves.insertNew)
 WITH changed AS (
   INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
+  SELECT account_id, transfer_id, kind, request_hash, request, NULLIF(request_secrets, 'null'::jsonb), amount,
+         request_id, traceparent, provider_api
+    FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                    jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb), unnest($7::numeric[]),
+                    unnest($8::text[]), unnest($9::text[]), unnest($10::text[]))
+         AS r(account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id,
+              traceparent, provider_api)
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,

@@ -59,7 +59,13 @@ export class PayoutMoves {
       name: 'payout.insertNew',
       text: /* sql: payout.insertNew */ `WITH changed AS (
          INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
+         SELECT account_id, transfer_id, kind, request_hash, request, NULLIF(request_secrets, 'null'::jsonb), amount,
+                request_id, traceparent, provider_api
+           FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                           jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb), unnest($7::numeric[]),
+                           unnest($8::text[]), unnest($9::text[]), unnest($10::text[]))
+                AS r(account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id,
+                     traceparent, provider_api)
          ON CONFLICT (account_id, transfer_id) DO NOTHING
          RETURNING ${COLUMNS}
        ), history AS (${historyOf('NULL::text', "'intake'")})
@@ -69,8 +75,10 @@ export class PayoutMoves {
         rows.map((r) => r.transferId),
         rows.map((r) => r.kind),
         rows.map((r) => r.requestHash),
-        rows.map((r) => JSON.stringify(r.request)),
-        rows.map((r) => (r.requestSecrets ? JSON.stringify(r.requestSecrets) : null)),
+        // One JSON array each, not jsonb[] elements pg would escape one quote at a time (see
+        // OutboxRepository.enqueue); a payout without secrets is a JSON null, stored as NULL.
+        JSON.stringify(rows.map((r) => r.request)),
+        JSON.stringify(rows.map((r) => r.requestSecrets ?? null)),
         rows.map((r) => r.amount),
         rows.map((r) => r.requestId),
         rows.map((r) => r.traceparent ?? null),
