@@ -17,6 +17,10 @@
  * Array parameters (`unnest($1::text[], …)`) keep a statement one shape whatever the number of
  * rows, which is why no query in the repositories needs a shape today.
  *
+ * A hot statement may be sent as a prepared one, `db.query({ name: 'payout.claim', text: /* sql:
+ * payout.claim *\/ \`…\`, values })`: the tag then sits on `text`, and `name` must be the tag, so
+ * one name never carries two texts (pg refuses that) and a reader finds the statement by its name.
+ *
  * Rules it enforces over libs/ (not spec files): every `.query(…)` in a `*.repository.ts` file is
  * tagged; a `.query(…)` elsewhere is tagged too, unless it is a session or transaction statement
  * (BEGIN, COMMIT, SET, LISTEN, SELECT 1, the migration lock, CREATE DATABASE: see CONTROL below).
@@ -216,9 +220,16 @@ async function renderSource(root: string, source: string, errors: string[]): Pro
 
   const out: RenderedQuery[] = [];
   for (const call of calls) {
-    const arg = call.arguments[0]!;
+    const first = call.arguments[0]!;
+    const named = ts.isObjectLiteralExpression(first) ? namedStatement(first) : undefined;
+    const arg = named?.text ?? first;
     const at = `${source}:${sf.getLineAndCharacterOfPosition(arg.getStart()).line + 1}`;
     const tag = tagOf(sf, arg);
+    if (tag && named && named.name !== tag.name) {
+      errors.push(
+        `${at}: a prepared statement is named after its tag: name '${tag.name}', not '${named.name}'`,
+      );
+    }
     if (!tag) {
       if (isRepository) {
         errors.push(`${at}: untagged query in a repository; write /* sql: <namespace>.<method> */ before it`);
@@ -253,6 +264,18 @@ async function renderSource(root: string, source: string, errors: string[]): Pro
     }
   }
   return out;
+}
+
+/** `{ name: 'x.y', text: …, values }`: the statement's name ('?' unless a literal) and text. */
+function namedStatement(o: ts.ObjectLiteralExpression): { name: string; text: ts.Expression } | undefined {
+  let name = '?';
+  let text: ts.Expression | undefined;
+  for (const p of o.properties) {
+    if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name)) continue;
+    if (p.name.text === 'text') text = p.initializer;
+    if (p.name.text === 'name' && ts.isStringLiteralLike(p.initializer)) name = p.initializer.text;
+  }
+  return text ? { name, text } : undefined;
 }
 
 interface Tag {

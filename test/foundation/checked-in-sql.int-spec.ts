@@ -116,6 +116,35 @@ describe('checked-in SQL generator', () => {
     assert.match(message, /tag thing\.one is already used in libs\/x\/src\/thing\.repository\.ts/);
   });
 
+  it('reads a prepared statement from its text, and refuses one not named after its tag', async () => {
+    const ok = tree({
+      'libs/x/src/thing.repository.ts': repository(
+        `  async one(db) { await db.query({ name: 'thing.one', text: /* sql: thing.one */ 'SELECT 1 AS a', values: [] }); }`,
+      ),
+    });
+    const [file] = await generateSqlFiles(ok);
+    assert.deepEqual(
+      file?.queries.map((q) => q.tag),
+      ['thing.one'],
+    );
+    assert.match(file?.text ?? '', /SELECT 1 AS a/);
+    const misnamed = tree({
+      'libs/x/src/thing.repository.ts': repository(
+        `  async one(db) { await db.query({ name: 'thing.two', text: /* sql: thing.one */ 'SELECT 1 AS a' }); }`,
+      ),
+    });
+    assert.match(
+      await refusal(misnamed),
+      /a prepared statement is named after its tag: name 'thing\.one', not 'thing\.two'/,
+    );
+    const untagged = tree({
+      'libs/x/src/thing.repository.ts': repository(
+        `  async one(db) { await db.query({ name: 'thing.one', text: 'SELECT 1 AS a' }); }`,
+      ),
+    });
+    assert.match(await refusal(untagged), /untagged query in a repository/);
+  });
+
   it('renders a piece built at run time only for the representative value its tag names, and says so', async () => {
     const source = (tag: string) => ({
       'libs/x/src/rows.ts': `export function valuesRows(n) { return ''; }\n`,

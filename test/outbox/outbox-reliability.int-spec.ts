@@ -283,8 +283,8 @@ async function claimHeadsText(): Promise<string> {
   const { OutboxRepository } = await import('#outbox');
   let text = '';
   const spy = {
-    query: (t: string) => {
-      text = t;
+    query: (q: string | { text: string }) => {
+      text = typeof q === 'string' ? q : q.text;
       return Promise.resolve({ rows: [] });
     },
   };

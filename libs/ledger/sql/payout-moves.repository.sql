@@ -6,7 +6,13 @@
 -- payout.insertNew (PayoutMoves.insertNew)
 WITH changed AS (
   INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
+  SELECT account_id, transfer_id, kind, request_hash, request, NULLIF(request_secrets, 'null'::jsonb), amount,
+         request_id, traceparent, provider_api
+    FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                    jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb), unnest($7::numeric[]),
+                    unnest($8::text[]), unnest($9::text[]), unnest($10::text[]))
+         AS r(account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id,
+              traceparent, provider_api)
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
@@ -27,7 +33,7 @@ WITH changed AS (
          lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
    WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
-                   ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                   ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
    RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)

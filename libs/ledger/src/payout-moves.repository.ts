@@ -55,27 +55,36 @@ export class PayoutMoves {
   /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
-    const { rows: out } = await db.query<RawPayout>(
-      /* sql: payout.insertNew */ `WITH changed AS (
+    const { rows: out } = await db.query<RawPayout>({
+      name: 'payout.insertNew',
+      text: /* sql: payout.insertNew */ `WITH changed AS (
          INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::numeric[], $8::text[], $9::text[], $10::text[])
+         SELECT account_id, transfer_id, kind, request_hash, request, NULLIF(request_secrets, 'null'::jsonb), amount,
+                request_id, traceparent, provider_api
+           FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                           jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb), unnest($7::numeric[]),
+                           unnest($8::text[]), unnest($9::text[]), unnest($10::text[]))
+                AS r(account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id,
+                     traceparent, provider_api)
          ON CONFLICT (account_id, transfer_id) DO NOTHING
          RETURNING ${COLUMNS}
        ), history AS (${historyOf('NULL::text', "'intake'")})
        SELECT ${COLUMNS} FROM changed`,
-      [
+      values: [
         rows.map((r) => r.accountId),
         rows.map((r) => r.transferId),
         rows.map((r) => r.kind),
         rows.map((r) => r.requestHash),
-        rows.map((r) => JSON.stringify(r.request)),
-        rows.map((r) => (r.requestSecrets ? JSON.stringify(r.requestSecrets) : null)),
+        // One JSON array each, not jsonb[] elements pg would escape one quote at a time (see
+        // OutboxRepository.enqueue); a payout without secrets is a JSON null, stored as NULL.
+        JSON.stringify(rows.map((r) => r.request)),
+        JSON.stringify(rows.map((r) => r.requestSecrets ?? null)),
         rows.map((r) => r.amount),
         rows.map((r) => r.requestId),
         rows.map((r) => r.traceparent ?? null),
         rows.map((r) => r.providerApi ?? 'v1'),
       ],
-    );
+    });
     return out.map(toRow);
   }
 
@@ -83,21 +92,27 @@ export class PayoutMoves {
    * claimForSubmission: takes up to `limit` RECEIVED rows no other worker holds, marks them
    * SUBMITTING with a lease and a new attempt, in the caller's transaction. The attempt is
    * recorded before the provider is called, so a crash leaves a SUBMITTING row to recover.
+   *
+   * The limit is a subquery so the planner never sees its value: it then plans for the first rows
+   * of payout_received_idx in order. With the value, on a table without statistics (a fresh
+   * database, a burst after autovacuum saw it empty) it estimated fewer RECEIVED rows than the
+   * limit and sorted the whole backlog (issue 23; test/ledger/plans-without-statistics.int-spec.ts).
    */
   async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.claimForSubmission */ `WITH changed AS (
+    const { rows } = await db.query<RawPayout>({
+      name: 'payout.claimForSubmission',
+      text: /* sql: payout.claimForSubmission */ `WITH changed AS (
          UPDATE payout p
             SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
                 lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
           WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
-                          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                          ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
           RETURNING ${qualify(COLUMNS, 'p')}
        ), history AS (${historyOf("'RECEIVED'", "'executor'")})
        SELECT ${COLUMNS} FROM changed`,
-      [owner, leaseMs, limit],
-    );
+      values: [owner, leaseMs, limit],
+    });
     return rows.map(toRow);
   }
 
@@ -130,8 +145,9 @@ export class PayoutMoves {
    */
   async transitionMany(db: Db, moves: readonly TransitionMove[], cause: HistoryCause): Promise<PayoutRow[]> {
     if (moves.length === 0) return [];
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.transitionMany */ `WITH changed AS (
+    const { rows } = await db.query<RawPayout>({
+      name: 'payout.transitionMany',
+      text: /* sql: payout.transitionMany */ `WITH changed AS (
          UPDATE payout p
             SET status = m.status, version = p.version + 1, updated_at = now(),
                 status_code = COALESCE(m.status_code, p.status_code), reason = COALESCE(m.reason, p.reason),
@@ -159,7 +175,7 @@ export class PayoutMoves {
                     m.approver_id AS h_approver, m.proposal_id AS h_proposal
        ), history AS (${historyOf('ch.h_from', '$18::text', 'ch.h_operator, ch.h_approver, ch.h_proposal')})
        SELECT ${COLUMNS} FROM changed`,
-      [
+      values: [
         moves.map((m) => m.id),
         moves.map((m) => m.fromVersion),
         moves.map((m) => m.to),
@@ -179,7 +195,7 @@ export class PayoutMoves {
         moves.map((m) => m.actor?.proposalId ?? null),
         cause,
       ],
-    );
+    });
     return rows.map(toRow);
   }
 

@@ -50,8 +50,9 @@ export class RateBudgetRepository implements RateSlotStore {
    * and that clock (ms since the epoch), so the caller can place the slots on its own clock.
    */
   private async take(r: SlotRequest): Promise<GrantRow | undefined> {
-    const { rows } = await this.db.query<GrantRow>(
-      /* sql: rateBudget.take */ `UPDATE provider_rate_budget AS b
+    const { rows } = await this.db.query<GrantRow>({
+      name: 'rateBudget.take',
+      text: /* sql: rateBudget.take */ `UPDATE provider_rate_budget AS b
           SET (tat, granted_from, granted, clock, reservations) = (
                 SELECT s.start + g.n * $4::bigint * interval '1 microsecond', s.start, g.n, c.now,
                        b.reservations + 1
@@ -67,8 +68,8 @@ export class RateBudgetRepository implements RateSlotStore {
                  (extract(epoch FROM b.granted_from - b.clock) * 1000)::float8 AS first_in_ms,
                  (extract(epoch FROM greatest(b.tat, b.paused_until) - b.clock) * 1000)::float8 AS next_in_ms,
                  (extract(epoch FROM b.clock) * 1000)::float8 AS clock_ms`,
-      [r.accountId, r.endpoint, r.wanted, r.stepMicros, r.horizonMs, r.toleranceMicros],
-    );
+      values: [r.accountId, r.endpoint, r.wanted, r.stepMicros, r.horizonMs, r.toleranceMicros],
+    });
     return rows[0];
   }
 

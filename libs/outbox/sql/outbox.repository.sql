@@ -5,8 +5,9 @@
 
 -- outbox.enqueue (OutboxRepository.enqueue)
 INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers)
-SELECT message_key, event_id, event_type, topic, payload::json, headers::jsonb
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+SELECT message_key, event_id, event_type, topic, payload, headers::jsonb
+  FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                  json_array_elements($5::json), json_array_elements($6::json))
        WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, ord)
  ORDER BY ord
 ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
@@ -20,7 +21,7 @@ SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload::text A
    AND NOT EXISTS (SELECT 1 FROM outbox e
                     WHERE e.message_key = o.message_key AND e.id < o.id AND e.state <> 'published')
  ORDER BY o.id
- LIMIT $1
+ LIMIT (SELECT $1::int)
    FOR UPDATE OF o SKIP LOCKED;
 
 -- outbox.markPublished (OutboxRepository.markPublished)

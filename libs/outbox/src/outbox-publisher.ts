@@ -211,7 +211,10 @@ function messageSize(m: Message): number {
   let n = 70; // record framing, roughly
   n += typeof m.key === 'string' ? Buffer.byteLength(m.key) : (m.key?.length ?? 0);
   n += typeof m.value === 'string' ? Buffer.byteLength(m.value) : (m.value?.length ?? 0);
-  for (const [k, v] of Object.entries(m.headers ?? {})) {
+  const headers = m.headers ?? {};
+  // for...in, not Object.entries: no array of pairs per message (issue 23, allocation).
+  for (const k in headers) {
+    const v = headers[k];
     n += Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0);
   }
   return n;
