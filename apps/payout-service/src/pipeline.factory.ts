@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import {
   BatchLedger,
+  type LedgerOutbox,
   ContradictionRepository,
   HistoryRepository,
   BatchRepository,
@@ -29,6 +30,10 @@ import {
   OutboxRepository,
   outboxRelaySettings,
   PromOutboxMetrics,
+  WalOutboxRepository,
+  WalOutboxWriter,
+  WalRelay,
+  walRelaySettings,
 } from '#outbox';
 import {
   batchCheckWorkerSettings,
@@ -99,6 +104,9 @@ export function createPipeline(i: PipelineInputs) {
   const payouts = new PayoutRepository();
   const batches = new BatchRepository();
   const outbox = new OutboxRepository();
+  // Where the ledger's transactions write their events (ADR 0023): rows, or WAL messages.
+  const wal = config.outbox.OUTBOX_TRANSPORT === 'wal';
+  const events: LedgerOutbox = wal ? new WalOutboxWriter() : outbox;
   const history = new HistoryRepository();
   const metrics = new PipelineMetrics(registry);
   const reconcilerMetrics = new ReconcilerMetrics(registry);
@@ -108,7 +116,7 @@ export function createPipeline(i: PipelineInputs) {
   const payoutLedger = new PayoutLedger({
     pool,
     reversalWatch: reversalWatchSettings(c),
-    outbox,
+    outbox: events,
     history,
     logger: i.logger,
     stale,
@@ -120,7 +128,7 @@ export function createPipeline(i: PipelineInputs) {
   });
   const batchLedger = new BatchLedger({
     pool,
-    outbox,
+    outbox: events,
     history,
     logger: i.logger,
     stale,
@@ -150,7 +158,7 @@ export function createPipeline(i: PipelineInputs) {
     batches,
     quota: new WithdrawalQuotaRepository(),
     deadLetters: new DeadLetterRepository(),
-    outbox,
+    outbox: events,
     dlq,
     cipher,
     metrics,
@@ -211,6 +219,13 @@ export function createPipeline(i: PipelineInputs) {
     batchCheckWorkerSettings(c, owner),
   );
 
+  const walSlots = new WalOutboxRepository();
+  const outboxMetrics = new PromOutboxMetrics(registry, () => outbox.stats(pool), {
+    slot: config.outbox.OUTBOX_WAL_SLOT,
+    expected: wal,
+    read: (name) => walSlots.slot(pool, name),
+    streaming: (): number => (walRelay?.state === 'streaming' ? 1 : 0),
+  });
   const relay = new OutboxRelay({
     pool,
     databaseUrl: config.core.DATABASE_URL,
@@ -219,9 +234,24 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     settings: outboxRelaySettings(config.outbox),
     repository: outbox,
-    metrics: new PromOutboxMetrics(registry, () => outbox.stats(pool)),
+    metrics: outboxMetrics,
     tracing,
   });
+  // `wal`: the slot's stream is published by this relay; the table relay above serves what it
+  // parks (failed events, and later events of their keys) and rows left by the table transport.
+  const walRelay: WalRelay | undefined = wal
+    ? new WalRelay({
+        pool,
+        databaseUrl: config.core.DATABASE_URL,
+        kafka,
+        topicPrefix,
+        logger: i.logger,
+        settings: { ...walRelaySettings(config.outbox), ...outboxRelaySettings(config.outbox) },
+        repository: outbox,
+        metrics: outboxMetrics,
+        onParked: () => relay.wake(),
+      })
+    : undefined;
   // An executor without the intake in its process (roles split) hears of new payouts from
   // Postgres (migration 1764000000001); in one process the intake wakes it directly.
   const newPayouts = new OutboxListener({
@@ -248,7 +278,7 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     payouts,
     batches,
-    outbox,
+    outbox: events,
     ledger: payoutLedger,
     accounts: clientOptions.accounts,
   });
@@ -285,6 +315,8 @@ export function createPipeline(i: PipelineInputs) {
     batchSubmits,
     batchChecks,
     relay,
+    walRelay,
+    walSlots,
     queries,
     operations,
     ...webhooks,
