@@ -57,7 +57,9 @@ import {
   type MemoryFigures,
   migratedTemplate,
   percentile,
+  postgresCpuMs,
   processCpuMs,
+  walBytes,
   ROOT,
   startNode,
   stopNode,
@@ -366,7 +368,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
   const { profile, n, rate } = o;
   const s = await startStack(env, {
     dbName: benchDatabase(o.phase),
-    prefix: `bench-${o.phase}-${ctx.tag}`,
+    prefix: `${process.env['BENCH_TOPIC_PREFIX'] ?? ''}bench-${o.phase}-${ctx.tag}`,
     roles: o.roles,
     sandboxUrl: ctx.sandboxUrl,
     ...(profile ? { launch: profiledLaunch(profile.dir) } : {}),
@@ -465,14 +467,24 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     const msgs = Array.from({ length: n }, (_, i) => command(i, `${o.phase}${ctx.round}`));
     await session?.begin();
     const cpu0 = processCpuMs(first?.proc.pid);
+    const pgCpu0 = await postgresCpuMs(s.dbUrl);
+    const wal0 = await walBytes(s.dbUrl);
     const t0 = performance.now();
     await send(msgs, sentAt, rate, t0);
     const waitMs = Math.max(1000, o.timeoutMs - (performance.now() - t0));
     await Promise.race([finished, new Promise((r) => setTimeout(r, waitMs))]);
     const cpu1 = processCpuMs(first?.proc.pid);
+    const pgCpu1 = await postgresCpuMs(s.dbUrl);
+    const wal1 = await walBytes(s.dbUrl);
     if (cpu0 !== undefined && cpu1 !== undefined && latencies.length > 0)
       console.log(
         `    first service process: ${((cpu1 - cpu0) / latencies.length).toFixed(3)} ms of CPU per payout (${latencies.length} payouts)`,
+      );
+    if (pgCpu0 !== undefined && pgCpu1 !== undefined && latencies.length > 0)
+      console.log(
+        `    PostgreSQL (every process of the server): ${((pgCpu1 - pgCpu0) / latencies.length).toFixed(3)} ms of CPU per payout; WAL ${fmt(Number(wal1 - wal0) / latencies.length)} bytes per payout (outbox transport ${process.env['BENCH_OUTBOX_TRANSPORT'] ?? 'table'}; load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')})`,
       );
     await session?.finish();
     const perSecond = latencies.length / ((last - t0) / 1000);

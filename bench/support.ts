@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -64,7 +64,64 @@ export function benchPool(connectionString: string, max: number): pg.Pool {
 }
 
 export async function dropDatabase(name: string): Promise<void> {
-  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  await admin(async (c) => {
+    // OUTBOX_TRANSPORT=wal leaves its replication slot, which would refuse the drop.
+    await c.query(
+      'SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = $1 AND NOT active',
+      [name],
+    );
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+}
+
+/**
+ * CPU time (ms) of a local PostgreSQL server: the postmaster, its live children (backends,
+ * walsenders, background workers) and, through the postmaster's cutime/cstime, the children it
+ * has reaped. Found from a backend's parent. Undefined when the server is not on this machine.
+ */
+export async function postgresCpuMs(url: string): Promise<number | undefined> {
+  const statOf = (pid: number | string): string[] | undefined => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      return undefined;
+    }
+  };
+  // Read while the backend lives: it exits with the connection.
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  let postmaster: number;
+  try {
+    const backend = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? -1;
+    postmaster = Number(statOf(backend)?.[1]);
+  } finally {
+    await c.end();
+  }
+  const pm = statOf(postmaster);
+  if (!pm) return undefined;
+  // Fields after the name: ppid is the 2nd, utime/stime the 12th/13th, cutime/cstime the 14th/15th.
+  let ticks = Number(pm[11]) + Number(pm[12]) + Number(pm[13]) + Number(pm[14]);
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const f = statOf(pid);
+    if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * 10;
+}
+
+/** The server's WAL position in bytes (pg_current_wal_lsn), to count the WAL a phase wrote. */
+export async function walBytes(url: string): Promise<bigint> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ b: string }>(
+      "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS b",
+    );
+    return BigInt(rows[0]?.b.split('.')[0] ?? '0');
+  } finally {
+    await c.end();
+  }
 }
 
 export function startNode(
