@@ -17,11 +17,16 @@ import {
   capturingLogger,
   createTestDatabase,
   eventually,
+  FAST_RECONCILE,
   freePort,
   PrivatePostgres,
+  startStack,
   testKafka,
+  testServiceEnv,
   testTopicPrefix,
 } from '#test-support';
+import { startService } from '../../apps/payout-service/src/bootstrap.js';
+import { loadServiceConfig } from '../../apps/payout-service/src/service.config.js';
 import { ensureTopics } from '#messaging';
 import { topicName } from '#contracts';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
@@ -351,6 +356,47 @@ describe('WAL outbox (logical decoding messages, a private wal_level=logical clu
     );
     assert.deepEqual(firstArrivals(got, 'restart/').get('restart/a'), [1, 2, 3]);
     await wal.stop();
+  });
+
+  it('runs the service with OUTBOX_TRANSPORT=wal: a payout’s events come through the slot, readiness watches it', async () => {
+    const svcUrl = cluster.url('wal_outbox_service_test');
+    await ensureDatabase(svcUrl);
+    await runMigrations(svcUrl);
+    const stack = await startStack({ env: FAST_RECONCILE });
+    try {
+      await stack.registerBeneficiary({
+        beneId: 'WAL1',
+        bankAccount: '026291800001191',
+        ifsc: 'YESB0000262',
+      });
+      const svc = await stack.startService({
+        DATABASE_URL: svcUrl,
+        OUTBOX_TRANSPORT: 'wal',
+        OUTBOX_WAL_SLOT: 'wal_service_test',
+      });
+      await stack.send({
+        type: 'payout.standard_transfer',
+        data: { transferId: 'wal_1', beneId: 'WAL1', amount: '10.00', transferMode: 'banktransfer' },
+      });
+      await stack.waitForStatus('wal_1', 'SUCCESS');
+      assert.deepEqual(
+        stack.eventsOf('wal_1').map((e) => e.data.status),
+        ['RECEIVED', 'SUBMITTING', 'SUCCESS'],
+      );
+      const c = new pg.Client({ connectionString: svcUrl });
+      await c.connect();
+      try {
+        assert.equal((await c.query('SELECT 1 FROM outbox')).rowCount, 0, 'no outbox rows in wal mode');
+        const ready = (await (await fetch(`${svc.url}/health/ready`)).json()) as {
+          info?: Record<string, { status: string }>;
+        };
+        assert.equal(ready.info?.['outboxSlot']?.status, 'up');
+      } finally {
+        await c.end();
+      }
+    } finally {
+      await stack.close();
+    }
   });
 
   it('refuses OUTBOX_TRANSPORT=wal on a server without wal_level=logical, saying so', async (t) => {

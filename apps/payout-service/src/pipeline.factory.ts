@@ -16,6 +16,7 @@ import {
   BeneHistoryRepository,
 } from '#ledger';
 import { createPool } from '#database';
+import { type OutboxSlotView } from '#health';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
@@ -316,7 +317,17 @@ export function createPipeline(i: PipelineInputs) {
     batchChecks,
     relay,
     walRelay,
-    walSlots,
+    slotHealth: {
+      problem: async (): Promise<string | undefined> => {
+        if (!wal) return undefined;
+        const slot = config.outbox.OUTBOX_WAL_SLOT;
+        const status = await walSlots.slot(pool, slot);
+        if (!status) return `the outbox replication slot ${slot} is missing (OUTBOX_TRANSPORT=wal)`;
+        if (status.walStatus === 'lost')
+          return `the outbox replication slot ${slot} was invalidated (max_slot_wal_keep_size): events not yet published are gone from the WAL`;
+        return undefined;
+      },
+    } satisfies OutboxSlotView,
     queries,
     operations,
     ...webhooks,

@@ -14,6 +14,7 @@ import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
+import { OUTBOX_SLOT } from '#health';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
 import {
@@ -212,6 +213,7 @@ const providers: Provider[] = [
   part(ProviderClient, 'client'),
   ...operationsUseCases(),
   part(WebhookIntake, 'webhookIntake'),
+  { provide: OUTBOX_SLOT, inject: [PIPELINE], useFactory: (p: Pipeline) => p.slotHealth },
   Workers,
 ];
 
@@ -233,7 +235,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, ...Object.values(OPERATIONS_USE_CASES)],
+      exports: [ProviderClient, OUTBOX_SLOT, ...Object.values(OPERATIONS_USE_CASES)],
     };
   }
 }
