@@ -106,7 +106,10 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     .filter((r) => r.cause === 'SIGKILL')
     .flatMap((r) => (r.readyMs === undefined ? [] : [r.readyMs]));
   const rows: [string, string][] = [
-    ['command', `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed})`],
+    [
+      'command',
+      `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed}${c.outboxTransport === 'wal' ? ', OUTBOX_TRANSPORT=wal' : ''})`,
+    ],
     ['code', f.code],
     [
       'run time',
