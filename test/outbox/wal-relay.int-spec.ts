@@ -412,6 +412,21 @@ describe('WAL outbox (logical decoding messages, a private wal_level=logical clu
           e instanceof ConfigError &&
           /needs wal_level=logical; this PostgreSQL has wal_level=/.test(e.message),
       );
+      // The service refuses to start (main.ts exits 78 on a ConfigError).
+      await assert.rejects(
+        () =>
+          startService(
+            loadServiceConfig(
+              testServiceEnv({
+                databaseUrl: db.url,
+                topicPrefix: prefix,
+                extra: { OUTBOX_TRANSPORT: 'wal' },
+              }),
+            ),
+            log.logger,
+          ),
+        (e: unknown) => e instanceof ConfigError && /wal_level=logical/.test(e.message),
+      );
       const slots = await c.query("SELECT 1 FROM pg_replication_slots WHERE slot_name = 'never_created'");
       assert.equal(slots.rowCount, 0);
     } finally {
