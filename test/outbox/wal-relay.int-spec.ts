@@ -19,6 +19,7 @@ import {
   eventually,
   FAST_RECONCILE,
   freePort,
+  PrivateBroker,
   PrivatePostgres,
   startStack,
   testKafka,
@@ -240,6 +241,21 @@ describe('WAL outbox (logical decoding messages, a private wal_level=logical clu
     await second.wal.stop();
   });
 
+  it('publishes a transaction larger than two batches (the stream pauses, the batches go before its commit)', async () => {
+    const slot = await newSlot();
+    const got = await consume();
+    const { wal } = walRelay(slot, { batchSize: 20 });
+    await wal.start();
+    await emitTx(range(1, 300).map((k) => event(`large/${k}`, 1)));
+    await eventually(() => (firstArrivals(got, 'large/').size === 300 ? true : undefined), {
+      what: '300 events of one transaction',
+    });
+    await eventually(async () => ((await slotLag(slot)) < 16_384 ? true : undefined), {
+      what: 'slot confirmed',
+    });
+    await wal.stop();
+  });
+
   it('parks a failed event as dead, holds its key behind it, lets other keys flow, and replays in order', async () => {
     const slot = await newSlot();
     const got = await consume();
@@ -313,6 +329,80 @@ describe('WAL outbox (logical decoding messages, a private wal_level=logical clu
     assert.deepEqual(firstArrivals(got, 'switch/a').get('switch/a'), [1, 2, 3]);
     await wal.stop();
     await table.stop();
+  });
+
+  it('keeps each key in order through a Kafka outage: a failed batch ends the stream, nothing after it is sent', async () => {
+    // A private broker frozen with SIGSTOP: every request times out (as in a broker restart).
+    const broker = new PrivateBroker();
+    await broker.start();
+    const relayKafka = new Kafka({
+      clientId: `wal-outage-${prefix}`,
+      brokers: broker.brokers,
+      logLevel: logLevel.NOTHING,
+      requestTimeout: 1_000,
+      retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 300 },
+    });
+    const observer = new Kafka({
+      clientId: `wal-outage-obs-${prefix}`,
+      brokers: broker.brokers,
+      logLevel: logLevel.NOTHING,
+    });
+    const consumer = observer.consumer({ groupId: `${prefix}.outage`, maxWaitTimeInMs: 100 });
+    const slot = await newSlot();
+    const relay = new WalRelay({
+      pool,
+      databaseUrl: url,
+      kafka: relayKafka,
+      topicPrefix: prefix,
+      logger: log.logger,
+      settings: { ...TEST_SETTINGS, batchSize: 10, slot, standbyRetryMs: 300 },
+    });
+    try {
+      await ensureTopics(relayKafka, [{ topic: topicName(prefix, EVENTS), numPartitions: 3 }]);
+      const got: Received[] = [];
+      await consumer.connect();
+      await consumer.subscribe({ topic: topicName(prefix, EVENTS), fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          const body = JSON.parse(message.value?.toString() ?? '{}') as { data?: { version?: number } };
+          got.push({
+            key: message.key?.toString() ?? '',
+            eventId: message.headers?.['ce_id']?.toString() ?? '',
+            version: body.data?.version ?? -1,
+            partition: 0,
+            headers: {},
+            value: '',
+          });
+        },
+      });
+      await relay.start();
+      const keys = range(1, 20).map((k) => `outage/${k}`);
+      await emitTx(keys.map((k) => event(k, 1)));
+      await eventually(() => (firstArrivals(got, 'outage/').size === 20 ? true : undefined), {
+        what: 'the first versions',
+        timeoutMs: 30_000,
+      });
+      await broker.pause();
+      try {
+        for (let v = 2; v <= 6; v++) await emitTx(keys.map((k) => event(k, v)));
+        await new Promise((r) => setTimeout(r, 3_000));
+      } finally {
+        await broker.resume();
+      }
+      const byKey = await eventually(
+        () => {
+          const m = firstArrivals(got, 'outage/');
+          return [...m.values()].every((vs) => vs.length === 6) ? m : undefined;
+        },
+        { what: 'every version after the outage', timeoutMs: 45_000 },
+      );
+      for (const k of keys) assert.deepEqual(byKey.get(k), range(1, 6), k);
+      assert.equal((await pool.query("SELECT 1 FROM outbox WHERE message_key LIKE 'outage/%'")).rowCount, 0);
+    } finally {
+      await relay.stop();
+      await consumer.disconnect().catch(() => undefined);
+      await broker.destroy();
+    }
   });
 
   it('lets one relay stream a slot while a second stands by, and takes over when the first stops', async () => {

@@ -26,6 +26,13 @@ export interface WalRelayDeps {
 
 export type WalRelayState = 'stopped' | 'connecting' | 'streaming' | 'standby';
 
+/** One replication connection's state: `over` once it ended or a batch of it failed. */
+interface Connection {
+  stream: WalStream;
+  over: boolean;
+  end(err: Error | undefined): void;
+}
+
 type Item =
   | { readonly kind: 'event'; readonly event: WalEvent; readonly commitTimeMs: number }
   | { readonly kind: 'mark'; readonly lsn: bigint };
@@ -56,7 +63,6 @@ export class WalRelay {
   private readonly log: AppLogger;
   private running = false;
   private loop: Promise<void> | undefined;
-  private stream: WalStream | undefined;
   private streamEnded: ((err: Error | undefined) => void) | undefined;
   private queue: Item[] = [];
   private queuedEvents = 0;
@@ -165,35 +171,56 @@ export class WalRelay {
     this.wakeUp = undefined;
   }
 
-  /** One replication connection, from start to end. Resolves with the reason it ended. */
+  /**
+   * One replication connection, from start to end. Resolves with the reason it ended. Its queue,
+   * batches and confirmations belong to it alone (`conn`): once it has ended, or a batch of it
+   * failed, nothing more of it is sent or confirmed. What it delivered after its last confirmed
+   * position comes again on the next connection, in order; a later event of a key sent after an
+   * earlier one had failed would be published before it.
+   */
   private async streamOnce(): Promise<Error | undefined> {
     const { settings } = this.deps;
-    // Whatever was queued before belongs to a previous connection: the slot sends it again.
     this.queue = [];
     this.queuedEvents = 0;
     let resolveEnded!: (err: Error | undefined) => void;
     const ended = new Promise<Error | undefined>((r) => (resolveEnded = r));
-    this.streamEnded = (err) => resolveEnded(err);
+    const conn: Connection = {
+      stream: undefined as unknown as WalStream,
+      over: false,
+      end: (err) => {
+        conn.over = true;
+        this.queue = [];
+        this.queuedEvents = 0;
+        resolveEnded(err);
+      },
+    };
+    this.streamEnded = (err) => conn.end(err);
     const stream = new WalStream(this.deps.databaseUrl, settings.slot, WAL_PUBLICATION, {
       onEvent: (event, commitTimeMs) => {
+        if (conn.over) return;
         this.queue.push({ kind: 'event', event, commitTimeMs });
         this.queuedEvents++;
+        // A batch's worth of a transaction not yet committed is sent already (and confirmed with
+        // its commit): a transaction larger than the queue must not wait for its end.
+        if (this.queuedEvents >= settings.batchSize) this.schedule(conn);
         // Backpressure: two batches queued are enough; the server waits for us.
         if (this.queuedEvents >= 2 * settings.batchSize) stream.pause();
       },
       onCommit: (lsn) => {
+        if (conn.over) return;
         this.queue.push({ kind: 'mark', lsn });
-        this.schedule(stream, resolveEnded);
+        this.schedule(conn);
       },
       onKeepalive: (lsn, replyNow) => {
+        if (conn.over) return;
         // Everything before it has been received: once that is handled, the slot may move here.
         this.queue.push({ kind: 'mark', lsn });
         if (replyNow && this.confirmed > 0n) stream.acknowledge(this.confirmed);
-        this.schedule(stream, resolveEnded);
+        this.schedule(conn);
       },
-      onEnd: (err) => resolveEnded(err),
+      onEnd: (err) => conn.end(err),
     });
-    this.stream = stream;
+    conn.stream = stream;
     try {
       const slot = await this.wal.slot(this.deps.pool, settings.slot);
       if (!slot) {
@@ -215,31 +242,32 @@ export class WalRelay {
       this.statusTimer.unref();
       return await ended;
     } finally {
+      conn.over = true;
       clearInterval(this.statusTimer);
       this.streamEnded = undefined;
-      // The batch in flight finishes (and confirms its position) before the connection closes.
-      await this.processing?.catch(() => undefined);
+      // A batch in flight finishes (a stop confirms it) before the connection closes.
+      while (this.processing) await this.processing;
       await stream.stop();
-      this.stream = undefined;
     }
   }
 
-  private schedule(stream: WalStream, fail: (err: Error) => void): void {
-    if (this.processing) return;
+  private schedule(conn: Connection): void {
+    if (this.processing || conn.over) return;
     // setImmediate: what the socket delivered in one read is queued first, and sent as one batch.
     this.processing = new Promise<void>((r) => setImmediate(r))
-      .then(() => this.drain(stream))
-      .catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))))
+      .then(() => this.drain(conn))
+      .catch((e: unknown) => conn.end(e instanceof Error ? e : new Error(String(e))))
       .finally(() => {
         this.processing = undefined;
         // An item queued after drain() looked for the last time must not wait for the next one.
-        if (this.queue.length > 0 && this.stream === stream) this.schedule(stream, fail);
+        if (this.queue.length > 0) this.schedule(conn);
       });
   }
 
   /** Handles queued items batch by batch until the queue is empty, confirming after each. */
-  private async drain(stream: WalStream): Promise<void> {
-    while (this.queue.length > 0 && this.stream === stream) {
+  private async drain(conn: Connection): Promise<void> {
+    const { stream } = conn;
+    while (this.queue.length > 0 && !conn.over) {
       const events: Array<{ event: WalEvent; commitTimeMs: number }> = [];
       let mark: bigint | undefined;
       let taken = 0;
@@ -253,7 +281,9 @@ export class WalRelay {
       this.queue = this.queue.slice(taken);
       this.queuedEvents -= events.length;
       if (events.length > 0) await this.publish(events);
-      if (mark !== undefined && mark > this.confirmed) {
+      // A stop lets the batch in flight be confirmed; an end by failure or by the server does not
+      // matter here (the connection is gone, and the next one starts from the slot's position).
+      if (mark !== undefined && mark > this.confirmed && !stream.isEnded) {
         this.confirmed = mark;
         stream.acknowledge(mark);
       }

@@ -48,6 +48,11 @@ export class WalStream {
     this.plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publication], messages: true });
   }
 
+  /** Whether the stream has ended (what it delivered after its last confirmation comes again). */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
   /**
    * Connects and starts streaming from the slot's confirmed position. Rejects when the server
    * refuses (55006: another process streams this slot; 42704: no such slot).
