@@ -52,6 +52,9 @@ interface Proc {
 /** The database a backend's process title names; undefined for the server's own processes. */
 function backendDatabase(cmdline: string): string | undefined {
   const title = cmdline.replace(/\0/g, ' ').trim().split(/\s+/);
+  // A walsender ("walsender <user> <client> ...") streams the server's WAL, not one database's:
+  // the server's own (the WAL outbox's relay reads through one).
+  if (title.includes('walsender')) return undefined;
   const client = title.findIndex((t) => /\(\d+\)$/.test(t) || t === '[local]');
   return client >= 2 ? title[client - 1] : undefined;
 }

@@ -432,7 +432,7 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
   const { profile, n, rate } = o;
   const s = await startStack(env, {
     dbName: benchDatabase(o.phase),
-    prefix: `bench-${o.phase}-${ctx.tag}`,
+    prefix: `${process.env['BENCH_TOPIC_PREFIX'] ?? ''}bench-${o.phase}-${ctx.tag}`,
     roles: o.roles,
     sandboxUrl: ctx.sandboxUrl,
     ...(profile ? { launch: profiledLaunch(profile.dir) } : {}),

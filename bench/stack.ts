@@ -161,6 +161,10 @@ function serviceEnv(
     EXECUTOR_CONCURRENCY: '128',
     EXECUTOR_IDLE_POLL_MS: '20',
     OUTBOX_POLL_INTERVAL_MS: '200',
+    // BENCH_OUTBOX_TRANSPORT=wal: events through the WAL (ADR 0023; BENCH_DATABASE_URL's server
+    // needs wal_level=logical). One slot per bench database: slot names are per server.
+    OUTBOX_TRANSPORT: process.env['BENCH_OUTBOX_TRANSPORT'] ?? 'table',
+    OUTBOX_WAL_SLOT: `outbox_${o.dbName}`.replace(/[^a-z0-9_]/g, '_').slice(0, 63),
   };
 }
 

@@ -64,7 +64,14 @@ export function benchPool(connectionString: string, max: number): pg.Pool {
 }
 
 export async function dropDatabase(name: string): Promise<void> {
-  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  await admin(async (c) => {
+    // OUTBOX_TRANSPORT=wal leaves its replication slot, which would refuse the drop.
+    await c.query(
+      'SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = $1 AND NOT active',
+      [name],
+    );
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
 }
 
 export function startNode(
@@ -113,25 +120,6 @@ export interface MemoryFigures {
   /** VmHWM (the kernel's own peak RSS over the process's life), read just before it is stopped. */
   readonly hwmMB: number | undefined;
   readonly samples: number;
-}
-
-/**
- * CPU time a process has used (user + system, /proc/<pid>/stat, in ms), or undefined once it is
- * gone. Under a shared box's load a rate says little; the CPU a process spent per payout is
- * steadier.
- */
-export function processCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? ticks * 10 : undefined; // USER_HZ is 100 on Linux
 }
 
 /** A field of /proc/<pid>/status in kB (KiB), or undefined once the process is gone. */

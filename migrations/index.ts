@@ -14,6 +14,7 @@ import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-act
 import { ProviderApi1764440000000 } from './1764440000000-provider-api.js';
 import { OperatorSignIn1764450000000 } from './1764450000000-operator-sign-in.js';
 import { SearchStatusPartial1764510000000 } from './1764510000000-search-status-partial.js';
+import { OutboxWalPublication1764520000000 } from './1764520000000-outbox-wal-publication.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   ProviderApi1764440000000,
   OperatorSignIn1764450000000,
   SearchStatusPartial1764510000000,
+  OutboxWalPublication1764520000000,
 ];

@@ -38,6 +38,11 @@ export interface ChaosConfig {
   /** The command line shown with the figures. */
   readonly commandLine: string;
   readonly variant: 'full' | 'short';
+  /**
+   * The services' OUTBOX_TRANSPORT (ADR 0023): `wal` runs the private cluster with
+   * wal_level=logical and publishes events through its replication slot.
+   */
+  readonly outboxTransport: string;
 }
 
 export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -59,6 +64,7 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   leaseMs: 5_000,
   basePort: 20700,
   logLevel: 'info',
+  outboxTransport: 'table',
 };
 
 export const SHORT: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -93,6 +99,7 @@ const KEYS: Record<string, keyof ChaosConfig> = {
   'base-port': 'basePort',
   'log-level': 'logLevel',
   report: 'reportFile',
+  'outbox-transport': 'outboxTransport',
 };
 
 /**
@@ -137,5 +144,7 @@ export function chaosConfig(
   const c = cfg as unknown as ChaosConfig;
   if (c.faultRate > 1 || c.duplicateRate > 1 || c.conflictRate > 1) throw new Error('rates are 0..1');
   if (c.webhookVersion !== 'v1' && c.webhookVersion !== 'v2') throw new Error('webhook-version is v1 or v2');
+  if (c.outboxTransport !== 'table' && c.outboxTransport !== 'wal')
+    throw new Error('outbox-transport is table or wal');
   return c;
 }

@@ -68,6 +68,24 @@ describe('chaos checks', () => {
     assert.equal(a.last.get('default|a')?.data.status, 'SUCCESS');
   });
 
+  it('versions with OUTBOX_TRANSPORT=wal: a repeated run of seen versions is a redelivery; a new version out of order is not', () => {
+    const events = [
+      msg(event('a', 1, 'RECEIVED')),
+      msg(event('a', 2, 'SUBMITTING')),
+      msg(event('a', 1, 'RECEIVED')),
+      msg(event('a', 2, 'SUBMITTING')),
+      msg(event('a', 3, 'SUCCESS')),
+      msg(event('b', 2, 'SUBMITTING')),
+    ];
+    const wal = analyseEvents(events, new Map(), 'any');
+    assert.equal(wal.redelivered, 2);
+    assert.deepEqual(wal.orderViolations, ['default|b: gap, v2 (SUBMITTING) after v0']);
+    assert.deepEqual(analyseEvents(events, new Map()).orderViolations, [
+      'default|a: reordered, v1 (RECEIVED) after v2',
+      'default|b: gap, v2 (SUBMITTING) after v0',
+    ]);
+  });
+
   it('secrets of a command in its events are found', () => {
     const a = analyseEvents(
       [msg(event('s', 1, 'RECEIVED', { beneficiary: { bankAccount: '026291800001191' } }))],

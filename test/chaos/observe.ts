@@ -122,11 +122,15 @@ export interface EventAnalysis {
 /**
  * Versions per entity must go 1, 2, 3... in the order the topic holds them: a repeat of the
  * latest version is a redelivery (at-least-once), anything else is a gap or a reordering.
- * `commands` is keyed by `keyOf(account, identity)`.
+ * `commands` is keyed by `keyOf(account, identity)`. `repeats: 'any'` (OUTBOX_TRANSPORT=wal,
+ * ADR 0023) also takes a repeat of an earlier version already seen for a redelivery: a stream
+ * restarted from the slot's confirmed position sends a run of a key's events again; the first
+ * arrival of each version must still be in order.
  */
 export function analyseEvents(
   messages: readonly TopicMessage[],
   commands: ReadonlyMap<string, PlannedCommand>,
+  repeats: 'latest' | 'any' = 'latest',
 ): EventAnalysis {
   const state = new Map<string, { partition: number; expected: number; ids: Set<string> }>();
   const last = new Map<string, PayoutEvent>();
@@ -171,7 +175,7 @@ export function analyseEvents(
     if (v === s.expected) {
       s.expected += 1;
       s.ids.add(e.id);
-    } else if (v === s.expected - 1 && s.ids.has(e.id)) {
+    } else if ((v === s.expected - 1 || repeats === 'any') && s.ids.has(e.id)) {
       redelivered += 1;
     } else if (v > s.expected) {
       orderViolations.push(`${entity}: gap, v${v} (${e.data.status}) after v${s.expected - 1}`);

@@ -106,7 +106,10 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     .filter((r) => r.cause === 'SIGKILL')
     .flatMap((r) => (r.readyMs === undefined ? [] : [r.readyMs]));
   const rows: [string, string][] = [
-    ['command', `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed})`],
+    [
+      'command',
+      `\`${c.commandLine}\` (${c.variant} variant, seed ${c.seed}${c.outboxTransport === 'wal' ? ', OUTBOX_TRANSPORT=wal' : ''})`,
+    ],
     ['code', f.code],
     [
       'run time',
@@ -283,11 +286,12 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
     'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
     '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
-    '--hostile-webhooks=20 --webhook-version=v1',
+    '--hostile-webhooks=20 --webhook-version=v1 --outbox-transport=table',
     '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700` (or `CHAOS_COMMANDS`,',
     '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
     "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",
-    'logs; `report.md`).',
+    'logs; `report.md`). `--outbox-transport=wal` runs the services with the WAL outbox (ADR 0023)',
+    'on a cluster with `wal_level=logical`.',
     '',
   ];
   return out.join('\n');

@@ -166,7 +166,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     webhooks: cfg.basePort + 83,
     webhookListeners: [cfg.basePort + 84, cfg.basePort + 85],
   };
-  const postgres = new PrivatePostgres(ports.postgres, join(LOG_DIR, 'postgres.log'));
+  const postgres = new PrivatePostgres(
+    ports.postgres,
+    join(LOG_DIR, 'postgres.log'),
+    cfg.outboxTransport === 'wal' ? ['wal_level=logical'] : [],
+  );
   const broker = new Broker(ports.kafka, join(DATA_DIR, `kafka-${ports.kafka}`));
   const kafka = new Kafka({
     clientId: 'chaos-harness',
@@ -303,6 +307,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
       PROVIDER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
       SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
+      OUTBOX_TRANSPORT: cfg.outboxTransport,
       ...FAST_RECONCILE,
     });
     const services = ports.services.map(
@@ -703,7 +708,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     }
     const eventMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.events));
     const dlqMessages = await readTopic(kafka, topicName(PREFIX, TOPICS.commandsDlq));
-    const ev = analyseEvents(eventMessages, byKey);
+    const ev = analyseEvents(eventMessages, byKey, cfg.outboxTransport === 'wal' ? 'any' : 'latest');
     const dl = analyseDeadLetters(dlqMessages, hostile, ev.last);
     const ledger = await ledgerState(pool);
     lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);

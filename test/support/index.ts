@@ -7,3 +7,4 @@ export * from './stack.js';
 export * from './fakes.js';
 export * from './webhook-signer.js';
 export * from './operators.js';
+export * from './private-postgres.js';

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Kafka } from 'kafkajs';
+import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import {
   CONSUMER_FAILURES,
@@ -17,6 +18,7 @@ import {
   type AppLogger,
   type Tracing,
 } from '#observability';
+import { prepareWalOutbox } from '#outbox';
 import { WebhookIntake, webhookListenerSettings } from '#pipeline';
 import { consumerGroups } from './consumer-groups.js';
 import { ProblemDetailsFilter } from './problem.filter.js';
@@ -51,6 +53,8 @@ export async function startService(
   } = {},
 ): Promise<ServiceApp> {
   const log = logger ?? createLogger({ level: config.core.LOG_LEVEL, name: 'payout-service' });
+  // Before anything writes an event: the slot must exist first (ADR 0023). Throws ConfigError.
+  if (config.outbox.OUTBOX_TRANSPORT === 'wal') await prepareWalTransport(config, log);
   const tracing = givenTracing ?? (await tracingFromConfig(config.tracing));
   if (tracing.enabled) log.info({ serviceName: config.tracing.OTEL_SERVICE_NAME }, 'tracing on (OTLP)');
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -121,4 +125,16 @@ export async function startService(
       await tracing.shutdown().catch((e: unknown) => log.warn({ err: e }, 'flushing traces failed'));
     },
   };
+}
+
+/** Checks the server and creates the slot of OUTBOX_TRANSPORT=wal on a connection of its own. */
+async function prepareWalTransport(config: ServiceConfig, log: AppLogger): Promise<void> {
+  const client = new pg.Client({ connectionString: config.core.DATABASE_URL });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await prepareWalOutbox(client, config.outbox.OUTBOX_WAL_SLOT, log.child({ component: 'wal-relay' }));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

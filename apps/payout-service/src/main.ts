@@ -97,7 +97,16 @@ async function boot(
     }
   }
   health.starting();
-  return startService(config, logger, undefined, { beforeListen: () => health.close() });
+  try {
+    return await startService(config, logger, undefined, { beforeListen: () => health.close() });
+  } catch (e) {
+    // What only the server can tell (OUTBOX_TRANSPORT=wal without wal_level=logical): 78 as well.
+    if (e instanceof ConfigError) {
+      logger.error({ err: e.message }, 'the database refused this configuration');
+      return exitWith(EXIT.CONFIG, e.message);
+    }
+    throw e;
+  }
 }
 
 async function main(): Promise<void> {

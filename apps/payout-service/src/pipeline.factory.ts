@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import {
   BatchLedger,
+  type LedgerOutbox,
   ContradictionRepository,
   HistoryRepository,
   BatchRepository,
@@ -15,6 +16,7 @@ import {
   BeneHistoryRepository,
 } from '#ledger';
 import { createPool } from '#database';
+import { type OutboxSlotView } from '#health';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
@@ -29,6 +31,10 @@ import {
   OutboxRepository,
   outboxRelaySettings,
   PromOutboxMetrics,
+  WalOutboxRepository,
+  WalOutboxWriter,
+  WalRelay,
+  walRelaySettings,
 } from '#outbox';
 import {
   batchCheckWorkerSettings,
@@ -99,6 +105,9 @@ export function createPipeline(i: PipelineInputs) {
   const payouts = new PayoutRepository();
   const batches = new BatchRepository();
   const outbox = new OutboxRepository();
+  // Where the ledger's transactions write their events (ADR 0023): rows, or WAL messages.
+  const wal = config.outbox.OUTBOX_TRANSPORT === 'wal';
+  const events: LedgerOutbox = wal ? new WalOutboxWriter() : outbox;
   const history = new HistoryRepository();
   const metrics = new PipelineMetrics(registry);
   const reconcilerMetrics = new ReconcilerMetrics(registry);
@@ -108,7 +117,7 @@ export function createPipeline(i: PipelineInputs) {
   const payoutLedger = new PayoutLedger({
     pool,
     reversalWatch: reversalWatchSettings(c),
-    outbox,
+    outbox: events,
     history,
     logger: i.logger,
     stale,
@@ -121,7 +130,7 @@ export function createPipeline(i: PipelineInputs) {
   });
   const batchLedger = new BatchLedger({
     pool,
-    outbox,
+    outbox: events,
     history,
     logger: i.logger,
     stale,
@@ -151,7 +160,7 @@ export function createPipeline(i: PipelineInputs) {
     batches,
     quota: new WithdrawalQuotaRepository(),
     deadLetters: new DeadLetterRepository(),
-    outbox,
+    outbox: events,
     dlq,
     cipher,
     metrics,
@@ -212,6 +221,13 @@ export function createPipeline(i: PipelineInputs) {
     batchCheckWorkerSettings(c, owner),
   );
 
+  const walSlots = new WalOutboxRepository();
+  const outboxMetrics = new PromOutboxMetrics(registry, () => outbox.stats(pool), {
+    slot: config.outbox.OUTBOX_WAL_SLOT,
+    expected: wal,
+    read: (name) => walSlots.slot(pool, name),
+    streaming: (): number => (walRelay?.state === 'streaming' ? 1 : 0),
+  });
   const relay = new OutboxRelay({
     pool,
     databaseUrl: config.core.DATABASE_URL,
@@ -220,9 +236,24 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     settings: outboxRelaySettings(config.outbox),
     repository: outbox,
-    metrics: new PromOutboxMetrics(registry, () => outbox.stats(pool)),
+    metrics: outboxMetrics,
     tracing,
   });
+  // `wal`: the slot's stream is published by this relay; the table relay above serves what it
+  // parks (failed events, and later events of their keys) and rows left by the table transport.
+  const walRelay: WalRelay | undefined = wal
+    ? new WalRelay({
+        pool,
+        databaseUrl: config.core.DATABASE_URL,
+        kafka,
+        topicPrefix,
+        logger: i.logger,
+        settings: { ...walRelaySettings(config.outbox), ...outboxRelaySettings(config.outbox) },
+        repository: outbox,
+        metrics: outboxMetrics,
+        onParked: () => relay.wake(),
+      })
+    : undefined;
   // An executor without the intake in its process (roles split) hears of new payouts from
   // Postgres (migration 1764000000001); in one process the intake wakes it directly.
   const newPayouts = new OutboxListener({
@@ -249,7 +280,7 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     payouts,
     batches,
-    outbox,
+    outbox: events,
     ledger: payoutLedger,
     accounts: clientOptions.accounts,
   });
@@ -286,6 +317,18 @@ export function createPipeline(i: PipelineInputs) {
     batchSubmits,
     batchChecks,
     relay,
+    walRelay,
+    slotHealth: {
+      problem: async (): Promise<string | undefined> => {
+        if (!wal) return undefined;
+        const slot = config.outbox.OUTBOX_WAL_SLOT;
+        const status = await walSlots.slot(pool, slot);
+        if (!status) return `the outbox replication slot ${slot} is missing (OUTBOX_TRANSPORT=wal)`;
+        if (status.walStatus === 'lost')
+          return `the outbox replication slot ${slot} was invalidated (max_slot_wal_keep_size): events not yet published are gone from the WAL`;
+        return undefined;
+      },
+    } satisfies OutboxSlotView,
     queries,
     operations,
     ...webhooks,

@@ -14,6 +14,7 @@ import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { type Registry } from 'prom-client';
 import { PG_POOL } from '#database';
+import { OUTBOX_SLOT } from '#health';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
 import {
@@ -69,7 +70,10 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
 
   async onApplicationBootstrap(): Promise<void> {
     const roles = new Set(this.config.pipeline.SERVICE_ROLES);
-    if (roles.has('relay')) await this.p.relay.start();
+    if (roles.has('relay')) {
+      await this.p.relay.start();
+      await this.p.walRelay?.start();
+    }
     if (roles.has('executor')) {
       this.p.executor.start();
       if (!roles.has('intake')) await this.p.newPayouts.start();
@@ -118,6 +122,8 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     await this.p.newWebhooks.stop();
     this.logger.info({ drained }, 'workers stopped');
     if (this.config.pipeline.SERVICE_ROLES.includes('relay')) await this.flushEvents();
+    // The WAL relay first: what it parks in the table on its way out, the table relay may still send.
+    await this.p.walRelay?.stop();
     await this.p.relay.stop();
     // Closing the HTTP pool waits for the requests in it: after an abandoned call, the process
     // exit ends that one.
@@ -129,6 +135,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private async flushEvents(): Promise<void> {
     const until = Date.now() + shutdownReserveMs(this.config.core.SHUTDOWN_GRACE_MS) / 4;
     try {
+      await this.p.walRelay?.flush(until);
       await this.p.relay.flush(until);
     } catch (e) {
       this.logger.warn({ err: e }, 'shutdown: publishing the last events failed; the next relay sends them');
@@ -206,6 +213,7 @@ const providers: Provider[] = [
   part(ProviderClient, 'client'),
   ...operationsUseCases(),
   part(WebhookIntake, 'webhookIntake'),
+  { provide: OUTBOX_SLOT, inject: [PIPELINE], useFactory: (p: Pipeline) => p.slotHealth },
   Workers,
 ];
 
@@ -227,7 +235,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, ...Object.values(OPERATIONS_USE_CASES)],
+      exports: [ProviderClient, OUTBOX_SLOT, ...Object.values(OPERATIONS_USE_CASES)],
     };
   }
 }

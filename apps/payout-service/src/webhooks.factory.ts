@@ -1,8 +1,14 @@
 import type pg from 'pg';
 import { type Registry } from 'prom-client';
-import { type BatchRepository, type PayoutLedger, type PayoutRepository, WebhookRepository } from '#ledger';
+import {
+  type BatchRepository,
+  type LedgerOutbox,
+  type PayoutLedger,
+  type PayoutRepository,
+  WebhookRepository,
+} from '#ledger';
 import { type AppLogger } from '#observability';
-import { OutboxListener, type OutboxRepository } from '#outbox';
+import { OutboxListener } from '#outbox';
 import {
   WebhookHintWorker,
   WebhookIntake,
@@ -20,7 +26,8 @@ export interface WebhooksInputs {
   readonly logger: AppLogger;
   readonly payouts: PayoutRepository;
   readonly batches: BatchRepository;
-  readonly outbox: OutboxRepository;
+  /** Where the worker's events go: table rows or WAL messages (OUTBOX_TRANSPORT). */
+  readonly outbox: LedgerOutbox;
   readonly ledger: PayoutLedger;
   /** The configured provider accounts: one webhook endpoint each, keyed by its client secret. */
   readonly accounts: readonly ProviderAccount[];

@@ -3,6 +3,7 @@ import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { ConsumerHealthIndicator } from './consumer.health.js';
 import { KafkaHealthIndicator } from './kafka.health.js';
 import { PostgresHealthIndicator } from './postgres.health.js';
+import { OutboxSlotHealthIndicator } from './outbox-slot.health.js';
 import { ProviderHealthIndicator } from './provider.health.js';
 
 /**
@@ -10,7 +11,8 @@ import { ProviderHealthIndicator } from './provider.health.js';
  * so an outage of Postgres or Kafka does not get every pod restarted. `/health/ready` checks the
  * dependencies and goes 503, naming the one that failed; `provider` is down while the provider
  * rejects our credentials or source address (fatal-config), which no restart would fix either;
- * `consumer` is down while a partition's batch keeps failing (the partition is stalled).
+ * `consumer` is down while a partition's batch keeps failing (the partition is stalled);
+ * `outboxSlot` while the WAL outbox's replication slot is invalidated or missing (ADR 0023).
  */
 @Controller('health')
 export class HealthController {
@@ -20,6 +22,7 @@ export class HealthController {
     private readonly kafka: KafkaHealthIndicator,
     private readonly provider: ProviderHealthIndicator,
     private readonly consumer: ConsumerHealthIndicator,
+    private readonly outboxSlot: OutboxSlotHealthIndicator,
   ) {}
 
   @Get('live')
@@ -36,6 +39,7 @@ export class HealthController {
       () => this.kafka.check(),
       () => this.provider.check(),
       () => this.consumer.check(),
+      () => this.outboxSlot.check(),
     ]);
   }
 }

@@ -13,6 +13,22 @@ SELECT message_key, event_id, event_type, topic, payload, headers::jsonb
 ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
 RETURNING id;
 
+-- outbox.keysWithUnpublished (OutboxRepository.keysWithUnpublished)
+SELECT DISTINCT message_key FROM outbox
+ WHERE message_key = ANY($1::text[]) AND state <> 'published';
+
+-- outbox.park (OutboxRepository.park)
+INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers, state, attempts, last_error, available_at)
+SELECT message_key, event_id, event_type, topic, payload::json, headers::jsonb,
+       CASE WHEN attempts >= $9 THEN 'dead' ELSE 'pending' END,
+       attempts, left(error, 1000),
+       now() + CASE WHEN attempts > 0 THEN least($11::float8, $10::float8) ELSE 0 END * interval '1 millisecond'
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
+       WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, attempts, error, ord)
+ ORDER BY ord
+ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
+RETURNING id, state;
+
 -- outbox.claimHeads (OutboxRepository.claimHeads)
 SELECT o.id, o.message_key, o.event_id, o.event_type, o.topic, o.payload::text AS payload, o.headers, o.attempts
   FROM outbox o

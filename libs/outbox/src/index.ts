@@ -6,3 +6,7 @@ export * from './outbox-listener.js';
 export * from './outbox-publisher.js';
 export * from './outbox-relay.js';
 export { OutboxListener, type OutboxListenerOptions } from './outbox-listener.js';
+export * from './wal-message.js';
+export * from './wal-outbox.repository.js';
+export * from './wal-outbox.js';
+export * from './wal-relay.js';

@@ -15,6 +15,12 @@ export interface OutboxPublisherOptions {
 export interface PublishOutcome {
   readonly sent: readonly OutboxRow[];
   readonly failed: readonly OutboxFailure[];
+  /**
+   * Rows not sent because an earlier row of their key failed in this call: sending them would
+   * publish a key's later event before its earlier one. Never any for the table relay, which
+   * sends one row per key; the WAL relay's batches may hold several.
+   */
+  readonly held: readonly OutboxRow[];
 }
 
 /** Errors that concern a whole topic: every row of that topic would fail the same way. */
@@ -129,11 +135,20 @@ export class OutboxPublisher {
     await this.producer.close().catch(() => undefined);
   }
 
-  /** One send for the whole batch; if it fails, each row alone so one bad row fails alone. */
+  /**
+   * One send for the whole batch; if it fails, each row alone so one bad row fails alone. Rows of
+   * one key are sent in the given order, and none after one of its key failed (`held`).
+   */
   async publish(rows: readonly OutboxRow[]): Promise<PublishOutcome> {
     const failed: OutboxFailure[] = [];
+    const held: OutboxRow[] = [];
+    const failedKeys = new Set<string>();
     const sendable: Array<{ row: OutboxRow; message: Message }> = [];
     for (const row of rows) {
+      if (failedKeys.has(row.messageKey)) {
+        held.push(row);
+        continue;
+      }
       const message = this.toMessage(row);
       const size = messageSize(message);
       if (size > this.options.maxMessageBytes) {
@@ -143,19 +158,21 @@ export class OutboxPublisher {
           id: row.id,
           error: `message of ${size} bytes exceeds OUTBOX_MAX_MESSAGE_BYTES (${this.options.maxMessageBytes})`,
         });
+        failedKeys.add(row.messageKey);
       } else {
         sendable.push({ row, message });
       }
     }
-    if (sendable.length === 0) return { sent: [], failed };
+    // A key that failed above holds only its rows after the failure: the ones before it go.
+    if (sendable.length === 0) return { sent: [], failed, held };
     try {
       await this.send(sendable);
-      return { sent: sendable.map((s) => s.row), failed };
+      return { sent: sendable.map((s) => s.row), failed, held };
     } catch (e) {
       if (e instanceof BrokerUnavailableError || brokerAway(e)) throw new BrokerUnavailableError(e);
       if (sendable.length === 1) {
         failed.push({ id: sendable[0]!.row.id, error: describe(e) });
-        return { sent: [], failed };
+        return { sent: [], failed, held };
       }
       this.log.warn(
         { err: describe(e), rows: sendable.length },
@@ -165,10 +182,17 @@ export class OutboxPublisher {
     // Rows the broker did append before the failure are sent again here: at-least-once, in key order.
     const sent: OutboxRow[] = [];
     const badTopics = new Map<string, string>();
+    // Keys that fail in this loop: rows of a key that failed before the batch were never in it.
+    const loopFailed = new Set<string>();
     for (const s of sendable) {
+      if (loopFailed.has(s.row.messageKey)) {
+        held.push(s.row);
+        continue;
+      }
       const known = badTopics.get(s.row.topic);
       if (known !== undefined) {
         failed.push({ id: s.row.id, error: known });
+        loopFailed.add(s.row.messageKey);
         continue;
       }
       try {
@@ -180,9 +204,10 @@ export class OutboxPublisher {
         const error = describe(e);
         if (TOPIC_ERRORS.has(errorType(e) ?? '')) badTopics.set(s.row.topic, error);
         failed.push({ id: s.row.id, error });
+        loopFailed.add(s.row.messageKey);
       }
     }
-    return { sent, failed };
+    return { sent, failed, held };
   }
 
   private async send(items: ReadonlyArray<{ row: OutboxRow; message: Message }>): Promise<void> {

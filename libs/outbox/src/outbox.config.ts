@@ -2,6 +2,26 @@ import { defineSection, env, envVar, type SectionValues } from '#config';
 
 /** Variables of the outbox relay. Documented in docs/CONFIGURATION.md ("Outbox relay"). */
 export const outboxConfig = defineSection('outbox', {
+  OUTBOX_TRANSPORT: envVar({
+    schema: env.enumOf(['table', 'wal'] as const),
+    default: 'table',
+    description:
+      "How events leave the ledger's transactions: `table` (a row in `outbox`, published by the table relay; any PostgreSQL) or `wal` (a logical decoding message in the WAL, streamed from a replication slot; needs wal_level=logical and a role with REPLICATION, refused at boot otherwise; ADR 0023). Switch every instance at once",
+  }),
+  OUTBOX_WAL_SLOT: envVar({
+    schema: env
+      .string()
+      .regex(/^[a-z0-9_]{1,63}$/, 'lower-case letters, digits and _ (a replication slot name)'),
+    default: 'payouts_outbox',
+    description:
+      'The logical replication slot (`wal`): created at boot if missing; one per database (slot names are cluster-wide). Bound its retention with max_slot_wal_keep_size and watch payouts_outbox_slot_lag_bytes',
+  }),
+  OUTBOX_WAL_STANDBY_RETRY_MS: envVar({
+    schema: env.positiveInt(),
+    default: '5000',
+    description:
+      'How often a relay whose slot another instance streams (`wal`: PostgreSQL allows one) tries to take over',
+  }),
   OUTBOX_BATCH_SIZE: envVar({
     schema: env.positiveInt(),
     default: '500',
@@ -68,6 +88,26 @@ export interface OutboxRelaySettings {
   readonly retentionHours: number;
   readonly purgeIntervalMs: number;
   readonly purgeBatchSize: number;
+}
+
+export interface WalRelaySettings {
+  readonly slot: string;
+  readonly standbyRetryMs: number;
+  readonly batchSize: number;
+  readonly maxAttempts: number;
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+}
+
+export function walRelaySettings(c: OutboxConfig): WalRelaySettings {
+  return {
+    slot: c.OUTBOX_WAL_SLOT,
+    standbyRetryMs: c.OUTBOX_WAL_STANDBY_RETRY_MS,
+    batchSize: c.OUTBOX_BATCH_SIZE,
+    maxAttempts: c.OUTBOX_MAX_ATTEMPTS,
+    retryBaseMs: c.OUTBOX_RETRY_BASE_MS,
+    retryMaxMs: c.OUTBOX_RETRY_MAX_MS,
+  };
 }
 
 export function outboxRelaySettings(c: OutboxConfig): OutboxRelaySettings {

@@ -1,5 +1,16 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { type OutboxStats } from './outbox.types.js';
+import { type WalSlotStatus } from './wal-outbox.repository.js';
+
+/** The WAL transport's slot, read on scrape (ADR 0023). */
+export interface SlotMetricsSource {
+  readonly slot: string;
+  /** Whether this deployment streams the slot (OUTBOX_TRANSPORT=wal): then a missing slot is lost. */
+  readonly expected: boolean;
+  read(slot: string): Promise<WalSlotStatus | undefined>;
+  /** 1 while this instance's relay streams the slot, 0 otherwise (standby, table transport). */
+  streaming(): number;
+}
 
 /** What the relay reports. Injected, so the relay never imports prom-client itself. */
 export interface OutboxMetrics {
@@ -23,7 +34,7 @@ export class PromOutboxMetrics implements OutboxMetrics {
   private readonly publishedTotal: Counter;
   private readonly failures: Counter<'outcome'>;
 
-  constructor(registry: Registry, stats: () => Promise<OutboxStats>) {
+  constructor(registry: Registry, stats: () => Promise<OutboxStats>, slot?: SlotMetricsSource) {
     this.latency = new Histogram({
       name: 'payouts_relay_publish_latency_seconds',
       help: 'Time from an outbox row being written to the broker acknowledging it',
@@ -77,6 +88,7 @@ export class PromOutboxMetrics implements OutboxMetrics {
       'Outbox rows that gave up and block their key until replayed',
       (s) => s.dead,
     );
+    if (slot) registerSlotGauges(registry, slot);
   }
 
   published(latenciesSeconds: readonly number[]): void {
@@ -88,4 +100,47 @@ export class PromOutboxMetrics implements OutboxMetrics {
     if (retrying > 0) this.failures.inc({ outcome: 'retry' }, retrying);
     if (dead > 0) this.failures.inc({ outcome: 'dead' }, dead);
   }
+}
+
+/**
+ * The slot's lag (WAL bytes PostgreSQL keeps for it) and whether it is lost. Read in any mode: a
+ * slot left behind after switching back to the table transport keeps WAL too, and should alert.
+ */
+function registerSlotGauges(registry: Registry, source: SlotMetricsSource): void {
+  let current: Promise<WalSlotStatus | undefined | null> | undefined;
+  const read = () => {
+    // null: unreadable (the database is away); the gauges keep their last value.
+    current ??= source
+      .read(source.slot)
+      .catch(() => null)
+      .finally(() => setImmediate(() => (current = undefined)));
+    return current;
+  };
+  new Gauge({
+    name: 'payouts_outbox_slot_lag_bytes',
+    help: "WAL bytes written since the outbox slot's confirmed position (what PostgreSQL retains for it); 0 without a slot",
+    registers: [registry],
+    async collect() {
+      const s = await read();
+      if (s !== null) this.set(s?.lagBytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'payouts_outbox_slot_lost',
+    help: 'The outbox slot is invalidated (its WAL passed max_slot_wal_keep_size) or, with OUTBOX_TRANSPORT=wal, missing: 1',
+    registers: [registry],
+    async collect() {
+      const s = await read();
+      if (s === null) return;
+      this.set((s === undefined && source.expected) || s?.walStatus === 'lost' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'payouts_outbox_wal_streaming',
+    help: 'Whether this instance streams the outbox slot (1) or not (standby, or the table transport)',
+    registers: [registry],
+    collect() {
+      this.set(source.streaming());
+    },
+  });
 }

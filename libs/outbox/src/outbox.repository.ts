@@ -16,6 +16,18 @@ export interface RetryPolicy {
   readonly retryMaxMs: number;
 }
 
+/** An event the WAL relay hands to the table: `error` set when its send failed. */
+export interface ParkedEvent {
+  readonly messageKey: string;
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly topic: string;
+  /** The JSON text as written. */
+  readonly payload: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly error?: string;
+}
+
 interface RawRow {
   id: string;
   message_key: string;
@@ -73,6 +85,58 @@ export class OutboxRepository {
       ],
     });
     return { inserted: out.map((r) => r.id) };
+  }
+
+  /**
+   * Of these keys, those with a row in the table that is not published (pending or dead). The WAL
+   * relay (ADR 0023) parks any later event of such a key behind it instead of sending it.
+   */
+  async keysWithUnpublished(q: Queryable, keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const { rows } = await q.query<{ message_key: string }>(
+      /* sql: outbox.keysWithUnpublished */ `
+      SELECT DISTINCT message_key FROM outbox
+       WHERE message_key = ANY($1::text[]) AND state <> 'published'`,
+      [keys],
+    );
+    return new Set(rows.map((r) => r.message_key));
+  }
+
+  /**
+   * Writes events the WAL relay could not or may not send (ADR 0023), in the given order, so the
+   * table relay serves them: a failed one with one attempt counted (dead at once if that is the
+   * last), one waiting behind an unpublished row of its key as pending. An event id already pending
+   * is skipped (a redelivery after a relay restart). Returns the ids written that are dead.
+   */
+  async park(q: Queryable, rows: readonly ParkedEvent[], policy: RetryPolicy): Promise<{ dead: string[] }> {
+    if (rows.length === 0) return { dead: [] };
+    const { rows: out } = await q.query<{ id: string; state: string }>(
+      /* sql: outbox.park */ `
+      INSERT INTO outbox (message_key, event_id, event_type, topic, payload, headers, state, attempts, last_error, available_at)
+      SELECT message_key, event_id, event_type, topic, payload::json, headers::jsonb,
+             CASE WHEN attempts >= $9 THEN 'dead' ELSE 'pending' END,
+             attempts, left(error, 1000),
+             now() + CASE WHEN attempts > 0 THEN least($11::float8, $10::float8) ELSE 0 END * interval '1 millisecond'
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
+             WITH ORDINALITY AS r(message_key, event_id, event_type, topic, payload, headers, attempts, error, ord)
+       ORDER BY ord
+      ON CONFLICT (event_id) WHERE state = 'pending' DO NOTHING
+      RETURNING id, state`,
+      [
+        rows.map((r) => r.messageKey),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.eventType),
+        rows.map((r) => r.topic),
+        rows.map((r) => r.payload),
+        rows.map((r) => JSON.stringify(r.headers)),
+        rows.map((r) => (r.error === undefined ? 0 : 1)),
+        rows.map((r) => r.error ?? null),
+        policy.maxAttempts,
+        policy.retryBaseMs,
+        policy.retryMaxMs,
+      ],
+    );
+    return { dead: out.filter((r) => r.state === 'dead').map((r) => r.id) };
   }
 
   /**
