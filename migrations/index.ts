@@ -13,6 +13,7 @@ import { BeneHistoryIndex1764430000000 } from './1764430000000-bene-history-inde
 import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-actions.js';
 import { ProviderApi1764440000000 } from './1764440000000-provider-api.js';
 import { OperatorSignIn1764450000000 } from './1764450000000-operator-sign-in.js';
+import { HistoryPartitions1764500000000 } from './1764500000000-history-partitions.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   BeneficiaryActions1764430000001,
   ProviderApi1764440000000,
   OperatorSignIn1764450000000,
+  HistoryPartitions1764500000000,
 ];

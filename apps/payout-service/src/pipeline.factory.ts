@@ -4,6 +4,8 @@ import { type Registry } from 'prom-client';
 import {
   BatchLedger,
   ContradictionRepository,
+  HistoryMaintenance,
+  HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS,
   HistoryRepository,
   BatchRepository,
   DeadLetterRepository,
@@ -210,6 +212,19 @@ export function createPipeline(i: PipelineInputs) {
     },
     batchCheckWorkerSettings(c, owner),
   );
+  // The reconciler role's (Workers): partitions ahead and the retention of state_history (ADR 0024).
+  const l = i.config.ledger;
+  const historyMaintenance = new HistoryMaintenance({
+    pool,
+    logger: log('ledger'),
+    settings: {
+      monthsAhead: l.HISTORY_PARTITIONS_AHEAD,
+      retentionMonths: l.HISTORY_RETENTION_MONTHS,
+      retire: l.HISTORY_RETENTION_ACTION,
+      lockTimeoutMs: HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS,
+      intervalMs: l.HISTORY_MAINTENANCE_INTERVAL_MS,
+    },
+  });
 
   const relay = new OutboxRelay({
     pool,
@@ -284,6 +299,7 @@ export function createPipeline(i: PipelineInputs) {
     reconciler,
     batchSubmits,
     batchChecks,
+    historyMaintenance,
     relay,
     queries,
     operations,
