@@ -14,6 +14,7 @@ import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-act
 import { ProviderApi1764440000000 } from './1764440000000-provider-api.js';
 import { OperatorSignIn1764450000000 } from './1764450000000-operator-sign-in.js';
 import { HistoryPartitions1764500000000 } from './1764500000000-history-partitions.js';
+import { DueCheckIndex1764500000001 } from './1764500000001-due-check-index.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   ProviderApi1764440000000,
   OperatorSignIn1764450000000,
   HistoryPartitions1764500000000,
+  DueCheckIndex1764500000001,
 ];

@@ -192,10 +192,20 @@ describe('the migration of an existing state_history (real Postgres)', () => {
 
   it('attaches the old table whole (rows, ids) and an operator-validated bound spares the scan', async () => {
     await runMigrations(db.url);
-    await revertLastMigration(db.url);
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
+    /** Reverts migrations, newest first, until state_history is a plain table again. */
+    const revertPartitioning = async (): Promise<void> => {
+      for (;;) {
+        const { rows } = await c.query<{ k: string }>(
+          `SELECT relkind::text AS k FROM pg_class WHERE relname = 'state_history'`,
+        );
+        if (rows[0]?.k !== 'p') return;
+        await revertLastMigration(db.url);
+      }
+    };
     try {
+      await revertPartitioning();
       await c.query(
         `INSERT INTO state_history (subject, subject_id, account_id, transfer_id, to_status, version, cause, at)
          SELECT 'payout', g, 'acc', 't' || g, 'RECEIVED', 1, 'intake', now() - make_interval(days => g)
@@ -208,7 +218,7 @@ describe('the migration of an existing state_history (real Postgres)', () => {
       );
       await c.query(`ALTER TABLE state_history VALIDATE CONSTRAINT state_history_legacy_bound`);
       const applied = await runMigrations(db.url);
-      assert.deepEqual(applied.applied, ['HistoryPartitions1764500000000']);
+      assert.equal(applied.applied[0], 'HistoryPartitions1764500000000');
       const parts = await new HistoryPartitionsRepository().list(c as unknown as pg.PoolClient);
       const legacy = parts.find((p) => p.name === 'state_history_legacy');
       const end = monthsFromNow(3);
@@ -238,7 +248,7 @@ describe('the migration of an existing state_history (real Postgres)', () => {
         ['RECEIVED', 'SUBMITTING'],
       );
       // And back: the plain table with every row.
-      await revertLastMigration(db.url);
+      await revertPartitioning();
       const { rows: back } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM state_history`);
       assert.equal(back[0]?.n, 1001);
     } finally {
