@@ -1,7 +1,7 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * `state_history` partitioned by month of `at` (UTC), with a retention (issue 23, ADR 0024).
+ * `state_history` partitioned by month of `at` (UTC), with a retention (issue 23, ADR 0016, amendment of 2026-11-25).
  *
  * - The table becomes `PARTITION BY RANGE (at)`: one partition per calendar month (UTC), named
  *   `state_history_YYYY_MM`, created ahead by `state_history_maintain`, plus
@@ -20,8 +20,9 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  *   An operator skips it by validating `CHECK (at < <bound>)` on the table beforehand, online
  *   (SHARE UPDATE EXCLUSIVE): the attach then proves the bound from that constraint and reads
  *   nothing. The legacy partition is retired like a month once its upper bound is old enough.
- * - `state_history_maintain(ahead, keep_months, retire)`: creates this month's and the next
- *   `ahead` months' partitions that are missing (moving rows that landed in the default), and,
+ * - `state_history_maintain(ahead, keep_months, retire)`: creates the partitions missing for
+ *   this month, the next `ahead` months and every month that has rows in the default (moving
+ *   them there: the default is normally empty, so creating a month never scans much), and,
  *   with `keep_months` > 0, detaches (`retire` = 'detach': moved to schema
  *   `state_history_archive` for the operator to dump and drop) or drops the partitions whose whole
  *   range is older than `keep_months` months. Partitions are attached, never created as
@@ -84,7 +85,8 @@ export class HistoryPartitions1764500000000 implements MigrationInterface {
         BEGIN
           -- An operator's validated CHECK (at < x) on the old table (docs/OPERATIONS.md): x may be
           -- later than next month; the bound must imply it for the attach to skip its scan.
-          SELECT (regexp_match(pg_get_constraintdef(oid), '''([^'']+)'''))[1]::timestamptz INTO pre
+          -- Only the documented form, a literal: anything else is ignored (the attach then scans).
+          SELECT (regexp_match(pg_get_constraintdef(oid), '^CHECK \\(\\(at < ''([^'']+)''::timestamp with time zone\\)\\)$'))[1]::timestamptz INTO pre
             FROM pg_constraint
            WHERE conrelid = 'state_history_legacy'::regclass AND conname = 'state_history_legacy_bound'
              AND convalidated;

@@ -11,7 +11,7 @@ import { revertLastMigration, runMigrations } from '#database';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 import { createLogger } from '#observability';
 
-// state_history by month (ADR 0024): the partitions kept ahead, the retention, the default that
+// state_history by month (ADR 0016, amendment of 2026-11-25): the partitions kept ahead, the retention, the default that
 // takes any row no month covers, the timeline reading only the months since its payout began, and
 // the migration of an existing table.
 const repo = new HistoryPartitionsRepository();
@@ -251,6 +251,21 @@ describe('the migration of an existing state_history (real Postgres)', () => {
       await revertPartitioning();
       const { rows: back } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM state_history`);
       assert.equal(back[0]?.n, 1001);
+
+      // A bound the migration cannot read (not a plain literal) is left alone: the attach then
+      // checks the rows against next month's boundary instead.
+      await c.query(
+        `ALTER TABLE state_history ADD CONSTRAINT state_history_legacy_bound CHECK (at < '2100-01-01'::timestamptz + interval '1 day')`,
+      );
+      await runMigrations(db.url);
+      const again = (await new HistoryPartitionsRepository().list(c as unknown as pg.PoolClient)).find(
+        (p) => p.name === 'state_history_legacy',
+      );
+      const next = monthsFromNow(1);
+      assert.equal(
+        again?.upper?.toISOString(),
+        new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth(), 1)).toISOString(),
+      );
     } finally {
       await c.end();
     }

@@ -212,7 +212,7 @@ export function createPipeline(i: PipelineInputs) {
     },
     batchCheckWorkerSettings(c, owner),
   );
-  // The reconciler role's (Workers): partitions ahead and the retention of state_history (ADR 0024).
+  // The reconciler role's (Workers): partitions ahead and the retention of state_history (ADR 0016, amendment of 2026-11-25).
   const l = i.config.ledger;
   const historyMaintenance = new HistoryMaintenance({
     pool,

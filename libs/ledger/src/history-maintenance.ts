@@ -13,7 +13,7 @@ export interface HistoryMaintenanceDeps {
 }
 
 /**
- * Keeps `state_history`'s month partitions ahead and applies the retention (ADR 0024): a round at
+ * Keeps `state_history`'s month partitions ahead and applies the retention (ADR 0016, amendment of 2026-11-25): a round at
  * start, then one per interval. Any number of instances may run it (an advisory lock picks one per
  * round). A round that fails (a lock not granted within the timeout) is logged and tried again at
  * the next; writes never depend on it (the default partition takes what no month covers).

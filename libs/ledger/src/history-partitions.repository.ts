@@ -32,7 +32,7 @@ export interface HistoryPartition {
   readonly upper: Date | null;
 }
 
-/** The statements on `state_history`'s partitions (migration 1764500000000, ADR 0024). */
+/** The statements on `state_history`'s partitions (migration 1764500000000, ADR 0016, amendment of 2026-11-25). */
 export class HistoryPartitionsRepository {
   /**
    * One maintenance round (`state_history_maintain`) in its own transaction, under a

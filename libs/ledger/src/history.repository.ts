@@ -165,8 +165,9 @@ export class HistoryRepository {
    * The changes of one subject (a batch: its own and its entries'), oldest first. `createdAt` is
    * the subject's: none of its changes is older (less a day of slack: a transaction that began
    * before the row was committed may move it, stamped with its earlier start), so the months
-   * before it are never read (partition pruning, ADR 0024): a timeline reads one or two
-   * partitions however long the history kept.
+   * before it are never read (partition pruning, ADR 0016, amendment of 2026-11-25): however long
+   * the history is kept, a timeline probes the index of each month since its subject began.
+   * (No upper bound: a contradiction adds a history row without a new version, at any time.)
    */
   async ofSubject(
     db: Db,

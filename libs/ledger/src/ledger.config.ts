@@ -45,7 +45,7 @@ export const ledgerConfig = defineSection('ledger', {
     schema: env.nonNegativeInt(),
     default: '0',
     description:
-      'Months the state history is kept (ADR 0024): a monthly partition of `state_history` is retired once its whole range is older; 0: kept forever',
+      'Months the state history is kept (ADR 0016, amendment of 2026-11-25): a monthly partition of `state_history` is retired once its whole range is older; 0: kept forever',
   }),
   HISTORY_RETENTION_ACTION: envVar({
     schema: z.enum(['detach', 'drop']),
