@@ -15,8 +15,9 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  *   the partition `FROM (MINVALUE) TO (<first day of next month>)`: the rows stay where they are,
  *   its indexes are adopted (its old primary key stays on it alone), and this month's rows go on
  *   landing in it. Attaching checks every row against the bound, a sequential scan under an
- *   ACCESS EXCLUSIVE lock (history writes, and so every payout move, wait for it): at 50 million
- *   rows that is the migration's whole cost (docs/OPERATIONS.md, "History partitions", measured).
+ *   ACCESS EXCLUSIVE lock (history writes, and so every payout move, wait for it): the migration's
+ *   whole cost, 1.6 s at 5 million rows on the bench box, so 15-20 s at 50 million (docs/BENCHMARKS.md,
+ *   "Data growth"; docs/OPERATIONS.md, "State history: partitions and retention").
  *   An operator skips it by validating `CHECK (at < <bound>)` on the table beforehand, online
  *   (SHARE UPDATE EXCLUSIVE): the attach then proves the bound from that constraint and reads
  *   nothing. The legacy partition is retired like a month once its upper bound is old enough.
