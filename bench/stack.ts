@@ -131,6 +131,11 @@ export interface StackOptions {
   readonly sandboxUrl: string;
   /** How to start the first process (the profiler, in BENCH_PROFILE mode). */
   readonly launch?: Launch;
+  /**
+   * Run on this database as it is (a prefilled ledger, bench/growth.bench.ts) instead of a fresh
+   * clone of the template named `dbName`; `stop()` then leaves it.
+   */
+  readonly existingDatabaseUrl?: string;
 }
 
 function serviceEnv(
@@ -170,7 +175,7 @@ function serviceEnv(
 
 /** Starts the processes on a fresh database and waits until they are ready and own the partitions. */
 export async function startStack(env: BenchEnv, o: StackOptions): Promise<Stack> {
-  const dbUrl = await freshDatabase(o.dbName, env.template);
+  const dbUrl = o.existingDatabaseUrl ?? (await freshDatabase(o.dbName, env.template));
   await serviceTopics(env, o.prefix);
   const services: Service[] = [];
   const launches = o.roles.map((_, i) => (i === 0 && o.launch ? o.launch : { nodeArgs: [], env: {} }));
@@ -194,7 +199,7 @@ export async function startStack(env: BenchEnv, o: StackOptions): Promise<Stack>
     stopServices,
     async stop() {
       await stopServices();
-      await dropDatabase(o.dbName);
+      if (o.existingDatabaseUrl === undefined) await dropDatabase(o.dbName);
       await deleteTopics(env.kafka, o.prefix);
     },
   };

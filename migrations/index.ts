@@ -13,6 +13,8 @@ import { BeneHistoryIndex1764430000000 } from './1764430000000-bene-history-inde
 import { BeneficiaryActions1764430000001 } from './1764430000001-beneficiary-actions.js';
 import { ProviderApi1764440000000 } from './1764440000000-provider-api.js';
 import { OperatorSignIn1764450000000 } from './1764450000000-operator-sign-in.js';
+import { HistoryPartitions1764500000000 } from './1764500000000-history-partitions.js';
+import { DueCheckIndex1764500000001 } from './1764500000001-due-check-index.js';
 import { SearchStatusPartial1764510000000 } from './1764510000000-search-status-partial.js';
 import { OutboxWalPublication1764520000000 } from './1764520000000-outbox-wal-publication.js';
 
@@ -33,6 +35,8 @@ export const migrations = [
   BeneficiaryActions1764430000001,
   ProviderApi1764440000000,
   OperatorSignIn1764450000000,
+  HistoryPartitions1764500000000,
+  DueCheckIndex1764500000001,
   SearchStatusPartial1764510000000,
   OutboxWalPublication1764520000000,
 ];

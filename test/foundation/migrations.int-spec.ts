@@ -29,7 +29,9 @@ async function tables(url: string): Promise<string[]> {
   try {
     const { rows } = await c.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables
-        WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY table_name`,
+        WHERE table_schema = 'public' AND table_name <> 'schema_migrations' AND table_type = 'BASE TABLE'
+          AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = format('%I', table_name)::regclass)
+        ORDER BY table_name`,
     );
     return rows.map((r) => r.table_name);
   } finally {

@@ -5,6 +5,8 @@ import {
   BatchLedger,
   type LedgerOutbox,
   ContradictionRepository,
+  HistoryMaintenance,
+  HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS,
   HistoryRepository,
   BatchRepository,
   DeadLetterRepository,
@@ -220,6 +222,19 @@ export function createPipeline(i: PipelineInputs) {
     },
     batchCheckWorkerSettings(c, owner),
   );
+  // The reconciler role's (Workers): partitions ahead and the retention of state_history (ADR 0016, amendment of 2026-11-25).
+  const l = i.config.ledger;
+  const historyMaintenance = new HistoryMaintenance({
+    pool,
+    logger: log('ledger'),
+    settings: {
+      monthsAhead: l.HISTORY_PARTITIONS_AHEAD,
+      retentionMonths: l.HISTORY_RETENTION_MONTHS,
+      retire: l.HISTORY_RETENTION_ACTION,
+      lockTimeoutMs: HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS,
+      intervalMs: l.HISTORY_MAINTENANCE_INTERVAL_MS,
+    },
+  });
 
   const walSlots = new WalOutboxRepository();
   const outboxMetrics = new PromOutboxMetrics(registry, () => outbox.stats(pool), {
@@ -316,6 +331,7 @@ export function createPipeline(i: PipelineInputs) {
     reconciler,
     batchSubmits,
     batchChecks,
+    historyMaintenance,
     relay,
     walRelay,
     slotHealth: {

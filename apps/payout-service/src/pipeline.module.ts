@@ -83,6 +83,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     if (roles.has('reconciler')) {
       this.p.reconciler.start();
       this.p.batchChecks.start();
+      this.p.historyMaintenance.start();
     }
     if (roles.has('webhooks')) {
       this.p.webhookWorker.start();
@@ -104,6 +105,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.batchSubmits.stop(),
       this.p.reconciler.stop(),
       this.p.batchChecks.stop(),
+      this.p.historyMaintenance.stop(),
       this.p.webhookWorker.stop(),
     ]);
     const drained = await this.p.submission.drain(deadline);

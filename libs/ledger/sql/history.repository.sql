@@ -13,5 +13,5 @@ SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[
 -- history.ofSubject (HistoryRepository.ofSubject)
 SELECT id, subject, subject_id, account_id, transfer_id, from_status, to_status, version, cause, reason,
   status_code, reference_id, utr, operator_id, approver_id, proposal_id, at FROM state_history
-WHERE subject = ANY($1::text[]) AND subject_id = $2
+WHERE subject = ANY($1::text[]) AND subject_id = $2 AND at >= $3
 ORDER BY id;

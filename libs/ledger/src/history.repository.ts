@@ -99,6 +99,9 @@ interface RawHistory {
   at: Date;
 }
 
+/** How much older than its subject's creation a change may be stamped (see ofSubject). */
+const HISTORY_SLACK_MS = 24 * 3600 * 1000;
+
 const COLUMNS = `id, subject, subject_id, account_id, transfer_id, from_status, to_status, version, cause, reason,
   status_code, reference_id, utr, operator_id, approver_id, proposal_id, at`;
 
@@ -158,13 +161,29 @@ export class HistoryRepository {
     );
   }
 
-  /** The changes of one subject (a batch: its own and its entries'), oldest first. */
-  async ofSubject(db: Db, subject: 'payout' | 'batch', subjectId: string): Promise<HistoryRow[]> {
+  /**
+   * The changes of one subject (a batch: its own and its entries'), oldest first. `createdAt` is
+   * the subject's: none of its changes is older (less a day of slack: a transaction that began
+   * before the row was committed may move it, stamped with its earlier start), so the months
+   * before it are never read (partition pruning, ADR 0016, amendment of 2026-11-25): however long
+   * the history is kept, a timeline probes the index of each month since its subject began.
+   * (No upper bound: a contradiction adds a history row without a new version, at any time.)
+   */
+  async ofSubject(
+    db: Db,
+    subject: 'payout' | 'batch',
+    subjectId: string,
+    createdAt: Date,
+  ): Promise<HistoryRow[]> {
     const { rows } = await db.query<RawHistory>(
       /* sql: history.ofSubject */ `SELECT ${COLUMNS} FROM state_history
-        WHERE subject = ANY($1::text[]) AND subject_id = $2
+        WHERE subject = ANY($1::text[]) AND subject_id = $2 AND at >= $3
         ORDER BY id`,
-      [subject === 'batch' ? ['batch', 'batch_entry'] : ['payout'], subjectId],
+      [
+        subject === 'batch' ? ['batch', 'batch_entry'] : ['payout'],
+        subjectId,
+        new Date(createdAt.getTime() - HISTORY_SLACK_MS),
+      ],
     );
     return rows.map(toRow);
   }

@@ -14,6 +14,8 @@ export * from './rate-budget.repository.js';
 export * from './webhook.repository.js';
 export * from './ledger.ports.js';
 export * from './history.repository.js';
+export * from './history-partitions.repository.js';
+export * from './history-maintenance.js';
 export * from './contradiction.repository.js';
 // Not exported: payout-moves.repository and batch-moves.repository, the statements that change a
 // state, which only the ledger's steps use (ADR 0003, amendment; the architecture check holds it),

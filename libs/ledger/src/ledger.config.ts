@@ -47,6 +47,33 @@ export const ledgerConfig = defineSection('ledger', {
     description:
       "Whether a new payout's RECEIVED state (its command is recorded) is published; skip: one event fewer per payout, its first version on the topic is not 1, and a consumer learns of the payout from its next state (with EVENTS_SUBMITTING=skip too: a payout that settles at once has only its outcome; docs/CONTRACTS.md)",
   }),
+  HISTORY_RETENTION_MONTHS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '0',
+    description:
+      'Months the state history is kept (ADR 0016, amendment of 2026-11-25): a monthly partition of `state_history` is retired once its whole range is older; 0: kept forever',
+  }),
+  HISTORY_RETENTION_ACTION: envVar({
+    schema: z.enum(['detach', 'drop']),
+    default: 'detach',
+    description:
+      'What retires a history partition: detach (moved to schema state_history_archive, for the operator to dump and drop) or drop',
+  }),
+  HISTORY_PARTITIONS_AHEAD: envVar({
+    schema: env.positiveInt(),
+    default: '3',
+    description:
+      "Months of history partitions kept created ahead of the current one (rows no partition covers go to the default partition, and move to their month's when it is created)",
+  }),
+  HISTORY_MAINTENANCE_INTERVAL_MS: envVar({
+    schema: env.positiveInt(),
+    default: '3600000',
+    description:
+      'How often the reconciler role runs the history partition maintenance (creation ahead, retention; advisory-locked: one instance per round)',
+  }),
 });
+
+/** A DDL statement of the history maintenance waits at most this long for its lock, writes queue behind it. */
+export const HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS = 2000;
 
 export type LedgerConfig = SectionValues<typeof ledgerConfig.vars>;

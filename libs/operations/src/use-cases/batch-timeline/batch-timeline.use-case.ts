@@ -8,7 +8,7 @@ export class BatchTimeline {
 
   async execute(ref: BatchRef): Promise<{ batch: BatchView; history: HistoryView[] }> {
     const row = await findBatch(this.d, ref);
-    const history = await this.d.history.ofSubject(this.d.pool, 'batch', row.id);
+    const history = await this.d.history.ofSubject(this.d.pool, 'batch', row.id, row.createdAt);
     return { batch: batchView(row), history: history.map(historyView) };
   }
 }

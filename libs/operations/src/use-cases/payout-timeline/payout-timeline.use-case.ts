@@ -27,7 +27,7 @@ export class PayoutTimeline {
   async execute(ref: PayoutRef): Promise<Timeline> {
     const row = await findPayout(this.d, ref);
     const [history, actions, proposals] = await Promise.all([
-      this.d.history.ofSubject(this.d.pool, 'payout', row.id),
+      this.d.history.ofSubject(this.d.pool, 'payout', row.id, row.createdAt),
       this.d.actions.ofPayout(this.d.pool, row.id),
       this.d.proposals.ofPayout(this.d.pool, row.id),
     ]);
