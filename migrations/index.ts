@@ -17,6 +17,7 @@ import { HistoryPartitions1764500000000 } from './1764500000000-history-partitio
 import { DueCheckIndex1764500000001 } from './1764500000001-due-check-index.js';
 import { SearchStatusPartial1764510000000 } from './1764510000000-search-status-partial.js';
 import { OutboxWalPublication1764520000000 } from './1764520000000-outbox-wal-publication.js';
+import { DropDueCheckIdx1764530000000 } from './1764530000000-drop-due-check-idx.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   DueCheckIndex1764500000001,
   SearchStatusPartial1764510000000,
   OutboxWalPublication1764520000000,
+  DropDueCheckIdx1764530000000,
 ];
