@@ -68,6 +68,7 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
     const lags = this.lags;
     new PipelineGauges(registry, {
       ledger: () => ledger.snapshot(pool),
+      settled: () => ledger.settledCounts(pool),
       consumerLag:
         lags.length > 0
           ? async () => new Map((await Promise.all(lags.map((l) => l.read()))).flatMap((m) => [...m]))

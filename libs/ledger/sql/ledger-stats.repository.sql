@@ -4,9 +4,25 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- ledgerStats.snapshot (LedgerStatsRepository.snapshot)
-SELECT 'payout' AS kind, status, count(*) AS count,
-       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-  FROM payout GROUP BY status
+SELECT 'payout' AS kind, 'RECEIVED' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'RECEIVED'
+  UNION ALL
+  SELECT 'payout' AS kind, 'SUBMITTING' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'SUBMITTING'
+  UNION ALL
+  SELECT 'payout' AS kind, 'PENDING' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'PENDING'
+  UNION ALL
+  SELECT 'payout' AS kind, 'UNKNOWN' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'UNKNOWN'
+  UNION ALL
+  SELECT 'payout' AS kind, 'REQUIRES_ATTENTION' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'REQUIRES_ATTENTION'
 UNION ALL
 SELECT 'batch' AS kind, status, count(*) AS count,
        EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
@@ -15,3 +31,10 @@ UNION ALL
 SELECT 'contradiction' AS kind, 'open' AS status, count(*) AS count,
        COALESCE(EXTRACT(EPOCH FROM now() - min(seen_at))::float8, 0) AS age
   FROM payout_contradiction WHERE acknowledged_at IS NULL;
+
+-- ledgerStats.settledCounts (LedgerStatsRepository.settledCounts)
+SELECT 'payout' AS kind, status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout
+ WHERE status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
+ GROUP BY status;

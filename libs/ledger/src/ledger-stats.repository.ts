@@ -15,19 +15,19 @@ export interface LedgerStatusCount {
 }
 
 /**
- * Figures for the ledger gauges. One query over both tables: a count per status and the age of
- * the oldest row in it; and the open contradictions. It scans the tables (there is no index on status), so callers cache it.
+ * Figures for the ledger gauges, in two reads of different cost.
+ *
+ * `snapshot` (every scrape, cached a few seconds): the payouts in each live status, each counted
+ * through an index whose predicate is that status (payout_received_idx, payout_search_status_part_idx),
+ * so its cost follows the live rows, not the table: at 10 million payouts the old count over the
+ * whole table took 3.1-4.7 s (bench:growth). Batches (a few hundred payouts each) and open
+ * contradictions are counted whole.
+ *
+ * `settledCounts` (rarely: it reads the whole table): the payouts in each terminal status.
  */
 export class LedgerStatsRepository {
   async snapshot(db: Db): Promise<LedgerStatusCount[]> {
-    const { rows } = await db.query<{
-      kind: 'payout' | 'batch' | 'contradiction';
-      status: string;
-      count: string;
-      age: number;
-    }>(/* sql: ledgerStats.snapshot */ `SELECT 'payout' AS kind, status, count(*) AS count,
-              EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-         FROM payout GROUP BY status
+    const { rows } = await db.query<Raw>(/* sql: ledgerStats.snapshot */ `${LIVE_PAYOUTS}
        UNION ALL
        SELECT 'batch' AS kind, status, count(*) AS count,
               EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
@@ -36,11 +36,58 @@ export class LedgerStatsRepository {
        SELECT 'contradiction' AS kind, 'open' AS status, count(*) AS count,
               COALESCE(EXTRACT(EPOCH FROM now() - min(seen_at))::float8, 0) AS age
          FROM payout_contradiction WHERE acknowledged_at IS NULL`);
-    return rows.map((r) => ({
-      kind: r.kind,
-      status: r.status,
-      count: Number(r.count),
-      oldestAgeSeconds: Math.max(0, r.age),
-    }));
+    return rows.map(toCount);
   }
+
+  /** Payouts per terminal status: a read of the whole table, for a slow cadence. */
+  async settledCounts(db: Db): Promise<LedgerStatusCount[]> {
+    const { rows } = await db.query<Raw>(/* sql: ledgerStats.settledCounts */ `
+      SELECT 'payout' AS kind, status, count(*) AS count,
+             EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+        FROM payout
+       WHERE status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
+       GROUP BY status`);
+    return rows.map(toCount);
+  }
+}
+
+/**
+ * The live (not terminal) payout statuses, one branch each with the status a literal: the
+ * planner then proves each branch's predicate implies its partial index's, whatever the
+ * statistics say (plans-without-statistics.int-spec).
+ */
+const LIVE_PAYOUTS = `SELECT 'payout' AS kind, 'RECEIVED' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'RECEIVED'
+UNION ALL
+SELECT 'payout' AS kind, 'SUBMITTING' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'SUBMITTING'
+UNION ALL
+SELECT 'payout' AS kind, 'PENDING' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'PENDING'
+UNION ALL
+SELECT 'payout' AS kind, 'UNKNOWN' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'UNKNOWN'
+UNION ALL
+SELECT 'payout' AS kind, 'REQUIRES_ATTENTION' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'REQUIRES_ATTENTION'`;
+
+interface Raw {
+  kind: 'payout' | 'batch' | 'contradiction';
+  status: string;
+  count: string;
+  age: number | null;
+}
+
+function toCount(r: Raw): LedgerStatusCount {
+  return {
+    kind: r.kind,
+    status: r.status,
+    count: Number(r.count),
+    oldestAgeSeconds: Math.max(0, r.age ?? 0),
+  };
 }

@@ -8,9 +8,19 @@ export const UNCLEAR_STATUSES = {
   batch: ['SUBMITTING', 'PROCESSING', 'UNKNOWN'],
 } as const;
 
+/** Counted by the settled source, not on every scrape. */
+const TERMINAL_PAYOUT_STATUSES: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
+
 export interface PipelineGaugeSources {
-  /** One query over the ledger (LedgerStatsRepository.snapshot). */
+  /** The live statuses, batches and contradictions (LedgerStatsRepository.snapshot): cheap, every scrape. */
   readonly ledger: () => Promise<readonly LedgerStatusCount[]>;
+  /**
+   * Payouts in each terminal status (LedgerStatsRepository.settledCounts): a read of the whole
+   * table, asked at most every `settledIntervalMs`. Absent: those series are not exported.
+   */
+  readonly settled?: () => Promise<readonly LedgerStatusCount[]>;
+  /** Default 5 minutes. */
+  readonly settledIntervalMs?: number;
   /** Consumer lag per topic label (ConsumerLagReader.read); absent when this instance consumes nothing. */
   readonly consumerLag?: () => Promise<ReadonlyMap<string, number>>;
   /** A source is asked at most this often; scrapes in between get the cached figures. */
@@ -48,17 +58,30 @@ export class PipelineGauges {
   constructor(registry: Registry, sources: PipelineGaugeSources) {
     const every = sources.minIntervalMs ?? 5_000;
     const ledger = cachedSource(sources.ledger, [] as readonly LedgerStatusCount[], every);
+    const settledSource = sources.settled;
+    const settled = settledSource
+      ? cachedSource(
+          settledSource,
+          undefined as readonly LedgerStatusCount[] | undefined,
+          sources.settledIntervalMs ?? 300_000,
+        )
+      : undefined;
     new Gauge({
       name: 'payouts_ledger_rows',
-      help: 'Ledger rows by table (payout, batch) and status',
+      help: 'Ledger rows by table (payout, batch) and status; payouts in a terminal status are counted every few minutes',
       labelNames: ['kind', 'status'],
       registers: [registry],
       async collect() {
-        const snapshot = await ledger();
-        // Every known status is reported, 0 when there is none, so alerts and sums see the series.
-        const counts = new Map(snapshot.map((r) => [`${r.kind}/${r.status}`, r.count]));
-        for (const status of PAYOUT_STATUSES)
+        const [snapshot, terminal] = await Promise.all([ledger(), settled?.()]);
+        // Every known status is reported, 0 when there is none, so alerts and sums see the series;
+        // the terminal ones once they have been counted (a first count may take seconds).
+        const counts = new Map(
+          [...snapshot, ...(terminal ?? [])].map((r) => [`${r.kind}/${r.status}`, r.count]),
+        );
+        for (const status of PAYOUT_STATUSES) {
+          if (TERMINAL_PAYOUT_STATUSES.has(status) && terminal === undefined) continue;
           this.set({ kind: 'payout', status }, counts.get(`payout/${status}`) ?? 0);
+        }
         for (const status of BATCH_STATUSES)
           this.set({ kind: 'batch', status }, counts.get(`batch/${status}`) ?? 0);
       },
