@@ -1,5 +1,5 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -933,8 +933,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const failed = checks.length - passed;
     if (cfg.reportFile) {
       // The hand-kept part of the file (the terminal-state audit) survives the run's rewrite.
-      const before = await readFile(join(REPO, cfg.reportFile), 'utf8').catch(() => '');
-      await writeFile(join(REPO, cfg.reportFile), report + keptSection(before));
+      const before = await readFile(resolve(REPO, cfg.reportFile), 'utf8').catch(() => '');
+      await writeFile(resolve(REPO, cfg.reportFile), report + keptSection(before));
     }
     await writeFile(join(LOG_DIR, 'report.md'), report);
     return { checks, figures, report, passed, failed };
