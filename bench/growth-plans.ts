@@ -191,8 +191,9 @@ export function planCases(s: Sample, tag: string): PlanCase[] {
         fresh,
         fresh.map(() => 'standard_transfer'),
         fresh.map(() => 'h'),
-        fresh.map((t) => JSON.stringify({ transferId: t, amount: '1.00', beneId: 'bene-1' })),
-        nulls(100),
+        // The requests and the sealed secrets as one JSON array each, as PayoutMoves.insertNew sends them.
+        JSON.stringify(fresh.map((t) => ({ transferId: t, amount: '1.00', beneId: 'bene-1' }))),
+        JSON.stringify(fresh.map(() => null)),
         fresh.map(() => '1.00'),
         fresh,
         nulls(100),

@@ -17,13 +17,13 @@
  * from an earlier run (same sizes) instead of filling it again. GROWTH_TOPIC_PREFIX goes before the
  * topic names; BENCH_DATABASE_URL names the databases (`<its name>_growth`, `_growth_empty`, ...).
  */
-import { CpuMeter } from './cpu.js';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { TOPICS, topicName } from '#contracts';
 import { withDatabase } from '#database';
+import { CpuMeter } from './cpu.js';
 import { prefill, type PrefillTimings } from './growth-prefill.js';
 import { checkedInSql, explainAll, planCases, type PlanResult, sample } from './growth-plans.js';
 import { type BenchEnv, PIPELINE_ROLES, startStack, waitGroup } from './stack.js';
@@ -32,12 +32,9 @@ import {
   benchDatabase,
   directTransferCommand,
   dropDatabase,
-  freePort,
   freshDatabase,
   migratedTemplate,
-  startNode,
-  stopNode,
-  waitHttp,
+  startBenchSandbox,
 } from './support.js';
 
 function numberEnv(name: string, fallback: number): number {
@@ -233,22 +230,6 @@ function printPlans(noStats: readonly PlanResult[], analysed: readonly PlanResul
   }
 }
 
-async function startSandbox(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const proc = startNode('dist/apps/provider-sandbox/src/main.js', {
-    SANDBOX_PORT: String(port),
-    SANDBOX_LOG_LEVEL: 'warn',
-    SANDBOX_INITIAL_BALANCE: '9999999999999.00',
-    SANDBOX_RATE_LIMIT_TRANSFER: '0',
-    SANDBOX_RATE_LIMIT_STATUS: '0',
-    SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
-    SANDBOX_RATE_LIMIT_OTHER: '0',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitHttp(`${url}/__sandbox/clock`);
-  return { url, stop: () => stopNode(proc) };
-}
-
 async function prefilled(): Promise<{ url: string; timings?: PrefillTimings }> {
   const url = withDatabase(BASE_URL, GROWN);
   if (REUSE) {
@@ -283,7 +264,7 @@ async function prefilled(): Promise<{ url: string; timings?: PrefillTimings }> {
 async function main(): Promise<void> {
   progress(`growth bench: ${fmt(PAYOUTS)} payouts, ${fmt(HISTORY)} history rows, bursts of ${fmt(E2E_N)}`);
   await migratedTemplate(TEMPLATE);
-  const sandbox = await startSandbox();
+  const sandbox = await startBenchSandbox();
   const bursts: Burst[] = [];
   try {
     progress('burst on an empty ledger');

@@ -53,15 +53,12 @@ import {
   benchPool,
   directTransferCommand,
   dropDatabase,
-  freePort,
   freshDatabase,
   type MemoryFigures,
   migratedTemplate,
   percentile,
   ROOT,
-  startNode,
-  stopNode,
-  waitHttp,
+  startBenchSandbox,
 } from './support.js';
 import { cpuMarkdown, CPU_PREFIX, markdown, Results, type Row } from './table.js';
 
@@ -696,27 +693,6 @@ const PHASES: Phase[] = [
 
 let profileReport: string | undefined;
 
-async function startSandbox(): Promise<{ url: string; stop: () => Promise<void>; pid: number | undefined }> {
-  const port = await freePort();
-  const proc = startNode('dist/apps/provider-sandbox/src/main.js', {
-    SANDBOX_PORT: String(port),
-    SANDBOX_LOG_LEVEL: 'warn',
-    SANDBOX_INITIAL_BALANCE: '9999999999999.00',
-    SANDBOX_RATE_LIMIT_TRANSFER: '0',
-    SANDBOX_RATE_LIMIT_STATUS: '0',
-    SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
-    SANDBOX_RATE_LIMIT_OTHER: '0',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitHttp(`${url}/__sandbox/clock`);
-  } catch (e) {
-    await stopNode(proc);
-    throw e;
-  }
-  return { url, pid: proc.pid, stop: () => stopNode(proc) };
-}
-
 const started = Date.now();
 function progress(text: string): void {
   const s = Math.round((Date.now() - started) / 1000);
@@ -788,7 +764,7 @@ async function main(): Promise<void> {
       const load = loadavg()[0] ?? 0;
       loads.push(load);
       progress(`round ${round + 1} of ${RUNS} (load average ${load.toFixed(1)})`);
-      const sandbox = await startSandbox();
+      const sandbox = await startBenchSandbox();
       const ctx: RoundContext = {
         round,
         runs: RUNS,

@@ -192,3 +192,32 @@ export function directTransferCommand(transferId: string): { key: string; value:
     }),
   };
 }
+
+/**
+ * The provider sandbox for a bench: rate limits off, zero latency, a balance no bench exhausts.
+ * Answers once its clock endpoint does; stopped again if it never does.
+ */
+export async function startBenchSandbox(): Promise<{
+  url: string;
+  pid: number | undefined;
+  stop: () => Promise<void>;
+}> {
+  const port = await freePort();
+  const proc = startNode('dist/apps/provider-sandbox/src/main.js', {
+    SANDBOX_PORT: String(port),
+    SANDBOX_LOG_LEVEL: 'warn',
+    SANDBOX_INITIAL_BALANCE: '9999999999999.00',
+    SANDBOX_RATE_LIMIT_TRANSFER: '0',
+    SANDBOX_RATE_LIMIT_STATUS: '0',
+    SANDBOX_RATE_LIMIT_AUTHORIZE: '0',
+    SANDBOX_RATE_LIMIT_OTHER: '0',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitHttp(`${url}/__sandbox/clock`);
+  } catch (e) {
+    await stopNode(proc);
+    throw e;
+  }
+  return { url, pid: proc.pid, stop: () => stopNode(proc) };
+}
