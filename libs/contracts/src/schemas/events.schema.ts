@@ -13,6 +13,28 @@ export const PAYOUT_STATUSES = [
 ] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
+/**
+ * Where a PENDING (or UNKNOWN) payout waits at the provider, when the provider says (issue 29): the
+ * provider's long waits, each with its own check schedule bounded by what the provider documents
+ * (`shared/spec/provider-facts.md`, "Long waits, balance and approvals"). The connector translates
+ * the provider's words (v2 status QUEUED and APPROVAL_PENDING, status_code SCHEDULED_FOR_NEXT_WORKINGDAY
+ * and SENT_TO_BANK, the TRANSFER_APPROVED webhook) into these; nothing else reads provider words.
+ * - `queued`: held for low balance, sent when the account is funded (up to 10 days, 4 by default).
+ * - `approval_pending`: waiting for a person in the provider's dashboard (also velocity, limit and
+ *   anomaly checks).
+ * - `approved`: approved in the provider's dashboard, not yet settled.
+ * - `scheduled_next_working_day`: held until the bank's next working day.
+ * - `sent_to_bank`: with the beneficiary's bank, not yet confirmed.
+ */
+export const PROVIDER_SUB_STATES = [
+  'queued',
+  'approval_pending',
+  'approved',
+  'scheduled_next_working_day',
+  'sent_to_bank',
+] as const;
+export type ProviderSubState = (typeof PROVIDER_SUB_STATES)[number];
+
 export const BATCH_STATUSES = [
   'RECEIVED',
   'SUBMITTING',

@@ -1,4 +1,10 @@
-import { type BatchEntry, type BatchFormat, type CommandData, type PayoutStatus } from '#contracts';
+import {
+  type BatchEntry,
+  type BatchFormat,
+  type CommandData,
+  type PayoutStatus,
+  type ProviderSubState,
+} from '#contracts';
 import { type CallOptions } from '../provider-client.js';
 import { type EndpointName, type ProviderResult } from '../core/outcome.js';
 
@@ -48,6 +54,8 @@ export interface PayoutFound {
   readonly reason?: string;
   readonly utr?: string;
   readonly referenceId?: string;
+  /** Where a payout that is not settled waits at the provider, when it says (issue 29). */
+  readonly subState?: ProviderSubState;
 }
 
 /** A status call: the payout's state, or the call's own result when it gave none. */
