@@ -1,11 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  legacyTransferStatusOutcomes,
-  v2TransferStatusOutcomes,
-  type LegacyOutcomeRow,
-  type ProviderClient,
-} from '#provider-client';
+import { type LegacyOutcomeRow, type ProviderClient, type ProviderResult } from '#provider-client';
 import { AUTHORIZE_PATH, StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import {
@@ -14,7 +9,23 @@ import {
   V2_CASES,
   v2Transfer,
   type LegacyCase,
+  type V2Case,
 } from './support/endpoint-cases.js';
+import {
+  LEGACY_MEANINGS,
+  legacyMeaning,
+  TRANSFER_STATUS_MEANINGS,
+  V2_MEANINGS,
+  v2Meaning,
+  type LegacyMeaning,
+} from './support/interface-meanings.js';
+
+/** The outcome class, `failed/<kind>` for a failure: one string to compare with a meaning. */
+function verdictOf(r: ProviderResult<unknown>): string {
+  return r.outcome === 'failed' ? `failed/${r.kind}` : r.outcome;
+}
+
+const subStateOf = (r: ProviderResult<unknown>) => (r.outcome === 'pending' ? r.subState : undefined);
 
 /** How many times the endpoint is hit for a row's class: auth-refresh retries once, retry-safe up to maxAttempts. */
 function expectedCalls(outcome: string, bearer: boolean): number {
@@ -23,7 +34,11 @@ function expectedCalls(outcome: string, bearer: boolean): number {
   return 1;
 }
 
-function legacyBody(c: LegacyCase, row: LegacyOutcomeRow, i: number): Record<string, unknown> {
+function legacyBody(
+  c: LegacyCase,
+  row: Pick<LegacyOutcomeRow, 'status' | 'subCode' | 'message' | 'meaning'>,
+  i: number,
+): Record<string, unknown> {
   // Alternate number / string subCodes and upper / lower case statuses: both are seen.
   const code = i % 2 === 0 ? String(row.subCode) : row.subCode;
   const status = i % 2 === 0 ? row.status : row.status.toLowerCase();
@@ -34,6 +49,43 @@ function legacyBody(c: LegacyCase, row: LegacyOutcomeRow, i: number): Record<str
 }
 
 describe('outcome tables over real HTTP', () => {
+  /** Sends one legacy answer and compares the client's verdict with the document's meaning. */
+  async function expectLegacy(
+    c: LegacyCase,
+    body: Record<string, unknown>,
+    http: number,
+    meaning: LegacyMeaning,
+  ): Promise<void> {
+    stub.reset();
+    stub.on(c.path, { status: http, body });
+    const r = await c.call(client);
+    // HTTP 429 is rate limiting whatever the body says.
+    const expected = http === 429 ? 'retry-safe' : meaning.verdict;
+    assert.equal(verdictOf(r), expected, JSON.stringify(r));
+    if (expected === 'pending') assert.equal(subStateOf(r), meaning.subState, 'the wait it names');
+    assert.equal(stub.count(c.path), expectedCalls(expected, c.bearer));
+    if (c.bearer && expected === 'auth-refresh') {
+      // Re-authorized once between the two sends, and the retry carried the new token.
+      const [first, second] = stub.calls(c.path).map((x) => x.headers.authorization);
+      assert.notEqual(first, second);
+      assert.ok(stub.count(AUTHORIZE_PATH) <= 2);
+    }
+    const codeField =
+      String(body['status']).toUpperCase() === 'SUCCESS' && c.successCodeField
+        ? c.successCodeField
+        : 'subCode';
+    if (expected !== 'retry-safe') assert.equal(r.diagnostics.subCode, String(body[codeField]));
+  }
+
+  /** Sends one v2 error and compares the client's verdict with the document's meaning. */
+  async function expectV2(c: V2Case, http: number, code: string, message: string, verdict: string) {
+    stub.reset();
+    stub.on(c.path, { status: http, body: { type: 'invalid_request_error', code, message } });
+    const r = await c.call(client);
+    assert.equal(verdictOf(r), verdict, JSON.stringify(r));
+    assert.equal(stub.count(c.path), expectedCalls(verdict, false));
+  }
+
   let stub: StubProvider;
   let client: ProviderClient;
   before(async () => {
@@ -51,21 +103,27 @@ describe('outcome tables over real HTTP', () => {
       c.table.forEach((row, i) => {
         const httpVariants = row.http !== undefined && row.http !== 200 ? [row.http, 200] : [200];
         for (const http of httpVariants) {
-          it(`${row.status} ${row.subCode} "${row.message ?? row.meaning}" with HTTP ${http} -> ${row.outcome}`, async () => {
-            stub.on(c.path, { status: http, body: legacyBody(c, row, i) });
-            const r = await c.call(client);
-            // HTTP 429 is rate limiting whatever the body says.
-            const expected = http === 429 ? 'retry-safe' : row.outcome;
-            assert.equal(r.outcome, expected, JSON.stringify(r));
-            if (r.outcome === 'failed') assert.equal(r.kind, row.kind ?? 'rejected');
-            assert.equal(stub.count(c.path), expectedCalls(expected, c.bearer));
-            if (c.bearer && expected === 'auth-refresh') {
-              // Re-authorized once between the two sends, and the retry carried the new token.
-              const [first, second] = stub.calls(c.path).map((x) => x.headers.authorization);
-              assert.notEqual(first, second);
-              assert.ok(stub.count(AUTHORIZE_PATH) <= 2);
-            }
-            if (expected !== 'retry-safe') assert.equal(r.diagnostics.subCode, String(row.subCode));
+          // The expected meaning is the document's (support/interface-meanings.ts), never the row's own.
+          const body = legacyBody(c, row, i);
+          const meaning = legacyMeaning(c.name, row.status, row.subCode, String(body['message']));
+          it(`${row.status} ${row.subCode} "${row.message ?? row.meaning}" with HTTP ${http} -> ${meaning?.verdict ?? '(no meaning written)'}`, async () => {
+            assert.ok(
+              meaning,
+              `no meaning written from the document for ${c.name} ${row.status} ${row.subCode}`,
+            );
+            await expectLegacy(c, body, http, meaning);
+          });
+        }
+      });
+      it('has its meanings written from the document', () => assert.ok(LEGACY_MEANINGS[c.name]?.length));
+      // Every meaning written from the document, sent as its own answer: a row the client's table
+      // lacks, or classifies otherwise, fails here.
+      (LEGACY_MEANINGS[c.name] ?? []).forEach((m, i) => {
+        const variants = m.subCode >= 400 && m.subCode < 600 ? [200, m.subCode] : [200];
+        for (const http of variants) {
+          it(`document: ${m.status} ${m.subCode} "${m.message ?? m.doc}" with HTTP ${http} -> ${m.verdict}`, async () => {
+            const body = legacyBody(c, { ...m, meaning: m.doc }, i);
+            await expectLegacy(c, body, http, m);
           });
         }
       });
@@ -111,19 +169,19 @@ describe('outcome tables over real HTTP', () => {
   }
 
   describe('getTransferStatus: the transfer status decides the outcome', () => {
-    for (const [status, o] of Object.entries(legacyTransferStatusOutcomes)) {
-      it(`${status} -> ${o.outcome}`, async () => {
+    for (const m of TRANSFER_STATUS_MEANINGS.filter((x) => x.code === undefined)) {
+      it(`${m.status} -> ${m.verdict}${m.subState ? ` (${m.subState})` : ''}`, async () => {
         stub.on('/payout/v1.2/getTransferStatus', {
           body: {
             status: 'SUCCESS',
             subCode: '200',
             message: 'ok',
-            data: legacyStatusData(status.toLowerCase()),
+            data: legacyStatusData(m.status.toLowerCase()),
           },
         });
         const r = await client.getTransferStatus({ referenceId: '55' });
-        assert.equal(r.outcome, o.outcome);
-        if (r.outcome === 'failed') assert.equal(r.kind, o.kind);
+        assert.equal(verdictOf(r), m.verdict);
+        assert.equal(subStateOf(r), m.subState);
         assert.equal(stub.calls('/payout/v1.2/getTransferStatus')[0]?.query.get('referenceId'), '55');
       });
     }
@@ -140,20 +198,25 @@ describe('outcome tables over real HTTP', () => {
   for (const c of V2_CASES) {
     describe(`${c.name} (${c.table.length} rows)`, () => {
       for (const row of c.table) {
-        it(`HTTP ${row.http} ${row.code ?? row.message ?? '(any)'} -> ${row.outcome}`, async () => {
-          stub.on(c.path, {
-            status: row.http,
-            body: {
-              type: 'invalid_request_error',
-              // A batch names the refused entry by its index; the table says `[i]`.
-              code: row.code?.replace('[i]', '[2]') ?? 'some_code',
-              message: row.message ?? row.meaning,
-            },
-          });
-          const r = await c.call(client);
-          assert.equal(r.outcome, row.outcome, JSON.stringify(r));
-          if (r.outcome === 'failed') assert.equal(r.kind, row.kind ?? 'rejected');
-          assert.equal(stub.count(c.path), expectedCalls(row.outcome, false));
+        const code = row.code?.replace('[i]', '[2]') ?? 'some_code';
+        const message = row.message ?? row.meaning;
+        // The expected meaning is the document's (support/interface-meanings.ts), never the row's own.
+        const meaning = v2Meaning(c.name, row.http, code, message);
+        it(`HTTP ${row.http} ${row.code ?? row.message ?? '(any)'} -> ${meaning?.verdict ?? '(no meaning written)'}`, async () => {
+          assert.ok(meaning, `no meaning written from the document for ${c.name} ${row.http} ${code}`);
+          await expectV2(c, row.http, code, message, meaning.verdict);
+        });
+      }
+      it('has its meanings written from the document', () => assert.ok(V2_MEANINGS[c.name]?.length));
+      for (const m of V2_MEANINGS[c.name] ?? []) {
+        it(`document: HTTP ${m.http} ${m.code ?? m.message ?? '(any)'} -> ${m.verdict}`, async () => {
+          await expectV2(
+            c,
+            m.http,
+            m.code?.replace('[i]', '[3]') ?? 'other_code',
+            m.message ?? m.doc,
+            m.verdict,
+          );
         });
       }
       it('an "already exists" error, whatever its code, is a duplicate', async () => {
@@ -193,11 +256,12 @@ describe('outcome tables over real HTTP', () => {
   }
 
   describe('v2 transfer status table', () => {
-    for (const [status, o] of Object.entries(v2TransferStatusOutcomes)) {
-      it(`${status} -> ${o.outcome}`, async () => {
-        stub.on('/payout/transfers', { body: v2Transfer(status.toLowerCase(), 'X') });
+    for (const m of TRANSFER_STATUS_MEANINGS) {
+      it(`${m.status}/${m.code ?? '-'} -> ${m.verdict}${m.subState ? ` (${m.subState})` : ''}`, async () => {
+        stub.on('/payout/transfers', { body: v2Transfer(m.status.toLowerCase(), m.code ?? 'X') });
         const r = await client.getTransferStatusV2({ svcTransferId: '98765' });
-        assert.equal(r.outcome, o.outcome);
+        assert.equal(verdictOf(r), m.verdict);
+        assert.equal(subStateOf(r), m.subState);
         assert.equal(stub.calls('/payout/transfers')[0]?.query.get('cf_transfer_id'), '98765');
       });
     }

@@ -1,5 +1,10 @@
 export * from './core/outcome.js';
 export * from './core/decimal.js';
+export {
+  TRANSFER_STATUSES,
+  transferStatusMeaning,
+  type TransferStatusMeaning,
+} from './core/transfer-statuses.js';
 export type { Refusal } from './core/field-rules.js';
 export type { EndpointAdapter, RateClass } from './core/endpoint-adapter.js';
 export type { LegacyOutcomeRow, LegacyOutcomeTable } from './core/legacy-classify.js';

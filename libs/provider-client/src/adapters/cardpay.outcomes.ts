@@ -3,7 +3,13 @@ import { COMMON_LEGACY_ROWS, type LegacyOutcomeTable } from '../core/legacy-clas
 /** CardPay (interface document, "CardPay"). */
 export const cardpayOutcomes: LegacyOutcomeTable = [
   { status: 'SUCCESS', subCode: 200, outcome: 'success', meaning: 'Completed' },
-  { status: 'PENDING', subCode: 201, outcome: 'pending', meaning: 'Pending at the bank' },
+  {
+    status: 'PENDING',
+    subCode: 201,
+    outcome: 'pending',
+    subState: 'sent_to_bank',
+    meaning: 'Pending at the bank',
+  },
   {
     status: 'ERROR',
     subCode: 400,

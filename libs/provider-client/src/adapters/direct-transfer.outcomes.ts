@@ -3,11 +3,19 @@ import { COMMON_LEGACY_ROWS, type LegacyOutcomeTable } from '../core/legacy-clas
 /** Direct Transfer v1.2 (interface document, "Direct Transfer v1.2"). */
 export const directTransferOutcomes: LegacyOutcomeTable = [
   { status: 'SUCCESS', subCode: 200, outcome: 'success', meaning: 'Transfer completed' },
-  { status: 'SUCCESS', subCode: 201, outcome: 'success', meaning: 'Scheduled for next working day' },
+  // Not paid yet: the bank's next working day decides (issue 29). Never SUCCESS on this answer.
+  {
+    status: 'SUCCESS',
+    subCode: 201,
+    outcome: 'pending',
+    subState: 'scheduled_next_working_day',
+    meaning: 'Scheduled for next working day',
+  },
   {
     status: 'PENDING',
     subCode: 201,
     outcome: 'pending',
+    subState: 'sent_to_bank',
     meaning: 'Awaiting beneficiary bank confirmation; or pending at the bank',
   },
   { status: 'PENDING', subCode: 202, outcome: 'pending', meaning: 'Request received; check status later' },

@@ -3,7 +3,7 @@ import { type EndpointAdapter } from '../core/endpoint-adapter.js';
 import { check, firstRefusal, ID_WITH_HYPHEN_PATTERN, matches, type FieldRule } from '../core/field-rules.js';
 import { classifyLegacy } from '../core/legacy-classify.js';
 import { idString, outcomeOfStatus, providerText } from './legacy-decoders.js';
-import { getTransferStatusOutcomes, legacyTransferStatusOutcomes } from './get-transfer-status.outcomes.js';
+import { getTransferStatusOutcomes } from './get-transfer-status.outcomes.js';
 
 /** Exactly one of the two. */
 export interface GetTransferStatusRequest {
@@ -60,7 +60,8 @@ export const getTransferStatusAdapter: EndpointAdapter<GetTransferStatusRequest,
       const data = z.object({ transfer: transferSchema }).safeParse(env.data);
       if (!data.success) return undefined;
       const t = data.data.transfer;
-      const o = outcomeOfStatus(legacyTransferStatusOutcomes, t.status);
+      // The transfer's own status decides, through the table the connector reads too.
+      const o = outcomeOfStatus(t.status);
       return { data: t, ...o, reason: t.reason ? `${o.reason}: ${t.reason}` : o.reason };
     }),
 };

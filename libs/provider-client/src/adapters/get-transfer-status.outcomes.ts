@@ -1,5 +1,4 @@
 import { COMMON_LEGACY_ROWS, type LegacyOutcomeTable } from '../core/legacy-classify.js';
-import { type StatusOutcome } from './legacy-decoders.js';
 
 /** Get Transfer Status v1.2 (provider-facts.md). SUCCESS here means "data retrieved". */
 export const getTransferStatusOutcomes: LegacyOutcomeTable = [
@@ -34,16 +33,3 @@ export const getTransferStatusOutcomes: LegacyOutcomeTable = [
     meaning: 'A 404 that does not say the transfer is unknown',
   },
 ];
-
-/**
- * The transfer's own status decides the outcome of a status query. SUCCESS can later become
- * REVERSED, so a reversal is reported as a terminal failure of its own kind.
- */
-export const legacyTransferStatusOutcomes: Readonly<Record<string, StatusOutcome>> = {
-  RECEIVED: { outcome: 'pending' },
-  PENDING: { outcome: 'pending' },
-  SUCCESS: { outcome: 'success' },
-  FAILED: { outcome: 'failed', kind: 'rejected' },
-  REJECTED: { outcome: 'failed', kind: 'rejected' },
-  REVERSED: { outcome: 'failed', kind: 'reversed' },
-};

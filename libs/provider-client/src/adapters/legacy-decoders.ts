@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
 import { type LegacyDecoder } from '../core/legacy-classify.js';
+import { type ProviderSubState } from '#contracts';
 import { type FailureKind, type OutcomeClass } from '../core/outcome.js';
+import { subStateOf, transferStatusMeaning } from '../core/transfer-statuses.js';
 
 const idString = z.union([z.string(), z.number()]).transform((v) => String(v));
 
@@ -49,20 +51,28 @@ export function dataDecoder<T>(schema: z.ZodType<T>): LegacyDecoder<T> {
   };
 }
 
-export interface StatusOutcome {
+/**
+ * How a status answer about a transfer is classified: by the transfer's own status (any case) and
+ * status_code, through the one table the connector reads too (core/transfer-statuses.ts). An
+ * unlisted status is `unknown` (in doubt), kept raw.
+ */
+export function outcomeOfStatus(
+  status: string,
+  code?: string | null,
+): {
   readonly outcome: OutcomeClass;
   readonly kind?: FailureKind;
-}
-
-/** Maps a transfer's status (any case) through a table; an unlisted status is `unknown`, kept raw. */
-export function outcomeOfStatus(
-  table: Readonly<Record<string, StatusOutcome>>,
-  status: string,
-): StatusOutcome & { readonly reason: string } {
-  const row = table[status.toUpperCase()];
-  return row
-    ? { ...row, reason: `Transfer ${status.toUpperCase()}` }
-    : { outcome: 'unknown', reason: 'Undocumented transfer status' };
+  readonly subState?: ProviderSubState;
+  readonly reason: string;
+} {
+  const m = transferStatusMeaning(status, code);
+  const subState = subStateOf(m);
+  return {
+    outcome: m.outcome,
+    ...(m.outcome === 'failed' ? { kind: m.kind } : {}),
+    ...(subState ? { subState } : {}),
+    reason: m.meaning,
+  };
 }
 
 export { idString, providerText };

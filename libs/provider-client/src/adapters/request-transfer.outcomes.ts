@@ -3,11 +3,19 @@ import { COMMON_LEGACY_ROWS, type LegacyOutcomeTable } from '../core/legacy-clas
 /** Standard Transfer Sync v1.2 (interface document, "Standard Transfer Sync v1.2"). */
 export const requestTransferOutcomes: LegacyOutcomeTable = [
   { status: 'SUCCESS', subCode: 200, outcome: 'success', meaning: 'Transfer completed' },
-  { status: 'SUCCESS', subCode: 201, outcome: 'success', meaning: 'Scheduled for next working day' },
+  // Not paid yet: the bank's next working day decides (issue 29). Never SUCCESS on this answer.
+  {
+    status: 'SUCCESS',
+    subCode: 201,
+    outcome: 'pending',
+    subState: 'scheduled_next_working_day',
+    meaning: 'Scheduled for next working day',
+  },
   {
     status: 'PENDING',
     subCode: 201,
     outcome: 'pending',
+    subState: 'sent_to_bank',
     meaning: 'Awaiting beneficiary bank; or pending at the bank',
   },
   { status: 'ERROR', subCode: 201, outcome: 'unknown', meaning: 'Transfer triggered; no response from bank' },

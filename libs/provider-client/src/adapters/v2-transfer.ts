@@ -1,19 +1,6 @@
 import { z } from 'zod';
 import { type V2Decoder } from '../core/v2-classify.js';
-import { outcomeOfStatus, providerText, type StatusOutcome } from './legacy-decoders.js';
-
-/** v2 transfer statuses (provider-facts.md). Unlisted ones classify `unknown`, kept raw. */
-export const v2TransferStatusOutcomes: Readonly<Record<string, StatusOutcome>> = {
-  RECEIVED: { outcome: 'pending' },
-  QUEUED: { outcome: 'pending' },
-  APPROVAL_PENDING: { outcome: 'pending' },
-  PENDING: { outcome: 'pending' },
-  SUCCESS: { outcome: 'success' },
-  FAILED: { outcome: 'failed', kind: 'rejected' },
-  REJECTED: { outcome: 'failed', kind: 'rejected' },
-  MANUALLY_REJECTED: { outcome: 'failed', kind: 'rejected' },
-  REVERSED: { outcome: 'failed', kind: 'reversed' },
-};
+import { outcomeOfStatus, providerText } from './legacy-decoders.js';
 
 const str = z.string().nullish();
 // Amounts stay text: a JSON number is re-printed from its shortest form, which is exact for 2 places.
@@ -62,7 +49,8 @@ export const decodeV2Transfer: V2Decoder<V2Transfer> = (body) => {
   const p = transferSchema.safeParse(body);
   if (!p.success) return undefined;
   const t = p.data;
-  const o = outcomeOfStatus(v2TransferStatusOutcomes, t.status);
+  // The transfer's status and code decide, through the table the connector reads too.
+  const o = outcomeOfStatus(t.status, t.status_code);
   return {
     data: t,
     ...o,

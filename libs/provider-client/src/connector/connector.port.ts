@@ -43,6 +43,12 @@ export interface PayoutSubmitted {
   readonly utr?: string;
   /** The transfer's status code when the answer carried one (v2). */
   readonly statusCode?: string;
+  /**
+   * Where a `pending` transfer waits at the provider, when its answer says (issue 29): v1
+   * SUCCESS/201 "Scheduled for next working day" (not paid yet), PENDING/201 "pending at the
+   * bank", v2 QUEUED, APPROVAL_PENDING, SCHEDULED_FOR_NEXT_WORKINGDAY, SENT_TO_BANK.
+   */
+  readonly subState?: ProviderSubState;
 }
 
 /** What a status endpoint said about a payout it knows, in the ledger's terms. */
@@ -97,6 +103,8 @@ export interface BatchEntryState {
   readonly referenceId: string | null;
   readonly utr: string | null;
   readonly reason: string | null;
+  /** Where an entry that is not settled waits at the provider, when it says (issue 29). */
+  readonly subState?: ProviderSubState;
 }
 
 /** A batch status call: the entries, or the call's own result when it gave none. */

@@ -7,7 +7,7 @@ import {
   type PayoutSubmitted,
   type PayoutToSend,
 } from './connector.port.js';
-import { mapProviderStatus } from './status-mapping.js';
+import { readProviderStatus } from './status-mapping.js';
 
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 /** A status field: empty text says nothing. */
@@ -17,7 +17,12 @@ export const text = (v: unknown): string | undefined => (typeof v === 'string' &
 export async function legacySent(call: Promise<ProviderResult<unknown>>): Promise<PayoutSubmitted> {
   const r = await call;
   const data = 'data' in r ? (r.data as { referenceId?: unknown; utr?: unknown } | undefined) : undefined;
-  return { result: r, referenceId: str(data?.referenceId), utr: str(data?.utr) || undefined };
+  return {
+    result: r,
+    referenceId: str(data?.referenceId),
+    utr: str(data?.utr) || undefined,
+    ...waitOf(r),
+  };
 }
 
 /** A v2 initiation's answer: the transfer object, whose own status may already be final. */
@@ -35,7 +40,13 @@ export async function v2Sent(
     svcTransferId: t ? providerTransferId(t) : undefined,
     utr: str(t?.transfer_utr),
     statusCode: str(t?.status_code),
+    ...waitOf(r),
   };
+}
+
+/** The sub-state a `pending` answer carries, as a field to spread (absent when none). */
+function waitOf(r: ProviderResult<unknown>): Pick<PayoutSubmitted, 'subState'> {
+  return r.outcome === 'pending' && r.subState ? { subState: r.subState } : {};
 }
 
 /** v1 getTransferStatus, by our transferId. */
@@ -50,7 +61,7 @@ export async function legacyCheck(
   return {
     found: true,
     answer: {
-      status: mapProviderStatus(t.status),
+      ...readProviderStatus(t.status),
       raw: t.status,
       reason: text(t.reason),
       utr: text(t.utr),
@@ -71,7 +82,7 @@ export async function v2Check(
   return {
     found: true,
     answer: {
-      status: mapProviderStatus(t.status),
+      ...readProviderStatus(t.status, t.status_code),
       raw: t.status,
       reason: text(t.status_description),
       utr: text(t.transfer_utr),

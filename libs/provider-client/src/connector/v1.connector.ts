@@ -13,7 +13,7 @@ import {
 import { kindTraits } from './kind-traits.js';
 import { checkBy } from './status-check.js';
 import { legacySent, sendCommon } from './shared-calls.js';
-import { mapProviderStatus } from './status-mapping.js';
+import { entryStatus } from './status-mapping.js';
 
 /** The legacy API (v1): bearer token, camelCase bodies, subCode tables. */
 export class V1Connector implements PayoutConnector {
@@ -88,8 +88,8 @@ export class V1Connector implements PayoutConnector {
       found: true,
       ...(r.data.referenceId === undefined ? {} : { referenceId: String(r.data.referenceId) }),
       entries: r.data.transfers.map((t) => ({
+        ...entryStatus(t.status),
         transferId: t.transferId,
-        status: mapProviderStatus(t.status) ?? t.status.toUpperCase(),
         referenceId: t.referenceId === undefined ? null : String(t.referenceId),
         utr: t.utr || null,
         reason: t.reason ?? null,

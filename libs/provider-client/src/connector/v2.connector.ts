@@ -21,7 +21,7 @@ import {
 import { kindTraits } from './kind-traits.js';
 import { sendCommon, v2Sent } from './shared-calls.js';
 import { checkBy } from './status-check.js';
-import { mapProviderStatus } from './status-mapping.js';
+import { entryStatus } from './status-mapping.js';
 
 /**
  * The command's transfer modes on Transfers V2. The two wallet modes carry brand names the
@@ -192,8 +192,8 @@ export class V2Connector implements PayoutConnector {
       found: true,
       ...(ref ? { referenceId: ref } : {}),
       entries: r.data.transfers.map((t) => ({
+        ...entryStatus(t.status, t.status_code),
         transferId: t.transfer_id,
-        status: mapProviderStatus(t.status) ?? t.status.toUpperCase(),
         referenceId: providerTransferId(t) ?? null,
         utr: t.transfer_utr || null,
         reason: t.status_description ?? null,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ProviderSubState } from '#contracts';
 import { type Classified, type FailureKind, type OutcomeClass, type WireFacts } from './outcome.js';
 import {
   type HttpAnswer,
@@ -18,6 +19,8 @@ export interface LegacyOutcomeRow {
   readonly message?: string;
   readonly outcome: OutcomeClass;
   readonly kind?: FailureKind;
+  /** A `pending` row's wait at the provider, in the service's words (issue 29). */
+  readonly subState?: ProviderSubState;
   /** HTTP status the provider is seen to use for this row (tests answer with it); not matched on. */
   readonly http?: number;
   readonly meaning: string;
@@ -92,6 +95,7 @@ export type LegacyDecoder<D> = (env: LegacyEnvelope) =>
       readonly data: D;
       readonly outcome?: OutcomeClass;
       readonly kind?: FailureKind;
+      readonly subState?: ProviderSubState;
       readonly reason?: string;
     }
   | undefined;
@@ -152,11 +156,13 @@ export function classifyLegacy<D>(
       const decoded = decode(env);
       if (!decoded) {
         return row.outcome === 'pending'
-          ? { outcome: 'pending', wire }
+          ? { outcome: 'pending', ...(row.subState ? { subState: row.subState } : {}), wire }
           : { outcome: 'unknown', reason: 'Success without a readable payload', wire };
       }
+      // A decoder that reads the outcome from the payload (a status query) says the wait itself.
       const outcome = decoded.outcome ?? row.outcome;
-      return fromDecoded(outcome, decoded.data, decoded.kind, decoded.reason ?? row.meaning, wire);
+      const subState = decoded.outcome === undefined ? row.subState : decoded.subState;
+      return fromDecoded(outcome, decoded.data, decoded.kind, decoded.reason ?? row.meaning, wire, subState);
     }
     case 'failed':
       return { outcome: 'failed', kind: row.kind ?? 'rejected', reason: row.meaning, wire };
@@ -175,11 +181,13 @@ export function fromDecoded<D>(
   kind: FailureKind | undefined,
   reason: string,
   wire: WireFacts,
+  subState?: ProviderSubState,
 ): Classified<D> {
   switch (outcome) {
     case 'success':
-    case 'pending':
       return { outcome, data, wire };
+    case 'pending':
+      return { outcome, data, ...(subState ? { subState } : {}), wire };
     case 'failed':
       return { outcome, kind: kind ?? 'rejected', reason, data, wire };
     case 'unknown':

@@ -1,3 +1,5 @@
+import { type ProviderSubState } from '#contracts';
+
 /**
  * Every provider answer (or the lack of one) is reduced to one of these classes. Callers branch
  * on the class only; the raw codes are kept in `diagnostics` for people, never for control flow.
@@ -63,7 +65,16 @@ export interface Diagnostics {
 
 export type ProviderResult<D> =
   | { readonly outcome: 'success'; readonly data: D; readonly diagnostics: Diagnostics }
-  | { readonly outcome: 'pending'; readonly data?: D; readonly diagnostics: Diagnostics }
+  | {
+      readonly outcome: 'pending';
+      readonly data?: D;
+      /**
+       * Where the transfer waits at the provider, when the answer says (queued, approval pending,
+       * scheduled for the next working day, sent to the bank): the service's words, issue 29.
+       */
+      readonly subState?: ProviderSubState;
+      readonly diagnostics: Diagnostics;
+    }
   | {
       readonly outcome: 'failed';
       readonly kind: FailureKind;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ProviderSubState } from '#contracts';
 import { type Classified, type FailureKind, type OutcomeClass, type WireFacts } from './outcome.js';
 import {
   type HttpAnswer,
@@ -40,6 +41,8 @@ export type V2Decoder<D> = (body: unknown) =>
       readonly data: D;
       readonly outcome: OutcomeClass;
       readonly kind?: FailureKind;
+      /** A waiting transfer's sub-state (issue 29). */
+      readonly subState?: ProviderSubState;
       readonly reason?: string;
       readonly status?: string;
       readonly code?: string;
@@ -89,6 +92,7 @@ export function classifyV2<D>(
       decoded.kind,
       decoded.reason ?? 'Transfer status',
       wire,
+      decoded.subState,
     );
   }
   const err = json.ok ? errorSchema.safeParse(json.value) : undefined;

@@ -174,3 +174,60 @@ describe('parseJsonKeepingNumbers', () => {
     assert.equal(hintOf(v2(body)).amount, '10.0000000000000001');
   });
 });
+
+/*
+ * TRANSFER_APPROVED (the provider's agent-skills payouts template; not in its OAS): approved in
+ * the provider's dashboard, not settled. The pipeline gets it in the service's words (a sub-state
+ * hint, no status), never the provider's event name (issue 29).
+ */
+describe('TRANSFER_APPROVED becomes a sub-state hint', () => {
+  it('v2: event PROVIDER_SUB_STATE, sub-state approved, no status', () => {
+    const body = JSON.stringify({
+      type: 'TRANSFER_APPROVED',
+      event_time: '2026-11-24T13:39:20',
+      data: {
+        transfer_id: 'tr_9',
+        cf_transfer_id: 4242,
+        status: 'APPROVAL_PENDING',
+        status_code: 'APPROVED',
+        status_description: 'approved by a team member',
+        transfer_amount: 10.5,
+      },
+    });
+    const h = hintOf(v2(body));
+    assert.notEqual(h.event, 'TRANSFER_APPROVED');
+    assert.deepEqual(h, {
+      event: 'PROVIDER_SUB_STATE',
+      subState: 'approved',
+      transferId: 'tr_9',
+      svcTransferId: '4242',
+      amount: '10.5',
+      eventTime: '2026-11-24T13:39:20',
+    });
+  });
+  it('v1: the same', () => {
+    const h = hintOf(
+      v1({
+        event: 'TRANSFER_APPROVED',
+        transferId: 'tr_9',
+        referenceId: '777',
+        utr: '',
+        acknowledged: '0',
+        eventTime: '2026-11-24 13:39:20',
+        reason: '',
+      }),
+    );
+    assert.deepEqual(h, {
+      event: 'PROVIDER_SUB_STATE',
+      subState: 'approved',
+      transferId: 'tr_9',
+      referenceId: '777',
+      eventTime: '2026-11-24 13:39:20',
+    });
+  });
+  it('a state event keeps its own name and carries no sub-state', () => {
+    const h = hintOf(v2(TRANSFER_SUCCESS));
+    assert.equal(h.event, 'TRANSFER_SUCCESS');
+    assert.equal(h.subState, undefined);
+  });
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { type ProviderSubState } from '#contracts';
+import { SUB_STATE_HINT_EVENT, WEBHOOK_EVENT_SUB_STATE } from '../connector/status-mapping.js';
 import {
   deliveryTimestampMs,
   eventTimeWithin,
@@ -51,6 +53,11 @@ export interface WebhookHint {
   readonly reason?: string;
   /** The event time as sent. */
   readonly eventTime?: string;
+  /**
+   * Where the transfer waits at the provider, for a hint that announces no state (event
+   * SUB_STATE_HINT_EVENT): e.g. `approved` for the provider's TRANSFER_APPROVED (issue 29).
+   */
+  readonly subState?: ProviderSubState;
 }
 
 /**
@@ -93,6 +100,17 @@ function compact(
   return { ...out, event: h.event };
 }
 
+/**
+ * A hint whose provider event announces only a sub-state (TRANSFER_APPROVED) becomes one in the
+ * service's words: event SUB_STATE_HINT_EVENT, the sub-state, the ids, amount and time that match
+ * it to its payout; no status, status code or reason to be read as a state change.
+ */
+function translated(hint: WebhookHint): WebhookHint {
+  if (!Object.hasOwn(WEBHOOK_EVENT_SUB_STATE, hint.event)) return hint;
+  const { status: _s, statusCode: _c, reason: _r, acknowledged: _a, ...rest } = hint;
+  return { ...rest, event: SUB_STATE_HINT_EVENT, subState: WEBHOOK_EVENT_SUB_STATE[hint.event] };
+}
+
 const refuse = (refusal: WebhookRefusal): WebhookReading => ({ refusal });
 
 /**
@@ -114,15 +132,17 @@ export function v1WebhookReader(s: WebhookReaderSettings): WebhookReader {
         return refuse('untimely');
       }
       return {
-        hint: compact({
-          event,
-          transferId: text(fields.get('transferId')),
-          referenceId: text(fields.get('referenceId')),
-          utr: text(fields.get('utr')),
-          acknowledged: text(fields.get('acknowledged')),
-          reason: maskWebhookText(text(fields.get('reason'))),
-          eventTime,
-        }),
+        hint: translated(
+          compact({
+            event,
+            transferId: text(fields.get('transferId')),
+            referenceId: text(fields.get('referenceId')),
+            utr: text(fields.get('utr')),
+            acknowledged: text(fields.get('acknowledged')),
+            reason: maskWebhookText(text(fields.get('reason'))),
+            eventTime,
+          }),
+        ),
       };
     },
   };
@@ -165,7 +185,7 @@ export function v2WebhookReader(s: WebhookReaderSettings): WebhookReader {
       if (at === undefined || Math.abs(now - at) > s.replayWindowMs) return refuse('stale');
       const body = v2Envelope.safeParse(parseJsonKeepingNumbers(delivery.rawBody.toString('utf8')));
       if (!body.success) return refuse('malformed');
-      return { hint: v2Hint(body.data.type, text(body.data.event_time), body.data.data ?? {}) };
+      return { hint: translated(v2Hint(body.data.type, text(body.data.event_time), body.data.data ?? {})) };
     },
   };
 }
