@@ -15,6 +15,8 @@ export interface CallState {
   readonly startedAt: number;
   attempts: number;
   sent: boolean;
+  /** An earlier attempt of this call got an answer and was then re-sent (Diagnostics). */
+  earlierAttemptMayHaveReached?: true;
   /** Values cut out of any provider message before it reaches diagnostics or a log line. */
   secrets: (string | undefined)[];
 }
@@ -50,6 +52,7 @@ export function recordResult<Req, D>(
     requestId: st.requestId,
     sent: st.sent,
     attempts: st.attempts,
+    ...(st.earlierAttemptMayHaveReached ? { earlierAttemptMayHaveReached: true as const } : {}),
     durationMs,
     ...facts,
   };

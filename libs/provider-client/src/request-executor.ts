@@ -122,6 +122,17 @@ export class RequestExecutor {
           wire: {},
         });
       st.secrets.push(account.clientSecret, ...(adapter.secrets?.(req) ?? []));
+      // X-Request-Id: a value HTTP cannot carry in a header is refused here, before any attempt
+      // (the HTTP client would refuse it locally; nothing is sent either way).
+      if (!isHeaderValue(requestId)) {
+        const message = 'requestId cannot be sent as a header (control or non-Latin-1 characters)';
+        return this.finish(adapter, st, {
+          outcome: 'failed',
+          kind: 'invalid-request',
+          reason: message,
+          wire: adapter.host === 'base' ? { code: 'request_id_invalid', message } : { message },
+        });
+      }
       const refusal = adapter.validate(req);
       if (refusal) {
         const wire: WireFacts =
@@ -188,6 +199,16 @@ export class RequestExecutor {
       // After a wait, fresh headers (the cached token unless it fell due; a new signature).
       const h = grant.waitedMs > 0 ? await this.headers(adapter, account, st) : ready;
       if (!h.ok) return this.finish(adapter, st, h.c);
+      // A credential or token HTTP cannot carry (a stray newline in a secret): configuration,
+      // never sent. Its name only; the value may be a secret.
+      const bad = Object.entries(h.headers).find(([, v]) => !isHeaderValue(v));
+      if (bad) {
+        return this.finish(adapter, st, {
+          outcome: 'fatal-config',
+          reason: `Header ${bad[0]} cannot be sent (control or non-Latin-1 characters); not sent`,
+          wire: {},
+        });
+      }
       // The slot may have passed while the headers were made (a token refresh, a stalled
       // process): sent now, the call would crowd the slots after it. Not sent; a new slot.
       if (grant.onTime && !grant.onTime()) {
@@ -216,6 +237,9 @@ export class RequestExecutor {
         } else {
           await sleep(backoffMs(st.attempts, this.opts.retryBaseMs, this.opts.retryMaxMs, this.deps.random));
         }
+        // An answer came (a 429, perhaps from an intermediary that forwarded it): the provider may
+        // hold this attempt, so whatever the re-send is answered is a re-send's answer.
+        if (c.wire.httpStatus !== undefined) st.earlierAttemptMayHaveReached = true;
         continue;
       }
       return this.finish(adapter, st, c);
@@ -342,6 +366,11 @@ export class RequestExecutor {
   ): ProviderResult<D> {
     return recordResult(adapter, st, c, this.now() - st.startedAt, this.deps);
   }
+}
+
+/** What an HTTP header value may hold (undici refuses the rest locally): no CR, LF, NUL or other controls. */
+function isHeaderValue(v: string): boolean {
+  return /^[\t\x20-\x7e\x80-\xff]*$/.test(v);
 }
 
 function defaultSigner(account: ProviderAccount): SignatureProvider | undefined {

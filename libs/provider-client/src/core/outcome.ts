@@ -53,6 +53,14 @@ export interface Diagnostics {
   /** False when the request never left this process (local validation, connect failure, auth). */
   readonly sent: boolean;
   readonly attempts: number;
+  /**
+   * True when the client re-sent this call by itself (after a rate-limit answer) and an earlier
+   * attempt got an answer: it reached something that may have forwarded it to the provider (an
+   * intermediary's 429), so the provider may hold it. A refusal that follows is then a refusal of
+   * a re-send, not proof the payout was refused (issue 29). Absent when no earlier attempt could
+   * have reached the provider (none, never sent, or refused unread: "Token is not valid").
+   */
+  readonly earlierAttemptMayHaveReached?: true;
   readonly durationMs: number;
   readonly httpStatus?: number;
   readonly status?: string;

@@ -30,6 +30,8 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
+  // An argument undici refuses before it opens or writes anything (a header value with CR/LF).
+  'UND_ERR_INVALID_ARG',
 ]);
 
 const MAX_BODY_BYTES = 1024 * 1024;
