@@ -7,6 +7,8 @@ import { type Merchant } from '../core/merchant.js';
 import { TRANSFER_TOKEN_TTL_MS } from '../core/transfer-tokens.js';
 import { v2Date } from '../core/clock.js';
 import { processBatchIfDue } from '../handlers/batch-processing.js';
+import { releaseQueue } from '../handlers/long-waits.js';
+import { registerLongWaits } from './long-waits.routes.js';
 import {
   advanceSchema,
   allowedIpsSchema,
@@ -117,7 +119,9 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       const b = decode(balanceSchema, req.body, reply);
       if (!b) return;
       world.setBalance(paiseFromConfig(b.balance));
-      return { balance: formatPaise(world.account.balance) };
+      // A top-up sends the queued transfers it can fund (low-balance queuing).
+      const released = releaseQueue(world);
+      return { balance: formatPaise(world.account.balance), released };
     }),
   );
   get(
@@ -250,6 +254,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
         lateApplyAnswer: b.lateApplyAnswer ?? RANDOM_DEFAULTS.lateApplyAnswer,
         lagMs: b.lagMs ?? RANDOM_DEFAULTS.lagMs,
         refusals: b.refusals ?? RANDOM_DEFAULTS.refusals,
+        applyRate: b.applyRate ?? 0,
       });
       return world.faults.randomView();
     }),
@@ -390,6 +395,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { ips: world.allowedIps };
     }),
   );
+  registerLongWaits(app, world, { decode, scoped });
   app.post(`${P}/timing`, (req, reply) => {
     const b = decode(timingSchema, req.body, reply);
     if (!b) return;
@@ -397,12 +403,14 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     if (b.hangMs !== undefined) world.hangMs = b.hangMs;
     if (b.batchDelayMs !== undefined) world.batchDelayMs = b.batchDelayMs;
     if (b.acknowledgeDelayMs !== undefined) world.acknowledgeDelayMs = b.acknowledgeDelayMs;
+    if (b.lateReversalMs !== undefined) world.lateReversalMs = b.lateReversalMs;
     if (b.tokenTtlSeconds !== undefined) for (const m of world.merchants) m.tokens.setTtl(b.tokenTtlSeconds);
     return {
       pendingDelayMs: world.pendingDelayMs,
       hangMs: world.hangMs,
       batchDelayMs: world.batchDelayMs,
       acknowledgeDelayMs: world.acknowledgeDelayMs,
+      lateReversalMs: world.lateReversalMs,
     };
   });
 }
