@@ -322,3 +322,57 @@ describe('sandbox: the provider long waits', () => {
     });
   });
 });
+
+describe('sandbox: a merchant clock of its own', () => {
+  let h: Harness;
+  const B = { 'x-client-id': 'clock_b', 'x-client-secret': 'clock_b_secret' };
+  before(async () => {
+    h = await Harness.start({ merchants: [{ clientId: 'clock_b', clientSecret: 'clock_b_secret' }] });
+  });
+  after(() => h.close());
+
+  const transfer = (transferId: string, headers: Record<string, string> = {}) =>
+    h.v2(
+      'POST',
+      '/payout/transfers',
+      {
+        transfer_id: transferId,
+        transfer_amount: 10,
+        beneficiary_details: {
+          beneficiary_name: 'Test Payee',
+          beneficiary_instrument_details: {
+            bank_account_number: '026291800001199',
+            bank_ifsc: 'YESB0000262',
+          },
+        },
+      },
+      headers,
+    );
+  const status = async (transferId: string, headers: Record<string, string> = {}): Promise<unknown> =>
+    (await h.v2('GET', `/payout/transfers?transfer_id=${transferId}`, undefined, headers)).body.status;
+
+  it('advancing one merchant clock moves its days only; the global clock moves every merchant', async () => {
+    const a = h.id();
+    const b = h.id();
+    assert.equal((await transfer(a)).http, 200);
+    assert.equal((await transfer(b, B)).http, 200);
+    const before = Number((await h.ctl('GET', '/__sandbox/clock')).body.now);
+    const moved = await h.ctl('POST', '/__sandbox/clock/advance?clientId=clock_b', { days: 3 });
+    assert.equal(moved.body.offsetMs, 3 * DAY);
+    assert.equal(await status(b, B), 'REVERSED', "B's three days have passed");
+    assert.equal(await status(a), 'SUCCESS', "A's clock did not move");
+    const global = Number((await h.ctl('GET', '/__sandbox/clock')).body.now);
+    assert.ok(global - before < DAY, 'the global clock did not move');
+    const bNow = Number((await h.ctl('GET', '/__sandbox/clock?clientId=clock_b')).body.now);
+    assert.ok(bNow - global >= 3 * DAY);
+    await h.ctl('POST', '/__sandbox/clock/advance', { days: 3 });
+    assert.equal(await status(a), 'REVERSED', 'the global clock moves A');
+    const unknown = await h.call(
+      'POST',
+      '/__sandbox/clock/advance?clientId=nobody',
+      { ms: 1 },
+      { token: null },
+    );
+    assert.equal(unknown.http, 404);
+  });
+});

@@ -37,7 +37,11 @@ const nonNeg = z.number().int().min(0);
 const DAY_MS = 24 * 60 * 60_000;
 const lateAnswer = z.union([z.enum(['hang', 'reset']), z.number().int().min(500).max(599)]);
 
-export const advanceSchema = z.strictObject({ ms: nonNeg.optional(), seconds: nonNeg.optional() });
+export const advanceSchema = z.strictObject({
+  ms: nonNeg.optional(),
+  seconds: nonNeg.optional(),
+  days: nonNeg.max(3650).optional(),
+});
 
 export const balanceSchema = z.strictObject({ balance: amount });
 

@@ -22,7 +22,8 @@ import { type TransferTokenStore } from './transfer-tokens.js';
  * else the first (the configured client). Every store is in memory and `reset()` empties it.
  */
 export class SandboxWorld {
-  readonly clock = new SandboxClock();
+  /** The sandbox clock every merchant's runs on; each merchant's may be moved further on its own. */
+  readonly globalClock = new SandboxClock();
   /** The first is the configured client (SANDBOX_CLIENT_ID/SECRET), then SANDBOX_MERCHANTS. */
   readonly merchants: readonly Merchant[];
   pendingDelayMs: number;
@@ -53,7 +54,7 @@ export class SandboxWorld {
         new Merchant(
           m,
           settings,
-          this.clock,
+          this.globalClock.child(),
           (merchant, account) => ({
             transferRecorded: (t, from) => this.watchTransfer(merchant, account(), t, from),
             balanceChanged: (before, after) => this.lowBalance(merchant, before, after),
@@ -71,6 +72,14 @@ export class SandboxWorld {
     this.acknowledgeDelayMs = settings.acknowledgeDelayMs;
     this.lateReversalMs = settings.lateReversalMs;
     this.calendar = { weekendDays: settings.weekendDays, holidays: settings.holidays };
+  }
+
+  /**
+   * The clock of the merchant this request (or scheduled work) is for; outside any, the global one
+   * (moving it moves every merchant's).
+   */
+  get clock(): SandboxClock {
+    return this.current.getStore()?.clock ?? this.globalClock;
   }
 
   /** The merchant this request (or scheduled work) is for; the first outside any. */
@@ -141,7 +150,7 @@ export class SandboxWorld {
   close(): void {
     this.closed = true;
     for (const m of this.merchants) m.close();
-    this.clock.releaseAll();
+    this.globalClock.releaseAll();
   }
 
   /** The merchant whose current account this is; undefined once reset (or closed). */
@@ -160,7 +169,8 @@ export class SandboxWorld {
    * unless the account was reset or the sandbox closed meanwhile.
    */
   async at(at: number, account: AccountState, work: () => void | Promise<void>): Promise<void> {
-    while (this.isCurrent(account) && this.clock.now() < at) await this.clock.sleep(at - this.clock.now());
+    const clock = this.ownerOf(account)?.clock ?? this.globalClock;
+    while (this.isCurrent(account) && clock.now() < at) await clock.sleep(at - clock.now());
     const owner = this.ownerOf(account);
     if (!owner) return;
     try {
