@@ -5,8 +5,10 @@ import { stepAt } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { type Merchant } from '../core/merchant.js';
 import { TRANSFER_TOKEN_TTL_MS } from '../core/transfer-tokens.js';
-import { v2Date } from '../core/clock.js';
+import { v2Date, type SandboxClock } from '../core/clock.js';
 import { processBatchIfDue } from '../handlers/batch-processing.js';
+import { releaseQueue } from '../handlers/long-waits.js';
+import { registerLongWaits } from './long-waits.routes.js';
 import {
   advanceSchema,
   allowedIpsSchema,
@@ -53,9 +55,9 @@ function clientIdOf(req: FastifyRequest): string | undefined {
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
 
-function clockView(world: SandboxWorld): Record<string, unknown> {
-  const now = world.clock.now();
-  return { now, iso: new Date(now).toISOString() };
+function clockView(clock: SandboxClock): Record<string, unknown> {
+  const now = clock.now();
+  return { now, iso: new Date(now).toISOString(), offsetMs: clock.offset };
 }
 
 /** The sandbox-only control API under /__sandbox (see docs/SANDBOX.md). */
@@ -88,13 +90,23 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     reply.type('application/x-pem-file').send(world.keys.publicKeyPem),
   );
   app.get(`${P}/openapi.json`, () => buildOpenApi());
-  get(`${P}/clock`, () => clockView(world));
+  // `?clientId=`: that merchant's own clock (its offset on top of the global one); else the global one.
+  const clockOf = (req: FastifyRequest): SandboxClock | undefined => {
+    const id = clientIdOf(req);
+    return id === undefined ? world.globalClock : world.merchantById(id)?.clock;
+  };
+  get(`${P}/clock`, (req, reply) => {
+    const clock = clockOf(req);
+    return clock ? clockView(clock) : unknown(reply, clientIdOf(req) ?? '');
+  });
   post(`${P}/clock/advance`, (req, reply) => {
+    const clock = clockOf(req);
+    if (!clock) return unknown(reply, clientIdOf(req) ?? '');
     const b = decode(advanceSchema, req.body, reply);
     if (!b) return;
-    world.clock.advance((b.ms ?? 0) + (b.seconds ?? 0) * 1000);
+    clock.advance((b.ms ?? 0) + (b.seconds ?? 0) * 1000 + (b.days ?? 0) * 86_400_000);
     settleAll(world);
-    return clockView(world);
+    return clockView(clock);
   });
   post(
     `${P}/reset`,
@@ -117,7 +129,9 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       const b = decode(balanceSchema, req.body, reply);
       if (!b) return;
       world.setBalance(paiseFromConfig(b.balance));
-      return { balance: formatPaise(world.account.balance) };
+      // A top-up sends the queued transfers it can fund (low-balance queuing).
+      const released = releaseQueue(world);
+      return { balance: formatPaise(world.account.balance), released };
     }),
   );
   get(
@@ -250,6 +264,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
         lateApplyAnswer: b.lateApplyAnswer ?? RANDOM_DEFAULTS.lateApplyAnswer,
         lagMs: b.lagMs ?? RANDOM_DEFAULTS.lagMs,
         refusals: b.refusals ?? RANDOM_DEFAULTS.refusals,
+        applyRate: b.applyRate ?? 0,
       });
       return world.faults.randomView();
     }),
@@ -390,6 +405,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { ips: world.allowedIps };
     }),
   );
+  registerLongWaits(app, world, { decode, scoped });
   app.post(`${P}/timing`, (req, reply) => {
     const b = decode(timingSchema, req.body, reply);
     if (!b) return;
@@ -397,12 +413,14 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     if (b.hangMs !== undefined) world.hangMs = b.hangMs;
     if (b.batchDelayMs !== undefined) world.batchDelayMs = b.batchDelayMs;
     if (b.acknowledgeDelayMs !== undefined) world.acknowledgeDelayMs = b.acknowledgeDelayMs;
+    if (b.lateReversalMs !== undefined) world.lateReversalMs = b.lateReversalMs;
     if (b.tokenTtlSeconds !== undefined) for (const m of world.merchants) m.tokens.setTtl(b.tokenTtlSeconds);
     return {
       pendingDelayMs: world.pendingDelayMs,
       hangMs: world.hangMs,
       batchDelayMs: world.batchDelayMs,
       acknowledgeDelayMs: world.acknowledgeDelayMs,
+      lateReversalMs: world.lateReversalMs,
     };
   });
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { RANDOM_FAULT_KINDS, RESEND_REFUSALS } from '../core/faults.js';
 import { HOSTILE_VARIANTS } from '../webhooks/hostile.js';
+import { APPROVAL_CODES } from '../core/state.js';
+import { REJECTION_CODES } from '../handlers/long-waits.js';
 
 const endpointId = z.enum([
   'authorize',
@@ -35,7 +37,11 @@ const nonNeg = z.number().int().min(0);
 const DAY_MS = 24 * 60 * 60_000;
 const lateAnswer = z.union([z.enum(['hang', 'reset']), z.number().int().min(500).max(599)]);
 
-export const advanceSchema = z.strictObject({ ms: nonNeg.optional(), seconds: nonNeg.optional() });
+export const advanceSchema = z.strictObject({
+  ms: nonNeg.optional(),
+  seconds: nonNeg.optional(),
+  days: nonNeg.max(3650).optional(),
+});
 
 export const balanceSchema = z.strictObject({ balance: amount });
 
@@ -47,6 +53,29 @@ export const flagsSchema = z.strictObject({
   multipleInstruments: z.boolean().optional(),
   beneficiaryDailyLimit: z.union([amount, z.literal('')]).optional(),
   accountDailyLimit: z.union([amount, z.literal('')]).optional(),
+  queueOnLowBalance: z.boolean().optional(),
+  // The provider lets a merchant queue between 1 hour and 10 days (4 days by default).
+  queueMaxMs: z
+    .number()
+    .int()
+    .min(60 * 60_000)
+    .max(10 * DAY_MS)
+    .optional(),
+  approvalRequired: z.union([z.enum(APPROVAL_CODES), z.literal('')]).optional(),
+});
+
+export const fundSchema = z.strictObject({ amount });
+
+export const approveSchema = z.strictObject({ transferId: z.string().min(1).max(100) });
+
+export const rejectSchema = z.strictObject({
+  transferId: z.string().min(1).max(100),
+  statusCode: z.enum(REJECTION_CODES).optional(),
+});
+
+export const calendarSchema = z.strictObject({
+  weekendDays: z.array(z.number().int().min(0).max(6)).max(6).optional(),
+  holidays: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a yyyy-mm-dd day')).optional(),
 });
 
 export const faultSchema = z.strictObject({
@@ -65,6 +94,7 @@ export const faultSchema = z.strictObject({
   statusLagMs: nonNeg.max(DAY_MS).optional(),
   refuseResend: z.enum(RESEND_REFUSALS).optional(),
   times: z.number().int().min(1).optional(),
+  applyRate: z.number().min(0).max(1).optional(),
 });
 
 export const transferTokenSchema = z.strictObject({
@@ -82,6 +112,7 @@ export const timingSchema = z.strictObject({
   hangMs: nonNeg.optional(),
   batchDelayMs: nonNeg.optional(),
   acknowledgeDelayMs: nonNeg.optional(),
+  lateReversalMs: nonNeg.optional(),
   tokenTtlSeconds: z.number().int().min(1).optional(),
 });
 
@@ -100,6 +131,7 @@ export const faultModeSchema = z.strictObject({
   lateApplyAnswer: lateAnswer.optional(),
   lagMs: nonNeg.max(DAY_MS).optional(),
   refusals: z.array(z.enum(RESEND_REFUSALS)).min(1).optional(),
+  applyRate: z.number().min(0).max(1).optional(),
 });
 
 const rate = z.number().min(0).max(1);

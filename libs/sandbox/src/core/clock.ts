@@ -12,8 +12,21 @@ interface Waiter {
 export class SandboxClock {
   private offsetMs = 0;
   private readonly waiters = new Set<Waiter>();
+  private readonly children = new Set<SandboxClock>();
 
   constructor(private readonly realNow: () => number = Date.now) {}
+
+  /** A clock at this one's time plus an offset of its own (a merchant's): moving either moves it. */
+  child(): SandboxClock {
+    const c = new SandboxClock(() => this.now());
+    this.children.add(c);
+    return c;
+  }
+
+  /** How far this clock was moved itself (its parent's moves not counted). */
+  get offset(): number {
+    return this.offsetMs;
+  }
 
   now(): number {
     return this.realNow() + this.offsetMs;
@@ -39,6 +52,7 @@ export class SandboxClock {
   /** Releases every sleeper (used on close so nothing keeps the process alive). */
   releaseAll(): void {
     for (const w of this.waiters) this.finish(w);
+    for (const c of this.children) c.releaseAll();
   }
 
   private arm(w: Waiter): void {
@@ -54,6 +68,7 @@ export class SandboxClock {
   private wake(): void {
     const now = this.now();
     for (const w of this.waiters) if (w.at <= now) this.finish(w);
+    for (const c of this.children) c.wake();
   }
 
   private finish(w: Waiter): void {

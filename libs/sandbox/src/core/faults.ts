@@ -54,7 +54,28 @@ export interface FaultSpec {
   readonly refuseResend?: ResendRefusal;
   /** How many requests the fault applies to; unlimited when absent. */
   readonly times?: number;
+  /**
+   * In-doubt faults that answer before the request is applied (`reset`, `hang`, `httpStatus`,
+   * `subCode520`) apply it first with this probability (0..1, default 0), drawn from the
+   * registry's seeded generator: a transfer answered 520 may then have been paid.
+   */
+  readonly applyRate?: number;
+  /** Set when an in-doubt fault applied the request: the answer is then the 520 row (a row key picks one). */
+  readonly applyThen520?: boolean | string;
 }
+
+/** The in-doubt fault `spec` as it acts once the request was applied first; undefined when it has no such form. */
+export function appliedForm(spec: FaultSpec): FaultSpec | undefined {
+  const { reset, hang, httpStatus, subCode520, ...rest } = spec;
+  if (reset) return { ...rest, loseAnswer: 'reset' };
+  if (hang) return { ...rest, loseAnswer: 'hang' };
+  if (httpStatus !== undefined) return { ...rest, applyThenStatus: httpStatus };
+  if (subCode520 !== undefined && subCode520 !== false) return { ...rest, applyThen520: subCode520 };
+  return undefined;
+}
+
+/** The seed of the in-doubt apply draws of explicit faults (random mode draws from its own seed). */
+const APPLY_SEED = 29;
 
 /** A request the sandbox will apply later (`applyLaterMs`); listed by the control API. */
 export interface LateApply {
@@ -118,6 +139,11 @@ export interface RandomFaultMode {
   readonly lagMs: number;
   /** `refuseResend`: the refusals drawn from (each as likely). */
   readonly refusals: readonly ResendRefusal[];
+  /**
+   * Share of in-doubt faults (`loseAnswer`-free kinds that answer before applying: http5xx,
+   * subCode520, hang) that apply the request first (0..1; 0 keeps them never applied).
+   */
+  readonly applyRate?: number;
 }
 
 /** mulberry32: small, fast, and the same sequence for the same seed (the chaos run's generator too). */
@@ -180,6 +206,9 @@ export class FaultRegistry {
   private random: { mode: RandomFaultMode; next: () => number } | undefined;
   private calls = 0;
   private readonly injected = new Map<RandomFaultKind, number>();
+  /** Decides whether an in-doubt fault applies the request first (its own sequence: the faults drawn stay the same). */
+  private applyDraw = seeded(APPLY_SEED);
+  private appliedInDoubt = 0;
 
   add(spec: FaultSpec): void {
     this.faults.push({ spec, left: spec.times ?? spec.burst429 ?? Number.POSITIVE_INFINITY });
@@ -187,6 +216,18 @@ export class FaultRegistry {
 
   /** The fault for this request, consuming one use; undefined when none applies. */
   take(endpoint: EndpointId): FaultSpec | undefined {
+    const spec = this.pick(endpoint);
+    if (!spec) return undefined;
+    // An explicit fault without its own rate takes random mode's (0 without random mode).
+    const rate = spec.applyRate ?? this.random?.mode.applyRate ?? 0;
+    if (rate <= 0) return spec;
+    const applied = appliedForm(spec);
+    if (!applied || this.applyDraw() >= rate) return spec;
+    this.appliedInDoubt += 1;
+    return applied;
+  }
+
+  private pick(endpoint: EndpointId): FaultSpec | undefined {
     if (this.faults.length === 0) return this.draw(endpoint);
     const i = this.faults.findIndex((f) => f.spec.endpoint === endpoint || f.spec.endpoint === '*');
     if (i < 0) return this.draw(endpoint);
@@ -210,16 +251,25 @@ export class FaultRegistry {
 
   setRandom(mode: RandomFaultMode | undefined): void {
     this.random = mode ? { mode, next: seeded(mode.seed) } : undefined;
+    this.applyDraw = seeded(mode ? (mode.seed ^ 0x2929) >>> 0 : APPLY_SEED);
+    this.appliedInDoubt = 0;
     this.calls = 0;
     this.injected.clear();
   }
 
   /** Random mode's settings and what it has injected so far. */
-  randomView(): { mode: RandomFaultMode | null; calls: number; injected: Record<string, number> } {
+  randomView(): {
+    mode: RandomFaultMode | null;
+    calls: number;
+    injected: Record<string, number>;
+    appliedInDoubt: number;
+  } {
     return {
       mode: this.random?.mode ?? null,
       calls: this.calls,
       injected: Object.fromEntries(this.injected),
+      // In-doubt faults (explicit or random) that applied the request before answering.
+      appliedInDoubt: this.appliedInDoubt,
     };
   }
 

@@ -36,7 +36,8 @@ export class Merchant {
   constructor(
     readonly settings: MerchantSettings,
     private readonly sandbox: SandboxSettings,
-    private readonly clock: SandboxClock,
+    /** Its own sandbox clock: the global one plus what `/__sandbox/clock/advance?clientId=` moved it. */
+    readonly clock: SandboxClock,
     private readonly newListener: (m: Merchant, account: () => AccountState) => AccountListener,
     /** The next reference id (cf_transfer_id): unique across merchants, as at the provider. */
     private readonly newReference: () => number,

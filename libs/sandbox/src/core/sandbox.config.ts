@@ -113,6 +113,23 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     default: '5000',
     description: 'Sandbox-clock delay from a v2 SUCCESS SENT_TO_BENEFICIARY to SUCCESS COMPLETED',
   }),
+  SANDBOX_LATE_REVERSAL_MS: envVar({
+    schema: env.nonNegativeInt(),
+    default: '259200000',
+    description: "Sandbox-clock delay from SUCCESS to REVERSED of the 'reversal days later' account (3 days)",
+  }),
+  SANDBOX_WEEKEND_DAYS: envVar({
+    schema: z.string().regex(/^([0-6](,[0-6])*)?$/, 'days of the week, 0 (Sunday) to 6, comma-separated'),
+    default: '0,6',
+    description: 'Days banks are closed (0 = Sunday), for the next working day',
+  }),
+  SANDBOX_HOLIDAYS: envVar({
+    schema: z
+      .string()
+      .regex(/^(\d{4}-\d{2}-\d{2}(,\d{4}-\d{2}-\d{2})*)?$/, 'yyyy-mm-dd days, comma-separated'),
+    default: '',
+    description: 'Bank holidays (India days, yyyy-mm-dd, comma-separated), for the next working day',
+  }),
   SANDBOX_INITIAL_BALANCE: envVar({
     schema: z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000000.00'),
     default: '10000000.00',

@@ -55,6 +55,11 @@ export interface SandboxSettings {
    * the beneficiary bank's confirmation makes it COMPLETED.
    */
   readonly acknowledgeDelayMs: number;
+  /** The late-reversal account: REVERSED this long (sandbox clock) after its SUCCESS. */
+  readonly lateReversalMs: number;
+  /** Banks' weekend days (0 = Sunday) and holidays (`yyyy-mm-dd`, India days): the next working day. */
+  readonly weekendDays: readonly number[];
+  readonly holidays: readonly string[];
   readonly initialBalance: string;
   /** Requests per minute per endpoint, by group; 0 disables. */
   readonly rateLimits: Readonly<Record<RateGroup, number>>;
@@ -89,6 +94,9 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   hangMs: 25_000,
   batchDelayMs: 5_000,
   acknowledgeDelayMs: 5_000,
+  lateReversalMs: 3 * 24 * 60 * 60_000,
+  weekendDays: [0, 6],
+  holidays: [],
   initialBalance: '10000000.00',
   rateLimits: { transfer: 9000, status: 7800, authorize: 3000, other: 3000 },
   rateWindowMs: 60_000,

@@ -3,13 +3,20 @@ import { type Paise } from './money.js';
 import { type ResendRefusal } from './faults.js';
 import { type EndpointId } from './settings.js';
 
-export type TransferStatus = 'RECEIVED' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'REJECTED' | 'REVERSED';
+/**
+ * The provider's transfer statuses (v2 words). v1 shows QUEUED and APPROVAL_PENDING as PENDING
+ * (`legacyStatusOf`): its status page documents neither.
+ */
+export type TransferStatus =
+  'RECEIVED' | 'PENDING' | 'QUEUED' | 'APPROVAL_PENDING' | 'SUCCESS' | 'FAILED' | 'REJECTED' | 'REVERSED';
 
 export interface Step {
   readonly at: number;
   readonly status: TransferStatus;
   readonly statusCode: string;
   readonly reason: string;
+  /** What v1 shows instead of `status` (ERROR: "Transfer triggered; no response from bank"). */
+  readonly v1Status?: 'ERROR';
 }
 
 export interface TransferRecord {
@@ -35,6 +42,18 @@ export interface TransferRecord {
   debited: boolean;
   /** The status endpoints answer "not found" before this (a `statusLagMs` fault). */
   visibleAt?: number;
+  /** Bumped when its future steps are replaced (funded, approved, rejected): old watchers stop. */
+  revision?: number;
+  /** Waiting for approval: the steps it takes from now once approved. */
+  replan?: (() => Step[]) | undefined;
+  /** Queued for balance: what it becomes once funded (its steps, and an approval still to come). */
+  release?: (() => Held) | undefined;
+}
+
+/** The steps of a transfer held back, and what an approval would make of it. */
+export interface Held {
+  readonly steps: Step[];
+  readonly replan?: (() => Step[]) | undefined;
 }
 
 export interface Beneficiary {
@@ -68,7 +87,27 @@ export interface AccountFlags {
   /** Daily cap per beneficiary / per account, decimal strings; empty = none. */
   beneficiaryDailyLimit: string;
   accountDailyLimit: string;
+  /**
+   * Low-balance queuing (opt in): a transfer the balance cannot fund is held QUEUED, sent once a
+   * top-up funds it, FAILED / INSUFFICIENT_BALANCE after `queueMaxMs` (provider: 1 h to 10 days).
+   */
+  queueOnLowBalance: boolean;
+  queueMaxMs: number;
+  /** Every transfer waits for approval in the dashboard with this status_code; '' for none. */
+  approvalRequired: '' | ApprovalCode;
 }
+
+/** The status codes the provider lists under APPROVAL_PENDING (v2 Get Transfer Status). */
+export const APPROVAL_CODES = [
+  'APPROVAL_PENDING',
+  'VELOCITY_CHECK_FAILED',
+  'TRANSFER_LIMIT_BREACH',
+  'ANOMALY_DETECTION',
+] as const;
+export type ApprovalCode = (typeof APPROVAL_CODES)[number];
+
+/** The provider's default queue time for low-balance transfers: 4 days. */
+export const DEFAULT_QUEUE_MAX_MS = 4 * 24 * 60 * 60_000;
 
 export interface ReceivedInitiation {
   /** The merchant account (client id) that sent it. */
@@ -113,12 +152,16 @@ export function defaultFlags(): AccountFlags {
     multipleInstruments: false,
     beneficiaryDailyLimit: '',
     accountDailyLimit: '',
+    queueOnLowBalance: false,
+    queueMaxMs: DEFAULT_QUEUE_MAX_MS,
+    approvalRequired: '',
   };
 }
 
 /** Told about changes as they happen (the webhook side listens). */
 export interface AccountListener {
-  transferRecorded(t: TransferRecord): void;
+  /** A new transfer (`from` absent), or one whose steps from index `from` on were replaced. */
+  transferRecorded(t: TransferRecord, from?: number): void;
   balanceChanged(before: Paise, after: Paise): void;
 }
 
@@ -136,12 +179,19 @@ export class AccountState {
   readonly internalTransfers = new Map<string, TransferRecord>();
   readonly beneficiaries = new Map<string, Beneficiary>();
   readonly batches = new Map<string, BatchRecord>();
+  /**
+   * Transfer ids of entries of batches accepted but not processed yet: the provider has one
+   * namespace of transfer ids per merchant, so a single transfer cannot take them meanwhile.
+   */
+  readonly batchEntryIds = new Map<string, BatchRecord>();
   readonly withdrawals: { readonly withdrawalId: string; readonly at: number }[] = [];
   readonly received: ReceivedInitiation[] = [];
   /** Ids (by `initiationKey(endpoint, id)`) whose re-sends are refused this way (`refuseResend`). */
   readonly refuseResend = new Map<string, ResendRefusal>();
   /** Transfers with a step still in the future; settled lazily. */
   readonly unsettled = new Set<TransferRecord>();
+  /** Transfers held QUEUED for balance, oldest first (low-balance queuing). */
+  readonly queue: TransferRecord[] = [];
   private nextReference = 100_000;
 
   constructor(
@@ -171,6 +221,11 @@ export class AccountState {
     return this.nextReference;
   }
 
+  /** A transfer has this id, or an entry of a batch not processed yet does (one namespace). */
+  transferIdTaken(id: string): boolean {
+    return this.transfers.has(id) || this.batchEntryIds.has(id);
+  }
+
   addTransfer(t: TransferRecord): void {
     this.transfers.set(t.transferId, t);
     this.byReference.set(t.referenceId, t);
@@ -178,6 +233,22 @@ export class AccountState {
     if (t.steps.some((s) => s.at > this.clock.now())) this.unsettled.add(t);
     this.settleOne(t, this.clock.now());
     this.listener?.transferRecorded(t);
+  }
+
+  /**
+   * Replaces the steps after now with `next` (funded, approved, rejected): the webhooks of the
+   * replaced steps are never sent, the new ones are.
+   */
+  replaceFuture(t: TransferRecord, next: readonly Step[]): void {
+    const now = this.clock.now();
+    const from = t.steps.findIndex((s) => s.at > now);
+    if (from >= 0) t.steps.splice(from);
+    const start = t.steps.length;
+    t.steps.push(...next);
+    t.revision = (t.revision ?? 0) + 1;
+    this.unsettled.add(t);
+    this.settleOne(t, now);
+    this.listener?.transferRecorded(t, start);
   }
 
   /** An internal transfer (outside `transfers`: not deduplicated, outside the limits). */
@@ -213,7 +284,9 @@ export class AccountState {
 
   private settleOne(t: TransferRecord, now: number): void {
     const current = stepAt(t, now);
-    if (t.debited && !t.refunded && (current.status === 'FAILED' || current.status === 'REVERSED')) {
+    const back =
+      current.status === 'FAILED' || current.status === 'REVERSED' || current.status === 'REJECTED';
+    if (t.debited && !t.refunded && back) {
       t.refunded = true;
       this.balance += t.amount;
     }
@@ -255,7 +328,7 @@ export function knownInitiation(account: AccountState, endpoint: EndpointId, id:
     case 'v2BatchTransfer':
       return account.batches.has(id);
     default:
-      return account.transfers.has(id);
+      return account.transferIdTaken(id);
   }
 }
 
@@ -279,6 +352,19 @@ export function beneKeyOf(t: {
   phone: string;
 }): string {
   return t.beneId || `${t.bankAccount}|${t.ifsc}|${t.vpa}|${t.phone}`;
+}
+
+/** The status v1 shows for a step: QUEUED and APPROVAL_PENDING are PENDING there. */
+export function legacyStatusOf(step: Step): string {
+  if (step.v1Status) return step.v1Status;
+  return step.status === 'QUEUED' || step.status === 'APPROVAL_PENDING' ? 'PENDING' : step.status;
+}
+
+/** Not settled yet (no processedOn on v1). */
+export function inFlight(status: TransferStatus): boolean {
+  return (
+    status === 'PENDING' || status === 'RECEIVED' || status === 'QUEUED' || status === 'APPROVAL_PENDING'
+  );
 }
 
 export function stepAt(t: TransferRecord, now: number): Step {

@@ -16,7 +16,15 @@ export type Outcome =
   | 'receivedThenSuccess'
   | 'beneNotAllowed'
   | 'beneNotFound'
-  | 'bankFailed';
+  | 'bankFailed'
+  // the provider's long waits (issue 29; docs/SANDBOX.md, "Long waits")
+  | 'errorThenSuccess'
+  | 'approvalPending'
+  | 'velocityCheck'
+  | 'limitBreach'
+  | 'anomaly'
+  | 'nextWorkingDay'
+  | 'lateReversal';
 
 export interface TestAccount {
   readonly bankAccount: string;
@@ -37,6 +45,14 @@ export const TEST_ACCOUNTS: readonly TestAccount[] = [
   { bankAccount: '00224412311301', ifsc: 'YESB0000001', outcome: 'receivedThenSuccess' },
   { bankAccount: '000000000403', ifsc: 'YESB0000262', outcome: 'beneNotAllowed' },
   { bankAccount: '000000000404', ifsc: 'YESB0000262', outcome: 'beneNotFound' },
+  // The provider's long waits (docs/SANDBOX.md, "Long waits").
+  { bankAccount: '026291800001193', ifsc: 'YESB0000262', outcome: 'errorThenSuccess' },
+  { bankAccount: '026291800001194', ifsc: 'YESB0000262', outcome: 'approvalPending' },
+  { bankAccount: '026291800001195', ifsc: 'YESB0000262', outcome: 'velocityCheck' },
+  { bankAccount: '026291800001196', ifsc: 'YESB0000262', outcome: 'limitBreach' },
+  { bankAccount: '026291800001197', ifsc: 'YESB0000262', outcome: 'anomaly' },
+  { bankAccount: '026291800001198', ifsc: 'YESB0000262', outcome: 'nextWorkingDay' },
+  { bankAccount: '026291800001199', ifsc: 'YESB0000262', outcome: 'lateReversal' },
   // The account of the test beneficiary BENE42 (TEST_BENEFICIARIES): pays.
   { bankAccount: '026291800004242', ifsc: 'YESB0000262', outcome: 'success' },
 ];

@@ -3,6 +3,7 @@ import { type AppLogger } from '#observability';
 import { transferEvents } from '../webhooks/transfer-events.js';
 import { type WebhookDispatcher } from '../webhooks/webhook.dispatcher.js';
 import { type HostileSender } from '../webhooks/hostile.js';
+import { type BankCalendar } from './calendar.js';
 import { SandboxClock } from './clock.js';
 import { type FaultRegistry, type LateApply } from './faults.js';
 import { Merchant } from './merchant.js';
@@ -21,13 +22,17 @@ import { type TransferTokenStore } from './transfer-tokens.js';
  * else the first (the configured client). Every store is in memory and `reset()` empties it.
  */
 export class SandboxWorld {
-  readonly clock = new SandboxClock();
+  /** The sandbox clock every merchant's runs on; each merchant's may be moved further on its own. */
+  readonly globalClock = new SandboxClock();
   /** The first is the configured client (SANDBOX_CLIENT_ID/SECRET), then SANDBOX_MERCHANTS. */
   readonly merchants: readonly Merchant[];
   pendingDelayMs: number;
   hangMs: number;
   batchDelayMs: number;
   acknowledgeDelayMs: number;
+  lateReversalMs: number;
+  /** Weekends and bank holidays: when "the next working day" is (docs/SANDBOX.md, "Long waits"). */
+  calendar: BankCalendar;
   private readonly current = new AsyncLocalStorage<Merchant>();
   private readonly byClientId: ReadonlyMap<string, Merchant>;
   private closed = false;
@@ -49,9 +54,9 @@ export class SandboxWorld {
         new Merchant(
           m,
           settings,
-          this.clock,
+          this.globalClock.child(),
           (merchant, account) => ({
-            transferRecorded: (t) => this.watchTransfer(merchant, account(), t),
+            transferRecorded: (t, from) => this.watchTransfer(merchant, account(), t, from),
             balanceChanged: (before, after) => this.lowBalance(merchant, before, after),
           }),
           () => (this.references += 1),
@@ -65,6 +70,16 @@ export class SandboxWorld {
     this.hangMs = settings.hangMs;
     this.batchDelayMs = settings.batchDelayMs;
     this.acknowledgeDelayMs = settings.acknowledgeDelayMs;
+    this.lateReversalMs = settings.lateReversalMs;
+    this.calendar = { weekendDays: settings.weekendDays, holidays: settings.holidays };
+  }
+
+  /**
+   * The clock of the merchant this request (or scheduled work) is for; outside any, the global one
+   * (moving it moves every merchant's).
+   */
+  get clock(): SandboxClock {
+    return this.current.getStore()?.clock ?? this.globalClock;
   }
 
   /** The merchant this request (or scheduled work) is for; the first outside any. */
@@ -127,13 +142,15 @@ export class SandboxWorld {
     this.hangMs = this.settings.hangMs;
     this.batchDelayMs = this.settings.batchDelayMs;
     this.acknowledgeDelayMs = this.settings.acknowledgeDelayMs;
+    this.lateReversalMs = this.settings.lateReversalMs;
+    this.calendar = { weekendDays: this.settings.weekendDays, holidays: this.settings.holidays };
   }
 
   /** Stops sending and releases every sandbox-clock wait. */
   close(): void {
     this.closed = true;
     for (const m of this.merchants) m.close();
-    this.clock.releaseAll();
+    this.globalClock.releaseAll();
   }
 
   /** The merchant whose current account this is; undefined once reset (or closed). */
@@ -152,7 +169,8 @@ export class SandboxWorld {
    * unless the account was reset or the sandbox closed meanwhile.
    */
   async at(at: number, account: AccountState, work: () => void | Promise<void>): Promise<void> {
-    while (this.isCurrent(account) && this.clock.now() < at) await this.clock.sleep(at - this.clock.now());
+    const clock = this.ownerOf(account)?.clock ?? this.globalClock;
+    while (this.isCurrent(account) && clock.now() < at) await clock.sleep(at - clock.now());
     const owner = this.ownerOf(account);
     if (!owner) return;
     try {
@@ -193,16 +211,22 @@ export class SandboxWorld {
   }
 
   /** Every step of a transfer, once visible on the status endpoint, becomes its merchant's webhooks. */
-  private watchTransfer(merchant: Merchant, account: AccountState, t: TransferRecord): void {
+  private watchTransfer(merchant: Merchant, account: AccountState, t: TransferRecord, from = 0): void {
     const hooks = merchant.webhooks;
+    // Steps replaced later (funded, approved, rejected) are not sent: a new watcher takes over.
+    const revision = t.revision ?? 0;
+    const current = (): boolean => (t.revision ?? 0) === revision && this.isCurrent(account);
     void (async () => {
-      for (const step of t.steps) {
+      for (let i = from; i < t.steps.length; i += 1) {
+        const step = t.steps[i];
+        if (!step) return;
         await this.at(step.at, account, () => {
+          if ((t.revision ?? 0) !== revision) return;
           // The refund is part of the change the webhook reports.
           account.settleTransfer(t);
           if (hooks.target) for (const e of transferEvents(t, step)) hooks.emit(e);
         });
-        if (!this.isCurrent(account)) return;
+        if (!current()) return;
       }
     })();
   }

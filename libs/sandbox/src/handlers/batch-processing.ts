@@ -111,6 +111,12 @@ const V2_ENTRY_ROWS = {
   transferIdExists: V2_STANDARD_TRANSFER.transferIdExists,
 };
 
+/** The transfer ids of a batch's entries (v1 `transferId`, v2 `transfer_id`). */
+function entryIds(batch: BatchRecord): string[] {
+  const key = batch.format === V2_BATCH_FORMAT ? 'transfer_id' : 'transferId';
+  return batch.entries.map((e) => str(e[key])).filter((id) => id !== '');
+}
+
 /**
  * Processes a batch's entries once the sandbox clock passes its processing time. Each entry
  * goes through the same transfer rules as a single transfer of its generation (v1:
@@ -123,6 +129,8 @@ export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void
   batch.processed = true;
   const account = world.account;
   const v2 = batch.format === V2_BATCH_FORMAT;
+  for (const id of entryIds(batch))
+    if (account.batchEntryIds.get(id) === batch) account.batchEntryIds.delete(id);
   for (const e of batch.entries) {
     const transferId = str(v2 ? e.transfer_id : e.transferId);
     const result = v2 ? commitV2Entry(world, e, transferId) : commitLegacyEntry(world, batch, e, transferId);
@@ -183,6 +191,9 @@ export function acceptBatch(
     results: [],
   };
   world.account.batches.set(b.batchTransferId, batch);
+  // Its entries' ids are taken from now on (one namespace with single transfers).
+  for (const id of entryIds(batch))
+    if (!world.account.batchEntryIds.has(id)) world.account.batchEntryIds.set(id, batch);
   world.account.receive(endpoint, b.batchTransferId, true, answer);
   scheduleBatch(world, batch);
   return batch;

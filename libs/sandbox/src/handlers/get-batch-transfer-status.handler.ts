@@ -1,4 +1,4 @@
-import { hiddenByLag, stepAt } from '../core/state.js';
+import { hiddenByLag, legacyStatusOf, stepAt } from '../core/state.js';
 import { formatPaise, parseAmount } from '../core/money.js';
 import { BATCH_STATUS as S } from '../tables/get-batch-transfer-status.table.js';
 import { fail } from '../tables/row.js';
@@ -39,7 +39,7 @@ export const getBatchTransferStatus: LegacyEndpoint = {
         ifsc: record?.ifsc ?? '',
         amount: amount ? formatPaise(amount.paise) : '0.00',
         remarks: typeof entry.remarks === 'string' ? entry.remarks : '',
-        status: step?.status ?? 'FAILED',
+        status: step ? legacyStatusOf(step) : 'FAILED',
         reason: step?.reason || reason,
         utr: step?.status === 'SUCCESS' || step?.status === 'REVERSED' ? (record?.utr ?? '') : '',
         addedOn: new Date(batch.addedOn).toISOString(),

@@ -1,6 +1,6 @@
 import { legacyDate, NOT_PROCESSED } from '../core/clock.js';
 import { formatPaise } from '../core/money.js';
-import { hiddenByLag, stepAt, type TransferRecord } from '../core/state.js';
+import { hiddenByLag, inFlight, legacyStatusOf, stepAt, type TransferRecord } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { TRANSFER_STATUS as R } from '../tables/get-transfer-status.table.js';
 import { fail } from '../tables/row.js';
@@ -10,7 +10,8 @@ import { queryParam, type LegacyEndpoint } from './endpoint.js';
 export function legacyTransferView(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
   const now = world.clock.now();
   const step = stepAt(t, now);
-  const done = step.status !== 'PENDING' && step.status !== 'RECEIVED';
+  // v1 shows QUEUED and APPROVAL_PENDING as PENDING, and ERROR where the bank has not answered.
+  const done = !inFlight(step.status);
   const hasUtr = step.status === 'SUCCESS' || step.status === 'REVERSED';
   return {
     transferId: t.transferId,
@@ -19,7 +20,7 @@ export function legacyTransferView(world: SandboxWorld, t: TransferRecord): Reco
     ifsc: t.ifsc,
     beneId: t.beneId,
     amount: formatPaise(t.amount),
-    status: step.status,
+    status: legacyStatusOf(step),
     utr: hasUtr ? t.utr : '',
     addedOn: legacyDate(t.addedOn),
     processedOn: done ? legacyDate(step.at) : NOT_PROCESSED,

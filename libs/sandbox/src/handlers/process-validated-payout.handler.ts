@@ -54,7 +54,7 @@ export const v2Transfer: V2Endpoint = {
     if (mode !== 'upi') failV2(R.modeInvalid);
     if (token.vpa === MISSING_INSTRUMENT_VPA) failV2(R.resourceNotFound);
     const account = world.account;
-    if (account.transfers.has(transferId)) failV2(R.tokenUsed);
+    if (account.transferIdTaken(transferId)) failV2(R.tokenUsed);
     token.used = true;
     account.settle();
     const now = world.clock.now();

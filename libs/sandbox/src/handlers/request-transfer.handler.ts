@@ -85,7 +85,7 @@ export const requestTransfer: LegacyEndpoint = {
     };
     checkWait30(world, input, R);
     if (WALLET_MODES.includes(mode) && outcome === 'bankFailed') {
-      if (account.transfers.has(transferId)) fail(R.transferIdExists);
+      if (account.transferIdTaken(transferId)) fail(R.transferIdExists);
       fail(R.walletFailed);
     }
     const { row, record } = await commitTransfer(world, input, R);

@@ -29,7 +29,7 @@ export const v2StandardTransfer: V2Endpoint = {
   async handle({ world, body }) {
     const draft = decodeV2Transfer(decodeV2Object(body, V2_TRANSFER_KEYS), R);
     const account = world.account;
-    if (account.transfers.has(draft.transferId)) failV2(R.transferIdExists);
+    if (account.transferIdTaken(draft.transferId)) failV2(R.transferIdExists);
     const instrument = resolveV2Instrument(account.beneficiaries, draft, ROWS);
     const outcome = v2Outcome(draft.mode, instrument);
     // A sandbox addition, as on v1: this account stands for a beneficiary the provider does not know.

@@ -5,6 +5,7 @@ import { beneKeyOf, stepAt, type AccountState, type Step, type TransferRecord } 
 import { PAYMENT_INSTRUMENTS, type Outcome } from '../core/test-data.js';
 import { type SandboxWorld } from '../core/world.js';
 import { fail, type LegacyRow } from '../tables/row.js';
+import { applyHold, holdTransfer, longWaitSteps, mustQueue, type Hold } from './long-waits.js';
 
 /** The rows a transfer endpoint must have for the shared checks below. */
 export interface TransferRows {
@@ -30,6 +31,8 @@ export interface TransferRows {
   readonly multipleInstruments: LegacyRow;
   readonly instrumentInvalidForMode: LegacyRow;
   readonly instrumentNotAvailable: LegacyRow;
+  /** "Transfer triggered, no response from bank" (requestTransfer 201 ERROR, directTransfer 520). */
+  readonly noResponse?: LegacyRow;
 }
 
 export const TRANSFER_MODES = [
@@ -99,6 +102,8 @@ function stepsFor(outcome: Outcome, world: SandboxWorld, upi: boolean): Step[] {
   const later = t0 + world.pendingDelayMs;
   const ok = (at: number): Step => ({ at, status: 'SUCCESS', statusCode: 'COMPLETED', reason: '' });
   const pending = (code: string): Step => ({ at: t0, status: 'PENDING', statusCode: code, reason: '' });
+  const long = longWaitSteps(world, outcome, (at) => [ok(at)]);
+  if (long) return long;
   switch (outcome) {
     case 'success':
       return [ok(t0)];
@@ -135,13 +140,20 @@ function stepsFor(outcome: Outcome, world: SandboxWorld, upi: boolean): Step[] {
   }
 }
 
-function answerRow(outcome: Outcome, rows: TransferRows): LegacyRow {
+function answerRow(outcome: Outcome, rows: TransferRows, first: Step | undefined): LegacyRow {
+  // Queued for balance: received, to be sent once funded; held for approval: pending.
+  if (first?.status === 'QUEUED') return rows.received;
+  if (first?.status === 'APPROVAL_PENDING') return rows.awaitingBene;
   switch (outcome) {
     case 'success':
     case 'successThenReversed':
     case 'hangThenSuccess':
+    case 'lateReversal':
       return rows.success;
+    case 'errorThenSuccess':
+      return rows.noResponse ?? rows.awaitingBene;
     case 'scheduled':
+    case 'nextWorkingDay':
       return rows.scheduled;
     case 'pending':
       return rows.pendingAtBank;
@@ -208,7 +220,11 @@ export function refuseRepeat(
   rows: Pick<TransferRows, 'transferIdExists' | 'transferIdUsedElsewhere'>,
 ): void {
   const first = account.transfers.get(transferId);
-  if (!first) return;
+  if (!first) {
+    // An entry of a batch accepted but not processed yet holds the id (one namespace).
+    if (account.batchEntryIds.has(transferId)) fail(rows.transferIdUsedElsewhere ?? rows.transferIdExists);
+    return;
+  }
   fail(
     first.endpoint !== endpoint && rows.transferIdUsedElsewhere
       ? rows.transferIdUsedElsewhere
@@ -228,7 +244,15 @@ export function recordTransfer(
   account.settle();
   checkLimits(account, input, rows);
   const failsAtBank = input.outcome === 'bankFailed';
-  if (!failsAtBank && account.balance < input.amount) fail(rows.insufficientBalance);
+  const queued = !failsAtBank && mustQueue(account, input.amount, world.clock.now());
+  if (!failsAtBank && !queued && account.balance < input.amount) fail(rows.insufficientBalance);
+  const upi = input.mode === 'upi';
+  const planned = (): Step[] => stepsFor(input.outcome, world, upi);
+  const hold: Hold = failsAtBank
+    ? { steps: planned() }
+    : holdTransfer(world, input.outcome, input.amount, planned, (at) => [
+        { at, status: 'SUCCESS', statusCode: 'COMPLETED', reason: '' },
+      ]);
   const referenceId = String(account.newReferenceId());
   const record: TransferRecord = {
     transferId: input.transferId,
@@ -245,15 +269,17 @@ export function recordTransfer(
     remarks: input.remarks,
     paymentInstrumentId: input.paymentInstrumentId,
     addedOn: world.clock.now(),
-    steps: stepsFor(input.outcome, world, input.mode === 'upi'),
+    steps: hold.steps,
     utr: `SBX${referenceId}`,
     refunded: false,
-    debited: !failsAtBank,
+    debited: !failsAtBank && !hold.release,
   };
+  applyHold(record, hold);
   if (record.debited) account.balance -= input.amount;
+  if (hold.release) account.queue.push(record);
   account.addTransfer(record);
-  const row = answerRow(input.outcome, rows);
-  account.receive(input.endpoint, input.transferId, record.debited, row.subCode);
+  const row = answerRow(input.outcome, rows, hold.steps[0]);
+  account.receive(input.endpoint, input.transferId, record.debited || !!hold.release, row.subCode);
   return { row, record };
 }
 

@@ -1,7 +1,7 @@
 import { isoUtc } from '../core/clock.js';
 import { formatPaise, parseAmount, rupees, type Paise } from '../core/money.js';
 import { type EndpointId } from '../core/settings.js';
-import { stepAt, type Beneficiary, type Step, type TransferRecord } from '../core/state.js';
+import { inFlight, stepAt, type Beneficiary, type Step, type TransferRecord } from '../core/state.js';
 import {
   bankOutcome,
   CARD_TOKENS,
@@ -16,6 +16,7 @@ import { type V2TransferFieldRows } from '../tables/standard-transfer-v2.table.j
 import { failV2, V2_COMMON } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 import { REMARKS_RE, TRANSFER_ID_RE } from './transfer-flow.js';
+import { applyHold, holdTransfer, longWaitSteps, type Hold } from './long-waits.js';
 
 /**
  * The v2 transfer shape (provider-v2.md, "POST /transfers"), shared by Standard Transfer V2 and
@@ -242,6 +243,14 @@ export function v2Outcome(mode: string, d: V2Instrument): Outcome {
  * beneficiary bank confirms (`acknowledgeDelayMs` later). v2 accepts (200) what v1 refuses for
  * an invalid account or IFSC: the transfer is FAILED at once, with nothing debited.
  */
+/** A v2 success from `at`: SENT_TO_BENEFICIARY, then COMPLETED `acknowledgeDelayMs` later. */
+export function v2Succeed(world: SandboxWorld, at: number): Step[] {
+  return [
+    { at, status: 'SUCCESS', statusCode: 'SENT_TO_BENEFICIARY', reason: '' },
+    { at: at + world.acknowledgeDelayMs, status: 'SUCCESS', statusCode: 'COMPLETED', reason: '' },
+  ];
+}
+
 export function v2Steps(world: SandboxWorld, outcome: Outcome, mode: string): Step[] {
   const t0 = world.clock.now();
   const later = t0 + world.pendingDelayMs;
@@ -252,10 +261,9 @@ export function v2Steps(world: SandboxWorld, outcome: Outcome, mode: string): St
     statusCode,
     reason,
   });
-  const succeed = (at: number): Step[] => [
-    step(at, 'SUCCESS', 'SENT_TO_BENEFICIARY'),
-    step(at + ack, 'SUCCESS', 'COMPLETED'),
-  ];
+  const succeed = (at: number): Step[] => v2Succeed(world, at);
+  const long = longWaitSteps(world, outcome, succeed);
+  if (long) return long;
   switch (outcome) {
     case 'success':
       return succeed(t0);
@@ -301,12 +309,18 @@ export function recordV2Transfer(
 ): TransferRecord {
   const account = world.account;
   account.settle();
-  const planned = v2Steps(world, outcome, draft.mode);
+  const plan = (): Step[] => v2Steps(world, outcome, draft.mode);
+  const planned = plan();
   const first = planned[0];
   const refusedAtOnce = first?.status === 'FAILED' || first?.status === 'REJECTED';
-  const funded = refusedAtOnce || account.balance >= draft.amount;
+  // Queued for balance (opt in), held for approval, or as planned.
+  const hold: Hold = refusedAtOnce
+    ? { steps: planned }
+    : holdTransfer(world, outcome, draft.amount, plan, (at) => v2Succeed(world, at));
+  const queued = hold.release !== undefined;
+  const funded = refusedAtOnce || queued || account.balance >= draft.amount;
   const steps: Step[] = funded
-    ? planned
+    ? hold.steps
     : [
         {
           at: world.clock.now(),
@@ -315,7 +329,7 @@ export function recordV2Transfer(
           reason: 'INSUFFICIENT_BALANCE',
         },
       ];
-  const debited = funded && !refusedAtOnce;
+  const debited = funded && !refusedAtOnce && !queued;
   const referenceId = String(account.newReferenceId());
   const record: TransferRecord = {
     transferId: draft.transferId,
@@ -337,9 +351,11 @@ export function recordV2Transfer(
     refunded: false,
     debited,
   };
+  if (funded) applyHold(record, hold);
   if (debited) account.balance -= draft.amount;
+  if (queued) account.queue.push(record);
   account.addTransfer(record);
-  account.receive(endpoint, draft.transferId, debited, steps[0]?.statusCode ?? '');
+  account.receive(endpoint, draft.transferId, debited || queued, steps[0]?.statusCode ?? '');
   return record;
 }
 
@@ -357,6 +373,15 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   BENE_BLACKLISTED: 'Transfers to this beneficiary are not allowed',
   INSUFFICIENT_BALANCE: 'Insufficient balance in the account',
   INVALID_ACCOUNT_FAIL: 'Reversed by the beneficiary bank: invalid account',
+  ACCOUNT_FROZEN_OR_CLOSED: 'Reversed by the beneficiary bank: account frozen or closed',
+  QUEUED: 'Transfer queued: the account balance is too low, it is sent once funded',
+  APPROVAL_PENDING: 'Transfer waiting for approval in the dashboard',
+  VELOCITY_CHECK_FAILED: 'Transfer waiting for approval: velocity check failed',
+  TRANSFER_LIMIT_BREACH: 'Transfer waiting for approval: transfer limit breached',
+  ANOMALY_DETECTION: 'Transfer waiting for approval: anomaly detected',
+  APPROVED: 'Transfer approved in the dashboard',
+  MANUALLY_REJECTED: 'Transfer rejected by a team member',
+  REJECTED: 'Transfer rejected',
 };
 
 export function v2StatusDescription(statusCode: string): string {
@@ -376,7 +401,7 @@ function maskVpa(vpa: string): string {
  */
 export function v2TransferView(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
   const step = stepAt(t, world.clock.now());
-  const settled = step.status !== 'RECEIVED';
+  const settled = step.status !== 'RECEIVED' && !inFlight(step.status);
   const instrument: Record<string, string> = {};
   if (t.bankAccount) instrument.bank_account_number = t.bankAccount;
   if (t.ifsc) {

@@ -58,7 +58,10 @@ export async function applyFaultAfter(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<
-  { readonly kind: 'lost' } | { readonly kind: 'send' } | { readonly kind: 'http'; status: number }
+  | { readonly kind: 'lost' }
+  | { readonly kind: 'send' }
+  | { readonly kind: 'http'; status: number }
+  | { readonly kind: 'subCode520'; readonly rowKey: string | undefined }
 > {
   if (!fault) return { kind: 'send' };
   if (fault.loseAnswer) {
@@ -70,5 +73,12 @@ export async function applyFaultAfter(
     await world.clock.sleep(fault.applyThenLatencyMs);
   }
   if (fault.applyThenStatus !== undefined) return { kind: 'http', status: fault.applyThenStatus };
+  // A 520 fault that applied the request first (`applyRate`).
+  if (fault.applyThen520 !== undefined && fault.applyThen520 !== false) {
+    return {
+      kind: 'subCode520',
+      rowKey: typeof fault.applyThen520 === 'string' ? fault.applyThen520 : undefined,
+    };
+  }
   return { kind: 'send' };
 }

@@ -35,6 +35,12 @@ function sendServerError(reply: FastifyReply, status: number): void {
     .send({ status: 'ERROR', subCode: String(status), message: 'Internal server error' });
 }
 
+/** The endpoint's 520 row, or the table row a fault names. */
+function row520(ep: LegacyEndpoint, rowKey: string | undefined): LegacyRow {
+  const table: Readonly<Record<string, LegacyRow | undefined>> = ep.table;
+  return (rowKey && table[rowKey]) || ep.row520;
+}
+
 async function run(
   world: SandboxWorld,
   ep: LegacyEndpoint,
@@ -50,10 +56,8 @@ async function run(
       return sendLegacy(reply, { row: COMMON.tooManyRequests });
     case 'http':
       return sendServerError(reply, pre.status);
-    case 'subCode520': {
-      const table: Readonly<Record<string, LegacyRow | undefined>> = ep.table;
-      return sendLegacy(reply, { row: (pre.rowKey && table[pre.rowKey]) || ep.row520 });
-    }
+    case 'subCode520':
+      return sendLegacy(reply, { row: row520(ep, pre.rowKey) });
     case 'continue':
       break;
   }
@@ -93,6 +97,7 @@ async function run(
   const post = await applyFaultAfter(world, fault, req, reply);
   if (post.kind === 'lost') return;
   if (post.kind === 'http') return sendServerError(reply, post.status);
+  if (post.kind === 'subCode520') return sendLegacy(reply, { row: row520(ep, post.rowKey) });
   sendLegacy(reply, answer);
 }
 

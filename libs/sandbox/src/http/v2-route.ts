@@ -94,6 +94,7 @@ async function run(
   const post = await applyFaultAfter(world, fault, req, reply);
   if (post.kind === 'lost') return;
   if (post.kind === 'http') return sendV2Error(reply, { ...V2_COMMON.internalError, http: post.status });
+  if (post.kind === 'subCode520') return sendV2Error(reply, { ...V2_COMMON.internalError, http: 520 });
   void reply.code(status).send(body);
 }
 

@@ -17,6 +17,8 @@ const EVENTS_BY_STATUS: Readonly<Record<string, readonly TransferEventType[]>> =
  */
 export const SENT_TO_BENEFICIARY = 'SENT_TO_BENEFICIARY';
 const COMPLETED = 'COMPLETED';
+/** The status_code of the step an approval in the dashboard makes (PENDING, then paid). */
+export const APPROVED = 'APPROVED';
 
 /**
  * The success events of a step: a step already at SENT_TO_BENEFICIARY is the first half; a
@@ -41,7 +43,9 @@ export function transferEvents(t: TransferRecord, step: Step): TransferEvent[] {
   const types: Array<[TransferEventType, string]> =
     step.status === 'SUCCESS'
       ? successEvents(t, step)
-      : (EVENTS_BY_STATUS[step.status] ?? []).map((type) => [type, step.statusCode || step.status]);
+      : step.statusCode === APPROVED
+        ? [['TRANSFER_APPROVED', APPROVED]]
+        : (EVENTS_BY_STATUS[step.status] ?? []).map((type) => [type, step.statusCode || step.status]);
   const withUtr = step.status === 'SUCCESS' || step.status === 'REVERSED';
   return types.map(([type, statusCode]) => ({
     kind: 'transfer',

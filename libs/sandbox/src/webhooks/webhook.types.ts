@@ -12,6 +12,8 @@ export const TRANSFER_EVENTS = [
   'TRANSFER_FAILED',
   'TRANSFER_REVERSED',
   'TRANSFER_REJECTED',
+  // v2 only: an approval given in the dashboard (provider-facts.md, "Long waits").
+  'TRANSFER_APPROVED',
 ] as const;
 export type TransferEventType = (typeof TRANSFER_EVENTS)[number];
 
@@ -84,7 +86,7 @@ export type WebhookEvent = TransferEvent | BulkRejectedEvent | AccountEvent;
 
 /** Whether the provider sends this event in this format. */
 export function eventInVersion(e: WebhookEvent, version: WebhookVersion): boolean {
-  if (e.kind === 'transfer') return true;
+  if (e.kind === 'transfer') return e.type !== 'TRANSFER_APPROVED' || version === 'v2';
   return e.kind === 'bulk' ? version === 'v2' : version === 'v1';
 }
 
