@@ -74,6 +74,7 @@ import {
   SharedRateBudget,
   sharedRateBudgetSettings,
   accountApiGeneration,
+  accountsWhereNotReceivedFails,
   BeneficiaryConnector,
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
@@ -197,7 +198,7 @@ export function createPipeline(i: PipelineInputs) {
       logger: log('reconciler'),
       tracing,
     },
-    reconcilerSettings(c, owner),
+    reconcilerSettings(c, owner, accountsWhereNotReceivedFails(config.providerClient)),
   );
 
   const batchLog = log('batches');
