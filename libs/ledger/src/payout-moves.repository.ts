@@ -224,7 +224,8 @@ export class PayoutMoves {
     const { rows } = await db.query<RawPayout>(
       /* sql: payout.markResent */ `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
               updated_at = now(),
-              maybe_reached = maybe_reached OR NOT (status = 'SUBMITTING' AND last_error->>'processed' = 'false')
+              maybe_reached = maybe_reached
+                OR NOT (status = 'SUBMITTING' AND COALESCE(last_error->>'processed' = 'false', false))
         WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
         RETURNING ${COLUMNS}`,
       [id, version],

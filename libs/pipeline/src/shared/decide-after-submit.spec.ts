@@ -93,7 +93,7 @@ describe('decideAfterSubmit', () => {
       timings,
       first,
     );
-    assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 });
+    assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0, maybeReached: true });
   });
 
   it('first send: a refusal is final, by kind (the provider had never seen this transferId)', () => {
