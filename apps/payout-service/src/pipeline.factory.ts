@@ -138,6 +138,9 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     stale,
     tracing,
+    failedWatchFirstMs: reversalWatchSettings(c).failedWatchFirstMs ?? null,
+    contradictions,
+    contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
   });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,

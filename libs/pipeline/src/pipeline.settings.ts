@@ -101,5 +101,6 @@ export function batchCheckWorkerSettings(c: PipelineConfig, owner: string): Batc
     // Claimed no more than are checked at once, as the reconciler does.
     perRound: Math.min(c.RECONCILER_CONCURRENCY, c.RECONCILER_BATCH_SIZE),
     pollMs: c.RECONCILER_POLL_MS,
+    failedWatch: c.FAILED_WATCH_SCHEDULE,
   };
 }
