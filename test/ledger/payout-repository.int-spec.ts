@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type PayoutKind, PayoutRepository, type PayoutRow } from '#ledger';
-import { REVERSAL_WATCH_KINDS } from '#pipeline';
+import { FAILED_WATCH_KINDS, REVERSAL_WATCH_KINDS } from '#pipeline';
 import { inTransaction } from '#database';
 import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { createTestDatabase, type TestDatabase } from '#test-support';
@@ -23,6 +23,8 @@ describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => 
   const watching = new PayoutMoves({
     reversalWatchFirstMs: 60_000,
     reversalWatchKinds: REVERSAL_WATCH_KINDS,
+    failedWatchFirstMs: 120_000,
+    failedWatchKinds: FAILED_WATCH_KINDS,
   });
 
   before(async () => {
@@ -296,6 +298,88 @@ describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => 
       assert.ok(await payouts.reschedule(pool, due.id, due.version, null, null));
       assert.equal(await dueIn('rw_due'), null);
       assert.deepEqual(await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10), []);
+    });
+  });
+  // Issue 29, defect 3: the failed watch is set by the ledger on entering any negative state of a
+  // kind with a status endpoint, whoever writes it (a first-send refusal, a status check, a webhook,
+  // four eyes): no path can forget it.
+  describe('failed watch (every negative state)', () => {
+    async function settle(repo: PayoutMoves, transferId: string, kind: PayoutKind, to: 'FAILED' | 'REJECTED') {
+      await insert([transferId], kind);
+      const [claimed] = await repo.claimForSubmission(pool, 'w', 60_000, 1);
+      assert.ok(claimed);
+      const done = await repo.transition(pool, claimed, to, { reason: 'refused' }, true, 'executor');
+      assert.equal(done?.status, to);
+      return done!;
+    }
+
+    it('a FAILED or REJECTED of a kind with a status endpoint gets its first watch check, whatever the cause', async () => {
+      await settle(watching, 'fw_failed', 'direct_transfer', 'FAILED');
+      await settle(watching, 'fw_rejected', 'internal_transfer', 'REJECTED');
+      for (const id of ['fw_failed', 'fw_rejected']) {
+        const s = await dueIn(id);
+        assert.ok(s !== null && s > 90 && s <= 120, `${id}: first watch check in ${s} s`);
+      }
+    });
+
+    it('a REVERSED is watched and claimed; a kind without a status endpoint or an unsent row is not', async () => {
+      const done = await settle(watching, 'fw_self', 'self_withdrawal', 'FAILED');
+      assert.equal(await dueIn('fw_self'), null, 'no status endpoint: nothing to ask');
+      assert.equal(done.checkCount, 0);
+      await insert(['fw_intake']);
+      const [fresh] = await payouts.findByIdentities(pool, [{ accountId: 'default', transferId: 'fw_intake' }]);
+      await watching.transition(pool, fresh!, 'REJECTED', { reason: 'invalid' }, true, 'intake');
+      assert.equal(await dueIn('fw_intake'), null, 'never sent: nothing to ask');
+      await insert(['fw_rev'], 'standard_transfer');
+      const [c] = await watching.claimForSubmission(pool, 'w', 60_000, 1);
+      const ok = await watching.transition(pool, c!, 'SUCCESS', {}, true);
+      const rev = await watching.transition(pool, ok!, 'REVERSED', { reason: 'reversed' }, true);
+      assert.ok((await dueIn('fw_rev'))! > 90, 'REVERSED watched');
+      assert.ok(await payouts.reschedule(pool, rev!.id, rev!.version, new Date(Date.now() - 1000), null));
+      const [due] = await payouts.claimDueChecks(pool, 'reconciler', 60_000, 10);
+      assert.equal(due?.transferId, 'fw_rev');
+      assert.equal(due?.status, 'REVERSED');
+    });
+
+    it('the happy path writes nothing more: a SUCCESS of an unwatched kind stays unscheduled', async () => {
+      await insert(['fw_upi'], 'validated_upi_payout');
+      const [c] = await watching.claimForSubmission(pool, 'w', 60_000, 1);
+      await watching.transition(pool, c!, 'SUCCESS', {}, true);
+      assert.equal(await dueIn('fw_upi'), null);
+    });
+  });
+
+  // Issue 29, defect 4: whether any attempt may have reached the provider is carried on the row.
+  describe('maybe_reached', () => {
+    it('is set by an outcome that may have reached, and by a re-send after an attempt not recorded unprocessed', async () => {
+      await insert(['mr_unproc', 'mr_unknown', 'mr_crash']);
+      const claimed = await moves.claimForSubmission(pool, 'w', 60_000, 3);
+      const by = new Map(claimed.map((r) => [r.transferId, r]));
+      // Certainly not processed (a 429): re-sending it does not mark the row.
+      const unproc = await moves.transition(pool, by.get('mr_unproc')!, 'SUBMITTING', { lastError: { processed: false } }, false);
+      assert.equal(unproc?.maybeReached, false);
+      const resent = await moves.markResent(pool, unproc!.id, unproc!.version);
+      assert.equal(resent?.maybeReached, false);
+      // An unclear answer: the outcome itself says it may have reached.
+      const unknown = await moves.transition(pool, by.get('mr_unknown')!, 'UNKNOWN', { maybeReached: true }, false);
+      assert.equal(unknown?.maybeReached, true);
+      // Sticky: a later write without it does not clear it.
+      const later = await moves.transition(pool, unknown!, 'PENDING', {}, false);
+      assert.equal(later?.maybeReached, true);
+      // A crash mid-call (SUBMITTING, nothing recorded): the re-send marks it.
+      const crash = await moves.markResent(pool, by.get('mr_crash')!.id, by.get('mr_crash')!.version);
+      assert.equal(crash?.maybeReached, true);
+    });
+
+    it('a refused re-send is stamped once and kept through a reopen', async () => {
+      await insert(['rr']);
+      const [c] = await moves.claimForSubmission(pool, 'w', 60_000, 1);
+      const u = await moves.transition(pool, c!, 'UNKNOWN', { reason: 'refused_on_resend', resendRefused: true }, false);
+      assert.ok(u?.resendRefusedAt instanceof Date);
+      const ra = await moves.transition(pool, u!, 'REQUIRES_ATTENTION', { reason: 'refused_on_resend' }, false);
+      const reopened = await moves.reopenForRecheck(pool, ra!.id, ra!.version, 'operator recheck');
+      assert.equal(reopened?.reason, 'operator recheck');
+      assert.equal(reopened?.resendRefusedAt?.getTime(), u!.resendRefusedAt!.getTime());
     });
   });
 });

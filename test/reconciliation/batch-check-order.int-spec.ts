@@ -83,7 +83,7 @@ describe('overlapping checks of one batch', () => {
         metrics: new ReconcilerMetrics(new Registry()),
       },
       // A lease of 1 ms: the second checker may claim the batch while the first still checks it.
-      { owner, leaseMs: 1, schedule: [60_000], maxSendAttempts: 3, perRound: 1, pollMs: 10 },
+      { owner, leaseMs: 1, schedule: [60_000], maxSendAttempts: 3, perRound: 1, pollMs: 10, failedWatch: [] },
     );
   }
 

@@ -28,7 +28,10 @@ describe('reconciliation of a batch with mixed outcomes', () => {
   };
   before(async () => {
     stack = await startStack({
-      env: { RECONCILE_SCHEDULE: Array(CHECKS).fill('200ms').join(',') },
+      env: {
+        RECONCILE_SCHEDULE: Array(CHECKS).fill('200ms').join(','),
+        FAILED_WATCH_SCHEDULE: Array(CHECKS).fill('300ms').join(','),
+      },
       sandbox: { pendingDelayMs: 1_500, batchDelayMs: 300 },
     });
     service = await stack.startService();
@@ -143,5 +146,57 @@ describe('reconciliation of a batch with mixed outcomes', () => {
     const line = stack.logLines.find((l) => l.includes('batch requires attention') && l.includes('rb_3'));
     assert.ok(line, 'an error line an alert can match');
     assert.match(line, /"level":"error"/);
+  });
+
+  // Issue 29, defect 3: entries are watched too. Before, an entry FAILED the provider later paid
+  // was never asked about again once the batch was COMPLETED (nor, while it was open, anything but
+  // a "backwards" warn line): upstream re-pays a FAILED entry.
+  it('a FAILED entry of a COMPLETED batch the provider later pays is a contradiction: event, metric, queue row', async () => {
+    const before = await metric(service.url, 'payouts_contradictions_total');
+    await stack.send({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'rb_4',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [entry('rb4_ok', ACCOUNTS.success), entry('rb4_bad', ACCOUNTS.pendingThenFailure)],
+      },
+    });
+    const completed = await stack.waitForStatus('rb_4', 'COMPLETED', 20_000);
+    assert.deepEqual(completed.data.totals, { entries: 2, succeeded: 1, failed: 1, pending: 0 });
+    const failedItem = stack.events.find((e) => e.subject === 'rb4_bad' && e.type === 'payouts.batch_item.failed');
+    assert.ok(failedItem, 'the entry was published FAILED');
+    // The provider now holds the FAILED entry as paid.
+    const world = stack.sandbox.world;
+    const bad = world.account.transfers.get('rb4_bad');
+    assert.ok(bad, 'the sandbox holds the entry as a transfer');
+    bad.steps.push({ at: world.clock.now(), status: 'SUCCESS', statusCode: '200', reason: '' });
+    const contradicted = await eventually(
+      () => stack.events.find((e) => e.subject === 'rb4_bad' && e.type === 'payouts.payout.contradicted'),
+      { what: 'a payouts.payout.contradicted event for the entry', timeoutMs: 15_000 },
+    );
+    assert.equal(contradicted.data.status, 'FAILED', 'the published state is carried, not rewritten');
+    assert.equal(contradicted.data.kind, 'batch_entry');
+    assert.equal(contradicted.data.batchTransferId, 'rb_4');
+    assert.deepEqual(contradicted.data.contradiction, {
+      kind: 'paid_after_failure',
+      published: 'FAILED',
+      observed: 'SUCCESS',
+      source: 'reconciler',
+      observedCode: 'SUCCESS',
+    });
+    // Watched again: the same observation is recorded once.
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(
+      stack.events.filter((e) => e.subject === 'rb4_bad' && e.type === 'payouts.payout.contradicted').length,
+      1,
+    );
+    assert.equal((await metric(service.url, 'payouts_contradictions_total')) - before, 1);
+    const rows = await stack.sql<{ open: number; status: string }>(
+      `SELECT (SELECT count(*)::int FROM payout_contradiction c WHERE c.batch_id = b.id AND c.transfer_id = 'rb4_bad'
+                  AND c.acknowledged_at IS NULL) AS open,
+              (SELECT i.status FROM batch_item i WHERE i.batch_id = b.id AND i.transfer_id = 'rb4_bad') AS status
+         FROM batch b WHERE b.batch_transfer_id = 'rb_4'`,
+    );
+    assert.deepEqual(rows, [{ open: 1, status: 'FAILED' }], 'a queue row; the entry stays FAILED');
   });
 });

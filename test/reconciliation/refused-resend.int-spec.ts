@@ -23,9 +23,14 @@ describe('a refused re-send is never final', () => {
   before(async () => {
     stack = await startStack({
       env: {
-        // About 3 s of checks after the refusal before a person is called.
-        RECONCILE_SCHEDULE: '200ms,200ms,300ms,300ms,500ms,500ms,1s',
+        // 30 s of checks in all: a refused re-send must not wait for the whole schedule (issue 29).
+        RECONCILE_SCHEDULE: Array(150).fill('200ms').join(','),
+        // ...but about 3 s after the refusal, a person has it.
+        REFUSED_RESEND_SETTLE_MS: '3000',
         MAX_SEND_ATTEMPTS: '5',
+        // One 429 makes an attempt "not processed" (no inner retry), re-sent 100 ms later.
+        PROVIDER_MAX_ATTEMPTS: '1',
+        RESEND_DELAY_MS: '100',
       },
     });
     await stack.startService();
@@ -146,14 +151,17 @@ describe('a refused re-send is never final', () => {
     });
   }
 
-  it('a status endpoint that never catches up: a person (refused_on_resend), never FAILED, never sent a third time', async () => {
+  it('a status endpoint that never catches up: a person (refused_on_resend) within the settle window, never FAILED, never sent a third time', async () => {
     await firstSendLost('requestTransfer', 'insufficient_balance');
     try {
+      const sentAt = Date.now();
       await stack.send({
         type: 'payout.standard_transfer',
         data: { transferId: 'rr_std_stuck', beneId: 'BENE1', amount: '44.00', transferMode: 'banktransfer' },
       });
-      const attention = await stack.waitForStatus('rr_std_stuck', 'REQUIRES_ATTENTION', 20_000);
+      // Issue 29, defect 4: within REFUSED_RESEND_SETTLE_MS (3 s), not at the end of the 30 s schedule.
+      const attention = await stack.waitForStatus('rr_std_stuck', 'REQUIRES_ATTENTION', 15_000);
+      assert.ok(Date.now() - sentAt < 15_000, 'a person has it within about the settle window');
       assert.equal(attention.data.reason, 'refused_on_resend');
       neverFailed('rr_std_stuck');
       const r = await received('rr_std_stuck');
@@ -161,6 +169,27 @@ describe('a refused re-send is never final', () => {
       assert.equal(r.initiations.length, 2);
     } finally {
       await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=requestTransfer');
+    }
+  });
+
+  // Issue 29, defect 4: an earlier attempt the provider certainly did not process (a 429) leaves
+  // nothing a re-send's refusal could be a repeat of: "Insufficient balance" is the payout's own.
+  it('a re-send after a 429 the provider refuses: FAILED as a first send would be, at once, watched', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/faults', { endpoint: 'directTransfer', burst429: 1 });
+    try {
+      // More than the provider takes in one transfer: it refuses the payout itself.
+      await stack.send(directTransfer('rr_429_balance', ACCOUNTS.success, '900000.00'));
+      const failed = await stack.waitForStatus('rr_429_balance', 'FAILED', 10_000);
+      assert.match(failed.data.reason ?? '', /Amount should be between/);
+      const seen = statusesOf(stack, 'rr_429_balance');
+      assert.ok(!seen.includes('UNKNOWN') && !seen.includes('REQUIRES_ATTENTION'), seen.join(', '));
+      assert.equal((await received('rr_429_balance')).accepted, 0, 'the money did not move');
+      const rows = await stack.sql<{ maybe_reached: boolean; watched: boolean }>(
+        `SELECT maybe_reached, next_check_at IS NOT NULL AS watched FROM payout WHERE transfer_id = 'rr_429_balance'`,
+      );
+      assert.deepEqual(rows, [{ maybe_reached: false, watched: true }], 'not reached before; the FAILED is watched');
+    } finally {
+      await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=directTransfer');
     }
   });
 

@@ -22,6 +22,9 @@ describe('reconciliation of single transfers', () => {
         NOT_FOUND_SETTLE_MS: '1000',
         // The failed watch of a "not received" FAILED (ADR 0018): a few checks, 2.5 s in all.
         FAILED_WATCH_SCHEDULE: '300ms,300ms,400ms,500ms,500ms,500ms',
+        // The sandbox's status endpoint knows internal transfers: this account is confirmed for
+        // the automatic "not received" FAILED (off by default, issue 29).
+        PROVIDER_NOT_RECEIVED_FAILS: 'true',
       },
       sandbox: { pendingDelayMs: 1_000 },
     });
@@ -53,8 +56,45 @@ describe('reconciliation of single transfers', () => {
     const reversed = await stack.waitForStatus('rc_rev', 'REVERSED');
     assert.deepEqual(statusesOf(stack, 'rc_rev'), ['RECEIVED', 'SUBMITTING', 'SUCCESS', 'REVERSED']);
     assert.match(reversed.data.reason ?? '', /INVALID_ACCOUNT_FAIL/);
-    const row = await ledger.row(reversed.data.accountId, 'rc_rev');
-    assert.equal(row.nextCheckAt, null, 'a reversed payout is not checked again');
+    // REVERSED is a negative state: watched (issue 29), and the watch ends on its own.
+    await eventually(
+      async () => ((await ledger.row(reversed.data.accountId, 'rc_rev')).nextCheckAt === null ? true : undefined),
+      { what: 'the failed watch of the REVERSED payout ends', timeoutMs: 10_000 },
+    );
+    assert.deepEqual(statusesOf(stack, 'rc_rev'), ['RECEIVED', 'SUBMITTING', 'SUCCESS', 'REVERSED']);
+  });
+
+  // Issue 29, defect 3: every negative state is watched, not only the "not received" FAILED.
+  it('a FAILED from the status endpoint, and a REVERSED, the provider later holds as paid: each a contradiction', async () => {
+    const before = await metric(service.url, 'payouts_contradictions_total');
+    await stack.send(directTransfer('rc_pfail_paid', ACCOUNTS.pendingThenFailure));
+    await stack.send(directTransfer('rc_rev_paid', ACCOUNTS.successThenReversed));
+    await stack.waitForStatus('rc_pfail_paid', 'FAILED');
+    await stack.waitForStatus('rc_rev_paid', 'REVERSED');
+    const world = stack.sandbox.world;
+    for (const id of ['rc_pfail_paid', 'rc_rev_paid']) {
+      const t = world.account.transfers.get(id);
+      assert.ok(t, `the sandbox holds ${id}`);
+      t.steps.push({ at: world.clock.now(), status: 'SUCCESS', statusCode: '200', reason: '' });
+    }
+    for (const [id, published] of [
+      ['rc_pfail_paid', 'FAILED'],
+      ['rc_rev_paid', 'REVERSED'],
+    ] as const) {
+      const c = await eventually(
+        () => stack.eventsOf(id).find((e) => e.type === 'payouts.payout.contradicted'),
+        { what: `a contradicted event for ${id}`, timeoutMs: 10_000 },
+      );
+      assert.equal(c.data.status, published);
+      assert.deepEqual(c.data.contradiction, {
+        kind: 'paid_after_failure',
+        published,
+        observed: 'SUCCESS',
+        source: 'reconciler',
+        observedCode: 'SUCCESS',
+      });
+    }
+    assert.ok((await metric(service.url, 'payouts_contradictions_total')) - before >= 2);
   });
 
   it('a SUCCESS that stays SUCCESS: the watch ends, never REQUIRES_ATTENTION', async () => {

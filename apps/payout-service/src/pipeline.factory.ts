@@ -74,6 +74,7 @@ import {
   SharedRateBudget,
   sharedRateBudgetSettings,
   accountApiGeneration,
+  accountsWhereNotReceivedFails,
   BeneficiaryConnector,
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
@@ -137,6 +138,9 @@ export function createPipeline(i: PipelineInputs) {
     logger: i.logger,
     stale,
     tracing,
+    failedWatchFirstMs: reversalWatchSettings(c).failedWatchFirstMs ?? null,
+    contradictions,
+    contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
   });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,
@@ -197,7 +201,7 @@ export function createPipeline(i: PipelineInputs) {
       logger: log('reconciler'),
       tracing,
     },
-    reconcilerSettings(c, owner),
+    reconcilerSettings(c, owner, accountsWhereNotReceivedFails(config.providerClient)),
   );
 
   const batchLog = log('batches');

@@ -1,8 +1,18 @@
 import type pg from 'pg';
-import { type BatchStatus } from '#contracts';
+import { type BatchStatus, type PayoutStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { BatchMoves } from './batch-moves.repository.js';
-import { batchItemEvent, batchStateEvent } from './events.js';
+import {
+  batchItemEvent,
+  batchStateEvent,
+  entryContradictedEvent,
+  entryContradictionEventId,
+} from './events.js';
+import {
+  type ContradictionRepository,
+  type ContradictionRow,
+  type ContradictionSource,
+} from './contradiction.repository.js';
 import {
   CAUSE_OF_SOURCE,
   type HistoryCause,
@@ -17,8 +27,13 @@ import {
   type NewBatch,
 } from './ledger.types.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
-import { type ChangeSource, type LedgerOutbox, type StaleCounter } from './ledger.ports.js';
-import { assertBatchMove } from './state-machine.js';
+import {
+  type ChangeSource,
+  type ContradictionCounter,
+  type LedgerOutbox,
+  type StaleCounter,
+} from './ledger.ports.js';
+import { assertBatchMove, contradictionOf } from './state-machine.js';
 
 /** What a batch's move writes besides its status. */
 export interface BatchChangeFields {
@@ -49,6 +64,24 @@ export interface BatchLedgerDeps {
   readonly stale?: StaleCounter;
   /** A span per change, in the batch's trace (ADR 0015). */
   readonly tracing?: Tracing;
+  /**
+   * The first failed-watch check of a batch entering COMPLETED with a negative entry (ADR 0018,
+   * FAILED_WATCH_SCHEDULE[0]); null or absent: no watch.
+   */
+  readonly failedWatchFirstMs?: number | null;
+  /** Where contradictions of entries are recorded (with the payouts'); without it `contradictEntries` refuses. */
+  readonly contradictions?: ContradictionRepository;
+  /** Counts a contradiction recorded for the first time (payouts_contradictions_total). */
+  readonly contradicted?: ContradictionCounter;
+}
+
+/** A later provider answer about an entry whose terminal state is published (ADR 0018). */
+export interface EntryContradiction {
+  /** The entry as the reporter read it, under the batch's lock: recorded only at this version. */
+  readonly item: BatchItemRow;
+  readonly observed: PayoutStatus;
+  /** The provider's own status word (masked in the event). */
+  readonly observedCode?: string | null;
 }
 
 /**
@@ -69,7 +102,7 @@ export class BatchLedger {
     moves?: BatchMoves,
   ) {
     this.log = d.logger.child({ component: 'batches' });
-    this.moves = moves ?? new BatchMoves();
+    this.moves = moves ?? new BatchMoves(d.failedWatchFirstMs ?? null);
   }
 
   /**
@@ -188,6 +221,87 @@ export class BatchLedger {
       }
     });
     return changed;
+  }
+
+  /**
+   * Later provider answers that contradict the published terminal state of entries (ADR 0018,
+   * issue 29), in the caller's ledger transaction (which holds the batch's lock): per entry the
+   * contradiction row (the queue's marker), its `payouts.payout.contradicted` event and a history
+   * row; after the commit, the count and an error line each. Never applied: the entry's state
+   * stands. A repeat of an observation, or an entry that moved on, writes nothing. A report that
+   * contradicts nothing is a defect in the caller: it throws.
+   */
+  async contradictEntries(
+    tx: LedgerTransaction,
+    batch: BatchRow,
+    reports: readonly EntryContradiction[],
+    source: ContradictionSource,
+  ): Promise<ContradictionRow[]> {
+    if (reports.length === 0) return [];
+    const repo = this.d.contradictions;
+    if (!repo) throw new Error('the batch ledger has no contradiction repository');
+    const announce = announcerOf(tx);
+    const recorded: Array<{ report: EntryContradiction; row: ContradictionRow }> = [];
+    for (const report of reports) {
+      const { item, observed } = report;
+      const kind = contradictionOf(item.status as PayoutStatus, observed);
+      if (!kind) throw new Error(`not a contradiction of ${item.transferId}: ${item.status} then ${observed}`);
+      const row = await repo.insertEntry(tx.client, {
+        batchId: batch.id,
+        transferId: item.transferId,
+        version: item.version,
+        published: item.status,
+        observed,
+        kind,
+        source,
+        observedCode: report.observedCode ?? null,
+        eventId: entryContradictionEventId(batch, item.transferId, item.version, observed),
+      });
+      if (row) recorded.push({ report, row });
+    }
+    if (recorded.length === 0) return [];
+    await this.d.outbox.enqueue(
+      tx.client,
+      recorded.map(({ report, row }) => entryContradictedEvent(batch, report.item, row)),
+    );
+    await this.d.history.record(
+      tx.client,
+      recorded.map(({ report: { item }, row }) => ({
+        subject: 'batch_entry' as const,
+        subjectId: batch.id,
+        accountId: batch.accountId,
+        transferId: item.transferId,
+        from: item.status,
+        to: item.status,
+        version: item.version,
+        cause: CAUSE_OF_SOURCE[source],
+        reason: `contradicted_${row.kind}`,
+        statusCode: row.observed,
+        referenceId: item.referenceId,
+        utr: item.utr,
+      })),
+    );
+    announce(() => {
+      for (const { report, row } of recorded) {
+        this.d.contradicted?.({ kind: row.kind, published: row.published, observed: row.observed, source });
+        this.log.error(
+          {
+            transferId: report.item.transferId,
+            batchTransferId: batch.batchTransferId,
+            accountId: batch.accountId,
+            requestId: batch.requestId,
+            kind: 'batch_entry',
+            published: row.published,
+            observed: row.observed,
+            contradiction: row.kind,
+            version: report.item.version,
+            eventId: row.eventId,
+          },
+          'batch entry contradicted: the provider now says otherwise than the published terminal state; a person must settle it',
+        );
+      }
+    });
+    return recorded.map((r) => r.row);
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */

@@ -16,6 +16,12 @@ import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, to
  * of both rows moves only with `version` (see BatchRepository).
  */
 export class BatchMoves {
+  /**
+   * `failedWatchFirstMs`: a batch entering COMPLETED with a FAILED, REJECTED or REVERSED entry gets
+   * its first failed-watch check this long after (ADR 0018, issue 29); null: no watch.
+   */
+  constructor(private readonly failedWatchFirstMs: number | null = null) {}
+
   /** insertNew: the parent and all its items, or nothing when the batch id exists. */
   async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
@@ -81,13 +87,23 @@ export class BatchMoves {
   ): Promise<BatchRow | undefined> {
     const { rows } = await db.query<RawBatch>(
       /* sql: batch.transition */ `
-      UPDATE batch
-          SET status = $3, version = version + 1, updated_at = now(),
-              reference_id = COALESCE($4, reference_id), status_code = COALESCE($5, status_code),
-              reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL,
-              totals = $8::jsonb
-        WHERE id = $1 AND version = $2
-        RETURNING ${COLUMNS}`,
+      UPDATE batch b
+          SET status = $3, version = b.version + 1, updated_at = now(),
+              reference_id = COALESCE($4, b.reference_id), status_code = COALESCE($5, b.status_code),
+              reason = COALESCE($6, b.reason), lease_owner = NULL, lease_until = NULL,
+              totals = $8::jsonb,
+              -- The failed watch of its entries (ADR 0018): set here, on entering COMPLETED with a
+              -- negative entry, whoever completes it; the watch has its own count.
+              next_check_at = CASE
+                WHEN $3 = 'COMPLETED' AND b.status <> 'COMPLETED' AND $7::timestamptz IS NULL
+                     AND $9::double precision IS NOT NULL
+                     AND EXISTS (SELECT 1 FROM batch_item i WHERE i.batch_id = b.id
+                                    AND i.status IN ('FAILED', 'REJECTED', 'REVERSED'))
+                THEN now() + make_interval(secs => $9::double precision / 1000)
+                ELSE $7::timestamptz END,
+              check_count = CASE WHEN $3 = 'COMPLETED' AND b.status <> 'COMPLETED' THEN 0 ELSE b.check_count END
+        WHERE b.id = $1 AND b.version = $2
+        RETURNING ${qualify(COLUMNS, 'b')}`,
       [
         id,
         fromVersion,
@@ -97,6 +113,7 @@ export class BatchMoves {
         f.reason ?? null,
         f.nextCheckAt ?? null,
         f.totals ? JSON.stringify(f.totals) : null,
+        this.failedWatchFirstMs,
       ],
     );
     return rows[0] ? toRow(rows[0]) : undefined;

@@ -25,7 +25,10 @@ export class BatchRepository {
     return rows.map(toRow);
   }
 
-  /** claimDueChecks: batches to ask about now; pushes next_check_at out by the lease (no event). */
+  /**
+   * claimDueChecks: batches to ask about now (open ones, and COMPLETED ones under the failed watch
+   * of their negative entries); pushes next_check_at out by the lease (no event).
+   */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
     const { rows } = await db.query<RawBatch>(
       /* sql: batch.claimDueChecks */ `UPDATE batch b
@@ -33,7 +36,8 @@ export class BatchRepository {
               check_count = b.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE b.id IN (SELECT id FROM batch
-                        WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') AND next_check_at <= now()
+                        WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN', 'COMPLETED')
+                          AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING ${qualify(COLUMNS, 'b')}, b.check_count`,
       [owner, leaseMs, limit],
@@ -69,7 +73,8 @@ export class BatchRepository {
     return rowCount === 1;
   }
 
-  async reschedule(db: Db, id: string, version: number, nextCheckAt: Date): Promise<void> {
+  /** reschedule: look again at `nextCheckAt` (null: stop looking, the end of a failed watch). */
+  async reschedule(db: Db, id: string, version: number, nextCheckAt: Date | null): Promise<void> {
     await db.query(
       /* sql: batch.reschedule */ `UPDATE batch SET next_check_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND version = $2`,
       [id, version, nextCheckAt],

@@ -20,9 +20,26 @@ export interface NewContradiction {
   readonly eventId: string;
 }
 
+/** A contradiction of a batch entry's published terminal state (the entry's own version). */
+export interface NewEntryContradiction {
+  readonly batchId: string;
+  readonly transferId: string;
+  /** The entry's version and status as published: the insert applies only while they are current. */
+  readonly version: number;
+  readonly published: string;
+  readonly observed: PayoutStatus;
+  readonly kind: ContradictionKind;
+  readonly source: ContradictionSource;
+  readonly observedCode: string | null;
+  readonly eventId: string;
+}
+
 export interface ContradictionRow {
   id: string;
-  payoutId: string;
+  /** The payout contradicted; null for a batch entry (then `batchId`). */
+  payoutId: string | null;
+  /** The batch whose entry `transferId` is contradicted; null for a payout. */
+  batchId: string | null;
   accountId: string;
   transferId: string;
   version: number;
@@ -38,12 +55,13 @@ export interface ContradictionRow {
   note: string | null;
 }
 
-const COLUMNS = `id, payout_id, account_id, transfer_id, version, kind, published, observed, source, observed_code,
-  event_id, seen_at, acknowledged_by, acknowledged_at, note`;
+const COLUMNS = `id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note`;
 
 interface RawContradiction {
   id: string;
-  payout_id: string;
+  payout_id: string | null;
+  batch_id: string | null;
   account_id: string;
   transfer_id: string;
   version: number;
@@ -62,7 +80,8 @@ interface RawContradiction {
 function toRow(r: RawContradiction): ContradictionRow {
   return {
     id: String(r.id),
-    payoutId: String(r.payout_id),
+    payoutId: r.payout_id === null ? null : String(r.payout_id),
+    batchId: r.batch_id === null ? null : String(r.batch_id),
     accountId: r.account_id,
     transferId: r.transfer_id,
     version: r.version,
@@ -80,8 +99,8 @@ function toRow(r: RawContradiction): ContradictionRow {
 }
 
 /**
- * Every SQL statement on `payout_contradiction` (ADR 0018). Written only by the ledger step
- * (PayoutLedger.contradict), acknowledged only by the operations API.
+ * Every SQL statement on `payout_contradiction` (ADR 0018). Written only by the ledger steps
+ * (PayoutLedger.contradict, BatchLedger.contradictEntries), acknowledged only by the operations API.
  */
 export class ContradictionRepository {
   /**
@@ -98,6 +117,24 @@ export class ContradictionRepository {
        ON CONFLICT DO NOTHING
        RETURNING ${COLUMNS}`,
       [c.payoutId, c.version, c.published, c.kind, c.observed, c.source, c.observedCode, c.eventId],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * insertEntry: records a contradiction of a batch entry's current version, as `insert` does for
+   * a payout: nothing for a repeat of the observation or an entry that has moved on.
+   */
+  async insertEntry(db: Db, c: NewEntryContradiction): Promise<ContradictionRow | undefined> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.insertEntry */ `INSERT INTO payout_contradiction (batch_id, account_id, transfer_id, version, kind, published, observed,
+                                         source, observed_code, event_id)
+       SELECT b.id, b.account_id, i.transfer_id, i.version, $5, i.status, $6, $7, $8, $9
+         FROM batch_item i JOIN batch b ON b.id = i.batch_id
+        WHERE i.batch_id = $1 AND i.transfer_id = $2 AND i.version = $3 AND i.status = $4
+       ON CONFLICT DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [c.batchId, c.transferId, c.version, c.published, c.kind, c.observed, c.source, c.observedCode, c.eventId],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }

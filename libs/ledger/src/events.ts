@@ -289,6 +289,53 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessa
   );
 }
 
+/**
+ * A later provider answer says the published terminal state of a batch entry was wrong (ADR 0018,
+ * issue 29): `payouts.payout.contradicted`, as for a payout, keyed by the batch's key (after the
+ * entry's own events), its subject the entry's transferId, `kind` batch_entry. Its id names the
+ * entry's version and the observed status: a repeat of the observation is the same event.
+ */
+export function entryContradictedEvent(batch: BatchRow, item: BatchItemRow, c: ContradictionRow): OutboxMessage {
+  const at = c.seenAt;
+  const data = strip<EventData>({
+    accountId: batch.accountId,
+    id: item.transferId,
+    kind: 'batch_entry',
+    status: item.status,
+    version: item.version,
+    amount: item.amount,
+    reason: item.reason ?? undefined,
+    referenceId: item.referenceId ?? undefined,
+    utr: item.utr ?? undefined,
+    batchTransferId: batch.batchTransferId,
+    providerApi: batch.providerApi,
+    contradiction: strip({
+      kind: c.kind,
+      published: c.published,
+      observed: c.observed,
+      source: c.source,
+      observedCode: c.observedCode === null ? undefined : maskDigitRuns(c.observedCode),
+    }),
+    requestId: batch.requestId ?? undefined,
+    occurredAt: at.toISOString(),
+  });
+  return message(
+    batchKey(batch.accountId, batch.batchTransferId),
+    envelope(c.eventId, item.transferId, 'payouts.payout.contradicted', data, at),
+    batch.traceparent,
+  );
+}
+
+/** Id of the contradiction of an entry's version by one observed status. */
+export function entryContradictionEventId(
+  batch: Pick<BatchRow, 'accountId' | 'batchTransferId'>,
+  transferId: string,
+  version: number,
+  observed: string,
+): string {
+  return `${batchItemEventId(batch.accountId, batch.batchTransferId, transferId, version)}:contradicted:${observed.toLowerCase()}`;
+}
+
 /** Provider notices a webhook brings that are about the account, not a payout (ADR 0013). */
 export const PROVIDER_NOTICES = {
   LOW_BALANCE_ALERT: 'low_balance',

@@ -50,6 +50,14 @@ export interface PayoutRow {
    * and check uses it. Absent only on rows built by hand (tests): v1.
    */
   providerApi?: ProviderApi;
+  /**
+   * Whether any attempt so far may have reached the provider (its outcome was not certainly "not
+   * processed"): a refusal of a later re-send is then no proof the money stayed (issue 29). False
+   * (or absent, rows built by hand): every attempt so far was certainly not processed.
+   */
+  maybeReached?: boolean;
+  /** When the provider refused a re-send while an earlier attempt may have reached it; null: never. */
+  resendRefusedAt?: Date | null;
 }
 
 export interface NewPayout {
@@ -138,6 +146,17 @@ export interface OutcomeFields {
   utr?: string | null;
   lastError?: Record<string, unknown> | null;
   nextCheckAt?: Date | null;
+  /**
+   * This attempt's outcome is not certainly "not processed" (an answer, a timeout, a lost
+   * connection): the provider may hold the transfer. Sticky on the row (`maybeReached`): never
+   * cleared by a later write.
+   */
+  maybeReached?: boolean;
+  /**
+   * The provider refused a re-send while an earlier attempt may have reached it: stamped once on
+   * the row (`resendRefusedAt`), kept through reopens, so no later "not found" re-sends it.
+   */
+  resendRefused?: boolean;
 }
 
 /**
@@ -151,6 +170,15 @@ export interface ReversalWatchSettings {
   readonly reversalWatchFirstMs: number | null;
   /** Kinds whose SUCCESS is watched: the pipeline's kind table says which (REVERSAL_WATCH_KINDS). */
   readonly reversalWatchKinds: readonly PayoutKind[];
+  /**
+   * The failed watch (ADR 0018), set the same way: a sent row (attempt > 0) of one of
+   * `failedWatchKinds` entering FAILED, REJECTED or REVERSED gets its first check `failedWatchFirstMs`
+   * later, whoever wrote the state (a refusal, a status check, a webhook, four eyes). Null or absent:
+   * no failed watch.
+   */
+  readonly failedWatchFirstMs?: number | null;
+  /** Kinds the provider can be asked about (a status endpoint): FAILED_WATCH_KINDS. */
+  readonly failedWatchKinds?: readonly PayoutKind[];
 }
 
 /** A provider's result for one entry of a batch, as the ledger applies it (forwards only). */

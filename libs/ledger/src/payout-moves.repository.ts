@@ -158,7 +158,17 @@ export class PayoutMoves {
                   WHEN m.status = 'SUCCESS' AND p.status <> 'SUCCESS' AND m.next_check_at IS NULL
                        AND $12::double precision IS NOT NULL AND p.kind = ANY($13::text[])
                   THEN now() + make_interval(secs => $12::double precision / 1000)
+                  -- The failed watch (ADR 0018): every negative state of a sent payout the
+                  -- provider can be asked about, whoever wrote it. Only negative states: the
+                  -- happy path writes nothing more.
+                  WHEN m.status IN ('FAILED', 'REJECTED', 'REVERSED') AND p.status <> m.status
+                       AND m.next_check_at IS NULL AND p.attempt > 0
+                       AND $19::double precision IS NOT NULL AND p.kind = ANY($20::text[])
+                  THEN now() + make_interval(secs => $19::double precision / 1000)
                   ELSE m.next_check_at END,
+                maybe_reached = p.maybe_reached OR m.maybe_reached,
+                resend_refused_at = CASE WHEN m.resend_refused AND p.resend_refused_at IS NULL THEN now()
+                                         ELSE p.resend_refused_at END,
                 -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
                 -- "not processed") keeps counting, so re-sends are bounded too.
                 check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
@@ -167,9 +177,10 @@ export class PayoutMoves {
                 lease_owner = NULL, lease_until = NULL
            FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                        $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
-                       $14::text[], $15::text[], $16::text[], $17::bigint[])
+                       $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[])
                 AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
-                     last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id)
+                     last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id,
+                     maybe_reached, resend_refused)
           WHERE p.id = m.id AND p.version = m.from_version
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from, m.operator_id AS h_operator,
                     m.approver_id AS h_approver, m.proposal_id AS h_proposal
@@ -194,16 +205,27 @@ export class PayoutMoves {
         moves.map((m) => m.actor?.approverId ?? null),
         moves.map((m) => m.actor?.proposalId ?? null),
         cause,
+        this.settings.failedWatchFirstMs ?? null,
+        this.settings.failedWatchKinds ?? [],
+        moves.map((m) => m.fields.maybeReached === true),
+        moves.map((m) => m.fields.resendRefused === true),
       ],
     });
     return rows.map(toRow);
   }
 
-  /** markResent: a re-send of the same transferId is a new attempt of the same payout. */
+  /**
+   * markResent: a re-send of the same transferId is a new attempt of the same payout. The attempt
+   * it follows may have reached the provider unless it was recorded as certainly not processed
+   * (`processed: false` on a SUBMITTING row): a crash mid-call, an UNKNOWN or a lost answer marks
+   * the row `maybe_reached` here, so a refusal of this re-send is never read as a first refusal.
+   */
   async markResent(db: Db, id: string, version: number): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
       /* sql: payout.markResent */ `UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
-              updated_at = now()
+              updated_at = now(),
+              maybe_reached = maybe_reached
+                OR NOT (status = 'SUBMITTING' AND COALESCE(last_error->>'processed' = 'false', false))
         WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
         RETURNING ${COLUMNS}`,
       [id, version],

@@ -12,7 +12,8 @@ export type Db = pg.Pool | pg.PoolClient;
 
 export const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api`;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at`;
 
 export interface RawPayout {
   id: string;
@@ -41,6 +42,8 @@ export interface RawPayout {
   traceparent: string | null;
   reopened_at: Date | null;
   provider_api: ProviderApi;
+  maybe_reached: boolean;
+  resend_refused_at: Date | null;
 }
 
 export function toRow(r: RawPayout): PayoutRow {
@@ -71,5 +74,7 @@ export function toRow(r: RawPayout): PayoutRow {
     traceparent: r.traceparent,
     reopenedAt: r.reopened_at,
     providerApi: r.provider_api,
+    maybeReached: r.maybe_reached,
+    resendRefusedAt: r.resend_refused_at,
   };
 }

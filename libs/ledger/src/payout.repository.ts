@@ -39,9 +39,9 @@ export class PayoutRepository {
 
   /**
    * claimDueChecks: rows the reconciler should look at now (unclear, SUBMITTING past its lease,
-   * SUCCESS under reversal watch, or FAILED under the failed watch: a FAILED the provider's status
-   * endpoint never stated, ADR 0018; other FAILED and REJECTED rows have no next_check_at unless a
-   * contradicting webhook asked for a check, watchNow). The claim pushes next_check_at out by the lease, so no
+   * SUCCESS under reversal watch, or FAILED, REJECTED or REVERSED under the failed watch, which
+   * the ledger sets on entering any negative state of a kind with a status endpoint, ADR 0018;
+   * a contradicting webhook may also ask for a check, watchNow). The claim pushes next_check_at out by the lease, so no
    * other instance takes the row meanwhile; it is not a state change (no version bump, no event).
    */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
@@ -51,7 +51,8 @@ export class PayoutRepository {
               check_count = p.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE p.id IN (SELECT id FROM payout
-                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS', 'FAILED', 'REJECTED')
+                        WHERE status IN ('SUBMITTING', 'PENDING', 'UNKNOWN', 'SUCCESS', 'FAILED', 'REJECTED',
+                                         'REVERSED')
                           AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING ${qualify(COLUMNS, 'p')}`,
@@ -125,13 +126,13 @@ export class PayoutRepository {
 
   /**
    * watchNow: a provider signal contradicts a published terminal state (ADR 0018): the payout is
-   * checked now, as a watch check (SUCCESS, FAILED or REJECTED; the reconciler records what the
+   * checked now, as a watch check (SUCCESS, FAILED, REJECTED or REVERSED; the reconciler records what the
    * status endpoint confirms). Only when no worker holds it. Not a state change.
    */
   async watchNow(db: Db, id: string): Promise<PayoutRow | undefined> {
     const { rows } = await db.query<RawPayout>(
       /* sql: payout.watchNow */ `UPDATE payout SET next_check_at = now()
-        WHERE id = $1 AND status IN ('SUCCESS', 'FAILED', 'REJECTED')
+        WHERE id = $1 AND status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
           AND (lease_until IS NULL OR lease_until < now())
         RETURNING ${COLUMNS}`,
       [id],

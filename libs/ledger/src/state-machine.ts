@@ -32,6 +32,16 @@ export function canMove(from: PayoutStatus, to: PayoutStatus): boolean {
   return PAYOUT_TRANSITIONS[from].includes(to);
 }
 
+/**
+ * The negative terminal states: upstream reads each as "the money did not move" and may pay again
+ * under a new id, so each is watched (the failed watch, ADR 0018) where the kind can be asked about.
+ */
+export const NEGATIVE_STATES = ['FAILED', 'REJECTED', 'REVERSED'] as const satisfies readonly PayoutStatus[];
+
+export function isNegative(s: string): boolean {
+  return (NEGATIVE_STATES as readonly string[]).includes(s);
+}
+
 /** A terminal payout will not be called again; its stored secrets are erased. */
 export function isTerminal(s: PayoutStatus): boolean {
   return s === 'FAILED' || s === 'REJECTED' || s === 'REVERSED' || s === 'SUCCESS';
@@ -108,10 +118,10 @@ export function assertBatchMove(from: BatchStatus, to: BatchStatus, subject: str
 
 /**
  * A provider signal that says a published terminal state was wrong (ADR 0018). Upstream pays
- * again after FAILED or REJECTED, so a FAILED or REJECTED payout the provider now holds as paid
- * or pending could be paid twice; a SUCCESS the provider now holds as failed means the money did
- * not move. REVERSED after SUCCESS is a legal move, not a contradiction; a lagging PENDING after
- * SUCCESS is an old answer (backwards), not one either.
+ * again after FAILED, REJECTED or REVERSED (the negative states), so a payout in one of them the
+ * provider now holds as paid or pending could be paid twice; a SUCCESS the provider now holds as
+ * failed means the money did not move. REVERSED after SUCCESS is a legal move, not a
+ * contradiction; a lagging PENDING after SUCCESS is an old answer (backwards), not one either.
  */
 export const CONTRADICTION_KINDS = [
   'paid_after_failure',
@@ -125,7 +135,7 @@ export function contradictionOf(
   published: PayoutStatus,
   observed: PayoutStatus,
 ): ContradictionKind | undefined {
-  if (published === 'FAILED' || published === 'REJECTED') {
+  if (isNegative(published)) {
     if (observed === 'SUCCESS') return 'paid_after_failure';
     if (observed === 'PENDING') return 'pending_after_failure';
     return undefined;

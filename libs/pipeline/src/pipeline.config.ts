@@ -69,7 +69,13 @@ export const pipelineConfig = defineSection('pipeline', {
     schema: env.positiveInt(),
     default: '3600000',
     description:
-      'For kinds the provider does not deduplicate (internal transfers): how long an in-doubt payout must stay unknown to the status endpoint, from its first "not found", before it is settled FAILED (not_received_by_provider) instead of waiting for a person. Longer than the provider may take to apply a request it received (its own notes say 10-15 minutes): 1 hour (ADR 0018); the FAILED is then watched (FAILED_WATCH_SCHEDULE)',
+      'For kinds the provider does not deduplicate (internal transfers): how long an in-doubt payout must stay unknown to the status endpoint, from its first "not found", before it is settled FAILED (not_received_by_provider, only on accounts with `notReceivedFails`; elsewhere REQUIRES_ATTENTION not_received_unconfirmed) instead of waiting for a person. Longer than the provider may take to apply a request it received (its own notes say 10-15 minutes): 1 hour (ADR 0018); the FAILED is then watched (FAILED_WATCH_SCHEDULE)',
+  }),
+  REFUSED_RESEND_SETTLE_MS: envVar({
+    schema: env.positiveInt(),
+    default: '3600000',
+    description:
+      'A re-send the provider refused while an earlier attempt may have reached it (refused_on_resend): how long its status is asked about before it is REQUIRES_ATTENTION (alert PayoutRefusedOnResend). As NOT_FOUND_SETTLE_MS: longer than the provider may take to show a request it received (1 hour); it is never sent again nor settled on "not found" (issue 29)',
   }),
   RESEND_DELAY_MS: envVar({
     schema: env.nonNegativeInt(),
@@ -102,9 +108,9 @@ export const pipelineConfig = defineSection('pipeline', {
   }),
   FAILED_WATCH_SCHEDULE: envVar({
     schema: watchSchedule,
-    default: '15m,1h,3h,6h,24h,72h',
+    default: '15m,1h,3h,6h,24h,48h,72h,72h,96h',
     description:
-      'Failed watch (ADR 0018): delays between status checks of a payout settled FAILED without the provider saying so (not received by the provider); the first follows the FAILED. A later SUCCESS or PENDING is a contradiction (event, metric, alert, queue), never applied. Past the last one the watch stops. "off" disables it',
+      'Failed watch (ADR 0018): delays between status checks of every FAILED, REJECTED or REVERSED payout, and of a completed batch with such entries, of a kind the provider can be asked about; the first follows the move (set by the ledger). A later SUCCESS or PENDING is a contradiction (event, metric, alert, queue), never applied. Default: 9 checks over 13.4 days, past the provider\'s longest documented hold (a transfer queued for low balance, up to 10 days) plus a long weekend, as banks reverse and settle days later. Past the last one the watch stops. "off" disables it',
   }),
   RECONCILER_POLL_MS: envVar({
     schema: env.positiveInt(),

@@ -8,18 +8,23 @@ import { type ReconcilerSettings } from './reconciler/payout-reconciler.js';
 import { type DecisionTimings } from './shared/decide-after-submit.js';
 import { type LeaseKeeperSettings } from './shared/lease-keeper.js';
 import { type OutcomeRecorderSettings } from './shared/outcome-recorder.js';
-import { REVERSAL_WATCH_KINDS } from './shared/payout-kinds.js';
+import { FAILED_WATCH_KINDS, REVERSAL_WATCH_KINDS } from './shared/payout-kinds.js';
 
 /*
  * The settings of each pipeline part, from the validated config section (as outboxRelaySettings
  * is for the relay). `owner` is this instance's lease owner.
  */
 
-/** The ledger schedules a SUCCESS row's first reversal check (null: no reversal watch). */
+/**
+ * The ledger schedules a SUCCESS row's first reversal check, and a negative state's first failed
+ * watch check (null: no watch).
+ */
 export function reversalWatchSettings(c: PipelineConfig): ReversalWatchSettings {
   return {
     reversalWatchFirstMs: c.REVERSAL_WATCH_SCHEDULE[0] ?? null,
     reversalWatchKinds: REVERSAL_WATCH_KINDS,
+    failedWatchFirstMs: c.FAILED_WATCH_SCHEDULE[0] ?? null,
+    failedWatchKinds: FAILED_WATCH_KINDS,
   };
 }
 
@@ -52,7 +57,16 @@ export function executorSettings(c: PipelineConfig, owner: string): ExecutorSett
   };
 }
 
-export function reconcilerSettings(c: PipelineConfig, owner: string): ReconcilerSettings {
+/**
+ * `notReceivedFailsAccounts`: the accounts whose operator confirmed with the provider that its
+ * status endpoint knows internal transfers (PROVIDER_ACCOUNTS `notReceivedFails`,
+ * PROVIDER_NOT_RECEIVED_FAILS for the primary); none by default.
+ */
+export function reconcilerSettings(
+  c: PipelineConfig,
+  owner: string,
+  notReceivedFailsAccounts: ReadonlySet<string> = new Set(),
+): ReconcilerSettings {
   return {
     owner,
     leaseMs: c.EXECUTOR_LEASE_MS,
@@ -64,6 +78,8 @@ export function reconcilerSettings(c: PipelineConfig, owner: string): Reconciler
     reversalWatch: c.REVERSAL_WATCH_SCHEDULE,
     notFoundSettleMs: c.NOT_FOUND_SETTLE_MS,
     failedWatch: c.FAILED_WATCH_SCHEDULE,
+    refusedResendSettleMs: c.REFUSED_RESEND_SETTLE_MS,
+    notReceivedFailsAccounts,
   };
 }
 
@@ -85,5 +101,6 @@ export function batchCheckWorkerSettings(c: PipelineConfig, owner: string): Batc
     // Claimed no more than are checked at once, as the reconciler does.
     perRound: Math.min(c.RECONCILER_CONCURRENCY, c.RECONCILER_BATCH_SIZE),
     pollMs: c.RECONCILER_POLL_MS,
+    failedWatch: c.FAILED_WATCH_SCHEDULE,
   };
 }

@@ -18,6 +18,12 @@ const accountSchema = z.object({
   apiVersion: API_VERSION.optional(),
   /** Pins its webhooks to one version (the other is refused); unset: both are taken. */
   webhookVersion: generation.optional(),
+  /**
+   * The operator confirmed with the provider that its status endpoint knows this account's
+   * internal transfers: one still unknown to it after NOT_FOUND_SETTLE_MS is FAILED
+   * (not_received_by_provider). Default false: a person decides (issue 29).
+   */
+  notReceivedFails: z.boolean().optional(),
 });
 
 const timeoutOverride = z.object({
@@ -82,7 +88,7 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: jsonOf(z.array(accountSchema).optional()),
     default: '',
     description:
-      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both)}; adds accounts',
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both), notReceivedFails? (default false: see PROVIDER_NOT_RECEIVED_FAILS)}; adds accounts',
     sensitive: true,
   }),
   PROVIDER_API_VERSION: envVar({
@@ -101,6 +107,12 @@ export const providerClientConfig = defineSection('provider-client', {
     default: '',
     description:
       "Pins the primary account's webhooks to one version (v1|v2): deliveries in the other are refused (404). Empty: both are taken",
+  }),
+  PROVIDER_NOT_RECEIVED_FAILS: envVar({
+    schema: env.boolean(),
+    default: 'false',
+    description:
+      "The primary account's `notReceivedFails`: true only once the operator has confirmed with the provider that its status endpoint knows internal transfers (only the sandbox says so). Then an internal transfer still unknown to it NOT_FOUND_SETTLE_MS after its first \"not found\" is FAILED (not_received_by_provider, watched); false: REQUIRES_ATTENTION (not_received_unconfirmed), a person asks the provider",
   }),
   PROVIDER_CONNECT_TIMEOUT_MS: envVar({
     schema: env.positiveInt(),

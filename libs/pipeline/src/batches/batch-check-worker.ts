@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { type BatchStatus } from '#contracts';
+import { type BatchStatus, type PayoutStatus } from '#contracts';
 import {
   type BatchChange,
   type BatchChangeFields,
@@ -8,9 +8,11 @@ import {
   type BatchLedger,
   type BatchRepository,
   type BatchRow,
+  contradictionOf,
+  type EntryContradiction,
 } from '#ledger';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { type Connectors, type ProviderResult } from '#provider-client';
+import { type BatchCheck, type BatchEntryState, type Connectors, type ProviderResult } from '#provider-client';
 import { apiOf } from '../shared/payout-kinds.js';
 import { nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
@@ -43,6 +45,11 @@ export interface BatchCheckWorkerSettings {
   /** Batches checked at once, and so claimed at once. */
   readonly perRound: number;
   readonly pollMs: number;
+  /**
+   * The failed watch of a COMPLETED batch's negative entries (FAILED_WATCH_SCHEDULE): the ledger
+   * sets its first check on COMPLETED, failedWatch[n] follows the n-th; past its end it stops.
+   */
+  readonly failedWatch: readonly number[];
 }
 
 const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
@@ -134,6 +141,7 @@ export class BatchCheckWorker {
       accountId: batch.accountId,
       requestId: batch.requestId ?? undefined,
     });
+    if (batch.status === 'COMPLETED') return this.watch(batch, answer);
     if (!answer.found) {
       const r = answer.result;
       if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING') {
@@ -148,17 +156,21 @@ export class BatchCheckWorker {
       // First the batch row's lock: an overlapping check of this batch (one that outlived its
       // lease) waits here, so the two commit their entry events in the order of their ids.
       await this.d.batches.lockForEvents(c, batch.id);
-      const before = new Map((await this.d.batches.items(c, batch.id)).map((i) => [i.transferId, i.status]));
-      const updates = results.filter((u) => itemMayMove(before.get(u.transferId) ?? 'RECEIVED', u.status));
-      if (updates.length < results.length) {
-        this.d.metrics.backwards.inc(results.length - updates.length);
+      const current = await this.d.batches.items(c, batch.id);
+      const before = new Map(current.map((i) => [i.transferId, i.status]));
+      const { updates, contradicted } = sortEntryResults(current, results);
+      const ignored = results.length - updates.length - contradicted.length;
+      if (ignored > 0) {
+        this.d.metrics.backwards.inc(ignored);
         this.d.logger.warn(
-          { batchTransferId: batch.batchTransferId, ignored: results.length - updates.length },
+          { batchTransferId: batch.batchTransferId, ignored },
           'batch status answer would move entries backwards; ignored',
         );
       }
       // The entries' events go first: the batch's own event follows them in its stream.
       await this.d.ledger.applyEntries(tx, batch, updates, before, 'batches');
+      // A FAILED entry the provider now holds as paid or pending: recorded, never applied.
+      await this.d.ledger.contradictEntries(tx, batch, contradicted, 'reconciler');
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
@@ -201,6 +213,37 @@ export class BatchCheckWorker {
     }
   }
 
+  /**
+   * The failed watch of a COMPLETED batch (ADR 0018, issue 29): its entries' answers are read as
+   * a payout's watch reads them. A negative entry the provider now holds as paid or pending is a
+   * contradiction (event, metric, alert, queue row); a legal move (SUCCESS to REVERSED) is
+   * applied; anything else, or no answer, changes nothing. The watch goes on per its schedule,
+   * then ends; a completed batch is never handed to a person.
+   */
+  private async watch(batch: BatchRow, answer: BatchCheck): Promise<void> {
+    const delay = nextCheckDelay(this.s.failedWatch, batch.checkCount ?? 0);
+    const next = delay === undefined ? null : after(delay);
+    if (!answer.found) return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, next);
+    const results = answer.entries;
+    await this.d.ledger.transaction(async (tx) => {
+      const c = tx.client;
+      await this.d.batches.lockForEvents(c, batch.id);
+      const current = await this.d.batches.items(c, batch.id);
+      const before = new Map(current.map((i) => [i.transferId, i.status]));
+      const { updates, contradicted } = sortEntryResults(current, results);
+      // Only entries that change are written (a REVERSED after SUCCESS, a late UTR).
+      await this.d.ledger.applyEntries(tx, batch, updates, before, 'batches');
+      await this.d.ledger.contradictEntries(tx, batch, contradicted, 'reconciler');
+      await this.d.batches.reschedule(c, batch.id, batch.version, next);
+    });
+    if (next === null) {
+      this.d.logger.info(
+        { batchTransferId: batch.batchTransferId, checks: batch.checkCount },
+        'batch failed watch ended; its entries stay as they are',
+      );
+    }
+  }
+
   /** The provider does not have the batch: send it again (same batchTransferId), within bounds. */
   private async resubmit(batch: BatchRow): Promise<void> {
     if (nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) === undefined)
@@ -227,6 +270,29 @@ export class BatchCheckWorker {
     const next = await this.d.ledger.change({ batch, to, fields, log }, 'batches');
     if (next?.status === 'REQUIRES_ATTENTION') this.d.metrics.requiresAttention.inc({ reason: label });
   }
+}
+
+/**
+ * The provider's entry results against the entries as they are (locked): the ones to apply
+ * (forwards only), and the ones that contradict a published negative state (ADR 0018). What is
+ * in neither would move an entry backwards: counted and ignored by the caller.
+ */
+function sortEntryResults(
+  current: readonly BatchItemRow[],
+  results: readonly BatchEntryState[],
+): { updates: BatchEntryState[]; contradicted: EntryContradiction[] } {
+  const byId = new Map(current.map((i) => [i.transferId, i]));
+  const updates: BatchEntryState[] = [];
+  const contradicted: EntryContradiction[] = [];
+  for (const u of results) {
+    const item = byId.get(u.transferId);
+    const from = item?.status ?? 'RECEIVED';
+    if (itemMayMove(from, u.status)) updates.push(u);
+    else if (item && contradictionOf(from as PayoutStatus, u.status as PayoutStatus)) {
+      contradicted.push({ item, observed: u.status as PayoutStatus, observedCode: u.status });
+    }
+  }
+  return { updates, contradicted };
 }
 
 function totalsOf(items: readonly BatchItemRow[]): {

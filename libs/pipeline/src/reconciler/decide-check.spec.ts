@@ -11,6 +11,9 @@ const rules: CheckRules = {
   reversalWatch: [100, 200],
   failedWatch: [300, 400, 500],
   notFoundSettleMs: 1_000,
+  refusedResendSettleMs: 5_000,
+  // The fixture's account: its operator confirmed the status endpoint knows internal transfers.
+  notReceivedFailsAccounts: new Set(['default']),
 };
 
 const row = payoutRow;
@@ -240,6 +243,53 @@ describe('decideOnAnswer', () => {
     assert.equal(decideOnAnswer(paid, says('PENDING'), false, rules).do, 'reschedule');
   });
 
+  it('issue 29 (5d): on an account not confirmed for it, "still not found" after the window goes to a person, never FAILED', () => {
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    const internal = row({
+      kind: 'internal_transfer',
+      status: 'UNKNOWN',
+      accountId: 'merchant-2',
+      lastError: { notFoundSince: '2026-11-23T10:00:00.000Z' },
+    });
+    assert.equal(decideOnAnswer(internal, notFound, false, rules, now + 500).do, 'reschedule');
+    assert.deepEqual(decideOnAnswer(internal, notFound, false, rules, now + 1_000), {
+      do: 'attention',
+      reason: 'not_received_unconfirmed',
+    });
+    // Off for every account: the same.
+    const none = { ...rules, notReceivedFailsAccounts: new Set<string>() };
+    assert.deepEqual(decideOnAnswer({ ...internal, accountId: 'default' }, notFound, false, none, now + 1_000), {
+      do: 'attention',
+      reason: 'not_received_unconfirmed',
+    });
+  });
+
+  it('issue 29 (3): every negative state is watched: REVERSED, then SUCCESS or PENDING, is a contradiction', () => {
+    const reversed = row({ status: 'REVERSED', checkCount: 1, reason: 'ACCOUNT_FROZEN_OR_CLOSED' });
+    assert.deepEqual(decideOnAnswer(reversed, says('SUCCESS'), false, rules), {
+      do: 'contradict',
+      observed: 'SUCCESS',
+      raw: 'SUCCESS',
+      inMs: 400,
+    });
+    assert.equal(decideOnAnswer(reversed, says('PENDING'), false, rules).do, 'contradict');
+    // Still REVERSED: the failed watch goes on, then ends; never a person's.
+    assert.deepEqual(decideOnAnswer(reversed, says('REVERSED'), false, rules), {
+      do: 'reschedule',
+      inMs: 400,
+      lastError: null,
+    });
+    assert.deepEqual(decideOnAnswer({ ...reversed, checkCount: 3 }, unclear, false, rules), { do: 'end-watch' });
+    // A first-send refusal (REJECTED) and a status-endpoint FAILED are watched alike.
+    for (const status of ['REJECTED', 'FAILED'] as const) {
+      const negative = row({ status, checkCount: 1, reason: 'insufficient balance' });
+      assert.equal(decideOnAnswer(negative, says('SUCCESS'), false, rules).do, 'contradict', status);
+      assert.deepEqual(decideOnAnswer({ ...negative, checkCount: 3 }, notFound, false, rules), {
+        do: 'end-watch',
+      });
+    }
+  });
+
   it('a payout reopened from REQUIRES_ATTENTION is never settled FAILED by "not found": back to a person', () => {
     const now = Date.parse('2026-11-23T10:00:00Z');
     const reopened = row({
@@ -301,5 +351,59 @@ describe('decideOnAnswer after a refused re-send (issue 21)', () => {
   it('a first send refused "already exists" is still re-sent after "not found" (bounded): only a re-send\'s refusal stops that', () => {
     const duplicate = row({ status: 'UNKNOWN', attempt: 1, reason: 'already_exists_at_provider' });
     assert.deepEqual(decideOnAnswer(duplicate, notFound, false, rules), { do: 'resend' });
+  });
+});
+
+describe('decideOnAnswer after a refused re-send (issue 29, defects 4 and 5)', () => {
+  const refusedAt = Date.parse('2026-11-23T10:00:00Z');
+  const refused = (over: Parameters<typeof row>[0] = {}) =>
+    row({
+      status: 'UNKNOWN',
+      attempt: 2,
+      reason: 'refused_on_resend',
+      checkCount: 1,
+      maybeReached: true,
+      resendRefusedAt: new Date(refusedAt),
+      stateChangedAt: new Date(refusedAt),
+      ...over,
+    });
+
+  it('defect 4: a person has it within the settle window, not at the end of the whole schedule', () => {
+    // Inside the window: asked again, never later than the window's end.
+    assert.deepEqual(decideOnAnswer(refused(), notFound, false, rules, refusedAt + 1_000), {
+      do: 'reschedule',
+      inMs: 20,
+      lastError: errorOf(diagnostics),
+    });
+    assert.deepEqual(decideOnAnswer(refused(), unclear, false, rules, refusedAt + 4_990), {
+      do: 'reschedule',
+      inMs: 10,
+      lastError: errorOf(diagnostics),
+    });
+    // The window has passed with checks of the schedule left: REQUIRES_ATTENTION refused_on_resend.
+    for (const answer of [notFound, unclear, says('WHATEVER')]) {
+      assert.deepEqual(
+        decideOnAnswer(refused(), answer, false, rules, refusedAt + 5_000),
+        answer === notFound || answer === unclear
+          ? { do: 'attention', reason: 'refused_on_resend' }
+          : { do: 'attention', reason: 'refused_on_resend', note: 'unknown-status' },
+      );
+    }
+  });
+
+  it('defect 5c: a reopen overwrites the reason, but the row keeps the refusal: "not found" never re-sends', () => {
+    const reopened = refused({
+      reason: 'operator recheck',
+      reopenedAt: new Date(refusedAt + 60_000),
+      checkCount: 0,
+    });
+    // A fresh window from the reopen, then a person again; never a re-send.
+    assert.equal(decideOnAnswer(reopened, notFound, false, rules, refusedAt + 61_000).do, 'reschedule');
+    assert.deepEqual(decideOnAnswer(reopened, notFound, false, rules, refusedAt + 65_000), {
+      do: 'attention',
+      reason: 'refused_on_resend',
+    });
+    const webhook = refused({ reason: 'webhook: TRANSFER_FAILED', reopenedAt: new Date(refusedAt) });
+    assert.notEqual(decideOnAnswer(webhook, notFound, false, rules, refusedAt + 1).do, 'resend');
   });
 });

@@ -1,5 +1,5 @@
 import { type PayoutStatus } from '#contracts';
-import { canMove, contradictionOf, isTerminal, type PayoutRow } from '#ledger';
+import { canMove, contradictionOf, isNegative, isTerminal, type PayoutRow } from '#ledger';
 import { type PayoutCheck, type PayoutFound } from '#provider-client';
 import { nextCheckDelay } from '../shared/status-mapping.js';
 import { errorOf } from '../shared/submit-payout.js';
@@ -19,9 +19,9 @@ export interface CheckRules {
   /** Delays between reversal checks of a SUCCESS row; past its end the watch stops. */
   readonly reversalWatch: readonly number[];
   /**
-   * The failed watch (ADR 0018): delays between checks of a FAILED row the provider's status
-   * endpoint never stated FAILED (not received); failedWatch[0] follows the move to FAILED.
-   * Past its end the watch stops; empty: no watch.
+   * The failed watch (ADR 0018): delays between checks of a FAILED, REJECTED or REVERSED row of a
+   * kind with a status endpoint; failedWatch[0] follows the move (the ledger sets it). Past its
+   * end the watch stops; empty: no watch.
    */
   readonly failedWatch: readonly number[];
   /**
@@ -29,6 +29,18 @@ export interface CheckRules {
    * knowing an in-doubt payout, from its first "not found", before it is settled as not received.
    */
   readonly notFoundSettleMs: number;
+  /**
+   * A re-send refused after an attempt that may have reached the provider (refused_on_resend):
+   * asked on the schedule, but handed to a person once this long has passed since the refusal
+   * (or a reopen) without the provider settling it (issue 29, defect 4).
+   */
+  readonly refusedResendSettleMs: number;
+  /**
+   * Accounts whose operator confirmed with the provider that its status endpoint knows internal
+   * transfers: there a payout still unknown to it after the settle window is FAILED
+   * (not_received_by_provider); elsewhere a person decides (PROVIDER_ACCOUNTS `notReceivedFails`).
+   */
+  readonly notReceivedFailsAccounts: ReadonlySet<string>;
 }
 
 /** Why an answer was not applied: counted and logged by the reconciler, whatever the step. */
@@ -111,25 +123,26 @@ export function decideOnAnswer(
     ) {
       if (resendsSpent) return { do: 'attention', reason: 'not_processed_after_retries' };
       // The provider refused a re-send: an earlier attempt may exist and the status endpoint lag.
-      // Neither sent again nor settled: asked again on the schedule, then a person.
-      if (row.reason === REFUSED_ON_RESEND) return later(row, errorOf(r.diagnostics), rules);
+      // Neither sent again nor settled, also after a reopen (the row keeps the fact): asked again
+      // on the schedule, and a person has it within the settle window.
+      if (isRefusedResend(row)) return refusedResend(row, errorOf(r.diagnostics), rules, nowMs);
       // The provider has no record of it. Sending the same transferId again is safe only where
       // the provider would refuse a repeat.
       const step = onNotFound(row);
       if (step.do === 'attention') return notReceived(row, rules, nowMs);
       return resend(row, rules);
     }
-    return later(row, errorOf(r.diagnostics), rules);
+    return later(row, errorOf(r.diagnostics), rules, undefined, nowMs);
   }
   // The connector has mapped the provider's status; the raw one is kept for people.
   const raw = check.answer.raw;
   const to = check.answer.status;
-  if (!to) return later(row, { providerStatus: raw ?? null }, rules, 'unknown-status');
-  if (to === row.status) return later(row, null, rules);
+  if (!to) return later(row, { providerStatus: raw ?? null }, rules, 'unknown-status', nowMs);
+  if (to === row.status) return later(row, null, rules, undefined, nowMs);
   if (contradictionOf(row.status, to)) {
     return { do: 'contradict', observed: to, raw, inMs: nextCheckDelay(watchOf(row, rules), row.checkCount) };
   }
-  if (!canMove(row.status, to)) return later(row, null, rules, 'backwards');
+  if (!canMove(row.status, to)) return later(row, null, rules, 'backwards', nowMs);
   // A new state starts its schedule afresh (the ledger resets check_count on a state change): the
   // checks spent on the old state must not send a payout the provider has answered about to a person.
   const recheckInMs = isTerminal(to) ? undefined : nextCheckDelay(rules.schedule, 0);
@@ -167,6 +180,11 @@ function notReceived(row: PayoutRow, rules: CheckRules, nowMs: number): CheckSte
   // A person (or a webhook) took it out of REQUIRES_ATTENTION: only the provider's own word or
   // four eyes settle it, never this automatic FAILED (ADR 0016, 0018).
   if (row.reopenedAt) return { do: 'attention', reason: NOT_RECEIVED_FOUR_EYES };
+  // Only the sandbox says the status endpoint knows internal transfers: unless the account's
+  // operator confirmed it with the provider, "still not found" is no ground for a FAILED.
+  if (!rules.notReceivedFailsAccounts.has(row.accountId)) {
+    return { do: 'attention', reason: NOT_RECEIVED_UNCONFIRMED };
+  }
   // "Not found" is no proof: a status endpoint may lag, a call may be applied late. The FAILED is
   // watched (failedWatch) and a later sign of the money moving becomes a contradiction.
   return {
@@ -181,15 +199,51 @@ function notReceived(row: PayoutRow, rules: CheckRules, nowMs: number): CheckSte
 /** The reason of a reopened payout still unknown to the provider: a person settles it, with four eyes. */
 export const NOT_RECEIVED_FOUR_EYES = 'not_received_needs_four_eyes';
 
+/**
+ * The reason of a payout still unknown to the provider's status endpoint after the settle window,
+ * on an account whose operator has not confirmed that endpoint knows its kind (internal
+ * transfers): a person asks the provider, then settles it (four eyes).
+ */
+export const NOT_RECEIVED_UNCONFIRMED = 'not_received_unconfirmed';
+
+/** The provider refused a re-send while an earlier attempt may have reached it (the row keeps it). */
+function isRefusedResend(row: PayoutRow): boolean {
+  return (row.resendRefusedAt ?? null) !== null || row.reason === REFUSED_ON_RESEND;
+}
+
+/**
+ * A refused re-send still unclear (issue 29, defect 4): asked on the schedule, but within the
+ * settle window (REFUSED_RESEND_SETTLE_MS) from the refusal, or from a person's reopen, it is a
+ * person's (REQUIRES_ATTENTION refused_on_resend, its own alert): never sent again, never settled
+ * on "not found". Rows refused before the row kept the time count from their state change.
+ */
+function refusedResend(
+  row: PayoutRow,
+  lastError: Record<string, unknown> | null,
+  rules: CheckRules,
+  nowMs: number,
+  note?: CheckNote,
+): CheckStep {
+  const noted = note ? { note } : {};
+  const since = Math.max(
+    (row.resendRefusedAt ?? row.stateChangedAt).getTime(),
+    row.reopenedAt?.getTime() ?? 0,
+  );
+  const left = since + rules.refusedResendSettleMs - nowMs;
+  const next = nextCheckDelay(rules.schedule, row.checkCount);
+  if (left <= 0 || next === undefined) return { do: 'attention', reason: REFUSED_ON_RESEND, ...noted };
+  return { do: 'reschedule', inMs: Math.min(next, left), lastError, ...noted };
+}
+
 /** A terminal row the reconciler only watches: never handed to a person, its watch just ends. */
 function isWatched(row: PayoutRow): boolean {
-  return row.status === 'SUCCESS' || row.status === 'FAILED' || row.status === 'REJECTED';
+  return row.status === 'SUCCESS' || isNegative(row.status);
 }
 
 /** The schedule a row is checked on: a watch for a settled row, the reconcile schedule otherwise. */
 function watchOf(row: PayoutRow, rules: CheckRules): readonly number[] {
   if (row.status === 'SUCCESS') return rules.reversalWatch;
-  if (row.status === 'FAILED' || row.status === 'REJECTED') return rules.failedWatch;
+  if (isNegative(row.status)) return rules.failedWatch;
   return rules.schedule;
 }
 
@@ -211,16 +265,17 @@ function later(
   lastError: Record<string, unknown> | null,
   rules: CheckRules,
   note?: CheckNote,
+  nowMs: number = Date.now(),
 ): CheckStep {
+  if ((row.status === 'UNKNOWN' || row.status === 'SUBMITTING') && isRefusedResend(row)) {
+    return refusedResend(row, lastError, rules, nowMs, note);
+  }
   const noted = note ? { note } : {};
   // The reversal and failed watches: a settled payout is never handed to a person, the watch just ends.
   const inMs = nextCheckDelay(watchOf(row, rules), row.checkCount);
   if (inMs === undefined) {
     if (isWatched(row)) return { do: 'end-watch', ...noted };
-    // A refused re-send still unclear keeps its own reason: the person must know a first
-    // attempt may have been paid.
-    const reason = row.reason === REFUSED_ON_RESEND ? REFUSED_ON_RESEND : 'reconciliation_schedule_exhausted';
-    return { do: 'attention', reason, ...noted };
+    return { do: 'attention', reason: 'reconciliation_schedule_exhausted', ...noted };
   }
   return { do: 'reschedule', inMs, lastError, ...noted };
 }

@@ -99,6 +99,8 @@ function harness(notFound: boolean | string = true) {
       reversalWatch: [],
       notFoundSettleMs: 60_000,
       failedWatch: [],
+      refusedResendSettleMs: 3_600_000,
+      notReceivedFailsAccounts: new Set(['default']),
     },
   );
   return { reconciler, moves, rescheduled };

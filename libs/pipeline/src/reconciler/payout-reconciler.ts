@@ -26,10 +26,15 @@ export interface ReconcilerSettings {
   /** How long a payout the provider does not deduplicate must stay "not found" before it is FAILED. */
   readonly notFoundSettleMs: number;
   /**
-   * The failed watch (ADR 0018) of a FAILED the status endpoint never stated (not received):
-   * watch[0] follows the move to FAILED, watch[n] the n-th watch check; past its end it stops.
+   * The failed watch (ADR 0018) of every FAILED, REJECTED or REVERSED of a kind with a status
+   * endpoint: watch[0] is applied by the ledger on the move, watch[n] follows the n-th watch
+   * check; past its end it stops.
    */
   readonly failedWatch: readonly number[];
+  /** How long a refused re-send (refused_on_resend) is asked about before a person has it. */
+  readonly refusedResendSettleMs: number;
+  /** Accounts where a payout still unknown to the status endpoint after the settle window is FAILED. */
+  readonly notReceivedFailsAccounts: ReadonlySet<string>;
 }
 
 export interface ReconcilerDeps {
@@ -51,8 +56,8 @@ export interface ReconcilerDeps {
  * status endpoint of the API that made them; SUBMITTING rows whose lease ran out are asked about
  * too (a crash or a lost lease may hide an accepted initiation), and re-sent with the SAME
  * transferId only when the provider never got it (or said it did not process it); SUCCESS rows under
- * reversal watch are asked whether the bank reversed them, and FAILED rows the status endpoint never
- * stated (not received) whether the money moved after all: what contradicts a published terminal
+ * reversal watch are asked whether the bank reversed them, and FAILED, REJECTED and REVERSED rows
+ * (the failed watch) whether the money moved after all: what contradicts a published terminal
  * state is recorded as a contradiction (ADR 0018), never applied. Claims are row locks with a lease, so
  * any number of instances can run.
  */
@@ -229,7 +234,7 @@ export class PayoutReconciler {
     if (ended) {
       this.d.logger.info(
         { transferId: row.transferId, checks: row.checkCount, status: row.status },
-        `reconciler: ${row.status === 'FAILED' ? 'failed' : 'reversal'} watch ended; the payout stays ${row.status}`,
+        `reconciler: ${row.status === 'SUCCESS' ? 'reversal' : 'failed'} watch ended; the payout stays ${row.status}`,
       );
     }
   }

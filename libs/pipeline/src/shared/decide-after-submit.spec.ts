@@ -15,7 +15,7 @@ const diagnostics = (message?: string, sent = true) => ({
   message,
 });
 const first = { attempt: 1, kind: 'direct_transfer' as PayoutKind };
-const resend = { attempt: 2, kind: 'direct_transfer' as PayoutKind };
+const resend = { attempt: 2, kind: 'direct_transfer' as PayoutKind, maybeReached: true };
 
 /** Every failure kind: the compiler refuses a kind missing here. */
 const FAILURE_KINDS = Object.keys({
@@ -38,15 +38,15 @@ const failed = (kind: FailureKind, message: string, sent = true): ProviderResult
 const NOT_REFUSED: ReadonlyArray<[ProviderResult<unknown>, Decision]> = [
   [
     { outcome: 'success', data: {}, diagnostics: diagnostics() },
-    { to: 'SUCCESS', statusCode: '422' },
+    { to: 'SUCCESS', statusCode: '422', maybeReached: true },
   ],
   [
     { outcome: 'pending', diagnostics: diagnostics() },
-    { to: 'PENDING', statusCode: '422', recheckInMs: 1000 },
+    { to: 'PENDING', statusCode: '422', recheckInMs: 1000, maybeReached: true },
   ],
   [
     { outcome: 'unknown', reason: 'timeout', diagnostics: diagnostics() },
-    { to: 'UNKNOWN', reason: 'timeout', recheckInMs: 1000 },
+    { to: 'UNKNOWN', reason: 'timeout', recheckInMs: 1000, maybeReached: true },
   ],
   [
     { outcome: 'retry-safe', reason: 'rate limited', retryAfterMs: 7000, diagnostics: diagnostics() },
@@ -93,13 +93,13 @@ describe('decideAfterSubmit', () => {
       timings,
       first,
     );
-    assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 });
+    assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0, maybeReached: true });
   });
 
   it('first send: a refusal is final, by kind (the provider had never seen this transferId)', () => {
     const expected: Record<FailureKind, Decision> = {
       rejected: { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
-      duplicate: { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0 },
+      duplicate: { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0, maybeReached: true },
       'invalid-request': { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
       'not-found': { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
       reversed: { to: 'FAILED', reason: 'Insufficient balance', statusCode: '422' },
@@ -128,10 +128,11 @@ describe('decideAfterSubmit', () => {
             const d = decideAfterSubmit({ result: failed(kind, words, sent) }, timings, {
               attempt,
               kind: 'direct_transfer',
+              maybeReached: true,
             });
             assert.deepEqual(
               d,
-              { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0 },
+              { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0, resendRefused: true, maybeReached: true },
               `attempt ${attempt}, ${kind}, sent ${sent}: ${words}`,
             );
           }
@@ -140,13 +141,52 @@ describe('decideAfterSubmit', () => {
     }
   });
 
+  it('issue 29 (defect 4): a re-send after attempts the provider certainly did not process is refused as a first send', () => {
+    // A 429, a token refresh or refused credentials before: no attempt may have reached the
+    // provider (the row's maybe_reached is false), so "Insufficient balance" is the payout's own.
+    for (const kind of FAILURE_KINDS) {
+      const d = decideAfterSubmit({ result: failed(kind, 'Insufficient balance') }, timings, {
+        attempt: 3,
+        kind: 'direct_transfer',
+        maybeReached: false,
+      });
+      const asFirst = decideAfterSubmit({ result: failed(kind, 'Insufficient balance') }, timings, first);
+      assert.deepEqual(d, asFirst, kind);
+      assert.notEqual(d.reason, REFUSED_ON_RESEND, kind);
+    }
+  });
+
+  it("issue 29: the client's flag that its inner re-send after a 429 may follow a forwarded attempt keeps a refusal from being final", () => {
+    const flagged: ProviderResult<unknown> = {
+      outcome: 'failed',
+      kind: 'rejected',
+      reason: 'Insufficient balance',
+      diagnostics: { ...diagnostics('Insufficient balance'), mayHaveReached: true } as ReturnType<typeof diagnostics>,
+    };
+    const d = decideAfterSubmit({ result: flagged }, timings, first);
+    assert.equal(d.reason, REFUSED_ON_RESEND);
+    assert.equal(d.maybeReached, true);
+    // An unprocessed answer with the flag still marks the row as maybe reached.
+    const r429: ProviderResult<unknown> = {
+      outcome: 'retry-safe',
+      reason: 'rate limited',
+      diagnostics: { ...diagnostics(), mayHaveReached: true } as ReturnType<typeof diagnostics>,
+    };
+    assert.equal(decideAfterSubmit({ result: r429 }, timings, first).maybeReached, true);
+  });
+
   it('re-send of a kind the provider cannot be asked about: a refusal goes to a person at once', () => {
     for (const kind of FAILURE_KINDS) {
       const d = decideAfterSubmit({ result: failed(kind, 'Insufficient balance') }, timings, {
         attempt: 2,
         kind: 'self_withdrawal',
+        maybeReached: true,
       });
-      assert.deepEqual(d, { to: 'REQUIRES_ATTENTION', reason: REFUSED_ON_RESEND }, kind);
+      assert.deepEqual(
+        d,
+        { to: 'REQUIRES_ATTENTION', reason: REFUSED_ON_RESEND, resendRefused: true, maybeReached: true },
+        kind,
+      );
     }
   });
 

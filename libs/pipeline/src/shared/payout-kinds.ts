@@ -51,6 +51,15 @@ export const REVERSAL_WATCH_KINDS: readonly PayoutKind[] = PAYOUT_KIND_NAMES.fil
   PROVIDER_APIS.some((api) => KIND_TRAITS[api][k].reversalWatch),
 );
 
+/**
+ * Kinds whose negative states (FAILED, REJECTED, REVERSED) the ledger schedules for the failed
+ * watch (ADR 0018): every kind the provider can be asked about, on any generation (today the two
+ * generations agree; a kind without a status endpoint is never asked, its watch just ends).
+ */
+export const FAILED_WATCH_KINDS: readonly PayoutKind[] = PAYOUT_KIND_NAMES.filter((k) =>
+  PROVIDER_APIS.some((api) => KIND_TRAITS[api][k].status !== null),
+);
+
 /** Whether the provider can be asked about a payout of this kind sent on this generation. */
 export function hasStatusCheck(kind: PayoutKind, api: ProviderApi): boolean {
   return kindTraits(api, kind).status !== null;

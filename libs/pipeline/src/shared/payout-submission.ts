@@ -93,6 +93,8 @@ export class PayoutSubmission {
               reason: 'interrupted_by_shutdown',
               lastError: { interrupted: true },
               nextCheckAt: new Date(),
+              // The call was in flight: it may have reached the provider.
+              maybeReached: true,
             },
           })
           .catch((e: unknown) => {
@@ -134,6 +136,8 @@ export class PayoutSubmission {
                 { ...errorOf(sub.result.diagnostics), processed: decision.to !== 'SUBMITTING' },
           nextCheckAt:
             decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
+          ...(decision.maybeReached ? { maybeReached: true } : {}),
+          ...(decision.resendRefused ? { resendRefused: true } : {}),
         },
         log: { outcome: sub.result.outcome },
       });
