@@ -127,11 +127,13 @@ const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintSte
     { do: 'nothing', why: 'backwards' },
   ],
   [
-    'backwards: success after reversal',
+    // Issue 29: REVERSED then SUCCESS is a contradiction (the money may have gone out again); the
+    // worker checks the payout now, and only the provider's status answer raises it.
+    'success after reversal: a contradiction to check',
     'REVERSED',
     'TRANSFER_SUCCESS',
     {},
-    { do: 'nothing', why: 'backwards' },
+    { do: 'contradicted', observed: 'SUCCESS' },
   ],
   ['acknowledged after success', 'SUCCESS', 'TRANSFER_ACKNOWLEDGED', {}, { do: 'nothing', why: 'no_state' }],
   [
