@@ -17,6 +17,7 @@ const ACCOUNTS = {
   anomaly: { bankAccount: '026291800001197', ifsc: 'YESB0000262' },
   nextWorkingDay: { bankAccount: '026291800001198', ifsc: 'YESB0000262' },
   lateReversal: { bankAccount: '026291800001199', ifsc: 'YESB0000262' },
+  queued: { bankAccount: '026291800001189', ifsc: 'YESB0000262' },
 };
 
 /**
@@ -167,6 +168,19 @@ describe('sandbox: the provider long waits', () => {
       assert.equal((await v2(transferId)).status, 'FAILED');
       const bad = await h.call('POST', '/__sandbox/flags', { queueMaxMs: 11 * DAY }, { token: null });
       assert.equal(bad.http, 400);
+    });
+
+    it('the queued-until-funded account is QUEUED on any merchant; the next top-up sends it', async () => {
+      const transferId = h.id();
+      const res = await v2Transfer(transferId, ACCOUNTS.queued);
+      assert.equal(res.body.status, 'QUEUED', JSON.stringify(res.body));
+      const before = await balance();
+      const queue = await h.ctl('GET', '/__sandbox/queue');
+      assert.deepEqual(queue.body.queued, [{ transferId, amount: '10.00' }]);
+      const fund = await h.ctl('POST', '/__sandbox/fund', { amount: '0.01' });
+      assert.deepEqual(fund.body.released, [transferId]);
+      assert.equal(fund.body.balance, (Number(before) + 0.01 - 10).toFixed(2));
+      assert.equal((await v2(transferId)).status, 'SUCCESS');
     });
 
     it('without the setting a transfer the balance cannot fund is refused as before', async () => {

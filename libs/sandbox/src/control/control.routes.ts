@@ -5,12 +5,11 @@ import { stepAt } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { type Merchant } from '../core/merchant.js';
 import { TRANSFER_TOKEN_TTL_MS } from '../core/transfer-tokens.js';
-import { v2Date, type SandboxClock } from '../core/clock.js';
+import { v2Date } from '../core/clock.js';
 import { processBatchIfDue } from '../handlers/batch-processing.js';
 import { releaseQueue } from '../handlers/long-waits.js';
 import { registerLongWaits } from './long-waits.routes.js';
 import {
-  advanceSchema,
   allowedIpsSchema,
   balanceSchema,
   faultModeSchema,
@@ -55,11 +54,6 @@ function clientIdOf(req: FastifyRequest): string | undefined {
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
 
-function clockView(clock: SandboxClock): Record<string, unknown> {
-  const now = clock.now();
-  return { now, iso: new Date(now).toISOString(), offsetMs: clock.offset };
-}
-
 /** The sandbox-only control API under /__sandbox (see docs/SANDBOX.md). */
 export function registerControl(app: FastifyInstance, world: SandboxWorld): void {
   const P = '/__sandbox';
@@ -90,24 +84,6 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
     reply.type('application/x-pem-file').send(world.keys.publicKeyPem),
   );
   app.get(`${P}/openapi.json`, () => buildOpenApi());
-  // `?clientId=`: that merchant's own clock (its offset on top of the global one); else the global one.
-  const clockOf = (req: FastifyRequest): SandboxClock | undefined => {
-    const id = clientIdOf(req);
-    return id === undefined ? world.globalClock : world.merchantById(id)?.clock;
-  };
-  get(`${P}/clock`, (req, reply) => {
-    const clock = clockOf(req);
-    return clock ? clockView(clock) : unknown(reply, clientIdOf(req) ?? '');
-  });
-  post(`${P}/clock/advance`, (req, reply) => {
-    const clock = clockOf(req);
-    if (!clock) return unknown(reply, clientIdOf(req) ?? '');
-    const b = decode(advanceSchema, req.body, reply);
-    if (!b) return;
-    clock.advance((b.ms ?? 0) + (b.seconds ?? 0) * 1000 + (b.days ?? 0) * 86_400_000);
-    settleAll(world);
-    return clockView(clock);
-  });
   post(
     `${P}/reset`,
     each((_req, _reply, merchants) => {
@@ -405,7 +381,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { ips: world.allowedIps };
     }),
   );
-  registerLongWaits(app, world, { decode, scoped });
+  registerLongWaits(app, world, { decode, scoped, unknown, clientIdOf, settleAll });
   app.post(`${P}/timing`, (req, reply) => {
     const b = decode(timingSchema, req.body, reply);
     if (!b) return;

@@ -13,6 +13,21 @@ describe('sandboxConfig', () => {
     assert.equal(cfg.SANDBOX_TOKEN_TTL_SECONDS, 360);
     assert.equal(cfg.SANDBOX_HANG_MS, 25_000);
   });
+  it('the bank calendar and the late reversal: weekends, holidays, 3 days by default', () => {
+    const [none] = loadConfig([sandboxConfig], {});
+    const defaults = optionsFromConfig(none, undefined);
+    assert.deepEqual([defaults.weekendDays, defaults.holidays], [[0, 6], []]);
+    assert.equal(defaults.lateReversalMs, 3 * 24 * 60 * 60_000);
+    const [set] = loadConfig([sandboxConfig], {
+      SANDBOX_WEEKEND_DAYS: '0',
+      SANDBOX_HOLIDAYS: '2026-12-25,2027-01-26',
+      SANDBOX_LATE_REVERSAL_MS: '60000',
+    });
+    const opts = optionsFromConfig(set, undefined);
+    assert.deepEqual([opts.weekendDays, opts.holidays], [[0], ['2026-12-25', '2027-01-26']]);
+    assert.equal(opts.lateReversalMs, 60_000);
+    assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_HOLIDAYS: '25-12-2026' }));
+  });
   it("an empty or 'none' allow-list allows nobody", () => {
     const [none] = loadConfig([sandboxConfig], { SANDBOX_ALLOWED_IPS: 'none' });
     assert.deepEqual(none.SANDBOX_ALLOWED_IPS, []);

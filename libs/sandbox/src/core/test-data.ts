@@ -24,7 +24,8 @@ export type Outcome =
   | 'limitBreach'
   | 'anomaly'
   | 'nextWorkingDay'
-  | 'lateReversal';
+  | 'lateReversal'
+  | 'queuedUntilFunded';
 
 export interface TestAccount {
   readonly bankAccount: string;
@@ -53,6 +54,7 @@ export const TEST_ACCOUNTS: readonly TestAccount[] = [
   { bankAccount: '026291800001197', ifsc: 'YESB0000262', outcome: 'anomaly' },
   { bankAccount: '026291800001198', ifsc: 'YESB0000262', outcome: 'nextWorkingDay' },
   { bankAccount: '026291800001199', ifsc: 'YESB0000262', outcome: 'lateReversal' },
+  { bankAccount: '026291800001189', ifsc: 'YESB0000262', outcome: 'queuedUntilFunded' },
   // The account of the test beneficiary BENE42 (TEST_BENEFICIARIES): pays.
   { bankAccount: '026291800004242', ifsc: 'YESB0000262', outcome: 'success' },
 ];

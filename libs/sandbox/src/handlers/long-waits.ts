@@ -74,6 +74,9 @@ export function longWaitSteps(
         ...succeed(nextWorkingDayOpening(world.calendar, t0)),
       ];
     }
+    case 'queuedUntilFunded':
+      // What it does once a top-up sends it (it is queued first: `holdTransfer`).
+      return succeed(t0);
     case 'lateReversal': {
       const paid = succeed(t0);
       const at = Math.max(t0 + world.lateReversalMs, ...paid.map((s) => s.at));
@@ -100,8 +103,13 @@ function approvalHold(
   return { steps: planned() };
 }
 
-/** Whether a transfer of `amount` joins the low-balance queue (opt in; first come, first funded). */
-export function mustQueue(account: AccountState, amount: Paise, now: number): boolean {
+/**
+ * Whether a transfer joins the low-balance queue: the queued-until-funded test account always;
+ * others on a merchant that opted in (`queueOnLowBalance`) when the balance cannot fund them or
+ * another transfer is queued (first come, first funded).
+ */
+export function mustQueue(account: AccountState, outcome: Outcome, amount: Paise, now: number): boolean {
+  if (outcome === 'queuedUntilFunded') return true;
   if (!account.flags.queueOnLowBalance) return false;
   return account.balance < amount || account.queue.some((t) => stepAt(t, now).status === 'QUEUED');
 }
@@ -125,7 +133,7 @@ export function holdTransfer(
   const account = world.account;
   const t0 = world.clock.now();
   const inner = (): Held => approvalHold(world, outcome, planned, succeed);
-  if (!mustQueue(account, amount, t0)) return inner();
+  if (!mustQueue(account, outcome, amount, t0)) return inner();
   const expired = 'INSUFFICIENT_BALANCE';
   return {
     steps: [

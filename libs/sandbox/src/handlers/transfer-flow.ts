@@ -244,7 +244,7 @@ export function recordTransfer(
   account.settle();
   checkLimits(account, input, rows);
   const failsAtBank = input.outcome === 'bankFailed';
-  const queued = !failsAtBank && mustQueue(account, input.amount, world.clock.now());
+  const queued = !failsAtBank && mustQueue(account, input.outcome, input.amount, world.clock.now());
   if (!failsAtBank && !queued && account.balance < input.amount) fail(rows.insufficientBalance);
   const upi = input.mode === 'upi';
   const planned = (): Step[] => stepsFor(input.outcome, world, upi);
