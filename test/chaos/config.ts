@@ -43,6 +43,13 @@ export interface ChaosConfig {
    * wal_level=logical and publishes events through its replication slot.
    */
   readonly outboxTransport: string;
+  /**
+   * A test of the run itself, never for a real run: a comma list of chaos steps to break on
+   * purpose (`kill`, `broker`, `postgres`, `faults`): the step is asked for and then does not
+   * happen, as a failed kill or restart would. The run must then fail (its accounting of what
+   * happened). '' (the default): nothing broken.
+   */
+  readonly sabotage: string;
 }
 
 export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -65,6 +72,7 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   basePort: 20700,
   logLevel: 'info',
   outboxTransport: 'table',
+  sabotage: '',
 };
 
 export const SHORT: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -100,6 +108,7 @@ const KEYS: Record<string, keyof ChaosConfig> = {
   'log-level': 'logLevel',
   report: 'reportFile',
   'outbox-transport': 'outboxTransport',
+  sabotage: 'sabotage',
 };
 
 /**

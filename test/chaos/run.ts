@@ -29,6 +29,8 @@ import {
   PrivatePostgres,
   REPO,
   sleep,
+  tcpOpen,
+  until,
   waitForHttp,
   WebhookBalancer,
 } from './infra.js';
@@ -46,6 +48,7 @@ import {
   type ProviderOutcome,
 } from './observe.js';
 import { keptSection, renderReport, type Figures } from './report.js';
+import { chaosHappenedSummary, chaosNotHappened, type FaultView, type StepRecord } from './happened.js';
 
 const execute = promisify(execFile);
 const PREFIX = 'chaos';
@@ -385,6 +388,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
 
     // Faults on both merchants, each with its own seed.
     for (const [i, a] of accounts.entries()) {
+      if (cfg.sabotage.split(',').includes('faults')) break;
       await fetch(forMerchant('/__sandbox/fault-mode', a), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -503,32 +507,88 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       };
     });
     const chaosStart = Date.now();
+    /** Every chaos step tried: whether it happened as asked (the run fails on one that did not). */
+    const steps: StepRecord[] = [];
+    const sabotaged = new Set(cfg.sabotage.split(',').filter(Boolean));
+    const pgProbe = async (): Promise<string | undefined> => {
+      const c = new pg.Client({ connectionString: postgres.url('postgres'), connectionTimeoutMillis: 2_000 });
+      c.on('error', () => undefined);
+      try {
+        await c.connect();
+        const { rows } = await c.query<{ t: string }>('SELECT pg_postmaster_start_time()::text AS t');
+        return rows[0]?.t;
+      } catch {
+        return undefined;
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    };
     const chaosLoop = (async () => {
       for (const a of actions) {
         const wait = chaosStart + a.at - Date.now();
         if (wait > 0) await sleep(wait);
+        const record = (happened: boolean, detail: string) => {
+          steps.push({ step: a.what, happened, detail });
+          if (!happened) log(`chaos: ${a.what} did NOT happen: ${detail}`);
+        };
         try {
+          if (sabotaged.has(a.what)) throw new Error('sabotaged (--sabotage)');
           if (a.what === 'kill') {
+            // Both instances may be between a crash and the supervisor's restart: wait for one.
+            await until(async () => services.some((s) => s.running), true, 10_000);
             const alive = services.map((s, i) => (s.running ? i : -1)).filter((i) => i >= 0);
-            if (alive.length === 0) continue;
+            if (alive.length === 0) {
+              record(false, 'no instance alive to kill');
+              continue;
+            }
             const i = r.pick(alive);
-            await services[i]?.signal('SIGKILL');
-            done.kills += 1;
+            const k = await services[i]?.kill();
+            if (k?.delivered && k.gone) {
+              done.kills += 1;
+              record(true, `pid ${k.pid} killed`);
+            } else {
+              record(
+                false,
+                `SIGKILL to pid ${k?.pid ?? '?'}: ${k?.delivered ? 'delivered, process not seen gone' : 'not delivered'}`,
+              );
+            }
             restart(i, 'SIGKILL');
           } else if (a.what === 'broker') {
             log('chaos: restarting the Kafka broker');
             await broker.stop();
+            const down = await until(() => tcpOpen(ports.kafka), false, 10_000);
             await sleep(1_000);
             await broker.start();
-            done.broker += 1;
+            const up = await until(() => tcpOpen(ports.kafka), true, 60_000);
+            if (down && up) done.broker += 1;
+            record(
+              down && up,
+              down ? (up ? 'seen down and up' : 'not seen up again') : 'port still open after stop',
+            );
           } else if (a.what === 'postgres') {
             log('chaos: restarting PostgreSQL (immediate stop: a crash)');
+            const before = await pgProbe();
             await postgres.stop('immediate');
+            const down = await until(() => tcpOpen(ports.postgres), false, 10_000);
             await sleep(1_000);
             await postgres.start();
-            done.postgres += 1;
+            let after: string | undefined;
+            await until(async () => (after = await pgProbe()) !== undefined, true, 60_000);
+            const restarted = before !== undefined && after !== undefined && after !== before;
+            if (down && restarted) done.postgres += 1;
+            record(
+              down && restarted,
+              !down
+                ? 'port still open after stop'
+                : after === undefined
+                  ? 'not seen up again'
+                  : restarted
+                    ? `postmaster started again at ${after}`
+                    : `postmaster start time unchanged (${after})`,
+            );
           } else {
             log('chaos: SIGTERM rolling restart');
+            let stopped = 0;
             for (let i = 0; i < services.length; i += 1) {
               const s = services[i];
               if (!s?.running) continue;
@@ -545,14 +605,19 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
                   `${s.name}: ${exited ? `exit ${s.lastExit ?? '?'}` : 'still running'} ${(took / 1000).toFixed(1)} s after SIGTERM`,
                 );
               }
+              if (exited) stopped += 1;
               if (!exited) await s.signal('SIGKILL');
               restart(i, 'SIGTERM');
               await waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).catch(() => undefined);
             }
             done.rolling += 1;
+            record(
+              stopped === services.length,
+              `${stopped} of ${services.length} instances stopped by SIGTERM`,
+            );
           }
         } catch (e) {
-          log(`chaos action ${a.what} failed: ${e instanceof Error ? e.message : String(e)}`);
+          record(false, `failed: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
     })();
@@ -608,12 +673,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await sleep(2_500); // a crash restart still due
     // Faults stop here, so what is still unclear can settle.
     const faultView = { calls: 0, injected: {} as Record<string, number> };
+    /** The sandbox's own account of the faults it injected, per merchant (checked against the rate asked). */
+    const faultsSeen: FaultView[] = [];
     const hostileCounts: Record<string, Record<string, number>> = {};
     for (const a of accounts) {
       const f = (await (await fetch(forMerchant('/__sandbox/fault-mode', a))).json()) as {
+        mode: { rate: number; kinds: string[] } | null;
         calls: number;
         injected: Record<string, number>;
       };
+      faultsSeen.push({ account: a.accountId, mode: f.mode, calls: f.calls, injected: f.injected });
       faultView.calls += f.calls;
       for (const [k, n] of Object.entries(f.injected))
         faultView.injected[k] = (faultView.injected[k] ?? 0) + n;
@@ -846,6 +915,20 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     );
     checks.push(
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
+    );
+    const asked = {
+      kill: cfg.kills,
+      broker: cfg.brokerRestarts,
+      postgres: cfg.postgresRestarts,
+      rolling: cfg.rollingRestart ? 1 : 0,
+      faultRate: cfg.faultRate,
+    };
+    checks.push(
+      check(
+        'chaos: every SIGKILL, broker and Postgres restart and provider fault asked for happened',
+        chaosHappenedSummary(asked, steps, faultsSeen),
+        chaosNotHappened(asked, steps, faultsSeen),
+      ),
     );
     if (cfg.rollingRestart) {
       checks.push(
