@@ -383,6 +383,8 @@ export interface NegativePublished {
   readonly version: number;
   readonly type: string;
   readonly reason: string | undefined;
+  /** When it was published (the event's `time`, ms). */
+  readonly at?: number;
 }
 
 const NEGATIVE = new Set(['FAILED', 'REJECTED', 'REVERSED']);
@@ -425,6 +427,7 @@ export function negativesPublished(messages: readonly TopicMessage[]): {
       version: e.data.version,
       type: e.type,
       reason: e.data.reason,
+      at: Date.parse(e.time),
     });
     negatives.set(key, list);
   }

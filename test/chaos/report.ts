@@ -77,9 +77,24 @@ export interface Figures {
     settledByEvent: number;
     maxCopies: number;
   };
+  /** Issue 29: payouts left to a person, and negative states the provider contradicts. */
+  readonly attention: {
+    payouts: number;
+    total: number;
+    byReason: ReadonlyMap<string, number>;
+    settledByProvider: ReadonlyMap<string, number>;
+    neverReceived: number;
+    enforced: boolean;
+    budget: number;
+    contradictedByProvider: number;
+    raised: number;
+  };
   readonly ledger: { payouts: number; batches: number; outbox: number };
   readonly lag: number;
 }
+
+/** Per 10,000, rounded to one decimal (a short run has fewer than 10,000 payouts). */
+const per10k = (n: number, of: number): number => (of === 0 ? 0 : Math.round((n * 100_000) / of) / 10);
 
 const s = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
 
@@ -90,7 +105,7 @@ function stats(xs: readonly number[]): string {
   return `median ${s(at(0.5))}, p90 ${s(at(0.9))}, max ${s(sorted[sorted.length - 1])} (n=${xs.length})`;
 }
 
-const list = (m: ReadonlyMap<string, number> | Record<string, number>) =>
+export const list = (m: ReadonlyMap<string, number> | Record<string, number>) =>
   [...(m instanceof Map ? m : new Map(Object.entries(m)))]
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${v}`)
@@ -209,9 +224,21 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       'events',
       `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`,
     ],
+    [
+      'negative states the provider contradicts / raised as `payouts.payout.contradicted` in their watch',
+      `${f.attention.contradictedByProvider} / ${f.attention.raised}`,
+    ],
     ['final status per command', list(f.events.finalStatus)],
     ['REQUIRES_ATTENTION by reason', list(f.events.requiresAttention)],
     ['REQUIRES_ATTENTION by kind, reason and ground truth', list(f.events.attentionByTruth)],
+    [
+      'escalations per 10,000 payouts and batch entries, by reason',
+      `${per10k(f.attention.total, f.attention.payouts)} (${f.attention.total} of ${f.attention.payouts}; budget ${f.attention.budget}): ${list(new Map([...f.attention.byReason].map(([k, n]) => [k, per10k(n, f.attention.payouts)])))}`,
+    ],
+    [
+      'left to a person although the provider had a terminal answer',
+      `${[...f.attention.settledByProvider.values()].reduce((a, b) => a + b, 0)} (${list(f.attention.settledByProvider)}; ${f.attention.enforced ? 'a check' : 'not checked: --attention-settled=false'}); ${f.attention.neverReceived} the provider never received`,
+    ],
     [
       'dead letters by reason',
       `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`,

@@ -47,7 +47,8 @@ import {
   type Check,
   type ProviderOutcome,
 } from './observe.js';
-import { keptSection, renderReport, type Figures } from './report.js';
+import { keptSection, list, renderReport, type Figures } from './report.js';
+import { attentionLeft, attentionOverBudget, per10k, unraisedContradictions } from './negatives.js';
 import { chaosHappenedSummary, chaosNotHappened, type FaultView, type StepRecord } from './happened.js';
 
 const execute = promisify(execFile);
@@ -73,6 +74,25 @@ const FAST_RECONCILE = {
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };
+
+/** A duration of a schedule setting ('300ms', '2s', '15m', '1h') in ms. */
+function durationMs(x: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(x.trim());
+  if (!m) throw new Error(`chaos config: not a duration: ${x}`);
+  return Number(m[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+}
+
+/**
+ * How long after a negative state its contradiction may be raised (issue 29 (a)): the longest
+ * watch schedule the run gives the services (every `*_WATCH_SCHEDULE`), plus a minute for a kill,
+ * a broker restart and the reconciler's poll delaying the check that sees it.
+ */
+const CONTRADICTION_WATCH_MS =
+  Math.max(
+    ...Object.entries(FAST_RECONCILE)
+      .filter(([k]) => k.endsWith('_WATCH_SCHEDULE'))
+      .map(([, v]) => v.split(',').reduce((a, d) => a + durationMs(d), 0)),
+  ) + 60_000;
 
 /**
  * The provider's slowness the run injects (random fault kinds `applyLater`, `statusLag`,
@@ -857,6 +877,40 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ],
       ),
     );
+    // Issue 29 (a): a negative state the provider's record contradicts was raised within its watch.
+    const raisedCheck = unraisedContradictions(
+      published.negatives,
+      published.contradicted,
+      outcomeByKey,
+      CONTRADICTION_WATCH_MS,
+      (key) => kindOf(byKey, key),
+    );
+    checks.push(
+      check(
+        'provider: every FAILED, REJECTED or REVERSED the provider contradicts was raised as payouts.payout.contradicted within its watch',
+        `${[...published.negatives.keys()].length} ids with a negative state, ${raisedCheck.contradictedByProvider} contradicted by the provider, ${raisedCheck.raised} raised within ${(CONTRADICTION_WATCH_MS / 1000).toFixed(0)} s`,
+        raisedCheck.violations,
+      ),
+    );
+    // Issue 29 (b) and (c): payouts left to a person.
+    const left = attentionLeft(commands, ev, outcomeByKey);
+    const settledLeft = [...left.settledByProvider.values()].reduce((a, b) => a + b, 0);
+    if (cfg.attentionSettled) {
+      checks.push(
+        check(
+          'attention: no payout left in REQUIRES_ATTENTION that the provider had settled (paid or certainly not paid)',
+          `${left.total} left to a person, ${settledLeft} settled at the provider (${list(left.settledByProvider)})`,
+          left.settled,
+        ),
+      );
+    }
+    checks.push(
+      check(
+        `attention: escalations per 10,000 payouts within the budget (${cfg.attentionBudget})`,
+        `${per10k(left.total, left.payouts).toFixed(0)} per 10,000 (${left.total} of ${left.payouts} payouts and batch entries): ${list(new Map([...left.byReason].map(([k, n]) => [k, Math.round(per10k(n, left.payouts))])))}`,
+        attentionOverBudget(left, cfg.attentionBudget),
+      ),
+    );
     const noTerminal: string[] = [];
     for (const c of commands) {
       const e = ev.last.get(commandKey(c));
@@ -1007,6 +1061,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         byReason: dl.byReason,
         settledByEvent: dl.settledByEvent,
         maxCopies: dl.maxCopies,
+      },
+      attention: {
+        payouts: left.payouts,
+        total: left.total,
+        byReason: left.byReason,
+        settledByProvider: left.settledByProvider,
+        neverReceived: left.neverReceived,
+        enforced: cfg.attentionSettled,
+        budget: cfg.attentionBudget,
+        contradictedByProvider: raisedCheck.contradictedByProvider,
+        raised: raisedCheck.raised,
       },
       ledger,
       lag,
