@@ -24,6 +24,8 @@ export interface FaultView {
   /** Calls random mode drew for (initiations), and what it injected, by kind. */
   readonly calls: number;
   readonly injected: Readonly<Record<string, number>>;
+  /** In-doubt faults the sandbox applied anyway (the issue-29 sandbox reports it; absent before). */
+  readonly appliedInDoubt?: number;
 }
 
 export interface ChaosAsked {
@@ -33,7 +35,12 @@ export interface ChaosAsked {
   readonly rolling: number;
   /** The random fault rate asked of every merchant (0: none). */
   readonly faultRate: number;
+  /** The share of in-doubt faults asked to apply the transfer anyway (0: none). */
+  readonly inDoubtApply?: number;
 }
+
+/** The random fault kinds that answer before applying: the ones `inDoubtApply` may apply. */
+export const IN_DOUBT_KINDS = ['http5xx', 'subCode520', 'hang'];
 
 /**
  * Expected injections per fault kind at which a kind that was never injected is a failure (the
@@ -86,6 +93,13 @@ export function chaosNotHappened(
       if (injected < Math.max(1, least)) {
         out.push(
           `faults ${f.account}: ${injected} injected of ${f.calls} initiations, at least ${Math.max(1, least)} expected at rate ${asked.faultRate}`,
+        );
+      }
+      const inDoubt = IN_DOUBT_KINDS.reduce((n, k) => n + (f.injected[k] ?? 0), 0);
+      const share = asked.inDoubtApply ?? 0;
+      if (share > 0 && inDoubt * share >= KIND_EXPECTED_MIN && !(f.appliedInDoubt ?? 0)) {
+        out.push(
+          `faults ${f.account}: no in-doubt fault applied the transfer (${inDoubt} injected, share ${share} asked${f.appliedInDoubt === undefined ? '; the sandbox does not report appliedInDoubt' : ''})`,
         );
       }
       const perKind = expected / Math.max(1, f.mode.kinds.length);

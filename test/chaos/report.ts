@@ -39,7 +39,9 @@ export interface Figures {
       superseded?: boolean;
     }>;
   };
-  readonly faults: { calls: number; injected: Record<string, number> };
+  readonly faults: { calls: number; injected: Record<string, number>; appliedInDoubt?: number };
+  /** Issue 29: the provider's lifecycle in the mix (test/chaos/lifecycle.ts): what was on and what the run did. */
+  readonly lifecycle: string;
   readonly webhooks: {
     /** The sandbox's genuine webhooks (its counts), per account. */
     genuine: ReadonlyMap<string, Record<string, number>>;
@@ -170,6 +172,13 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       'provider faults injected',
       `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`,
     ],
+    [
+      'in-doubt faults (5xx, 520, hang) that applied the transfer anyway',
+      c.inDoubtApply > 0
+        ? `${f.faults.appliedInDoubt ?? 'not reported'} (share asked ${c.inDoubtApply})`
+        : 'none asked (--in-doubt-apply=0)',
+    ],
+    ['provider lifecycle (long waits, --lifecycle)', f.lifecycle],
     [
       'genuine webhooks (sandbox), per account',
       [...f.webhooks.genuine]

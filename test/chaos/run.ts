@@ -16,6 +16,7 @@ import {
   hostileMessage,
   keyOf,
   planCommands,
+  planOne,
   Random,
   type ChaosAccount,
   type Hostile,
@@ -49,6 +50,15 @@ import {
 } from './observe.js';
 import { keptSection, list, renderReport, type Figures } from './report.js';
 import { attentionLeft, attentionOverBudget, per10k, unraisedContradictions } from './negatives.js';
+import {
+  entryReuseViolations,
+  FUND_EVERY_MS,
+  LifecycleDriver,
+  lifecycleNotHappened,
+  lifecycleOf,
+  lifecycleOutcomes,
+  withEntryIdReuse,
+} from './lifecycle.js';
 import { chaosHappenedSummary, chaosNotHappened, type FaultView, type StepRecord } from './happened.js';
 
 const execute = promisify(execFile);
@@ -351,14 +361,33 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     // The plan: valid commands, their exact repeats and conflicting reuses shortly after them,
     // and hostile messages, all interleaved on the same partitions.
     const runTag = `C${cfg.seed.toString(36).toUpperCase()}X`;
-    const commands = await planCommands(
+    // The provider's real lifecycle (issue 29), off unless --lifecycle: its own generators, so a
+    // run without it draws the same commands as before.
+    const lifecycle = lifecycleOf(cfg.lifecycle);
+    const driver = new LifecycleDriver(
+      lifecycle,
+      sandboxUrl,
+      accounts,
+      forMerchant,
+      new Random(cfg.seed + 29),
+    );
+    const planned = await planCommands(
       cfg.commands,
       r,
       runTag,
       fixtures,
       accounts.map((a) => a.accountId),
       TWIN_RATE,
+      lifecycleOutcomes(lifecycle),
     );
+    const reuseRandom = new Random(cfg.seed + 2929);
+    const { commands, reused } = lifecycle.has('entry-id-reused')
+      ? await withEntryIdReuse(planned, reuseRandom, (account, id) =>
+          planOne('direct_transfer', account, id, reuseRandom, fixtures),
+        )
+      : { commands: planned, reused: new Set<string>() };
+    /** The checks that compare one payout with the provider's record of its id leave the reused ids to their own check. */
+    const judgedAlone = commands.filter((c) => !reused.has(commandKey(c)));
     /** Every check keys a command by (account, id): `keyOf`. */
     const byKey = new Map(commands.map((c) => [commandKey(c), c]));
     const stream: Send[] = commands.map((c) => ({
@@ -409,7 +438,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     // Faults on both merchants, each with its own seed.
     for (const [i, a] of accounts.entries()) {
       if (cfg.sabotage.split(',').includes('faults')) break;
-      await fetch(forMerchant('/__sandbox/fault-mode', a), {
+      const faultSet = await fetch(forMerchant('/__sandbox/fault-mode', a), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         // Every kind: today's six, and late apply, lagging status, refusal on re-send (issue 21).
@@ -420,9 +449,21 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
           lateApplyMs: LATE_APPLY_MS,
           lateApplyAnswer: 'reset',
           lagMs: STATUS_LAG_MS,
+          // Only when asked: the sandbox on main refuses a field it does not know.
+          ...(cfg.inDoubtApply > 0 ? { applyRate: cfg.inDoubtApply } : {}),
         }),
       });
+      if (!faultSet.ok)
+        throw new Error(`fault mode for ${a.accountId}: ${faultSet.status} ${await faultSet.text()}`);
     }
+    await driver.setUp();
+    let driving = driver.active;
+    const drove = (async () => {
+      while (driving) {
+        await sleep(FUND_EVERY_MS);
+        if (driving) await driver.tick().catch((e: unknown) => log(`lifecycle tick failed: ${String(e)}`));
+      }
+    })();
 
     // Hostile webhooks at a steady rate on the public port while commands arrive, each merchant's
     // captures at its own account's paths (the rate shared between them); the merchant re-enables
@@ -701,8 +742,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         mode: { rate: number; kinds: string[] } | null;
         calls: number;
         injected: Record<string, number>;
+        /** The issue-29 sandbox: in-doubt faults that applied the request anyway. */
+        appliedInDoubt?: number;
       };
-      faultsSeen.push({ account: a.accountId, mode: f.mode, calls: f.calls, injected: f.injected });
+      faultsSeen.push({
+        account: a.accountId,
+        mode: f.mode,
+        calls: f.calls,
+        injected: f.injected,
+        ...(f.appliedInDoubt !== undefined ? { appliedInDoubt: f.appliedInDoubt } : {}),
+      });
       faultView.calls += f.calls;
       for (const [k, n] of Object.entries(f.injected))
         faultView.injected[k] = (faultView.injected[k] ?? 0) + n;
@@ -718,6 +767,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       }
     }
     // Late applies still held land now: advance the sandbox clock past the last one, then settle.
+    driving = false;
+    await drove;
+    if (driver.active) {
+      await driver.finish();
+      log(`lifecycle: ${JSON.stringify(driver.counts)}`);
+    }
     const held = await outcomesOf(sandboxUrl);
     const lastLate = Math.max(0, ...held.pendingLateApplies.map((l) => l.at - held.now));
     if (lastLate > 0) await advanceSandbox(sandboxUrl, lastLate + 1);
@@ -839,7 +894,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         misrouted,
       ),
     );
-    const agreement = providerAgreement(commands, ev, {
+    const agreement = providerAgreement(judgedAlone, ev, {
       transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
       accepted,
     });
@@ -850,7 +905,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         agreement.violations,
       ),
     );
-    const published = negativesPublished(eventMessages);
+    const allPublished = negativesPublished(eventMessages);
+    const published = {
+      ...allPublished,
+      negatives: new Map([...allPublished.negatives].filter(([k]) => !reused.has(k))),
+    };
     const outcomeByKey = new Map(judged.outcomes.map((o) => [keyOf(accountOf(o.account), o.transferId), o]));
     const wrong = wrongTerminals(
       published.negatives,
@@ -893,7 +952,16 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
     // Issue 29 (b) and (c): payouts left to a person.
-    const left = attentionLeft(commands, ev, outcomeByKey);
+    const left = attentionLeft(judgedAlone, ev, outcomeByKey);
+    if (lifecycle.has('entry-id-reused')) {
+      checks.push(
+        check(
+          'ids: a batch entry id reused by a single payout: only the one the provider took it from may end SUCCESS, and it agrees with the provider',
+          `${reused.size} reused entry ids`,
+          entryReuseViolations(reused, ev, outcomeByKey),
+        ),
+      );
+    }
     const settledLeft = [...left.settledByProvider.values()].reduce((a, b) => a + b, 0);
     if (cfg.attentionSettled) {
       checks.push(
@@ -976,12 +1044,13 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       postgres: cfg.postgresRestarts,
       rolling: cfg.rollingRestart ? 1 : 0,
       faultRate: cfg.faultRate,
+      inDoubtApply: cfg.inDoubtApply,
     };
     checks.push(
       check(
         'chaos: every SIGKILL, broker and Postgres restart and provider fault asked for happened',
         chaosHappenedSummary(asked, steps, faultsSeen),
-        chaosNotHappened(asked, steps, faultsSeen),
+        [...chaosNotHappened(asked, steps, faultsSeen), ...lifecycleNotHappened(driver, commands)],
       ),
     );
     if (cfg.rollingRestart) {
@@ -1037,7 +1106,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ),
       },
       chaos: { ...done, restarts, crashes },
-      faults: faultView,
+      faults: {
+        ...faultView,
+        ...(faultsSeen.some((f) => f.appliedInDoubt !== undefined)
+          ? { appliedInDoubt: faultsSeen.reduce((n, f) => n + (f.appliedInDoubt ?? 0), 0) }
+          : {}),
+      },
+      lifecycle: driver.active
+        ? `${[...lifecycle].join(', ')}: funded ${driver.counts.funded} times (${driver.counts.released} queued transfers released), approved ${driver.counts.approved}, rejected ${driver.counts.rejected}, clock advanced ${(driver.counts.clockAdvancedMs / 3_600_000).toFixed(0)} h${reused.size ? `, ${reused.size} entry ids reused by a single payout` : ''}`
+        : 'off',
       webhooks: {
         genuine,
         reenabled: webhookReenables,
