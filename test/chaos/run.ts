@@ -188,6 +188,9 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
   const started = Date.now();
   const t = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
   const log = (line: string) => say(`[chaos ${t()}] ${line}`);
+  // Refused before anything starts: an unknown lifecycle fault, or one this sandbox cannot show.
+  const lifecycle = lifecycleOf(cfg.lifecycle);
+  const lifecycleExtra = lifecycleOutcomes(lifecycle);
   await ensureDir(LOG_DIR, true);
   await ensureDir(DATA_DIR, true);
   const r = new Random(cfg.seed);
@@ -363,7 +366,6 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const runTag = `C${cfg.seed.toString(36).toUpperCase()}X`;
     // The provider's real lifecycle (issue 29), off unless --lifecycle: its own generators, so a
     // run without it draws the same commands as before.
-    const lifecycle = lifecycleOf(cfg.lifecycle);
     const driver = new LifecycleDriver(
       lifecycle,
       sandboxUrl,
@@ -378,7 +380,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       fixtures,
       accounts.map((a) => a.accountId),
       TWIN_RATE,
-      lifecycleOutcomes(lifecycle),
+      lifecycleExtra,
     );
     const reuseRandom = new Random(cfg.seed + 2929);
     const { commands, reused } = lifecycle.has('entry-id-reused')
