@@ -167,6 +167,10 @@ describe('issue 29 invariants against the provider record', () => {
     ]);
     assert.equal(a.neverReceived, 1);
     assert.equal(a.byReason.get('reconciliation_schedule_exhausted'), 2);
+    // A reused entry id is judged by its own check: still counted, never compared.
+    const skipping = attentionLeft(commands, ev, outcomes, new Set(['default|paid', 'default|e1']));
+    assert.equal(skipping.total, 6);
+    assert.deepEqual([...skipping.settledByProvider], [['refused_on_resend (provider: FAILED)', 1]]);
     // (c) 6 of 8 is 7,500 per 10,000.
     assert.deepEqual(attentionOverBudget(a, 7_500), []);
     assert.match(

@@ -109,6 +109,8 @@ export function attentionLeft(
   commands: readonly PlannedCommand[],
   ev: Pick<EventAnalysis, 'last' | 'lastItem'>,
   outcomes: ReadonlyMap<string, ProviderOutcome>,
+  /** Keys judged elsewhere (a batch entry id reused by a single payout): counted, never compared. */
+  skip: ReadonlySet<string> = new Set(),
 ): AttentionLeft {
   const byReason = new Map<string, number>();
   const settledByProvider = new Map<string, number>();
@@ -122,7 +124,7 @@ export function attentionLeft(
     total += 1;
     const reason = e.data.reason ?? '(no reason)';
     byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
-    if (!hasStatusEndpoint(kind)) return;
+    if (!hasStatusEndpoint(kind) || skip.has(keyOf(account, id))) return;
     const o = outcomes.get(keyOf(account, id));
     if (!o || o.status === 'NOT_APPLIED') {
       neverReceived += 1;

@@ -297,6 +297,8 @@ export function providerAgreement(
   commands: readonly PlannedCommand[],
   ev: Pick<EventAnalysis, 'last' | 'lastItem'>,
   truth: ProviderTruth,
+  /** Keys (`keyOf(account, id)`) judged elsewhere: a batch entry id reused by a single payout. */
+  skip: ReadonlySet<string> = new Set(),
 ): {
   checked: number;
   attention: number;
@@ -316,7 +318,7 @@ export function providerAgreement(
     e: PayoutEvent | undefined,
     recordless: boolean,
   ) => {
-    if (!e) return;
+    if (!e || skip.has(keyOf(account, id))) return;
     const ours = e.data.status;
     const t = truth.transfers.get(keyOf(account, id));
     const theirs = recordless

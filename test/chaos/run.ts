@@ -388,8 +388,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
           planOne('direct_transfer', account, id, reuseRandom, fixtures),
         )
       : { commands: planned, reused: new Set<string>() };
-    /** The checks that compare one payout with the provider's record of its id leave the reused ids to their own check. */
-    const judgedAlone = commands.filter((c) => !reused.has(commandKey(c)));
+    // The checks that compare one payout with the provider's record of its id leave the reused ids
+    // (both the entry and the single payout) to their own check.
     /** Every check keys a command by (account, id): `keyOf`. */
     const byKey = new Map(commands.map((c) => [commandKey(c), c]));
     const stream: Send[] = commands.map((c) => ({
@@ -896,10 +896,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         misrouted,
       ),
     );
-    const agreement = providerAgreement(judgedAlone, ev, {
-      transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
-      accepted,
-    });
+    const agreement = providerAgreement(
+      commands,
+      ev,
+      {
+        transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
+        accepted,
+      },
+      reused,
+    );
     checks.push(
       check(
         "provider: every final state agrees with the provider's (money moved or not)",
@@ -954,7 +959,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       ),
     );
     // Issue 29 (b) and (c): payouts left to a person.
-    const left = attentionLeft(judgedAlone, ev, outcomeByKey);
+    const left = attentionLeft(commands, ev, outcomeByKey, reused);
     if (lifecycle.has('entry-id-reused')) {
       checks.push(
         check(
