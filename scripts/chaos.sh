@@ -8,6 +8,10 @@
 #   npm run chaos -- --commands=2000 --kills=10 --broker-restarts=1 --postgres-restarts=1 \
 #                    --hostile=2000 --fault-rate=0.2 --seed=7 --duration=120000
 #   (or the same as CHAOS_COMMANDS=2000 CHAOS_KILLS=10 ...; see test/chaos/config.ts)
+#   npm run chaos -- --lifecycle=all --in-doubt-apply=0.5   the provider's long waits and in-doubt
+#                                          answers that apply the transfer (issue 29; off by default)
+#   npm run chaos -- --attention-settled=true --attention-budget=100   stricter escalation checks
+#   npm run chaos -- --short --sabotage=kill,broker,faults   a test of the run: it must fail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_deps
 build

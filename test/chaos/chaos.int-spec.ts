@@ -11,7 +11,10 @@ import { runChaos } from './run.js';
  * `npm run chaos` is the full run. Its figures go to .run/logs/chaos/report.md
  * (docs/RELIABILITY.md holds the full run's). It takes about 2 minutes on this 2-core machine.
  * "Never pays twice" includes never publishing FAILED, REJECTED or REVERSED for a payout the
- * provider paid (upstream pays again on those).
+ * provider paid (upstream pays again on those). The run also fails when a kill, restart or fault
+ * it asked for did not happen, when a negative state the provider contradicts was not raised as
+ * a contradiction, and when escalations exceed the budget (issue 29; test/chaos/happened.ts and
+ * negatives.ts). The provider's lifecycle faults (--lifecycle, --in-doubt-apply) are off here.
  */
 it(
   'chaos (short variant): never pays twice, never calls a paid payout failed, loses nothing, leaks nothing',

@@ -43,6 +43,28 @@ export interface ChaosConfig {
    * wal_level=logical and publishes events through its replication slot.
    */
   readonly outboxTransport: string;
+  /**
+   * A test of the run itself, never for a real run: a comma list of chaos steps to break on
+   * purpose (`kill`, `broker`, `postgres`, `faults`): the step is asked for and then does not
+   * happen, as a failed kill or restart would. The run must then fail (its accounting of what
+   * happened). '' (the default): nothing broken.
+   */
+  readonly sabotage: string;
+  /**
+   * Issue 29 (b): fail the run when a payout of a kind with a status endpoint is left in
+   * REQUIRES_ATTENTION while the provider has a terminal answer for it. Off until REQUIRES_ATTENTION
+   * payouts are still asked (the goal is on); the figure is reported either way.
+   */
+  readonly attentionSettled: boolean;
+  /** Issue 29 (c): escalations (REQUIRES_ATTENTION) per 10,000 payouts and batch entries above this fail the run. */
+  readonly attentionBudget: number;
+  /**
+   * Issue 29: the provider's long waits and in-doubt answers in the fault mix (test/chaos/lifecycle.ts),
+   * a comma list of LIFECYCLE_FAULTS or 'all'; '' (the default) leaves them out.
+   */
+  readonly lifecycle: string;
+  /** Share of the sandbox's in-doubt faults (520 and alike) that apply the transfer anyway; 0: none. */
+  readonly inDoubtApply: number;
 }
 
 export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -65,6 +87,11 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   basePort: 20700,
   logLevel: 'info',
   outboxTransport: 'table',
+  sabotage: '',
+  attentionSettled: false,
+  attentionBudget: 200,
+  lifecycle: '',
+  inDoubtApply: 0,
 };
 
 export const SHORT: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -100,6 +127,11 @@ const KEYS: Record<string, keyof ChaosConfig> = {
   'log-level': 'logLevel',
   report: 'reportFile',
   'outbox-transport': 'outboxTransport',
+  sabotage: 'sabotage',
+  'attention-settled': 'attentionSettled',
+  'attention-budget': 'attentionBudget',
+  lifecycle: 'lifecycle',
+  'in-doubt-apply': 'inDoubtApply',
 };
 
 /**
@@ -142,7 +174,8 @@ export function chaosConfig(
     }
   }
   const c = cfg as unknown as ChaosConfig;
-  if (c.faultRate > 1 || c.duplicateRate > 1 || c.conflictRate > 1) throw new Error('rates are 0..1');
+  if (c.faultRate > 1 || c.duplicateRate > 1 || c.conflictRate > 1 || c.inDoubtApply > 1)
+    throw new Error('rates are 0..1');
   if (c.webhookVersion !== 'v1' && c.webhookVersion !== 'v2') throw new Error('webhook-version is v1 or v2');
   if (c.outboxTransport !== 'table' && c.outboxTransport !== 'wal')
     throw new Error('outbox-transport is table or wal');

@@ -192,6 +192,7 @@ export async function planCommands(
   fx: SandboxFixtures,
   accounts: readonly string[] = [PRIMARY_ACCOUNT],
   twinRate = 0,
+  extraBankOutcomes: readonly string[] = [],
 ): Promise<PlannedCommand[]> {
   const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
   const out: PlannedCommand[] = [];
@@ -220,7 +221,7 @@ export async function planCommands(
         twin = true;
       }
     }
-    const planned = await planOne(kind, account, id, r, fx);
+    const planned = await planOne(kind, account, id, r, fx, extraBankOutcomes);
     const c = twin ? { ...planned, label: `${planned.label}/same-id-as-${PRIMARY_ACCOUNT}` } : planned;
     // A valid command the contract refuses would be a fault of this harness, not of the service.
     const decoded = decodeCommand(Buffer.from(JSON.stringify(c.value)), Buffer.from(c.identity));
@@ -230,12 +231,17 @@ export async function planCommands(
   return out;
 }
 
-async function planOne(
+/**
+ * One valid command of `kind`. `extraBankOutcomes` (test/chaos/lifecycle.ts) are sandbox test
+ * account outcomes direct bank transfers are also sent towards; none: the same draws as before.
+ */
+export async function planOne(
   kind: Kind,
   account: string,
   id: string,
   r: Random,
   fx: SandboxFixtures,
+  extraBankOutcomes: readonly string[] = [],
 ): Promise<PlannedCommand> {
   const cmd = example(kind);
   const data = cmd['data'] as Record<string, unknown>;
@@ -260,7 +266,7 @@ async function planOne(
         data['beneDetails'] = { name: 'Chaos Wallet', phone };
         label = `direct/${mode}/${phone === FAILING_WALLET_PHONE ? 'failure' : 'success'}`;
       } else {
-        const o = r.pick(BANK_OUTCOMES);
+        const o = r.pick([...BANK_OUTCOMES, ...(extraBankOutcomes as readonly Outcome[])]);
         const a =
           o === 'bankFailed' ? { bankAccount: `5${r.digits(11)}`, ifsc: 'HDFC0000001' } : testAccount(o);
         data['beneDetails'] = { name: 'Chaos Bank', phone: '9876543210', ...a };

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -95,6 +96,25 @@ export class NodeProcess {
     return ok;
   }
 
+  /**
+   * SIGKILL as the chaos run counts it: delivered to a live pid, and the process then seen gone
+   * (its exit event, and the pid no longer signalable).
+   */
+  async kill(timeoutMs = 15_000): Promise<{ pid: number | undefined; delivered: boolean; gone: boolean }> {
+    const child = this.child;
+    const pid = child?.pid;
+    if (!child || !this.running || pid === undefined) return { pid, delivered: false, gone: false };
+    this.signalled = true;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    this.log.write(`==== chaos: SIGKILL to ${this.name} (pid ${pid}) at ${new Date().toISOString()}\n`);
+    const delivered = child.kill('SIGKILL');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    const exit = await Promise.race([exited.then(() => true), late]);
+    clearTimeout(timer);
+    return { pid, delivered, gone: exit && !pidAlive(pid) };
+  }
+
   async stop(): Promise<void> {
     if (!(await this.signal('SIGTERM', 20_000))) await this.signal('SIGKILL');
   }
@@ -103,6 +123,44 @@ export class NodeProcess {
   async close(): Promise<void> {
     await this.signal('SIGKILL');
     await new Promise<void>((r) => this.log.end(() => r()));
+  }
+}
+
+/** Whether a process with this pid exists (signal 0 reaches it). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port (within `timeoutMs`). */
+export function tcpOpen(port: number, timeoutMs = 2_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Polls until `probe` answers `want`; whether it did within `timeoutMs`. */
+export async function until(
+  probe: () => Promise<boolean>,
+  want: boolean,
+  timeoutMs: number,
+): Promise<boolean> {
+  const started = Date.now();
+  for (;;) {
+    if ((await probe().catch(() => !want)) === want) return true;
+    if (Date.now() - started > timeoutMs) return false;
+    await sleep(200);
   }
 }
 

@@ -297,6 +297,8 @@ export function providerAgreement(
   commands: readonly PlannedCommand[],
   ev: Pick<EventAnalysis, 'last' | 'lastItem'>,
   truth: ProviderTruth,
+  /** Keys (`keyOf(account, id)`) judged elsewhere: a batch entry id reused by a single payout. */
+  skip: ReadonlySet<string> = new Set(),
 ): {
   checked: number;
   attention: number;
@@ -316,7 +318,7 @@ export function providerAgreement(
     e: PayoutEvent | undefined,
     recordless: boolean,
   ) => {
-    if (!e) return;
+    if (!e || skip.has(keyOf(account, id))) return;
     const ours = e.data.status;
     const t = truth.transfers.get(keyOf(account, id));
     const theirs = recordless
@@ -383,6 +385,8 @@ export interface NegativePublished {
   readonly version: number;
   readonly type: string;
   readonly reason: string | undefined;
+  /** When it was published (the event's `time`, ms). */
+  readonly at?: number;
 }
 
 const NEGATIVE = new Set(['FAILED', 'REJECTED', 'REVERSED']);
@@ -425,6 +429,7 @@ export function negativesPublished(messages: readonly TopicMessage[]): {
       version: e.data.version,
       type: e.type,
       reason: e.data.reason,
+      at: Date.parse(e.time),
     });
     negatives.set(key, list);
   }

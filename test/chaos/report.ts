@@ -39,7 +39,9 @@ export interface Figures {
       superseded?: boolean;
     }>;
   };
-  readonly faults: { calls: number; injected: Record<string, number> };
+  readonly faults: { calls: number; injected: Record<string, number>; appliedInDoubt?: number };
+  /** Issue 29: the provider's lifecycle in the mix (test/chaos/lifecycle.ts): what was on and what the run did. */
+  readonly lifecycle: string;
   readonly webhooks: {
     /** The sandbox's genuine webhooks (its counts), per account. */
     genuine: ReadonlyMap<string, Record<string, number>>;
@@ -77,9 +79,24 @@ export interface Figures {
     settledByEvent: number;
     maxCopies: number;
   };
+  /** Issue 29: payouts left to a person, and negative states the provider contradicts. */
+  readonly attention: {
+    payouts: number;
+    total: number;
+    byReason: ReadonlyMap<string, number>;
+    settledByProvider: ReadonlyMap<string, number>;
+    neverReceived: number;
+    enforced: boolean;
+    budget: number;
+    contradictedByProvider: number;
+    raised: number;
+  };
   readonly ledger: { payouts: number; batches: number; outbox: number };
   readonly lag: number;
 }
+
+/** Per 10,000, rounded to one decimal (a short run has fewer than 10,000 payouts). */
+const per10k = (n: number, of: number): number => (of === 0 ? 0 : Math.round((n * 100_000) / of) / 10);
 
 const s = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
 
@@ -90,7 +107,7 @@ function stats(xs: readonly number[]): string {
   return `median ${s(at(0.5))}, p90 ${s(at(0.9))}, max ${s(sorted[sorted.length - 1])} (n=${xs.length})`;
 }
 
-const list = (m: ReadonlyMap<string, number> | Record<string, number>) =>
+export const list = (m: ReadonlyMap<string, number> | Record<string, number>) =>
   [...(m instanceof Map ? m : new Map(Object.entries(m)))]
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${v}`)
@@ -156,6 +173,13 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       `${Object.values(f.faults.injected).reduce((a, b) => a + b, 0)} of ${f.faults.calls} initiations (rate ${c.faultRate}): ${list(f.faults.injected)}`,
     ],
     [
+      'in-doubt faults (5xx, 520, hang) that applied the transfer anyway',
+      c.inDoubtApply > 0
+        ? `${f.faults.appliedInDoubt ?? 'not reported'} (share asked ${c.inDoubtApply})`
+        : 'none asked (--in-doubt-apply=0)',
+    ],
+    ['provider lifecycle (long waits, --lifecycle)', f.lifecycle],
+    [
       'genuine webhooks (sandbox), per account',
       [...f.webhooks.genuine]
         .map(
@@ -209,9 +233,21 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
       'events',
       `${f.events.total} (${f.events.redelivered} redelivered, ${f.events.conflictEvents} conflict events)`,
     ],
+    [
+      'negative states the provider contradicts / raised as `payouts.payout.contradicted` in their watch',
+      `${f.attention.contradictedByProvider} / ${f.attention.raised}`,
+    ],
     ['final status per command', list(f.events.finalStatus)],
     ['REQUIRES_ATTENTION by reason', list(f.events.requiresAttention)],
     ['REQUIRES_ATTENTION by kind, reason and ground truth', list(f.events.attentionByTruth)],
+    [
+      'escalations per 10,000 payouts and batch entries, by reason',
+      `${per10k(f.attention.total, f.attention.payouts)} (${f.attention.total} of ${f.attention.payouts}; budget ${f.attention.budget}): ${list(new Map([...f.attention.byReason].map(([k, n]) => [k, per10k(n, f.attention.payouts)])))}`,
+    ],
+    [
+      'left to a person although the provider had a terminal answer',
+      `${[...f.attention.settledByProvider.values()].reduce((a, b) => a + b, 0)} (${list(f.attention.settledByProvider)}; ${f.attention.enforced ? 'a check' : 'not checked: --attention-settled=false'}); ${f.attention.neverReceived} the provider never received`,
+    ],
     [
       'dead letters by reason',
       `${f.dlq.total}: ${list(f.dlq.byReason)}; ${f.dlq.settledByEvent} well-formed hostile commands settled by an event instead`,
@@ -263,7 +299,10 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     'know when the schedule ran out (a first attempt may have been paid); `in_doubt_resend_unsafe`: a',
     'self withdrawal that crashed mid-call; `no_status_endpoint`: a self withdrawal with an unclear',
     'answer (the provider cannot be asked about withdrawals); `reconciliation_schedule_exhausted`:',
-    'checks kept answering unclearly.',
+    'checks kept answering unclearly. "Left to a person although the provider had a terminal answer"',
+    'counts those a status check could have settled (issue 29: a payout in REQUIRES_ATTENTION whose kind',
+    'has a status endpoint is still asked); "the provider never received" ones are not among them',
+    '(a "not found" settles nothing).',
     '',
     '## Running it',
     '',
@@ -282,12 +321,28 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     'every late apply still held and the service settles; then no FAILED, REJECTED or REVERSED may',
     'have been published (any version, not only the last) for an id the provider paid and did not',
     'return (`GET /__sandbox/outcomes`); each violation names the path from the state history.',
-    '`payouts.payout.contradicted` events are counted. `npm test` runs the short',
+    "`payouts.payout.contradicted` events are counted, and every negative state the provider's",
+    'final record contradicts (it paid, or still holds the transfer on its way) must have been raised',
+    'as one within its watch (the longest `*_WATCH_SCHEDULE` of the run plus a minute). Payouts and',
+    'batch entries left in REQUIRES_ATTENTION are counted per 10,000 by reason and held to',
+    '`--attention-budget` (200 per 10,000); with `--attention-settled=true` none of a kind with a status',
+    'endpoint may be left there while the provider has a terminal answer for it (SUCCESS, FAILED,',
+    'REJECTED, REVERSED; off until REQUIRES_ATTENTION payouts are still asked, reported either way).',
+    'The run counts what it asked of its chaos and fails when it did not happen: a SIGKILL delivered',
+    'to a live pid and the process seen gone, the broker seen down and up, Postgres seen down and up',
+    'with a new postmaster start time, and the faults the sandbox reports it injected (random mode on',
+    'at the rate asked, about rate x calls, every kind when about 10 of each are expected);',
+    '`--sabotage=kill,broker,postgres,faults` breaks those steps on purpose to show the run fails.',
+    "The provider's lifecycle (issue 29) joins the mix with `--lifecycle=all` (or a list of",
+    '`error-then-paid`, `queued-until-funded`, `approval`, `next-working-day`, `late-reversal`,',
+    '`entry-id-reused`; test/chaos/lifecycle.ts) and `--in-doubt-apply=0.5` (the share of 5xx, 520',
+    'and hang faults the sandbox applies anyway); both are off by default. `npm test` runs the short',
     'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
     'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
     '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
     '--hostile-webhooks=20 --webhook-version=v1 --outbox-transport=table',
-    '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700` (or `CHAOS_COMMANDS`,',
+    '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700',
+    '--attention-budget=200 --attention-settled=false --lifecycle= --in-doubt-apply=0` (or `CHAOS_COMMANDS`,',
     '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
     "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",
     'logs; `report.md`). `--outbox-transport=wal` runs the services with the WAL outbox (ADR 0023)',

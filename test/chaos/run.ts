@@ -16,6 +16,7 @@ import {
   hostileMessage,
   keyOf,
   planCommands,
+  planOne,
   Random,
   type ChaosAccount,
   type Hostile,
@@ -29,6 +30,8 @@ import {
   PrivatePostgres,
   REPO,
   sleep,
+  tcpOpen,
+  until,
   waitForHttp,
   WebhookBalancer,
 } from './infra.js';
@@ -45,7 +48,18 @@ import {
   type Check,
   type ProviderOutcome,
 } from './observe.js';
-import { keptSection, renderReport, type Figures } from './report.js';
+import { keptSection, list, renderReport, type Figures } from './report.js';
+import { attentionLeft, attentionOverBudget, per10k, unraisedContradictions } from './negatives.js';
+import {
+  entryReuseViolations,
+  FUND_EVERY_MS,
+  LifecycleDriver,
+  lifecycleNotHappened,
+  lifecycleOf,
+  lifecycleOutcomes,
+  withEntryIdReuse,
+} from './lifecycle.js';
+import { chaosHappenedSummary, chaosNotHappened, type FaultView, type StepRecord } from './happened.js';
 
 const execute = promisify(execFile);
 const PREFIX = 'chaos';
@@ -70,6 +84,25 @@ const FAST_RECONCILE = {
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };
+
+/** A duration of a schedule setting ('300ms', '2s', '15m', '1h') in ms. */
+function durationMs(x: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(x.trim());
+  if (!m) throw new Error(`chaos config: not a duration: ${x}`);
+  return Number(m[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+}
+
+/**
+ * How long after a negative state its contradiction may be raised (issue 29 (a)): the longest
+ * watch schedule the run gives the services (every `*_WATCH_SCHEDULE`), plus a minute for a kill,
+ * a broker restart and the reconciler's poll delaying the check that sees it.
+ */
+const CONTRADICTION_WATCH_MS =
+  Math.max(
+    ...Object.entries(FAST_RECONCILE)
+      .filter(([k]) => k.endsWith('_WATCH_SCHEDULE'))
+      .map(([, v]) => v.split(',').reduce((a, d) => a + durationMs(d), 0)),
+  ) + 60_000;
 
 /**
  * The provider's slowness the run injects (random fault kinds `applyLater`, `statusLag`,
@@ -155,6 +188,9 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
   const started = Date.now();
   const t = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
   const log = (line: string) => say(`[chaos ${t()}] ${line}`);
+  // Refused before anything starts: an unknown lifecycle fault, or one this sandbox cannot show.
+  const lifecycle = lifecycleOf(cfg.lifecycle);
+  const lifecycleExtra = lifecycleOutcomes(lifecycle);
   await ensureDir(LOG_DIR, true);
   await ensureDir(DATA_DIR, true);
   const r = new Random(cfg.seed);
@@ -328,14 +364,32 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     // The plan: valid commands, their exact repeats and conflicting reuses shortly after them,
     // and hostile messages, all interleaved on the same partitions.
     const runTag = `C${cfg.seed.toString(36).toUpperCase()}X`;
-    const commands = await planCommands(
+    // The provider's real lifecycle (issue 29), off unless --lifecycle: its own generators, so a
+    // run without it draws the same commands as before.
+    const driver = new LifecycleDriver(
+      lifecycle,
+      sandboxUrl,
+      accounts,
+      forMerchant,
+      new Random(cfg.seed + 29),
+    );
+    const planned = await planCommands(
       cfg.commands,
       r,
       runTag,
       fixtures,
       accounts.map((a) => a.accountId),
       TWIN_RATE,
+      lifecycleExtra,
     );
+    const reuseRandom = new Random(cfg.seed + 2929);
+    const { commands, reused } = lifecycle.has('entry-id-reused')
+      ? await withEntryIdReuse(planned, reuseRandom, (account, id) =>
+          planOne('direct_transfer', account, id, reuseRandom, fixtures),
+        )
+      : { commands: planned, reused: new Set<string>() };
+    // The checks that compare one payout with the provider's record of its id leave the reused ids
+    // (both the entry and the single payout) to their own check.
     /** Every check keys a command by (account, id): `keyOf`. */
     const byKey = new Map(commands.map((c) => [commandKey(c), c]));
     const stream: Send[] = commands.map((c) => ({
@@ -385,7 +439,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
 
     // Faults on both merchants, each with its own seed.
     for (const [i, a] of accounts.entries()) {
-      await fetch(forMerchant('/__sandbox/fault-mode', a), {
+      if (cfg.sabotage.split(',').includes('faults')) break;
+      const faultSet = await fetch(forMerchant('/__sandbox/fault-mode', a), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         // Every kind: today's six, and late apply, lagging status, refusal on re-send (issue 21).
@@ -396,9 +451,21 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
           lateApplyMs: LATE_APPLY_MS,
           lateApplyAnswer: 'reset',
           lagMs: STATUS_LAG_MS,
+          // Only when asked: the sandbox on main refuses a field it does not know.
+          ...(cfg.inDoubtApply > 0 ? { applyRate: cfg.inDoubtApply } : {}),
         }),
       });
+      if (!faultSet.ok)
+        throw new Error(`fault mode for ${a.accountId}: ${faultSet.status} ${await faultSet.text()}`);
     }
+    await driver.setUp();
+    let driving = driver.active;
+    const drove = (async () => {
+      while (driving) {
+        await sleep(FUND_EVERY_MS);
+        if (driving) await driver.tick().catch((e: unknown) => log(`lifecycle tick failed: ${String(e)}`));
+      }
+    })();
 
     // Hostile webhooks at a steady rate on the public port while commands arrive, each merchant's
     // captures at its own account's paths (the rate shared between them); the merchant re-enables
@@ -503,38 +570,98 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       };
     });
     const chaosStart = Date.now();
+    /** Every chaos step tried: whether it happened as asked (the run fails on one that did not). */
+    const steps: StepRecord[] = [];
+    const sabotaged = new Set(cfg.sabotage.split(',').filter(Boolean));
+    const pgProbe = async (): Promise<string | undefined> => {
+      const c = new pg.Client({ connectionString: postgres.url('postgres'), connectionTimeoutMillis: 5_000 });
+      c.on('error', () => undefined);
+      try {
+        await c.connect();
+        const { rows } = await c.query<{ t: string }>('SELECT pg_postmaster_start_time()::text AS t');
+        return rows[0]?.t;
+      } catch {
+        return undefined;
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    };
     const chaosLoop = (async () => {
       for (const a of actions) {
         const wait = chaosStart + a.at - Date.now();
         if (wait > 0) await sleep(wait);
+        const record = (happened: boolean, detail: string) => {
+          steps.push({ step: a.what, happened, detail });
+          if (!happened) log(`chaos: ${a.what} did NOT happen: ${detail}`);
+        };
         try {
+          if (sabotaged.has(a.what)) throw new Error('sabotaged (--sabotage)');
           if (a.what === 'kill') {
+            // Both instances may be between a crash and the supervisor's restart: wait for one.
+            await until(async () => services.some((s) => s.running), true, 10_000);
             const alive = services.map((s, i) => (s.running ? i : -1)).filter((i) => i >= 0);
-            if (alive.length === 0) continue;
+            if (alive.length === 0) {
+              record(false, 'no instance alive to kill');
+              continue;
+            }
             const i = r.pick(alive);
-            await services[i]?.signal('SIGKILL');
-            done.kills += 1;
+            const k = await services[i]?.kill();
+            if (k?.delivered && k.gone) {
+              done.kills += 1;
+              record(true, `pid ${k.pid} killed`);
+            } else {
+              record(
+                false,
+                `SIGKILL to pid ${k?.pid ?? '?'}: ${k?.delivered ? 'delivered, process not seen gone' : 'not delivered'}`,
+              );
+            }
             restart(i, 'SIGKILL');
           } else if (a.what === 'broker') {
             log('chaos: restarting the Kafka broker');
             await broker.stop();
+            const down = await until(() => tcpOpen(ports.kafka), false, 10_000);
             await sleep(1_000);
             await broker.start();
-            done.broker += 1;
+            const up = await until(() => tcpOpen(ports.kafka), true, 60_000);
+            if (down && up) done.broker += 1;
+            record(
+              down && up,
+              down ? (up ? 'seen down and up' : 'not seen up again') : 'port still open after stop',
+            );
           } else if (a.what === 'postgres') {
             log('chaos: restarting PostgreSQL (immediate stop: a crash)');
+            // Its start time before (unknown when the server is too slow to answer: then down and up suffice).
+            let before: string | undefined;
+            await until(async () => (before = await pgProbe()) !== undefined, true, 10_000);
             await postgres.stop('immediate');
+            const down = await until(() => tcpOpen(ports.postgres), false, 10_000);
             await sleep(1_000);
             await postgres.start();
-            done.postgres += 1;
+            let after: string | undefined;
+            await until(async () => (after = await pgProbe()) !== undefined, true, 60_000);
+            const restarted = after !== undefined && after !== before;
+            if (down && restarted) done.postgres += 1;
+            record(
+              down && restarted,
+              !down
+                ? 'port still open after stop'
+                : after === undefined
+                  ? 'not seen up again'
+                  : restarted
+                    ? `postmaster started again at ${after}`
+                    : `postmaster start time unchanged (${after})`,
+            );
           } else {
             log('chaos: SIGTERM rolling restart');
+            let stopped = 0;
+            let tried = 0;
             for (let i = 0; i < services.length; i += 1) {
               const s = services[i];
               if (!s?.running) continue;
               // A deploy replaces instances at work: one still starting after a kill is waited for.
               await waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).catch(() => undefined);
               if (!s.running) continue;
+              tried += 1;
               const asked = Date.now();
               const exited = await s.signal('SIGTERM', SHUTDOWN_GRACE_MS + 15_000);
               const took = Date.now() - asked;
@@ -545,14 +672,19 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
                   `${s.name}: ${exited ? `exit ${s.lastExit ?? '?'}` : 'still running'} ${(took / 1000).toFixed(1)} s after SIGTERM`,
                 );
               }
+              if (exited) stopped += 1;
               if (!exited) await s.signal('SIGKILL');
               restart(i, 'SIGTERM');
               await waitForHttp(readyUrl(i), READY_TIMEOUT_MS, () => s.running).catch(() => undefined);
             }
             done.rolling += 1;
+            record(
+              tried > 0 && stopped === tried,
+              `${stopped} of ${tried} running instances stopped by SIGTERM (${services.length} in all)`,
+            );
           }
         } catch (e) {
-          log(`chaos action ${a.what} failed: ${e instanceof Error ? e.message : String(e)}`);
+          record(false, `failed: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
     })();
@@ -608,12 +740,24 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     await sleep(2_500); // a crash restart still due
     // Faults stop here, so what is still unclear can settle.
     const faultView = { calls: 0, injected: {} as Record<string, number> };
+    /** The sandbox's own account of the faults it injected, per merchant (checked against the rate asked). */
+    const faultsSeen: FaultView[] = [];
     const hostileCounts: Record<string, Record<string, number>> = {};
     for (const a of accounts) {
       const f = (await (await fetch(forMerchant('/__sandbox/fault-mode', a))).json()) as {
+        mode: { rate: number; kinds: string[] } | null;
         calls: number;
         injected: Record<string, number>;
+        /** The issue-29 sandbox: in-doubt faults that applied the request anyway. */
+        appliedInDoubt?: number;
       };
+      faultsSeen.push({
+        account: a.accountId,
+        mode: f.mode,
+        calls: f.calls,
+        injected: f.injected,
+        ...(f.appliedInDoubt !== undefined ? { appliedInDoubt: f.appliedInDoubt } : {}),
+      });
       faultView.calls += f.calls;
       for (const [k, n] of Object.entries(f.injected))
         faultView.injected[k] = (faultView.injected[k] ?? 0) + n;
@@ -629,6 +773,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       }
     }
     // Late applies still held land now: advance the sandbox clock past the last one, then settle.
+    driving = false;
+    await drove;
+    if (driver.active) {
+      await driver.finish();
+      log(`lifecycle: ${JSON.stringify(driver.counts)}`);
+    }
     const held = await outcomesOf(sandboxUrl);
     const lastLate = Math.max(0, ...held.pendingLateApplies.map((l) => l.at - held.now));
     if (lastLate > 0) await advanceSandbox(sandboxUrl, lastLate + 1);
@@ -750,10 +900,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         misrouted,
       ),
     );
-    const agreement = providerAgreement(commands, ev, {
-      transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
-      accepted,
-    });
+    const agreement = providerAgreement(
+      commands,
+      ev,
+      {
+        transfers: new Map(transfers.transfers.map((x) => [keyOf(accountOf(x.account), x.transferId), x])),
+        accepted,
+      },
+      reused,
+    );
     checks.push(
       check(
         "provider: every final state agrees with the provider's (money moved or not)",
@@ -761,7 +916,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         agreement.violations,
       ),
     );
-    const published = negativesPublished(eventMessages);
+    const allPublished = negativesPublished(eventMessages);
+    const published = {
+      ...allPublished,
+      negatives: new Map([...allPublished.negatives].filter(([k]) => !reused.has(k))),
+    };
     const outcomeByKey = new Map(judged.outcomes.map((o) => [keyOf(accountOf(o.account), o.transferId), o]));
     const wrong = wrongTerminals(
       published.negatives,
@@ -786,6 +945,49 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
           ),
           ...wrong,
         ],
+      ),
+    );
+    // Issue 29 (a): a negative state the provider's record contradicts was raised within its watch.
+    const raisedCheck = unraisedContradictions(
+      published.negatives,
+      published.contradicted,
+      outcomeByKey,
+      CONTRADICTION_WATCH_MS,
+      (key) => kindOf(byKey, key),
+    );
+    checks.push(
+      check(
+        'provider: every FAILED, REJECTED or REVERSED the provider contradicts was raised as payouts.payout.contradicted within its watch',
+        `${[...published.negatives.keys()].length} ids with a negative state, ${raisedCheck.contradictedByProvider} contradicted by the provider, ${raisedCheck.raised} raised within ${(CONTRADICTION_WATCH_MS / 1000).toFixed(0)} s`,
+        raisedCheck.violations,
+      ),
+    );
+    // Issue 29 (b) and (c): payouts left to a person.
+    const left = attentionLeft(commands, ev, outcomeByKey, reused);
+    if (lifecycle.has('entry-id-reused')) {
+      checks.push(
+        check(
+          'ids: a batch entry id reused by a single payout: only the one the provider took it from may end SUCCESS, and it agrees with the provider',
+          `${reused.size} reused entry ids`,
+          entryReuseViolations(reused, ev, outcomeByKey),
+        ),
+      );
+    }
+    const settledLeft = [...left.settledByProvider.values()].reduce((a, b) => a + b, 0);
+    if (cfg.attentionSettled) {
+      checks.push(
+        check(
+          'attention: no payout left in REQUIRES_ATTENTION that the provider had settled (paid or certainly not paid)',
+          `${left.total} left to a person, ${settledLeft} settled at the provider (${list(left.settledByProvider)})`,
+          left.settled,
+        ),
+      );
+    }
+    checks.push(
+      check(
+        `attention: escalations per 10,000 payouts within the budget (${cfg.attentionBudget})`,
+        `${per10k(left.total, left.payouts).toFixed(0)} per 10,000 (${left.total} of ${left.payouts} payouts and batch entries): ${list(new Map([...left.byReason].map(([k, n]) => [k, Math.round(per10k(n, left.payouts))])))}`,
+        attentionOverBudget(left, cfg.attentionBudget),
       ),
     );
     const noTerminal: string[] = [];
@@ -847,6 +1049,21 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     checks.push(
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
     );
+    const asked = {
+      kill: cfg.kills,
+      broker: cfg.brokerRestarts,
+      postgres: cfg.postgresRestarts,
+      rolling: cfg.rollingRestart ? 1 : 0,
+      faultRate: cfg.faultRate,
+      inDoubtApply: cfg.inDoubtApply,
+    };
+    checks.push(
+      check(
+        'chaos: every SIGKILL, broker and Postgres restart and provider fault asked for happened',
+        chaosHappenedSummary(asked, steps, faultsSeen),
+        [...chaosNotHappened(asked, steps, faultsSeen), ...lifecycleNotHappened(driver, commands)],
+      ),
+    );
     if (cfg.rollingRestart) {
       checks.push(
         check(
@@ -900,7 +1117,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         ),
       },
       chaos: { ...done, restarts, crashes },
-      faults: faultView,
+      faults: {
+        ...faultView,
+        ...(faultsSeen.some((f) => f.appliedInDoubt !== undefined)
+          ? { appliedInDoubt: faultsSeen.reduce((n, f) => n + (f.appliedInDoubt ?? 0), 0) }
+          : {}),
+      },
+      lifecycle: driver.active
+        ? `${[...lifecycle].join(', ')}: funded ${driver.counts.funded} times (${driver.counts.released} queued transfers released), approved ${driver.counts.approved}, rejected ${driver.counts.rejected}, clock advanced ${(driver.counts.clockAdvancedMs / 3_600_000).toFixed(0)} h${reused.size ? `, ${reused.size} entry ids reused by a single payout` : ''}`
+        : 'off',
       webhooks: {
         genuine,
         reenabled: webhookReenables,
@@ -924,6 +1149,17 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         byReason: dl.byReason,
         settledByEvent: dl.settledByEvent,
         maxCopies: dl.maxCopies,
+      },
+      attention: {
+        payouts: left.payouts,
+        total: left.total,
+        byReason: left.byReason,
+        settledByProvider: left.settledByProvider,
+        neverReceived: left.neverReceived,
+        enforced: cfg.attentionSettled,
+        budget: cfg.attentionBudget,
+        contradictedByProvider: raisedCheck.contradictedByProvider,
+        raised: raisedCheck.raised,
       },
       ledger,
       lag,
