@@ -1,6 +1,6 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { UndiciTransport } from '#provider-client';
+import { type ProviderClient, UndiciTransport } from '#provider-client';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 
@@ -29,9 +29,15 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
   });
   after(async () => stub.close());
   beforeEach(() => stub.reset());
+  // Closed even when an assertion fails: an open client would keep the test process alive.
+  const open: ProviderClient[] = [];
+  const track = (c: ProviderClient) => (open.push(c), c);
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
 
   it('v1: HTTP 429, then "Insufficient balance": the refusal says an earlier attempt may have reached it', async () => {
-    const client = testClient(stub);
+    const client = track(testClient(stub));
     stub.on(RT, (_r, n) =>
       n === 1 ? { status: 429, body: { message: 'Too many requests' } } : { status: 400, body: balance },
     );
@@ -39,11 +45,10 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.equal(r.diagnostics.attempts, 2);
     assert.equal(r.diagnostics.earlierAttemptMayHaveReached, true);
-    await client.close();
   });
 
   it('v1: subCode 429 in a 200 body, then a refusal: the same', async () => {
-    const client = testClient(stub);
+    const client = track(testClient(stub));
     stub.on(RT, (_r, n) =>
       n === 1
         ? { status: 200, body: { status: 'ERROR', subCode: '429', message: 'Too many requests' } }
@@ -52,11 +57,10 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
     const r = await client.requestTransfer(rt);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.equal(r.diagnostics.earlierAttemptMayHaveReached, true);
-    await client.close();
   });
 
   it('v2: HTTP 429, then a field refusal: the same', async () => {
-    const client = testClient(stub);
+    const client = track(testClient(stub));
     stub.on(V2, (_r, n) =>
       n === 1
         ? { status: 429, body: { message: 'Too many requests' } }
@@ -68,21 +72,19 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
     const r = await client.transferV2(tv2);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.equal(r.diagnostics.earlierAttemptMayHaveReached, true);
-    await client.close();
   });
 
   it('a refusal on the first attempt: no earlier attempt', async () => {
-    const client = testClient(stub);
+    const client = track(testClient(stub));
     stub.on(RT, { status: 400, body: balance });
     const r = await client.requestTransfer(rt);
     assert.equal(r.outcome, 'failed');
     assert.equal(r.diagnostics.attempts, 1);
     assert.notEqual(r.diagnostics.earlierAttemptMayHaveReached, true);
-    await client.close();
   });
 
   it('after "Token is not valid" (the provider refused the token, unread): no earlier attempt that may have reached it', async () => {
-    const client = testClient(stub);
+    const client = track(testClient(stub));
     stub.on(RT, (_r, n) =>
       n === 1
         ? { status: 403, body: { status: 'ERROR', subCode: '403', message: 'Token is not valid' } }
@@ -91,7 +93,6 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
     const r = await client.requestTransfer(rt);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.notEqual(r.diagnostics.earlierAttemptMayHaveReached, true);
-    await client.close();
   });
 });
 
@@ -107,6 +108,12 @@ describe('a requestId refused as a header: certainly not sent', () => {
   });
   after(async () => stub.close());
   beforeEach(() => stub.reset());
+  // Closed even when an assertion fails: an open client would keep the test process alive.
+  const open: ProviderClient[] = [];
+  const track = (c: ProviderClient) => (open.push(c), c);
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
 
   for (const [what, requestId] of [
     ['CR LF', 'req\r\nX-Injected: 1'],
@@ -114,7 +121,7 @@ describe('a requestId refused as a header: certainly not sent', () => {
     ['an emoji', 'req-😀'],
   ] as const) {
     it(`v1 and v2 with ${what}: refused unsent, no attempt, nothing reached the stub`, async () => {
-      const client = testClient(stub);
+      const client = track(testClient(stub));
       stub.on(RT, { body: { status: 'SUCCESS', subCode: '200', message: 'ok', data: { referenceId: '1' } } });
       for (const r of [
         await client.requestTransfer(rt, { requestId }),
@@ -127,7 +134,6 @@ describe('a requestId refused as a header: certainly not sent', () => {
       }
       assert.equal(stub.count(RT), 0);
       assert.equal(stub.count(V2), 0);
-      await client.close();
     });
   }
 });
@@ -136,15 +142,18 @@ describe('the transport: a header undici refuses locally was never sent', () => 
   it('a CR/LF header value is sent: false (the one case a call may be repeated blindly)', async () => {
     const stub = await StubProvider.start();
     const t = new UndiciTransport();
-    const out = await t.send({
-      method: 'GET',
-      url: `${stub.url}/x`,
-      headers: { 'x-request-id': 'a\r\nb' },
-      timeouts: { connectMs: 500, headersMs: 500, bodyMs: 500 },
-    });
-    assert.deepEqual(out, { ok: false, sent: false, errorCode: 'UND_ERR_INVALID_ARG' });
-    assert.equal(stub.count('/x'), 0);
-    await t.close();
-    await stub.close();
+    try {
+      const out = await t.send({
+        method: 'GET',
+        url: `${stub.url}/x`,
+        headers: { 'x-request-id': 'a\r\nb' },
+        timeouts: { connectMs: 500, headersMs: 500, bodyMs: 500 },
+      });
+      assert.deepEqual(out, { ok: false, sent: false, errorCode: 'UND_ERR_INVALID_ARG' });
+      assert.equal(stub.count('/x'), 0);
+    } finally {
+      await t.close();
+      await stub.close();
+    }
   });
 });
