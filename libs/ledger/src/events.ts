@@ -115,6 +115,7 @@ export function payoutStateEvent(row: PayoutRow): OutboxMessage {
     svcTransferId: row.svcTransferId ?? undefined,
     utr: row.utr ?? undefined,
     providerApi: row.providerApi,
+    subState: row.subState ?? undefined,
     beneficiary: beneficiaryOf(row.request),
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),

@@ -1,4 +1,4 @@
-import { type BatchFormat, type BatchStatus, type PayoutStatus } from '#contracts';
+import { type BatchFormat, type BatchStatus, type PayoutStatus, type ProviderSubState } from '#contracts';
 import { type ProviderApi } from '#provider-client';
 import { type SealedSecret } from './secrets-cipher.js';
 
@@ -50,6 +50,12 @@ export interface PayoutRow {
    * and check uses it. Absent only on rows built by hand (tests): v1.
    */
   providerApi?: ProviderApi;
+  /**
+   * Where the payout waits at the provider, when it says (issue 29); null: it said no more than
+   * pending, or the payout is settled. Written only by the ledger's moves (OutcomeFields.subState).
+   * Absent only on rows built by hand (tests): none.
+   */
+  subState?: ProviderSubState | null;
 }
 
 export interface NewPayout {
@@ -138,6 +144,11 @@ export interface OutcomeFields {
   utr?: string | null;
   lastError?: Record<string, unknown> | null;
   nextCheckAt?: Date | null;
+  /**
+   * The provider's sub-state (issue 29): a value or null sets it; undefined keeps the row's. A
+   * move to a terminal state clears it whatever is given (a settled payout waits nowhere).
+   */
+  subState?: ProviderSubState | null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type PayoutStatus } from '#contracts';
+import { type PayoutStatus, type ProviderSubState } from '#contracts';
 import { type ProviderApi } from '#provider-client';
 import { type PayoutRow } from './ledger.types.js';
 
@@ -12,7 +12,7 @@ export type Db = pg.Pool | pg.PoolClient;
 
 export const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api`;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state`;
 
 export interface RawPayout {
   id: string;
@@ -41,6 +41,7 @@ export interface RawPayout {
   traceparent: string | null;
   reopened_at: Date | null;
   provider_api: ProviderApi;
+  sub_state: ProviderSubState | null;
 }
 
 export function toRow(r: RawPayout): PayoutRow {
@@ -71,5 +72,6 @@ export function toRow(r: RawPayout): PayoutRow {
     traceparent: r.traceparent,
     reopenedAt: r.reopened_at,
     providerApi: r.provider_api,
+    subState: r.sub_state,
   };
 }

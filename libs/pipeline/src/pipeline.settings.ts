@@ -9,6 +9,7 @@ import { type DecisionTimings } from './shared/decide-after-submit.js';
 import { type LeaseKeeperSettings } from './shared/lease-keeper.js';
 import { type OutcomeRecorderSettings } from './shared/outcome-recorder.js';
 import { REVERSAL_WATCH_KINDS } from './shared/payout-kinds.js';
+import { longWaitRules } from './long-waits.config.js';
 
 /*
  * The settings of each pipeline part, from the validated config section (as outboxRelaySettings
@@ -64,6 +65,7 @@ export function reconcilerSettings(c: PipelineConfig, owner: string): Reconciler
     reversalWatch: c.REVERSAL_WATCH_SCHEDULE,
     notFoundSettleMs: c.NOT_FOUND_SETTLE_MS,
     failedWatch: c.FAILED_WATCH_SCHEDULE,
+    waits: longWaitRules(c),
   };
 }
 
