@@ -10,7 +10,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  *
  * A payout in REQUIRES_ATTENTION whose kind has a status endpoint is still asked, slowly (the
  * attention watch): its own small index, so the reconciler's claim of those rows never reads the
- * queue (`payout.claimAttentionChecks`).
+ * queue (`payout.claimAttentionChecks`). The operations search by sub-state has its own partial
+ * index, over the payouts waiting somewhere only.
  */
 export class ProviderSubState1764620000000 implements MigrationInterface {
   name = 'ProviderSubState1764620000000';
@@ -20,6 +21,10 @@ export class ProviderSubState1764620000000 implements MigrationInterface {
       ALTER TABLE payout ADD COLUMN sub_state TEXT
         CONSTRAINT payout_sub_state_check CHECK (sub_state IN (
           'queued', 'approval_pending', 'approved', 'scheduled_next_working_day', 'sent_to_bank'))`);
+    // The operations search by sub-state: only payouts waiting somewhere (few; cleared when settled).
+    await q.query(`
+      CREATE INDEX IF NOT EXISTS payout_search_sub_state_idx ON payout (sub_state, created_at, id)
+        WHERE sub_state IS NOT NULL`);
     await q.query(`
       CREATE INDEX IF NOT EXISTS payout_attention_watch_idx ON payout (next_check_at)
         WHERE status = 'REQUIRES_ATTENTION' AND next_check_at IS NOT NULL`);
@@ -27,6 +32,7 @@ export class ProviderSubState1764620000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS payout_attention_watch_idx`);
+    await q.query(`DROP INDEX IF EXISTS payout_search_sub_state_idx`);
     await q.query(`ALTER TABLE payout DROP COLUMN IF EXISTS sub_state`);
   }
 }

@@ -58,8 +58,11 @@ WITH changed AS (
            THEN now() + make_interval(secs => $12::double precision / 1000)
            ELSE m.next_check_at END,
          -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
-         -- "not processed") keeps counting, so re-sends are bounded too.
-         check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
+         -- "not processed") keeps counting, so re-sends are bounded too. A new provider
+         -- sub-state (issue 29) is a new wait with its own schedule.
+         check_count = CASE WHEN (m.status <> p.status
+                                  OR (m.set_sub_state AND m.sub_state IS DISTINCT FROM p.sub_state))
+                                 AND m.status <> 'REQUIRES_ATTENTION' THEN 0
                             ELSE p.check_count END,
          request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
          -- The provider's sub-state (issue 29): given, it is set; not given, kept; a settled

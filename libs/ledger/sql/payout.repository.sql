@@ -27,6 +27,16 @@ WHERE p.id IN (SELECT id FROM payout
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.sub_state;
 
+-- payout.claimAttentionChecks (PayoutRepository.claimAttentionChecks)
+UPDATE payout p
+  SET next_check_at = now() + make_interval(secs => $2::double precision / 1000),
+      check_count = p.check_count + 1, lease_owner = $1,
+      lease_until = now() + make_interval(secs => $2::double precision / 1000)
+WHERE p.id IN (SELECT id FROM payout
+                WHERE status = 'REQUIRES_ATTENTION' AND next_check_at <= now()
+                ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.sub_state;
+
 -- payout.renewLeases (PayoutRepository.renewLeases)
 UPDATE payout p
   SET lease_until = now() + make_interval(secs => $2::double precision / 1000),

@@ -16,7 +16,11 @@ export function isSubStateChange(
   to: PayoutStatus,
   a: PayoutFound,
 ): boolean {
-  return row.status === 'PENDING' && to === 'PENDING' && (a.subState ?? null) !== (row.subState ?? null);
+  if (row.status !== 'PENDING' || to !== 'PENDING') return false;
+  // Only the provider's webhook says `approved`; a status answer that says no more than pending
+  // does not take it back.
+  if (a.subState === undefined && row.subState === 'approved') return false;
+  return (a.subState ?? null) !== (row.subState ?? null);
 }
 
 /** The step of a row waiting in a long sub-state (PENDING or UNKNOWN); undefined: the generic schedule. */

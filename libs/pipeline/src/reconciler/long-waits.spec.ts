@@ -57,7 +57,7 @@ describe('the provider sub-state is news', () => {
   });
 
   it('a sub-state no longer said is a change too (PENDING, plain)', () => {
-    const row = payoutRow({ status: 'PENDING', subState: 'approved', stateChangedAt: new Date(now - H) });
+    const row = payoutRow({ status: 'PENDING', subState: 'queued', stateChangedAt: new Date(now - H) });
     const step = decideOnAnswer(row, pending(), false, rules, now);
     assert.ok(step.do === 'move' && step.to === 'PENDING' && step.answer.subState === undefined);
   });
@@ -208,5 +208,19 @@ describe('slowing schedules', () => {
     assert.equal(slowingDelay(d, 0, 35), 20);
     assert.equal(slowingDelay(d, 0, 36), 19);
     assert.equal(slowingDelay(d, 0, 35 + 20 * 1000 + 7), 13);
+  });
+});
+
+describe('approved (from the webhook) is a sub-state, not a status', () => {
+  it('a status answer that says no more than pending keeps it; a new sub-state replaces it', () => {
+    const row = payoutRow({
+      status: 'PENDING',
+      subState: 'approved',
+      stateChangedAt: new Date(now - 60_000),
+      checkCount: 1,
+    });
+    assert.equal(decideOnAnswer(row, pending(), false, rules, now).do, 'reschedule');
+    const queued = decideOnAnswer(row, pending('queued'), false, rules, now);
+    assert.ok(queued.do === 'move' && queued.answer.subState === 'queued');
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ProviderSubState } from '#contracts';
 import {
   deliveryTimestampMs,
   eventTimeWithin,
@@ -51,6 +52,8 @@ export interface WebhookHint {
   readonly reason?: string;
   /** The event time as sent. */
   readonly eventTime?: string;
+  /** A sub-state the event announces instead of a status (issue 29: TRANSFER_APPROVED is `approved`). */
+  readonly subState?: ProviderSubState;
 }
 
 /**
