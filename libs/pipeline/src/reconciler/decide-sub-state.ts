@@ -23,13 +23,17 @@ export function isSubStateChange(
   return (a.subState ?? null) !== (row.subState ?? null);
 }
 
-/** The step of a row waiting in a long sub-state (PENDING or UNKNOWN); undefined: the generic schedule. */
+/**
+ * The step of a PENDING row waiting in a long sub-state; undefined: the generic schedule. Not for
+ * UNKNOWN (a reopened payout keeps the sub-state it last had, but our own view of it is unclear:
+ * the generic schedule until the provider says where it waits again).
+ */
 export function longWaitOf(
   row: Pick<PayoutRow, 'status' | 'subState' | 'accountId' | 'stateChangedAt'>,
   waits: LongWaitRules | undefined,
   nowMs: number,
 ): WaitStep | undefined {
-  if (!waits || !row.subState || (row.status !== 'PENDING' && row.status !== 'UNKNOWN')) return undefined;
+  if (!waits || !row.subState || row.status !== 'PENDING') return undefined;
   return longWaitStep(
     { accountId: row.accountId, subState: row.subState, since: row.stateChangedAt },
     waits,
