@@ -157,7 +157,9 @@ export class WebhookHintWorker {
         : undefined;
       return batch ? this.batchHint(w, batch) : this.unmatched(w);
     }
-    if (!Object.hasOwn(WEBHOOK_STATUS, w.event) || !w.transferId) return done('ignored');
+    // A transfer event, or one the connector read as a sub-state (issue 29: TRANSFER_APPROVED).
+    const aboutTransfer = Object.hasOwn(WEBHOOK_STATUS, w.event) || w.fields.subState !== undefined;
+    if (!aboutTransfer || !w.transferId) return done('ignored');
     const payout = await this.d.payouts.findOne(this.d.pool, w.accountId, w.transferId);
     if (payout) return this.payoutHint(w, payout);
     const batch = await this.d.batches.findByEntry(this.d.pool, w.accountId, w.transferId);
