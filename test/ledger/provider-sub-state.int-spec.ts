@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { payoutStateEvent, PayoutRepository, type PayoutRow } from '#ledger';
+import { LedgerStatsRepository, payoutStateEvent, PayoutRepository, type PayoutRow } from '#ledger';
 import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
@@ -117,5 +117,21 @@ describe('the provider sub-state on the payout row (real Postgres)', () => {
       ['ss_4'],
     );
     assert.deepEqual(await payouts.claimAttentionChecks(pool, 'w', 60_000, 10), [], 'leased');
+  });
+  it("the oldest-unclear age leaves out the provider's long waits (they have their own bounds), and counts them", async () => {
+    const queued = await pendingRow('ss_6');
+    await moves.transition(pool, queued, 'PENDING', { subState: 'queued', nextCheckAt: new Date() }, false);
+    await pendingRow('ss_7');
+    // The queued one is three days old, the plain one an hour.
+    await pool.query(`UPDATE payout SET created_at = now() - interval '3 days' WHERE transfer_id = 'ss_6'`);
+    await pool.query(`UPDATE payout SET created_at = now() - interval '1 hour' WHERE transfer_id = 'ss_7'`);
+    const pending = (await new LedgerStatsRepository().snapshot(pool)).find(
+      (r) => r.kind === 'payout' && r.status === 'PENDING',
+    );
+    assert.equal(pending?.count, 2);
+    assert.ok(
+      pending && pending.oldestAgeSeconds > 3500 && pending.oldestAgeSeconds < 4000,
+      String(pending?.oldestAgeSeconds),
+    );
   });
 });
