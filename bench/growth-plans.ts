@@ -174,9 +174,10 @@ export function planCases(s: Sample, tag: string): PlanCase[] {
   const day = 86_400_000;
   const newRows = `INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, amount)
                    SELECT 'default', 'plan-setup-' || g, 'standard_transfer', 'h', '{}', 1 FROM generate_series(1, 100) g`;
-  // search.payouts: statuses, one status, kinds, account, from, to, utr, transferId LIKE, after (created, id), limit.
+  // search.payouts: statuses, one status, kinds, account, from, to, utr, transferId LIKE, after (created, id), limit,
+  // sub-states.
   const search = (shape: string, p: Partial<Record<number, unknown>>): PlanCase => {
-    const params: unknown[] = nulls(11);
+    const params: unknown[] = nulls(12);
     params[10] = 51;
     for (const [i, v] of Object.entries(p)) params[Number(i)] = v;
     return { tag: 'search.payouts', shape, params };
@@ -230,9 +231,13 @@ export function planCases(s: Sample, tag: string): PlanCase[] {
         nulls(n),
         nulls(n),
         'reconciler',
+        // The provider's sub-state (issue 29): not given.
+        r.map(() => false),
+        nulls(n),
       ],
     },
     { tag: 'payout.claimDueChecks', shape: 'due checks, limit 100', params: ['bench', 30_000, 100] },
+    { tag: 'payout.claimAttentionChecks', shape: 'attention watch, limit 16', params: ['bench', 30_000, 16] },
     {
       tag: 'payout.renewLeases',
       shape: `${n} leases`,
@@ -273,6 +278,7 @@ export function planCases(s: Sample, tag: string): PlanCase[] {
     search('transferId prefix', { 7: `${old.transfer_id.slice(0, -2)}%` }),
     search('one day, 6 months ago', { 4: new Date(now - 183 * day), 5: new Date(now - 182 * day) }),
     search('account acc3', { 3: 'acc3' }),
+    search('sub-state queued', { 11: ['queued'] }),
     search('kind validated_upi_payout, FAILED', { 1: 'FAILED', 2: ['validated_upi_payout'] }),
     search('second page, status SUCCESS', { 1: 'SUCCESS', 8: new Date(now - 30 * day), 9: '1' }),
     {

@@ -19,6 +19,7 @@ import { SearchStatusPartial1764510000000 } from './1764510000000-search-status-
 import { OutboxWalPublication1764520000000 } from './1764520000000-outbox-wal-publication.js';
 import { DropDueCheckIdx1764530000000 } from './1764530000000-drop-due-check-idx.js';
 import { NegativeWatch1764610000000 } from './1764610000000-negative-watch.js';
+import { ProviderSubState1764620000000 } from './1764620000000-provider-sub-state.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   OutboxWalPublication1764520000000,
   DropDueCheckIdx1764530000000,
   NegativeWatch1764610000000,
+  ProviderSubState1764620000000,
 ];

@@ -57,6 +57,8 @@ describe('operator side', () => {
     stack = await startStack({
       env: {
         ...FAST_RECONCILE,
+        // The attention watch (issue 29), fast: only rows the reconciler itself handed over.
+        ATTENTION_WATCH_SCHEDULE: '300ms',
         OPS_OPERATORS: operatorsEnv([
           { id: 'vera', role: 'viewer', token: TOKENS.vera },
           { id: 'otto', role: 'operator', token: TOKENS.otto },
@@ -424,6 +426,57 @@ describe('operator side', () => {
         201,
       );
       assert.equal((await call('vera', 'GET', `/ops/proposals/x1/approve`)).status, 404);
+    });
+  });
+
+  describe('the attention watch (issue 29)', () => {
+    it('a payout the provider settles while a person has it leaves the queue, the history says why, and an open proposal can no longer be decided', async () => {
+      // The sandbox holds this one PENDING: the fast schedule hands it to a person.
+      await stack.send({
+        type: 'payout.direct_transfer',
+        data: {
+          transferId: 'aw_1',
+          amount: '10.00',
+          beneDetails: {
+            name: 'A Person',
+            phone: '9876543210',
+            bankAccount: '007711000031',
+            ifsc: 'HDFC0000077',
+          },
+        },
+      });
+      const ra = await stack.waitForStatus('aw_1', 'REQUIRES_ATTENTION', 30_000);
+      const queue = await call('vera', 'GET', '/ops/requires-attention?limit=200');
+      assert.ok((queue.body['payouts'] as Row[]).some((x) => x['transferId'] === 'aw_1'));
+      const p = await call('otto', 'POST', `/ops/payouts/${ACCOUNT}/aw_1/proposals`, {
+        outcome: 'FAILED',
+        note: 'looks failed to me',
+        version: ra.data.version,
+      });
+      assert.equal(p.status, 201, p.text);
+
+      // The provider pays it meanwhile.
+      const t = stack.sandbox.world.account.transfers.get('aw_1');
+      assert.ok(t, 'the sandbox has the transfer');
+      t.steps.push({ at: stack.sandbox.world.clock.now(), status: 'SUCCESS', statusCode: '200', reason: '' });
+      const ok = await stack.waitForStatus('aw_1', 'SUCCESS', 20_000);
+      assert.equal(ok.data.reason, 'settled_by_provider_while_waiting');
+
+      const a = await call('anna', 'POST', `/ops/proposals/${p.body['id'] as string}/approve`, {});
+      assert.equal(a.status, 409, 'the stale-version guard: the row moved on');
+      assert.equal(a.body['code'], 'concurrent_change');
+      assert.equal((await call('vera', 'GET', `/ops/payouts/${ACCOUNT}/aw_1`)).body['status'], 'SUCCESS');
+      const after = await call('vera', 'GET', '/ops/requires-attention?limit=200');
+      assert.ok(
+        !(after.body['payouts'] as Row[]).some((x) => x['transferId'] === 'aw_1'),
+        'the queue row closed',
+      );
+      const tl = await call('vera', 'GET', `/ops/payouts/${ACCOUNT}/aw_1/timeline`);
+      const settled = (tl.body['history'] as Row[]).find((h) => h['to'] === 'SUCCESS');
+      assert.deepEqual(
+        [settled?.['from'], settled?.['cause'], settled?.['reason']],
+        ['REQUIRES_ATTENTION', 'reconciler', 'settled_by_provider_while_waiting'],
+      );
     });
   });
 

@@ -573,4 +573,21 @@ describe('provider webhooks', () => {
       200,
     );
   });
+  it("the provider's approval (a sub-state, issue 29) is PENDING approved through the ledger, an event, never a status", async () => {
+    await pending('wh_approved');
+    // As the hint store keeps a TRANSFER_APPROVED webhook the connector has read (its sub-state
+    // `approved`); the reader's part is the connector's, this is the worker's.
+    await stack.sql(
+      `INSERT INTO provider_webhook (account_id, api_version, identity, event, transfer_id, fields)
+       VALUES ($1, 'v2', 'approved-wh_approved', 'TRANSFER_APPROVED', 'wh_approved', $2::jsonb)`,
+      [ACCOUNT, JSON.stringify({ transferId: 'wh_approved', amount: '10.00', subState: 'approved' })],
+    );
+    const approved = await eventually(
+      async () => distinctEvents(stack, 'wh_approved').find((e) => e.data.subState === 'approved'),
+      { timeoutMs: 10_000, what: 'the approved sub-state published' },
+    );
+    assert.equal(approved.type, 'payouts.payout.pending');
+    assert.equal(approved.data.status, 'PENDING');
+    assert.deepEqual(statusesOf(stack, 'wh_approved'), ['RECEIVED', 'SUBMITTING', 'PENDING', 'PENDING']);
+  });
 });

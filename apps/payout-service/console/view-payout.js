@@ -8,7 +8,7 @@ import { timelineSection } from './view-timeline.js';
 
 /**
  * @typedef {{ accountId: string, transferId: string, kind: string, status: string, version: number,
- *   attempt: number, amount: string, reason: string | null, statusCode: string | null,
+ *   attempt: number, amount: string, reason: string | null, subState?: string | null, statusCode: string | null,
  *   referenceId: string | null, svcTransferId: string | null, utr: string | null,
  *   requestId: string | null, nextCheckAt: string | null, checkCount: number,
  *   beneficiary: Record<string, string> | null, createdAt: string, updatedAt: string }} Payout
@@ -79,6 +79,7 @@ export async function payoutView(ctx) {
     ['Kind', p.kind],
     ['Amount', p.amount],
     ['Reason', p.reason ?? ''],
+    ['At the provider', p.subState ?? ''],
     ['Provider status code', p.statusCode ?? ''],
     ['Version / attempt', `${p.version} / ${p.attempt}`],
     ['Reference id', p.referenceId ?? ''],

@@ -6,7 +6,7 @@ import { confirmAction, h, link, mount, notice, payoutRoute, statusBadge, table,
 
 /**
  * @typedef {{ accountId: string, transferId: string, kind: string, status: string, amount: string,
- *   reason: string | null, statusCode: string | null, utr: string | null, checkCount: number,
+ *   reason: string | null, subState?: string | null, statusCode: string | null, utr: string | null, checkCount: number,
  *   updatedAt: string, createdAt: string }} PayoutRow
  * @typedef {{ accountId: string, batchTransferId: string, status: string, totalAmount: string,
  *   entryCount: number, reason: string | null, updatedAt: string | null }} BatchRow
@@ -92,6 +92,7 @@ export async function queueView(ctx) {
             { title: 'Amount', cell: (p) => p.amount, num: true },
             { title: 'Status', cell: (p) => statusBadge(p.status) },
             { title: 'Reason', cell: (p) => p.reason ?? '' },
+            { title: 'At the provider', cell: (p) => p.subState ?? '' },
             { title: 'Checks', cell: (p) => p.checkCount, num: true },
             { title: 'Since', cell: (p) => when(p.updatedAt) },
           ],

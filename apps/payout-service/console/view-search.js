@@ -5,16 +5,16 @@
 // so a search can be reloaded or shared; they never hold a secret.
 import { call, describe, download, qs, seg } from './api.js';
 import { formValues, h, link, mount, notice, payoutRoute, statusBadge, table, when } from './dom.js';
-import { KINDS, STATUSES } from './vocabulary.js';
+import { KINDS, STATUSES, SUB_STATES } from './vocabulary.js';
 
 const SEARCH = 'GET /ops/payouts';
 const EXPORT = 'GET /ops/payouts/export.csv';
-const FILTERS = ['status', 'kind', 'account', 'transferIdPrefix', 'utr', 'batch', 'from', 'to'];
+const FILTERS = ['status', 'subState', 'kind', 'account', 'transferIdPrefix', 'utr', 'batch', 'from', 'to'];
 
 /**
  * @typedef {{ accountId: string, transferId: string, batchTransferId: string | null, kind: string,
  *   status: string, version: number, amount: string, utr: string | null, referenceId: string | null,
- *   reason: string | null, beneficiary: Record<string, string> | null, createdAt: string,
+ *   reason: string | null, subState?: string | null, beneficiary: Record<string, string> | null, createdAt: string,
  *   updatedAt: string }} Item
  */
 
@@ -60,6 +60,7 @@ export async function searchView(ctx) {
     },
     input('transferIdPrefix', 'Transfer id starts with', { size: 18 }),
     select('status', 'Status', STATUSES),
+    select('subState', 'At the provider', SUB_STATES),
     select('kind', 'Kind', KINDS),
     input('account', 'Account', { size: 10 }),
     input('utr', 'UTR', { size: 14 }),
@@ -122,6 +123,7 @@ async function page(ctx, filters, el, cursor, size) {
         { title: 'Kind', cell: (r) => r.kind },
         { title: 'Amount', cell: (r) => r.amount, num: true },
         { title: 'Status', cell: (r) => statusBadge(r.status) },
+        { title: 'At the provider', cell: (r) => r.subState ?? '' },
         { title: 'UTR', cell: (r) => r.utr ?? '' },
         {
           title: 'Beneficiary (masked)',

@@ -22,3 +22,12 @@ export const KINDS = [
   'internal_transfer',
   'self_withdrawal',
 ];
+
+// The provider's sub-states (issue 29): PROVIDER_SUB_STATES (#contracts).
+export const SUB_STATES = [
+  'queued',
+  'approval_pending',
+  'approved',
+  'scheduled_next_working_day',
+  'sent_to_bank',
+];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PAYOUT_STATUSES } from '#contracts';
+import { PAYOUT_STATUSES, PROVIDER_SUB_STATES } from '#contracts';
 import { PAYOUT_KIND_NAMES } from '#pipeline';
 import { CONSOLE_CSP, CONSOLE_DIR, loadConsoleAssets } from './console.controller.js';
 
@@ -42,8 +42,10 @@ describe('web console files', () => {
     const v = (await import(new URL('vocabulary.js', `file://${CONSOLE_DIR}`).href)) as {
       STATUSES: string[];
       KINDS: string[];
+      SUB_STATES: string[];
     };
     assert.deepEqual([...v.STATUSES].sort(), [...PAYOUT_STATUSES].sort());
     assert.deepEqual([...v.KINDS].sort(), [...PAYOUT_KIND_NAMES].sort());
+    assert.deepEqual([...v.SUB_STATES].sort(), [...PROVIDER_SUB_STATES].sort());
   });
 });

@@ -1,5 +1,6 @@
 import { type CommandType } from './schemas/commands.schema.js';
 import { type QueryType } from './schemas/queries.schema.js';
+import { type ProviderSubState } from './schemas/events.schema.js';
 
 /** Decimal string, e.g. "1250.50". Never a JS number. */
 export type Amount = string;
@@ -192,6 +193,8 @@ export type EventData = {
   batchTransferId?: string;
   /** The provider API generation that carried it (the account's at acceptance). */
   providerApi?: 'v1' | 'v2';
+  /** payouts.payout.* only: where the payout waits at the provider (issue 29). */
+  subState?: ProviderSubState;
   beneficiary?: { beneId?: string; bankAccount?: string; ifsc?: string; vpa?: string };
   totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };
   /** payouts.payout.contradicted only (ADR 0018). */

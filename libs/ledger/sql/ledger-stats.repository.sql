@@ -13,7 +13,9 @@ SELECT 'payout' AS kind, 'RECEIVED' AS status, count(*) AS count,
   FROM payout WHERE status = 'SUBMITTING'
   UNION ALL
   SELECT 'payout' AS kind, 'PENDING' AS status, count(*) AS count,
-  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  EXTRACT(EPOCH FROM now() - min(created_at) FILTER (
+  WHERE sub_state IS NULL OR sub_state NOT IN ('queued', 'approval_pending', 'scheduled_next_working_day')
+  ))::float8 AS age
   FROM payout WHERE status = 'PENDING'
   UNION ALL
   SELECT 'payout' AS kind, 'UNKNOWN' AS status, count(*) AS count,

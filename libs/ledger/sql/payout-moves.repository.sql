@@ -16,7 +16,7 @@ WITH changed AS (
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, NULL::text, ch.status, ch.version, 'intake',
@@ -24,7 +24,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state FROM changed;
 
 -- payout.claimForSubmission (PayoutMoves.claimForSubmission)
 WITH changed AS (
@@ -34,7 +34,7 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
    WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                    ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.sub_state
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
@@ -42,7 +42,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state FROM changed;
 
 -- payout.transitionMany (PayoutMoves.transitionMany)
 WITH changed AS (
@@ -58,18 +58,26 @@ WITH changed AS (
            THEN now() + make_interval(secs => $12::double precision / 1000)
            ELSE m.next_check_at END,
          -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
-         -- "not processed") keeps counting, so re-sends are bounded too.
-         check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
+         -- "not processed") keeps counting, so re-sends are bounded too. A new provider
+         -- sub-state (issue 29) is a new wait with its own schedule.
+         check_count = CASE WHEN (m.status <> p.status
+                                  OR (m.set_sub_state AND m.sub_state IS DISTINCT FROM p.sub_state))
+                                 AND m.status <> 'REQUIRES_ATTENTION' THEN 0
                             ELSE p.check_count END,
          request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
+         -- The provider's sub-state (issue 29): given, it is set; not given, kept; a settled
+         -- payout waits nowhere.
+         sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
+                          WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
          lease_owner = NULL, lease_until = NULL
     FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                 $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
-                $14::text[], $15::text[], $16::text[], $17::bigint[])
+                $14::text[], $15::text[], $16::text[], $17::bigint[], $19::boolean[], $20::text[])
          AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
-              last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id)
+              last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id,
+              set_sub_state, sub_state)
    WHERE p.id = m.id AND p.version = m.from_version
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, m.from_status AS h_from, m.operator_id AS h_operator,
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.sub_state, m.from_status AS h_from, m.operator_id AS h_operator,
              m.approver_id AS h_approver, m.proposal_id AS h_proposal
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
@@ -78,7 +86,7 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state FROM changed;
 
 -- payout.markResent (PayoutMoves.markResent)
 UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
@@ -86,7 +94,7 @@ UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attemp
 WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state;
 
 -- payout.reopenForRecheck (PayoutMoves.reopenForRecheck)
 UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
@@ -94,4 +102,4 @@ UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_c
 WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state;

@@ -1,4 +1,4 @@
-import { type BatchFormat, type BatchStatus, type PayoutStatus } from '#contracts';
+import { type BatchFormat, type BatchStatus, type PayoutStatus, type ProviderSubState } from '#contracts';
 import { type ProviderApi } from '#provider-client';
 import { type SealedSecret } from './secrets-cipher.js';
 
@@ -58,6 +58,12 @@ export interface PayoutRow {
   maybeReached?: boolean;
   /** When the provider refused a re-send while an earlier attempt may have reached it; null: never. */
   resendRefusedAt?: Date | null;
+  /**
+   * Where the payout waits at the provider, when it says (issue 29); null: it said no more than
+   * pending, or the payout is settled. Written only by the ledger's moves (OutcomeFields.subState).
+   * Absent only on rows built by hand (tests): none.
+   */
+  subState?: ProviderSubState | null;
 }
 
 export interface NewPayout {
@@ -157,6 +163,11 @@ export interface OutcomeFields {
    * the row (`resendRefusedAt`), kept through reopens, so no later "not found" re-sends it.
    */
   resendRefused?: boolean;
+  /**
+   * The provider's sub-state (issue 29): a value or null sets it; undefined keeps the row's. A
+   * move to a terminal state clears it whatever is given (a settled payout waits nowhere).
+   */
+  subState?: ProviderSubState | null;
 }
 
 /**

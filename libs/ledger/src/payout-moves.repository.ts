@@ -170,17 +170,25 @@ export class PayoutMoves {
                 resend_refused_at = CASE WHEN m.resend_refused AND p.resend_refused_at IS NULL THEN now()
                                          ELSE p.resend_refused_at END,
                 -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
-                -- "not processed") keeps counting, so re-sends are bounded too.
-                check_count = CASE WHEN m.status <> p.status AND m.status <> 'REQUIRES_ATTENTION' THEN 0
+                -- "not processed") keeps counting, so re-sends are bounded too. A new provider
+                -- sub-state (issue 29) is a new wait with its own schedule.
+                check_count = CASE WHEN (m.status <> p.status
+                                         OR (m.set_sub_state AND m.sub_state IS DISTINCT FROM p.sub_state))
+                                        AND m.status <> 'REQUIRES_ATTENTION' THEN 0
                                    ELSE p.check_count END,
                 request_secrets = CASE WHEN m.erase THEN NULL ELSE p.request_secrets END,
+                -- The provider's sub-state (issue 29): given, it is set; not given, kept; a settled
+                -- payout waits nowhere.
+                sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
+                                 WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
                 lease_owner = NULL, lease_until = NULL
            FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                        $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
-                       $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[])
+                       $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[],
+                       $23::boolean[], $24::text[])
                 AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
                      last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id,
-                     maybe_reached, resend_refused)
+                     maybe_reached, resend_refused, set_sub_state, sub_state)
           WHERE p.id = m.id AND p.version = m.from_version
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from, m.operator_id AS h_operator,
                     m.approver_id AS h_approver, m.proposal_id AS h_proposal
@@ -209,6 +217,8 @@ export class PayoutMoves {
         this.settings.failedWatchKinds ?? [],
         moves.map((m) => m.fields.maybeReached === true),
         moves.map((m) => m.fields.resendRefused === true),
+        moves.map((m) => m.fields.subState !== undefined),
+        moves.map((m) => m.fields.subState ?? null),
       ],
     });
     return rows.map(toRow);

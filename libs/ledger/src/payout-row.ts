@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type PayoutStatus } from '#contracts';
+import { type PayoutStatus, type ProviderSubState } from '#contracts';
 import { type ProviderApi } from '#provider-client';
 import { type PayoutRow } from './ledger.types.js';
 
@@ -13,7 +13,7 @@ export type Db = pg.Pool | pg.PoolClient;
 export const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at`;
+  resend_refused_at, sub_state`;
 
 export interface RawPayout {
   id: string;
@@ -44,6 +44,7 @@ export interface RawPayout {
   provider_api: ProviderApi;
   maybe_reached: boolean;
   resend_refused_at: Date | null;
+  sub_state: ProviderSubState | null;
 }
 
 export function toRow(r: RawPayout): PayoutRow {
@@ -76,5 +77,6 @@ export function toRow(r: RawPayout): PayoutRow {
     providerApi: r.provider_api,
     maybeReached: r.maybe_reached,
     resendRefusedAt: r.resend_refused_at,
+    subState: r.sub_state,
   };
 }

@@ -62,6 +62,27 @@ export class PayoutRepository {
   }
 
   /**
+   * claimAttentionChecks: REQUIRES_ATTENTION rows under the attention watch (issue 29: a person's
+   * payout whose kind has a status endpoint is still asked, slowly) that are due, claimed like
+   * claimDueChecks (a lease; no state change). Its own statement and index
+   * (payout_attention_watch_idx), so the main claim is untouched.
+   */
+  async claimAttentionChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
+    const { rows } = await db.query<RawPayout>(
+      /* sql: payout.claimAttentionChecks */ `UPDATE payout p
+          SET next_check_at = now() + make_interval(secs => $2::double precision / 1000),
+              check_count = p.check_count + 1, lease_owner = $1,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE p.id IN (SELECT id FROM payout
+                        WHERE status = 'REQUIRES_ATTENTION' AND next_check_at <= now()
+                        ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${qualify(COLUMNS, 'p')}`,
+      [owner, leaseMs, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
    * renewLeases: the heartbeat of in-flight work. Extends the lease (and pushes next_check_at, which
    * the reconciler claims by) of every row this owner still holds at the version it saw, in one
    * statement. Returns the ids renewed: a missing id is a lease this worker lost.

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type ProviderSubState } from '#contracts';
 import { qualify } from './sql.js';
 
 type Db = pg.Pool | pg.PoolClient;
@@ -24,6 +25,11 @@ export interface WebhookFields {
   readonly statusCode?: string;
   readonly amount?: string;
   readonly eventTime?: string;
+  /**
+   * A sub-state the webhook announces instead of a status (issue 29: TRANSFER_APPROVED, read by
+   * the connector as `approved`).
+   */
+  readonly subState?: ProviderSubState;
 }
 
 export interface NewWebhook {

@@ -5,8 +5,8 @@
 
 -- search.payouts (SearchRepository.payouts)
 SELECT id AS key, created_at::text AS created_key, NULL::bigint AS batch_id, account_id, transfer_id,
-      NULL::text AS batch_transfer_id, kind, status, version, amount, utr, reference_id, reason, request,
-      created_at, updated_at
+      NULL::text AS batch_transfer_id, kind, status, version, amount, utr, reference_id, reason, sub_state,
+      request, created_at, updated_at
  FROM payout
 WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
   AND ($2::text IS NULL OR status = $2::text)
@@ -17,13 +17,14 @@ WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
   AND ($7::text IS NULL OR utr = $7::text)
   AND ($8::text IS NULL OR transfer_id LIKE $8::text)
   AND ($9::timestamptz IS NULL OR (created_at, id) < ($9::timestamptz, $10::bigint))
+  AND ($12::text[] IS NULL OR sub_state = ANY($12::text[]))
 ORDER BY created_at DESC, id DESC
 LIMIT $11;
 
 -- search.batchEntries (SearchRepository.batchEntries)
 SELECT i.position AS key, b.created_at::text AS created_key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
       'batch_entry' AS kind, i.status, i.version, i.amount, i.utr, i.reference_id, i.reason,
-      i.entry AS request, b.created_at, i.updated_at
+      NULL::text AS sub_state, i.entry AS request, b.created_at, i.updated_at
  FROM batch b JOIN batch_item i ON i.batch_id = b.id
 WHERE b.batch_transfer_id = $1
   AND ($2::text[] IS NULL OR i.status = ANY($2::text[]))
@@ -33,5 +34,6 @@ WHERE b.batch_transfer_id = $1
   AND ($6::text IS NULL OR i.utr = $6::text)
   AND ($7::text IS NULL OR i.transfer_id LIKE $7::text)
   AND ($8::bigint IS NULL OR (i.batch_id, i.position) > ($8::bigint, $9::int))
+  AND $11::text[] IS NULL
 ORDER BY i.batch_id, i.position
 LIMIT $10;

@@ -1,4 +1,4 @@
-import { querySchemas } from '#contracts';
+import { PROVIDER_SUB_STATES, querySchemas } from '#contracts';
 import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from './vocabulary.js';
 import { CSV_COLUMNS, MAX_PAGE } from './search.js';
 import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
@@ -83,6 +83,14 @@ const SEARCH_PARAMS: Json[] = [
     type: 'string',
     description: PAYOUT_KINDS_LIST.join(', '),
   }),
+  query(
+    'subState',
+    'comma-separated provider sub-states (where a payout waits at the provider; batch entries have none)',
+    {
+      type: 'string',
+      description: PROVIDER_SUB_STATES.join(', '),
+    },
+  ),
   query('account', 'account id, exact'),
   query('from', 'created at or after (ISO 8601)', { type: 'string', format: 'date-time' }),
   query('to', 'created before (ISO 8601)', { type: 'string', format: 'date-time' }),
@@ -491,6 +499,11 @@ export function opsOpenApi(): Json {
             attempt: int,
             amount: { type: 'string', description: 'decimal, two places' },
             reason: nullable('string'),
+            subState: {
+              type: ['string', 'null'],
+              enum: [...PROVIDER_SUB_STATES, null],
+              description: 'where the payout waits at the provider, when it says (issue 29)',
+            },
             statusCode: nullable('string'),
             referenceId: nullable('string'),
             svcTransferId: nullable('string'),
@@ -517,6 +530,11 @@ export function opsOpenApi(): Json {
             utr: nullable('string'),
             referenceId: nullable('string'),
             reason: nullable('string'),
+            subState: {
+              type: ['string', 'null'],
+              enum: [...PROVIDER_SUB_STATES, null],
+              description: "a payout's provider sub-state; null on a batch entry",
+            },
             beneficiary: ref('Beneficiary'),
             createdAt: time,
             updatedAt: time,

@@ -24,6 +24,8 @@ export interface PayoutView {
   attempt: number;
   amount: string;
   reason: string | null;
+  /** Where it waits at the provider (issue 29): queued, approval_pending, ...; null: not said. */
+  subState: string | null;
   statusCode: string | null;
   referenceId: string | null;
   svcTransferId: string | null;
@@ -76,6 +78,7 @@ export function payoutView(r: PayoutRow): PayoutView {
     attempt: r.attempt,
     amount: r.amount,
     reason: r.reason,
+    subState: r.subState ?? null,
     statusCode: r.statusCode,
     referenceId: r.referenceId,
     svcTransferId: r.svcTransferId,
@@ -135,6 +138,8 @@ export interface SearchItemView {
   utr: string | null;
   referenceId: string | null;
   reason: string | null;
+  /** A payout's provider sub-state (issue 29); null on an entry or when not said. */
+  subState: string | null;
   beneficiary: ReturnType<typeof beneficiaryOf> | null;
   createdAt: string;
   updatedAt: string;
@@ -152,6 +157,7 @@ export function searchItemView(r: SearchRow): SearchItemView {
     utr: r.utr,
     referenceId: r.referenceId,
     reason: r.reason,
+    subState: r.subState,
     beneficiary: beneficiaryOf(r.request) ?? null,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),

@@ -13,6 +13,8 @@ export interface PayoutFilter {
   readonly to?: Date;
   readonly utr?: string;
   readonly transferIdPrefix?: string;
+  /** The provider's sub-states (issue 29); batch entries have none, so they never match. */
+  readonly subStates?: readonly string[];
 }
 
 /** Where a page of payouts ended: Postgres's own text of created_at (microseconds kept), and id. */
@@ -38,6 +40,7 @@ export interface SearchRow {
   readonly utr: string | null;
   readonly referenceId: string | null;
   readonly reason: string | null;
+  readonly subState: string | null;
   readonly request: Record<string, unknown>;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -57,6 +60,7 @@ interface Raw {
   utr: string | null;
   reference_id: string | null;
   reason: string | null;
+  sub_state: string | null;
   request: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
@@ -76,6 +80,7 @@ const toRow = (r: Raw): SearchRow => ({
   utr: r.utr,
   referenceId: r.reference_id,
   reason: r.reason,
+  subState: r.sub_state,
   request: r.request,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -101,8 +106,8 @@ export class SearchRepository {
     const one = f.statuses?.length === 1 ? f.statuses[0]! : null;
     const { rows } = await db.query<Raw>(
       /* sql: search.payouts */ `SELECT id AS key, created_at::text AS created_key, NULL::bigint AS batch_id, account_id, transfer_id,
-              NULL::text AS batch_transfer_id, kind, status, version, amount, utr, reference_id, reason, request,
-              created_at, updated_at
+              NULL::text AS batch_transfer_id, kind, status, version, amount, utr, reference_id, reason, sub_state,
+              request, created_at, updated_at
          FROM payout
         WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
           AND ($2::text IS NULL OR status = $2::text)
@@ -113,6 +118,7 @@ export class SearchRepository {
           AND ($7::text IS NULL OR utr = $7::text)
           AND ($8::text IS NULL OR transfer_id LIKE $8::text)
           AND ($9::timestamptz IS NULL OR (created_at, id) < ($9::timestamptz, $10::bigint))
+          AND ($12::text[] IS NULL OR sub_state = ANY($12::text[]))
         ORDER BY created_at DESC, id DESC
         LIMIT $11`,
       [
@@ -127,6 +133,7 @@ export class SearchRepository {
         after?.createdAt ?? null,
         after?.id ?? null,
         limit,
+        f.subStates ?? null,
       ],
     );
     return rows.map(toRow);
@@ -147,7 +154,7 @@ export class SearchRepository {
     const { rows } = await db.query<Raw>(
       /* sql: search.batchEntries */ `SELECT i.position AS key, b.created_at::text AS created_key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
               'batch_entry' AS kind, i.status, i.version, i.amount, i.utr, i.reference_id, i.reason,
-              i.entry AS request, b.created_at, i.updated_at
+              NULL::text AS sub_state, i.entry AS request, b.created_at, i.updated_at
          FROM batch b JOIN batch_item i ON i.batch_id = b.id
         WHERE b.batch_transfer_id = $1
           AND ($2::text[] IS NULL OR i.status = ANY($2::text[]))
@@ -157,6 +164,7 @@ export class SearchRepository {
           AND ($6::text IS NULL OR i.utr = $6::text)
           AND ($7::text IS NULL OR i.transfer_id LIKE $7::text)
           AND ($8::bigint IS NULL OR (i.batch_id, i.position) > ($8::bigint, $9::int))
+          AND $11::text[] IS NULL
         ORDER BY i.batch_id, i.position
         LIMIT $10`,
       [
@@ -170,6 +178,7 @@ export class SearchRepository {
         after?.batchId ?? null,
         after?.position ?? 0,
         limit,
+        f.subStates ?? null,
       ],
     );
     return rows.map(toRow);

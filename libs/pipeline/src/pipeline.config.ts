@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
+import { LONG_WAIT_VARS } from './long-waits.config.js';
 
 /** A watch's schedule (delays between checks of a settled payout): a list, or "off" for none. */
 const watchSchedule = z.string().transform((s, ctx) => {
@@ -133,6 +134,8 @@ export const pipelineConfig = defineSection('pipeline', {
     default: String(512 * 1024),
     description: 'Commands larger than this are dead-lettered (reason oversized)',
   }),
+  // The provider's long waits and the attention watch (issue 29).
+  ...LONG_WAIT_VARS,
 });
 
 export type PipelineConfig = SectionValues<typeof pipelineConfig.vars>;

@@ -88,7 +88,7 @@ export class PipelineGauges {
     });
     new Gauge({
       name: 'payouts_oldest_unclear_age_seconds',
-      help: 'Age since creation of the oldest payout or batch still SUBMITTING, PENDING/PROCESSING or UNKNOWN (0 if none)',
+      help: "Age since creation of the oldest payout or batch still SUBMITTING, PENDING/PROCESSING or UNKNOWN (0 if none); PENDING leaves out the provider's long waits (queued, approval_pending, scheduled_next_working_day), which have their own bounds",
       labelNames: ['kind', 'status'],
       registers: [registry],
       async collect() {

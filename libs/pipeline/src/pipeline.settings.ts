@@ -9,6 +9,7 @@ import { type DecisionTimings } from './shared/decide-after-submit.js';
 import { type LeaseKeeperSettings } from './shared/lease-keeper.js';
 import { type OutcomeRecorderSettings } from './shared/outcome-recorder.js';
 import { FAILED_WATCH_KINDS, REVERSAL_WATCH_KINDS } from './shared/payout-kinds.js';
+import { longWaitRules } from './long-waits.config.js';
 
 /*
  * The settings of each pipeline part, from the validated config section (as outboxRelaySettings
@@ -80,6 +81,7 @@ export function reconcilerSettings(
     failedWatch: c.FAILED_WATCH_SCHEDULE,
     refusedResendSettleMs: c.REFUSED_RESEND_SETTLE_MS,
     notReceivedFailsAccounts,
+    waits: longWaitRules(c),
   };
 }
 

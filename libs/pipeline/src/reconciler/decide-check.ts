@@ -6,6 +6,8 @@ import { errorOf } from '../shared/submit-payout.js';
 import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 import { traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+import { firstCheckIn, isSubStateChange, longWaitOf } from './decide-sub-state.js';
+import { type LongWaitRules } from './long-waits.js';
 
 /** What the status endpoint said about a payout (the connector's check), or that it has none. */
 export type StatusCheck = PayoutCheck | { found: false; result: 'no-status-endpoint' };
@@ -41,6 +43,12 @@ export interface CheckRules {
    * (not_received_by_provider); elsewhere a person decides (PROVIDER_ACCOUNTS `notReceivedFails`).
    */
   readonly notReceivedFailsAccounts: ReadonlySet<string>;
+  /**
+   * The provider's long waits (issue 29): a PENDING payout in a long sub-state (queued, approval
+   * pending, next working day) is checked on its own schedule, up to its bound; and the attention
+   * watch. Absent: every sub-state on the generic schedule, no attention watch.
+   */
+  readonly waits?: LongWaitRules;
 }
 
 /** Why an answer was not applied: counted and logged by the reconciler, whatever the step. */
@@ -138,6 +146,17 @@ export function decideOnAnswer(
   const raw = check.answer.raw;
   const to = check.answer.status;
   if (!to) return later(row, { providerStatus: raw ?? null }, rules, 'unknown-status', nowMs);
+  // PENDING in another sub-state is news (an event), and a new wait with its own schedule.
+  if (isSubStateChange(row, to, check.answer)) {
+    const recheckInMs = firstCheckIn(
+      row.accountId,
+      check.answer.subState,
+      rules.schedule,
+      rules.waits,
+      nowMs,
+    );
+    return { do: 'move', to, answer: check.answer, raw, recheckInMs };
+  }
   if (to === row.status) return later(row, null, rules, undefined, nowMs);
   if (contradictionOf(row.status, to)) {
     return { do: 'contradict', observed: to, raw, inMs: nextCheckDelay(watchOf(row, rules), row.checkCount) };
@@ -145,7 +164,9 @@ export function decideOnAnswer(
   if (!canMove(row.status, to)) return later(row, null, rules, 'backwards', nowMs);
   // A new state starts its schedule afresh (the ledger resets check_count on a state change): the
   // checks spent on the old state must not send a payout the provider has answered about to a person.
-  const recheckInMs = isTerminal(to) ? undefined : nextCheckDelay(rules.schedule, 0);
+  const recheckInMs = isTerminal(to)
+    ? undefined
+    : firstCheckIn(row.accountId, check.answer.subState, rules.schedule, rules.waits, nowMs);
   if (!isTerminal(to) && recheckInMs === undefined) {
     return { do: 'attention', reason: 'reconciliation_schedule_exhausted' };
   }
@@ -271,6 +292,10 @@ function later(
     return refusedResend(row, lastError, rules, nowMs, note);
   }
   const noted = note ? { note } : {};
+  // A long wait at the provider: its own slowing schedule, up to its bound, then a person.
+  const wait = longWaitOf(row, rules.waits, nowMs);
+  if (wait && 'exhausted' in wait) return { do: 'attention', reason: wait.exhausted, ...noted };
+  if (wait) return { do: 'reschedule', inMs: wait.inMs, lastError, ...noted };
   // The reversal and failed watches: a settled payout is never handed to a person, the watch just ends.
   const inMs = nextCheckDelay(watchOf(row, rules), row.checkCount);
   if (inMs === undefined) {

@@ -7,6 +7,8 @@ import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { type CheckStep, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
 import { apiOf } from '../shared/payout-kinds.js';
+import { type LongWaitRules } from './long-waits.js';
+import { attentionWatchFirst, decideOnAttentionAnswer, SETTLED_WHILE_WAITING } from './attention-watch.js';
 
 export interface ReconcilerSettings {
   readonly owner: string;
@@ -35,6 +37,8 @@ export interface ReconcilerSettings {
   readonly refusedResendSettleMs: number;
   /** Accounts where a payout still unknown to the status endpoint after the settle window is FAILED. */
   readonly notReceivedFailsAccounts: ReadonlySet<string>;
+  /** The provider's long waits and the attention watch (issue 29); absent: neither. */
+  readonly waits?: LongWaitRules;
 }
 
 export interface ReconcilerDeps {
@@ -116,7 +120,18 @@ export class PayoutReconciler {
       await Promise.all(rows.map((r) => this.check(r)));
       if (rows.length < step) break;
     }
+    if (this.s.waits && !this.stopping) claimed += await this.watchAttention(step);
     return claimed;
+  }
+
+  /**
+   * The attention watch (issue 29): up to `limit` due REQUIRES_ATTENTION rows per round, after
+   * the unclear ones (a slow watch never delays them).
+   */
+  private async watchAttention(limit: number): Promise<number> {
+    const rows = await this.d.payouts.claimAttentionChecks(this.d.pool, this.s.owner, this.s.leaseMs, limit);
+    await Promise.all(rows.map((r) => this.check(r)));
+    return rows.length;
   }
 
   /** One claimed row: decide (decide-check.ts), ask the provider when that is the step, act. */
@@ -141,6 +156,10 @@ export class PayoutReconciler {
   private async checkRow(row: PayoutRow): Promise<void> {
     this.d.metrics.checks.inc({ status: row.status });
     try {
+      if (row.status === 'REQUIRES_ATTENTION') {
+        const check = await this.askStatus(row);
+        return await this.act(row, decideOnAttentionAnswer(row, check, this.s), check);
+      }
       const first = decideBeforeAsking(row, this.s);
       if (first.do !== 'ask-status') return await this.act(row, first);
       const check = await this.askStatus(row);
@@ -220,6 +239,8 @@ export class PayoutReconciler {
           referenceId: a.referenceId ?? null,
           lastError: null,
           nextCheckAt: recheckInMs === undefined ? null : new Date(Date.now() + recheckInMs),
+          // Where it now waits at the provider (issue 29): said, or no longer said.
+          ...(to === 'PENDING' ? { subState: a.subState ?? null } : {}),
         },
       },
       'reconciler',
@@ -227,11 +248,22 @@ export class PayoutReconciler {
     // The row moved on while we asked (another writer, a newer answer): this answer is older.
     if (!moved) return this.d.metrics.backwards.inc();
     this.d.metrics.transitions.inc({ from: row.status, to });
+    if (row.status === 'REQUIRES_ATTENTION' && a.reason?.startsWith(SETTLED_WHILE_WAITING)) {
+      this.d.logger.info(
+        { transferId: row.transferId, accountId: row.accountId, to, waitedFor: row.reason },
+        'reconciler: the provider settled a payout a person had; it left the queue',
+      );
+    }
   }
 
   private async endWatch(row: PayoutRow): Promise<void> {
     const ended = await this.d.payouts.reschedule(this.d.pool, row.id, row.version, null, null);
-    if (ended) {
+    if (ended && row.status === 'REQUIRES_ATTENTION') {
+      this.d.logger.info(
+        { transferId: row.transferId, reason: row.reason },
+        'reconciler: attention watch ended; the payout stays with a person',
+      );
+    } else if (ended) {
       this.d.logger.info(
         { transferId: row.transferId, checks: row.checkCount, status: row.status },
         `reconciler: ${row.status === 'SUCCESS' ? 'reversal' : 'failed'} watch ended; the payout stays ${row.status}`,
@@ -253,9 +285,15 @@ export class PayoutReconciler {
   }
 
   private async requireAttention(row: PayoutRow, reason: string): Promise<void> {
+    // Still asked, slowly, where the provider can be (the attention watch, issue 29).
+    const watchIn =
+      this.d.connectors[apiOf(row)].traits(row.kind).status === null
+        ? undefined
+        : attentionWatchFirst(this.s);
+    const nextCheckAt = watchIn === undefined ? null : new Date(Date.now() + watchIn);
     // The ledger step counts it (payouts_requires_attention_total), as for every other writer.
     await this.d.ledger.change(
-      { row, to: 'REQUIRES_ATTENTION', fields: { reason, nextCheckAt: null }, log: { reason } },
+      { row, to: 'REQUIRES_ATTENTION', fields: { reason, nextCheckAt }, log: { reason } },
       'reconciler',
     );
   }

@@ -80,6 +80,23 @@ describe('decideAfterSubmit', () => {
     assert.equal(d.reason, 'Invalid bank account number XXXXXXXXXXX1191 for IFSC YESB0000262');
   });
 
+  it('issue 29: a pending answer keeps where the payout waits at the provider (next working day)', () => {
+    const pending: ProviderResult<unknown> = {
+      outcome: 'pending',
+      subState: 'scheduled_next_working_day',
+      diagnostics: diagnostics('Scheduled for next working day'),
+    };
+    const d = decideAfterSubmit({ result: pending }, timings, first);
+    assert.equal(d.to, 'PENDING');
+    assert.equal(d.subState, 'scheduled_next_working_day');
+    const plain = decideAfterSubmit(
+      { result: { outcome: 'pending', diagnostics: diagnostics() } },
+      timings,
+      first,
+    );
+    assert.equal(plain.subState, undefined);
+  });
+
   it('never re-initiates on "already exists": the payout is UNKNOWN and checked at once', () => {
     const d = decideAfterSubmit(
       {
@@ -93,7 +110,12 @@ describe('decideAfterSubmit', () => {
       timings,
       first,
     );
-    assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0, maybeReached: true });
+    assert.deepEqual(d, {
+      to: 'UNKNOWN',
+      reason: 'already_exists_at_provider',
+      recheckInMs: 0,
+      maybeReached: true,
+    });
   });
 
   it('first send: a refusal is final, by kind (the provider had never seen this transferId)', () => {
@@ -132,7 +154,13 @@ describe('decideAfterSubmit', () => {
             });
             assert.deepEqual(
               d,
-              { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0, resendRefused: true, maybeReached: true },
+              {
+                to: 'UNKNOWN',
+                reason: REFUSED_ON_RESEND,
+                recheckInMs: 0,
+                resendRefused: true,
+                maybeReached: true,
+              },
               `attempt ${attempt}, ${kind}, sent ${sent}: ${words}`,
             );
           }
@@ -161,7 +189,7 @@ describe('decideAfterSubmit', () => {
       outcome: 'failed',
       kind: 'rejected',
       reason: 'Insufficient balance',
-      diagnostics: { ...diagnostics('Insufficient balance'), mayHaveReached: true } as ReturnType<typeof diagnostics>,
+      diagnostics: { ...diagnostics('Insufficient balance'), earlierAttemptMayHaveReached: true as const },
     };
     const d = decideAfterSubmit({ result: flagged }, timings, first);
     assert.equal(d.reason, REFUSED_ON_RESEND);
@@ -170,7 +198,7 @@ describe('decideAfterSubmit', () => {
     const r429: ProviderResult<unknown> = {
       outcome: 'retry-safe',
       reason: 'rate limited',
-      diagnostics: { ...diagnostics(), mayHaveReached: true } as ReturnType<typeof diagnostics>,
+      diagnostics: { ...diagnostics(), earlierAttemptMayHaveReached: true as const },
     };
     assert.equal(decideAfterSubmit({ result: r429 }, timings, first).maybeReached, true);
   });

@@ -1,4 +1,4 @@
-import { type PayoutStatus } from '#contracts';
+import { type PayoutStatus, type ProviderSubState } from '#contracts';
 import { maskDigitRuns } from '#observability';
 import { type PayoutRow } from '#ledger';
 import { type Diagnostics } from '#provider-client';
@@ -18,6 +18,8 @@ export interface Decision {
   readonly maybeReached?: boolean;
   /** A re-send refused while an earlier attempt may have reached: stamped on the row, kept through reopens. */
   readonly resendRefused?: boolean;
+  /** Where a PENDING payout waits at the provider, when its answer says (issue 29). */
+  readonly subState?: ProviderSubState;
 }
 
 export interface DecisionTimings {
@@ -48,7 +50,7 @@ export function decideAfterSubmit(
  * Whether this attempt may have reached the provider: anything but an answer that it was
  * certainly not processed (a 429, a token refresh, refused credentials, nothing sent) or a
  * refusal of the transfer itself. The client's inner re-send after a 429 may follow an attempt an
- * intermediary forwarded (its flag, `mayHaveReached` on the diagnostics, issue 29): then it may have.
+ * intermediary forwarded (its flag, `earlierAttemptMayHaveReached` on the diagnostics, issue 29): then it may have.
  */
 export function attemptMayHaveReached(s: SubmissionResult): boolean {
   if (s.storedRequestInvalid) return false;
@@ -68,11 +70,11 @@ export function attemptMayHaveReached(s: SubmissionResult): boolean {
 }
 
 /**
- * The client's flag (CONN, issue 29 defect 5): its inner re-send after an HTTP 429 may have
- * followed an attempt an intermediary forwarded. Read by name until `Diagnostics` declares it.
+ * The client's flag (issue 29 defect 5): its own re-send after an HTTP 429 followed an attempt
+ * an intermediary may have forwarded, so a refusal of this call is no first-send refusal.
  */
 function innerResendMayHaveReached(d: Diagnostics): boolean {
-  return (d as Diagnostics & { readonly mayHaveReached?: boolean }).mayHaveReached === true;
+  return d.earlierAttemptMayHaveReached === true;
 }
 
 /**
@@ -107,6 +109,7 @@ function decideOutcome(
         to: 'PENDING',
         statusCode: s.statusCode ?? r.diagnostics.subCode,
         recheckInMs: t.firstCheckMs,
+        ...(r.subState ? { subState: r.subState } : {}),
       };
     case 'failed':
       // A re-send may follow an attempt whose answer was lost or unclear, and that attempt may

@@ -138,6 +138,7 @@ export class PayoutSubmission {
             decision.recheckInMs === undefined ? null : new Date(Date.now() + decision.recheckInMs),
           ...(decision.maybeReached ? { maybeReached: true } : {}),
           ...(decision.resendRefused ? { resendRefused: true } : {}),
+          ...(decision.subState ? { subState: decision.subState } : {}),
         },
         log: { outcome: sub.result.outcome },
       });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type PayoutStatus } from '#contracts';
+import { type PayoutStatus, type ProviderSubState } from '#contracts';
 import { inTransaction } from '#database';
 import {
   type BatchRepository,
@@ -19,6 +19,7 @@ import { type AppLogger } from '#observability';
 import { Idle } from '../shared/idle.js';
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
 import { decideHint, type HintContext, onContradiction, WEBHOOK_STATUS } from './decide-hint.js';
+import { decideSubStateHint } from './decide-sub-state-hint.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
 export interface WebhookWorkerSettings {
@@ -156,7 +157,9 @@ export class WebhookHintWorker {
         : undefined;
       return batch ? this.batchHint(w, batch) : this.unmatched(w);
     }
-    if (!Object.hasOwn(WEBHOOK_STATUS, w.event) || !w.transferId) return done('ignored');
+    // A transfer event, or one the connector read as a sub-state (issue 29: TRANSFER_APPROVED).
+    const aboutTransfer = Object.hasOwn(WEBHOOK_STATUS, w.event) || w.fields.subState !== undefined;
+    if (!aboutTransfer || !w.transferId) return done('ignored');
     const payout = await this.d.payouts.findOne(this.d.pool, w.accountId, w.transferId);
     if (payout) return this.payoutHint(w, payout);
     const batch = await this.d.batches.findByEntry(this.d.pool, w.accountId, w.transferId);
@@ -173,7 +176,10 @@ export class WebhookHintWorker {
   }
 
   private async payoutHint(w: WebhookRow, row: PayoutRow): Promise<Settlement> {
-    const step = decideHint(row, w.event, w.fields, await this.contextOf(w, row));
+    const ctx = await this.contextOf(w, row);
+    const sub = w.fields.subState ? decideSubStateHint(row, w.fields.subState, w.fields, ctx) : undefined;
+    if (sub?.do === 'sub-state') return this.subStateChange(w, row, sub.subState);
+    const step = sub ?? decideHint(row, w.event, w.fields, ctx);
     const log = {
       webhookId: w.id,
       event: w.event,
@@ -234,6 +240,27 @@ export class WebhookHintWorker {
         }
         return done(step.why);
     }
+  }
+
+  /**
+   * A sub-state the provider announced (issue 29: approved): PENDING -> PENDING through the ledger
+   * (an event), never a status; the provider is asked now, and its status check goes on from there.
+   */
+  private async subStateChange(
+    w: WebhookRow,
+    row: PayoutRow,
+    subState: ProviderSubState,
+  ): Promise<Settlement> {
+    const moved = await this.d.ledger.change(
+      {
+        row,
+        to: 'PENDING',
+        fields: { subState, nextCheckAt: new Date() },
+        log: { webhookId: w.id, event: w.event, subState },
+      },
+      'webhook',
+    );
+    return moved ? done('sub_state') : { state: 'waiting', outcome: 'stale', retryInMs: 0 };
   }
 
   /**

@@ -228,6 +228,7 @@ export class WebhookIntake {
       statusCode: transfer ? hint.statusCode : undefined,
       amount: hint.amount,
       eventTime: hint.eventTime,
+      subState: hint.subState,
     });
     const t = parseEventTime(fields.eventTime);
     return {

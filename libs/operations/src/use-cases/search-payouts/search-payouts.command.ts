@@ -1,3 +1,4 @@
+import { PROVIDER_SUB_STATES } from '#contracts';
 import { PAYOUT_KINDS_LIST, PAYOUT_STATUSES_LIST } from '../../vocabulary.js';
 import { type PayoutFilter } from '../../search.repository.js';
 import { type Cursor, decodeCursor, MAX_PAGE, type SearchQuery } from '../../search.js';
@@ -53,6 +54,7 @@ export function parseSearchPayouts(query: SearchQuery, defaultLimit = DEFAULT_PA
   if (from && to && from >= to) throw invalid('from must be before to');
   const statuses = list(q['status'], PAYOUT_STATUSES_LIST, 'status');
   const kinds = list(q['kind'], PAYOUT_KINDS_LIST, 'kind');
+  const subStates = list(q['subState'], PROVIDER_SUB_STATES, 'subState');
   const accountId = text(q['account'], 'account');
   const utr = text(q['utr'], 'utr');
   const transferIdPrefix = text(q['transferIdPrefix'], 'transferIdPrefix');
@@ -63,6 +65,7 @@ export function parseSearchPayouts(query: SearchQuery, defaultLimit = DEFAULT_PA
   const filter: PayoutFilter = {
     ...(statuses ? { statuses } : {}),
     ...(kinds ? { kinds } : {}),
+    ...(subStates ? { subStates } : {}),
     ...(accountId ? { accountId } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
