@@ -18,6 +18,7 @@ import { DueCheckIndex1764500000001 } from './1764500000001-due-check-index.js';
 import { SearchStatusPartial1764510000000 } from './1764510000000-search-status-partial.js';
 import { OutboxWalPublication1764520000000 } from './1764520000000-outbox-wal-publication.js';
 import { DropDueCheckIdx1764530000000 } from './1764530000000-drop-due-check-idx.js';
+import { TransferIdentity1764630000000 } from './1764630000000-transfer-identity.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   SearchStatusPartial1764510000000,
   OutboxWalPublication1764520000000,
   DropDueCheckIdx1764530000000,
+  TransferIdentity1764630000000,
 ];
