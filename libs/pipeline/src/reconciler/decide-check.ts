@@ -6,6 +6,7 @@ import { errorOf } from '../shared/submit-payout.js';
 import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 import { traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
+import { HELD_BY_ANOTHER, heldByAnother } from './held-by-another.js';
 
 /** What the status endpoint said about a payout (the connector's check), or that it has none. */
 export type StatusCheck = PayoutCheck | { found: false; result: 'no-status-endpoint' };
@@ -120,6 +121,10 @@ export function decideOnAnswer(
       return resend(row, rules);
     }
     return later(row, errorOf(r.diagnostics), rules);
+  }
+  // Another transfer holds the id at the provider (issue 29): its state is not this payout's.
+  if (!isTerminal(row.status) && heldByAnother(row, check.answer)) {
+    return { do: 'attention', reason: HELD_BY_ANOTHER };
   }
   // The connector has mapped the provider's status; the raw one is kept for people.
   const raw = check.answer.raw;
