@@ -20,6 +20,7 @@ import { OutboxWalPublication1764520000000 } from './1764520000000-outbox-wal-pu
 import { DropDueCheckIdx1764530000000 } from './1764530000000-drop-due-check-idx.js';
 import { NegativeWatch1764610000000 } from './1764610000000-negative-watch.js';
 import { ProviderSubState1764620000000 } from './1764620000000-provider-sub-state.js';
+import { TransferIdentity1764630000000 } from './1764630000000-transfer-identity.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   DropDueCheckIdx1764530000000,
   NegativeWatch1764610000000,
   ProviderSubState1764620000000,
+  TransferIdentity1764630000000,
 ];

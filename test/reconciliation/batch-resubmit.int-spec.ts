@@ -123,7 +123,8 @@ describe('batches left SUBMITTING', () => {
         totalAmount: '50.00',
         entries: ['rso_1', 'rso_2'].map((t) => ({ transferId: t, amount: '25.00', entry: entry(t) })),
       });
-      batchId = b!.id;
+      assert.ok(b && !('held' in b));
+      batchId = b.id;
       await setup.query('COMMIT');
     } finally {
       setup.release();

@@ -205,6 +205,11 @@ export type EventData = {
     source: 'reconciler' | 'webhook';
     observedCode?: string;
   };
+  /**
+   * payouts.command.conflict with reason transfer_id_in_use only (issue 29): the transfer id the
+   * refused command would send, and what holds it (a single payout, or an entry of a batch).
+   */
+  heldBy?: { transferId: string; by: 'payout' | 'batch_entry'; batchTransferId?: string };
   requestId?: string;
   occurredAt?: string;
 };

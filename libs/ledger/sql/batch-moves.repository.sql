@@ -10,6 +10,12 @@ ON CONFLICT (account_id, batch_transfer_id) DO NOTHING
 RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
   status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api;
 
+-- batch.insertNew.identities (BatchMoves.insertNew)
+INSERT INTO transfer_identity (account_id, transfer_id, batch_id)
+SELECT $1, t.transfer_id, $2 FROM unnest($3::text[]) AS t(transfer_id) ORDER BY t.transfer_id
+ON CONFLICT DO NOTHING
+RETURNING transfer_id;
+
 -- batch.insertNew.items (BatchMoves.insertNew)
 INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
 SELECT $1, t.transfer_id, t.position, t.amount, t.entry

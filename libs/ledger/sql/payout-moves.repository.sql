@@ -4,15 +4,22 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- payout.insertNew (PayoutMoves.insertNew)
-WITH changed AS (
-  INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
-  SELECT account_id, transfer_id, kind, request_hash, request, NULLIF(request_secrets, 'null'::jsonb), amount,
-         request_id, traceparent, provider_api
-    FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+WITH input AS (
+  SELECT * FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
                     jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb), unnest($7::numeric[]),
                     unnest($8::text[]), unnest($9::text[]), unnest($10::text[]))
          AS r(account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id,
               traceparent, provider_api)
+), claimed AS (
+  INSERT INTO transfer_identity (account_id, transfer_id)
+  SELECT account_id, transfer_id FROM input ORDER BY account_id, transfer_id
+  ON CONFLICT DO NOTHING
+  RETURNING account_id, transfer_id
+), changed AS (
+  INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
+  SELECT i.account_id, i.transfer_id, i.kind, i.request_hash, i.request, NULLIF(i.request_secrets, 'null'::jsonb),
+         i.amount, i.request_id, i.traceparent, i.provider_api
+    FROM input i JOIN claimed c ON c.account_id = i.account_id AND c.transfer_id = i.transfer_id
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,

@@ -24,6 +24,7 @@ import {
   type BatchItemRow,
   type BatchRow,
   type BatchTotals,
+  type HeldTransferIds,
   type NewBatch,
 } from './ledger.types.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
@@ -132,11 +133,20 @@ export class BatchLedger {
   /**
    * A new batch (intake), in the caller's ledger transaction: the parent row and its entries, its
    * first history row and its accepted event; after the commit, its line. Undefined (nothing
-   * written) when the batch id exists.
+   * written) when the batch id exists. When entry ids are held already by other transfers of the
+   * account (one namespace, as at the provider: issue 29), nothing is written either (a savepoint
+   * undoes the parent and the ids it took; the caller's transaction goes on) and the answer names
+   * them: the caller refuses the batch whole.
    */
-  async admit(tx: LedgerTransaction, batch: NewBatch): Promise<BatchRow | undefined> {
+  async admit(tx: LedgerTransaction, batch: NewBatch): Promise<BatchRow | HeldTransferIds | undefined> {
     const announce = announcerOf(tx);
+    await tx.client.query('SAVEPOINT batch_admit');
     const row = await this.moves.insertNew(tx.client, batch);
+    if (row !== undefined && 'held' in row) {
+      await tx.client.query('ROLLBACK TO SAVEPOINT batch_admit');
+      return row;
+    }
+    await tx.client.query('RELEASE SAVEPOINT batch_admit');
     if (!row) return undefined;
     await this.d.history.record(tx.client, [batchHistory(null, row, 'intake')]);
     await this.d.outbox.enqueue(tx.client, [batchStateEvent(row)]);

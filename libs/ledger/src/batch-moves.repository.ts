@@ -6,6 +6,7 @@ import {
   type BatchItemRow,
   type BatchRow,
   type BatchTotals,
+  type HeldTransferIds,
   type NewBatch,
 } from './ledger.types.js';
 import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, toRow } from './batch-row.js';
@@ -22,8 +23,14 @@ export class BatchMoves {
    */
   constructor(private readonly failedWatchFirstMs: number | null = null) {}
 
-  /** insertNew: the parent and all its items, or nothing when the batch id exists. */
-  async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | undefined> {
+  /**
+   * insertNew: the parent and all its items, or nothing when the batch id exists. Each entry takes
+   * its (account, transferId) in `transfer_identity`, the one namespace single payouts and batch
+   * entries share (issue 29): when one is held already, the answer names the held ids, in entry
+   * order, and the items are not written; the caller (BatchLedger.admit, in a savepoint) undoes
+   * the parent and the ids taken, as a batch is sent whole.
+   */
+  async insertNew(db: pg.PoolClient, b: NewBatch): Promise<BatchRow | HeldTransferIds | undefined> {
     const { rows } = await db.query<RawBatch>(
       /* sql: batch.insertNew */ `INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount, request_id, traceparent, provider_api)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -43,6 +50,18 @@ export class BatchMoves {
     );
     const parent = rows[0];
     if (!parent) return undefined;
+    const ids = b.entries.map((e) => e.transferId);
+    const { rows: claimed } = await db.query<{ transfer_id: string }>(
+      /* sql: batch.insertNew.identities */ `INSERT INTO transfer_identity (account_id, transfer_id, batch_id)
+       SELECT $1, t.transfer_id, $2 FROM unnest($3::text[]) AS t(transfer_id) ORDER BY t.transfer_id
+       ON CONFLICT DO NOTHING
+       RETURNING transfer_id`,
+      [b.accountId, parent.id, ids],
+    );
+    if (claimed.length < ids.length) {
+      const taken = new Set(claimed.map((r) => r.transfer_id));
+      return { held: ids.filter((id) => !taken.has(id)) };
+    }
     await db.query(
       /* sql: batch.insertNew.items */ `INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
        SELECT $1, t.transfer_id, t.position, t.amount, t.entry

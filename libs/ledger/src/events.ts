@@ -1,6 +1,7 @@
 import { SERVICE_SOURCE, TOPICS, type EventData, type PayoutEvent } from '#contracts';
 import { maskAccountNumber, maskDigitRuns, maskVpa } from '#observability';
 import { type ContradictionRow } from './contradiction.repository.js';
+import { type TransferHolder } from './transfer-identity.repository.js';
 import { BATCH_EVENT_NAME, PAYOUT_EVENT_NAME } from './state-machine.js';
 import { type BatchItemRow, type BatchRow, type PayoutRow } from './ledger.types.js';
 
@@ -18,7 +19,9 @@ export const EVENT_SOURCE = SERVICE_SOURCE;
 
 /*
  * A payout is identified by (account, transferId) and a batch by (account, batchTransferId); the
- * two are separate namespaces. Keys and ids name all three parts. Account ids, transferIds and
+ * two are separate namespaces of identities. Transfer ids, though, are one namespace per account
+ * across single payouts and batch entries, as at the provider (transfer_identity, issue 29): an id
+ * held by either is refused to the other (transferIdInUseEvent). Keys and ids name all three parts. Account ids, transferIds and
  * batchTransferIds cannot contain '/' or ':' (see the command schemas), so the forms are unambiguous.
  */
 
@@ -199,6 +202,58 @@ export function conflictEvent(
   const id = `${stateEventId(key, current.version)}:conflict:${hashTag(conflictingHash)}`;
   return message(key, envelope(id, identity, 'payouts.command.conflict', data, at), traceparent);
 }
+
+/** The command a transfer id already held refused (issue 29): its own identity, kind and request. */
+export interface RefusedCommand {
+  readonly accountId: string;
+  /** The command's identity: a transferId (withdrawalId), or a batchTransferId. */
+  readonly identity: string;
+  readonly isBatch: boolean;
+  /** The command's kind: a payout kind, or batch_transfer. */
+  readonly kind: string;
+  readonly requestHash: string;
+  readonly traceparent?: string | null;
+}
+
+/**
+ * A command refused at intake because a transfer id it would send is held already by another
+ * transfer of the account (issue 29): the provider has one namespace of transfer ids per account,
+ * so a single payout X and a batch entry X are one transfer to it. Nothing of the command was
+ * recorded nor sent. Keyed by the refused command's own key (its producer follows that key; no
+ * state of it exists, so the id has no version: `<key>:conflict:<hash prefix>`); status REJECTED
+ * (never sent: upstream may send it again under a new id), reason `transfer_id_in_use`, and
+ * `heldBy` naming the id and its holder. A function of the command and the holder only, which
+ * never change: a redelivered command gives the same event (its time: the holder's admission).
+ */
+export function transferIdInUseEvent(command: RefusedCommand, holder: TransferHolder): OutboxMessage {
+  const key = command.isBatch
+    ? batchKey(command.accountId, command.identity)
+    : payoutKey(command.accountId, command.identity);
+  const at = holder.createdAt;
+  const data: EventData = {
+    accountId: command.accountId,
+    id: command.identity,
+    kind: command.kind,
+    status: 'REJECTED',
+    version: 1,
+    reason: TRANSFER_ID_IN_USE,
+    heldBy: strip({
+      transferId: holder.transferId,
+      by: holder.batchId === null ? ('payout' as const) : ('batch_entry' as const),
+      batchTransferId: holder.batchTransferId ?? undefined,
+    }),
+    occurredAt: at.toISOString(),
+  };
+  const id = `${key}:conflict:${hashTag(command.requestHash)}`;
+  return message(
+    key,
+    envelope(id, command.identity, 'payouts.command.conflict', data, at),
+    command.traceparent,
+  );
+}
+
+/** The reason of a command refused because a transfer id it would send is held already. */
+export const TRANSFER_ID_IN_USE = 'transfer_id_in_use';
 
 /** Id of the contradiction of a payout's version by one observed status: one observation, one event. */
 export function contradictionEventId(

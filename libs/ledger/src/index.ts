@@ -17,6 +17,7 @@ export * from './history.repository.js';
 export * from './history-partitions.repository.js';
 export * from './history-maintenance.js';
 export * from './contradiction.repository.js';
+export * from './transfer-identity.repository.js';
 // Not exported: payout-moves.repository and batch-moves.repository, the statements that change a
 // state, which only the ledger's steps use (ADR 0003, amendment; the architecture check holds it),
 // nor the row mappings they share with the repositories.

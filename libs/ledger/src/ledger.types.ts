@@ -128,6 +128,14 @@ export interface NewBatch {
   entries: ReadonlyArray<{ transferId: string; amount: string; entry: Record<string, unknown> }>;
 }
 
+/**
+ * A batch not admitted: these entry ids (in entry order) are held already by other transfers of
+ * the account (a single payout, or an entry of another batch): one namespace, as at the provider.
+ */
+export interface HeldTransferIds {
+  readonly held: readonly string[];
+}
+
 export interface BatchItemRow {
   batchId: string;
   transferId: string;

@@ -52,20 +52,32 @@ export class PayoutMoves {
     },
   ) {}
 
-  /** insertNew: one statement for a whole Kafka batch; existing identities are left untouched. */
+  /**
+   * insertNew: one statement for a whole Kafka batch; existing identities are left untouched. Each
+   * payout first takes its (account, transferId) in `transfer_identity`, the one namespace single
+   * payouts and batch entries share (issue 29); one whose id is held already (by this payout, or
+   * by a batch entry) is not inserted, and the caller finds out why.
+   */
   async insertNew(db: Db, rows: readonly NewPayout[]): Promise<PayoutRow[]> {
     if (rows.length === 0) return [];
     const { rows: out } = await db.query<RawPayout>({
       name: 'payout.insertNew',
-      text: /* sql: payout.insertNew */ `WITH changed AS (
-         INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
-         SELECT account_id, transfer_id, kind, request_hash, request, NULLIF(request_secrets, 'null'::jsonb), amount,
-                request_id, traceparent, provider_api
-           FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+      text: /* sql: payout.insertNew */ `WITH input AS (
+         SELECT * FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
                            jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb), unnest($7::numeric[]),
                            unnest($8::text[]), unnest($9::text[]), unnest($10::text[]))
                 AS r(account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id,
                      traceparent, provider_api)
+       ), claimed AS (
+         INSERT INTO transfer_identity (account_id, transfer_id)
+         SELECT account_id, transfer_id FROM input ORDER BY account_id, transfer_id
+         ON CONFLICT DO NOTHING
+         RETURNING account_id, transfer_id
+       ), changed AS (
+         INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, request_secrets, amount, request_id, traceparent, provider_api)
+         SELECT i.account_id, i.transfer_id, i.kind, i.request_hash, i.request, NULLIF(i.request_secrets, 'null'::jsonb),
+                i.amount, i.request_id, i.traceparent, i.provider_api
+           FROM input i JOIN claimed c ON c.account_id = i.account_id AND c.transfer_id = i.transfer_id
          ON CONFLICT (account_id, transfer_id) DO NOTHING
          RETURNING ${COLUMNS}
        ), history AS (${historyOf('NULL::text', "'intake'")})

@@ -50,6 +50,9 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 /**
  * Every event on payouts.events: a CloudEvents 1.0 envelope (structured mode). A payout is
  * identified by (accountId, transferId), a batch by (accountId, batchTransferId): two namespaces.
+ * Transfer ids are one namespace per account across single payouts and batch entries, as at the
+ * provider: a command whose transfer id (or one of whose entry ids) is held already is refused,
+ * `payouts.command.conflict` with reason `transfer_id_in_use` and `heldBy`, id `<key>:conflict:<hash prefix>`.
  * The Kafka key names the entity in full: `payout/<accountId>/<transferId>` or
  * `batch/<accountId>/<batchTransferId>` (a batch's entries share their batch's key, so one
  * batch's events are one ordered stream). `id` is `<key>:<version>`, for an entry
@@ -69,7 +72,7 @@ export const eventSchema = {
       type: 'string',
       minLength: 3,
       description:
-        '<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix>; a contradiction: <key>:<version>:contradicted:<observed status, lower case>. Unique; one id, one content.',
+        '<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix> (a command refused because its transfer id is held: <key>:conflict:<hash prefix>); a contradiction: <key>:<version>:contradicted:<observed status, lower case>. Unique; one id, one content.',
     },
     type: {
       type: 'string',
@@ -156,6 +159,18 @@ export const eventSchema = {
               type: 'string',
               description: "the provider's own status word, digit runs masked",
             },
+          },
+        },
+        heldBy: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['transferId', 'by'],
+          description:
+            'payouts.command.conflict with reason transfer_id_in_use only: transfer ids are one namespace per account across single payouts and batch entries, as at the provider. The refused command (data.id, data.kind; status REJECTED: nothing recorded, nothing sent) would send transferId, which a single payout (by payout) or an entry of the batch batchTransferId (by batch_entry) holds already.',
+          properties: {
+            transferId: { type: 'string' },
+            by: { enum: ['payout', 'batch_entry'] },
+            batchTransferId: { type: 'string' },
           },
         },
         requestId: { type: 'string' },

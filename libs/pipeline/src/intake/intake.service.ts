@@ -25,6 +25,7 @@ import {
   type SecretsCipher,
   splitSecrets,
   sumAmounts,
+  TransferIdentityRepository,
   type WithdrawalQuotaRepository,
 } from '#ledger';
 import {
@@ -42,6 +43,7 @@ import {
 } from '../shared/ports.js';
 import { type CommandResult, type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
+import { idInUse } from './transfer-id-in-use.js';
 import { scrubForDeadLetter, scrubText } from './scrub.js';
 import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 
@@ -55,6 +57,8 @@ export interface IntakeDeps {
   /** A new batch: its rows, first history row and accepted event. */
   batchLedger: Pick<BatchLedger, 'admit'>;
   batches: BatchRepository;
+  /** Who holds a transfer id (one namespace across payouts and batch entries); default: the table's. */
+  identities?: TransferIdentityRepository;
   quota: WithdrawalQuotaRepository;
   deadLetters: DeadLetterRepository;
   outbox: OutboxWriter;
@@ -123,7 +127,11 @@ const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as Pay
  * resolves; if it throws, the batch is delivered again and the ledger's idempotency absorbs it.
  */
 export class IntakeService {
-  constructor(private readonly d: IntakeDeps) {}
+  private readonly identities: TransferIdentityRepository;
+
+  constructor(private readonly d: IntakeDeps) {
+    this.identities = d.identities ?? new TransferIdentityRepository();
+  }
 
   async ingest(topic: string, partition: number, messages: readonly InboundMessage[]): Promise<IntakeResult> {
     const valid: Valid[] = [];
@@ -296,6 +304,9 @@ export class IntakeService {
       }
       outcomes.push({ type: `payout.${row.kind}`, result });
     }
+    // A batch whose entry ids are held already (by a single payout, or another batch's entries):
+    // refused whole, nothing written; the payouts above went first.
+    const heldByBatch = new Map<string, string>();
     for (const v of candidates) {
       if (v.command.type !== 'payout.batch_transfer') continue;
       const d = v.command.data;
@@ -311,6 +322,10 @@ export class IntakeService {
         entries: d.entries.map((e) => ({ transferId: e.transferId, amount: e.amount, entry: { ...e } })),
       });
       if (!row) continue;
+      if ('held' in row) {
+        heldByBatch.set(keyOf(v), row.held[0]!);
+        continue;
+      }
       inserting.add(v);
       outcomes.push({ type: v.command.type, result: 'accepted' });
     }
@@ -329,8 +344,26 @@ export class IntakeService {
     );
     const payoutByKey = new Map(payoutRows.map((r) => [`p|${r.accountId}|${r.transferId}`, r]));
     const batchByKey = new Map(batchRows.map((r) => [`b|${r.accountId}|${r.batchTransferId}`, r]));
+    // No row of its own: its transfer id (or an entry's) is held by another transfer of the account.
+    const heldId = (v: Valid) => (v.isBatch ? heldByBatch.get(keyOf(v)) : v.identity);
+    const refused = repeats.filter((v) => !(v.isBatch ? batchByKey : payoutByKey).has(keyOf(v)));
+    const holders = await this.identities.holdersOf(
+      client,
+      refused.flatMap((v) => {
+        const transferId = heldId(v);
+        return transferId === undefined ? [] : [{ accountId: v.accountId, transferId }];
+      }),
+    );
+    const holderOf = new Map(holders.map((h) => [`${h.accountId}|${h.transferId}`, h]));
     for (const v of repeats) {
       const current = v.isBatch ? batchByKey.get(keyOf(v)) : payoutByKey.get(keyOf(v));
+      const holder = current ? undefined : holderOf.get(`${v.accountId}|${heldId(v) ?? ''}`);
+      if (holder) {
+        const kind = v.isBatch ? 'batch_transfer' : kindOf(v.command);
+        events.push(idInUse(this.d.logger, { ...v, kind, requestId: v.command.requestId }, holder));
+        outcomes.push({ type: v.command.type, result: 'conflict' });
+        continue;
+      }
       if (!current) throw new Error('a repeated command has no ledger row: refusing to commit the batch');
       // Checked with the key the stored hash was made with: a retry after a key rotation is a duplicate.
       if (this.d.cipher.sameRequest(current.requestHash, v.canonical)) {

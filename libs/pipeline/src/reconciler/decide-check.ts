@@ -8,6 +8,7 @@ import { traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 import { firstCheckIn, isSubStateChange, longWaitOf } from './decide-sub-state.js';
 import { type LongWaitRules } from './long-waits.js';
+import { HELD_BY_ANOTHER, heldByAnother } from './held-by-another.js';
 
 /** What the status endpoint said about a payout (the connector's check), or that it has none. */
 export type StatusCheck = PayoutCheck | { found: false; result: 'no-status-endpoint' };
@@ -141,6 +142,10 @@ export function decideOnAnswer(
       return resend(row, rules);
     }
     return later(row, errorOf(r.diagnostics), rules, undefined, nowMs);
+  }
+  // Another transfer holds the id at the provider (issue 29): its state is not this payout's.
+  if (!isTerminal(row.status) && heldByAnother(row, check.answer)) {
+    return { do: 'attention', reason: HELD_BY_ANOTHER };
   }
   // The connector has mapped the provider's status; the raw one is kept for people.
   const raw = check.answer.raw;

@@ -37,7 +37,7 @@ function row(status: PayoutStatus, over: Partial<PayoutRow> = {}): PayoutRow {
 const V2: HintContext = { apiVersion: 'v2', checkable: true, reopenAllowed: true };
 
 // Every row of the decision table: (row status, event, fields) -> step, for a v2 webhook about a
-// payout whose kind has a status endpoint and that webhooks may still reopen.
+// payout sent on v2 whose kind has a status endpoint and that webhooks may still reopen.
 const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintStep]> = [
   [
     'consistent success',
@@ -265,15 +265,22 @@ const CONTEXT_CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields,
 
 describe('decideHint', () => {
   for (const [name, status, event, fields, step] of CASES) {
-    it(name, () => assert.deepEqual(decideHint(row(status), event, fields, V2), step));
+    it(name, () => assert.deepEqual(decideHint(row(status, { providerApi: 'v2' }), event, fields, V2), step));
   }
   for (const [name, status, event, fields, ctx, step] of CONTEXT_CASES) {
-    it(name, () => assert.deepEqual(decideHint(row(status), event, fields, ctx), step));
+    it(name, () =>
+      assert.deepEqual(decideHint(row(status, { providerApi: ctx.apiVersion }), event, fields, ctx), step),
+    );
   }
 
   it('a row without a referenceId takes a webhook with one', () => {
     assert.deepEqual(
-      decideHint(row('PENDING', { referenceId: null }), 'TRANSFER_SUCCESS', { referenceId: '9' }, V2),
+      decideHint(
+        row('PENDING', { referenceId: null, providerApi: 'v2' }),
+        'TRANSFER_SUCCESS',
+        { referenceId: '9' },
+        V2,
+      ),
       {
         do: 'apply',
         to: 'SUCCESS',
@@ -313,8 +320,111 @@ const SVC_ID_CASES: ReadonlyArray<[string, string | null, WebhookFields, HintSte
 describe('decideHint: the provider id of a v2 webhook', () => {
   for (const [name, svcTransferId, fields, expected] of SVC_ID_CASES) {
     it(name, () => {
-      const r = row('PENDING', { referenceId: null, svcTransferId });
+      const r = row('PENDING', { referenceId: null, svcTransferId, providerApi: 'v2' });
       assert.deepEqual(decideHint(r, 'TRANSFER_SUCCESS', fields, V2), expected);
     });
+  }
+});
+
+// Issue 29, defect 2: a webhook of the other API generation than the row was sent on. The provider
+// has one namespace of transfer ids, so a webhook naming X may be about another transfer X (a batch
+// entry X of a v2 batch, against a single payout X sent on v1). It is bound to the row only by the
+// provider's own id (v1 referenceId, v2 cf_transfer_id) where the row has one; otherwise the
+// provider is asked, and the webhook is never applied: (name, row, event, fields, context) -> step.
+const V1_ROW = { providerApi: 'v1' } as const;
+const CROSS_CASES: ReadonlyArray<[string, PayoutRow, string, WebhookFields, HintContext, HintStep]> = [
+  [
+    "a v2 entry's REJECTED, same amount, on a PENDING v1 payout without a reference: asks, never applies",
+    row('PENDING', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_REJECTED',
+    { svcTransferId: '900001', status: 'REJECTED', amount: '10' },
+    V2,
+    { do: 'recheck', why: 'other_generation' },
+  ],
+  [
+    "a v2 webhook whose provider id is not the v1 row's reference: asks",
+    row('PENDING', V1_ROW),
+    'TRANSFER_REJECTED',
+    { svcTransferId: '900001', amount: '10' },
+    V2,
+    { do: 'recheck', why: 'reference_mismatch' },
+  ],
+  [
+    "a v2 webhook whose provider id is the v1 row's reference: bound, applied",
+    row('PENDING', V1_ROW),
+    'TRANSFER_SUCCESS',
+    { svcTransferId: '42', amount: '10' },
+    V2,
+    { do: 'apply', to: 'SUCCESS' },
+  ],
+  [
+    'a v2 webhook without a provider id on a v1 row: asks',
+    row('PENDING', V1_ROW),
+    'TRANSFER_FAILED',
+    {},
+    V2,
+    { do: 'recheck', why: 'other_generation' },
+  ],
+  [
+    'unbound, a reversal of a SUCCESS: a status check, never applied',
+    row('SUCCESS', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_REVERSED',
+    {},
+    V2,
+    { do: 'recheck', why: 'other_generation' },
+  ],
+  [
+    'unbound, contradicting a FAILED: the watch check',
+    row('FAILED', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_SUCCESS',
+    {},
+    V2,
+    { do: 'contradicted', observed: 'SUCCESS' },
+  ],
+  [
+    "unbound, a person's row: left to the person (not reopened)",
+    row('REQUIRES_ATTENTION', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_SUCCESS',
+    {},
+    V2,
+    { do: 'nothing', why: 'other_generation' },
+  ],
+  [
+    'unbound, a kind without a status endpoint: nothing (a v2 webhook would be believed on its own)',
+    row('PENDING', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_SUCCESS',
+    {},
+    UNCHECKABLE,
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    'unbound, no status endpoint, contradicting: nothing, never raised',
+    row('SUCCESS', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_FAILED',
+    {},
+    UNCHECKABLE,
+    { do: 'nothing', why: 'no_status_endpoint' },
+  ],
+  [
+    'a v1 webhook on a v2 row without its provider id: asks',
+    row('PENDING', { providerApi: 'v2', referenceId: null, svcTransferId: '77' }),
+    'TRANSFER_FAILED',
+    { referenceId: '78' },
+    V1,
+    { do: 'recheck', why: 'reference_mismatch' },
+  ],
+  [
+    'unbound, still submitting: waits (looked at again once it is sent)',
+    row('SUBMITTING', { ...V1_ROW, referenceId: null }),
+    'TRANSFER_REJECTED',
+    {},
+    V2,
+    { do: 'wait' },
+  ],
+];
+
+describe('decideHint: a webhook of the other API generation (one namespace of transfer ids)', () => {
+  for (const [name, r, event, fields, ctx, step] of CROSS_CASES) {
+    it(name, () => assert.deepEqual(decideHint(r, event, fields, ctx), step));
   }
 });

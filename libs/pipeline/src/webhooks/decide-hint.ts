@@ -23,7 +23,12 @@ export type RecheckReason =
   | 'unclear_row'
   | 'odd_order'
   /** A v1 webhook: its signature does not bind the values to their names (ADR 0013). */
-  | 'v1_unbound';
+  | 'v1_unbound'
+  /**
+   * A webhook of the other API generation than the row was sent on, without the provider's id
+   * to bind it to the row: it may be about another transfer with the same id (issue 29).
+   */
+  | 'other_generation';
 
 /** What the decision needs besides the row and the webhook; the worker looks these up. */
 export interface HintContext {
@@ -42,7 +47,9 @@ export type NothingReason =
   /** Its kind has no status endpoint: nothing can be asked, and a webhook alone settles nothing. */
   | 'no_status_endpoint'
   /** Webhooks have reopened this payout WEBHOOKS_REOPEN_LIMIT times in the period already. */
-  | 'reopen_limited';
+  | 'reopen_limited'
+  /** Not bound to a person's payout (other generation, no provider id): the person's checks decide. */
+  | 'other_generation';
 
 /** What a transfer webhook does to its payout (ADR 0013). */
 export type HintStep =
@@ -88,6 +95,8 @@ export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx:
   if (f.status !== undefined && mapProviderStatus(f.status) !== to) {
     return settledOr(row, ask('status_mismatch'));
   }
+  const binding = bindingOf(row, f, ctx.apiVersion);
+  if (binding !== 'bound') return unbound(row, to, ctx, binding);
   if (row.status === to) return { do: 'nothing', why: 'same_state' };
   if (contradictionOf(row.status, to)) return { do: 'contradicted', observed: to };
   if (!canMove(row.status, to)) return { do: 'nothing', why: 'backwards' };
@@ -112,6 +121,45 @@ export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx:
   if (to === 'REVERSED' && row.status !== 'SUCCESS') return ask('odd_order');
   if (ctx.apiVersion === 'v1') return ask('v1_unbound');
   return { do: 'apply', to };
+}
+
+/**
+ * Whether a webhook is about this row (issue 29). The provider has one namespace of transfer ids
+ * per account: a webhook naming X may be about another transfer X (a batch entry of a v2 batch,
+ * against a single payout X sent on v1, admitted before the namespace was one). On the row's own
+ * generation, the id and the checks below bind it. On the other one, only the provider's own id
+ * (v1 referenceId, v2 cf_transfer_id, whichever the row holds) does: `mismatch` when both have one
+ * and they differ, `unbound` when either has none.
+ */
+function bindingOf(
+  row: PayoutRow,
+  f: WebhookFields,
+  api: WebhookApiVersion,
+): 'bound' | 'unbound' | 'reference_mismatch' {
+  if (api === apiOf(row)) return 'bound';
+  const hookId = f.svcTransferId ?? f.referenceId;
+  const rowIds = [row.svcTransferId, row.referenceId].filter((x): x is string => x !== null);
+  if (hookId === undefined || rowIds.length === 0) return 'unbound';
+  return rowIds.includes(hookId) ? 'bound' : 'reference_mismatch';
+}
+
+/**
+ * A webhook not bound to its row: never applied, never raised as a contradiction by itself, never
+ * reopening a person's payout. The provider is asked about the row instead (a contradiction: the
+ * watch check), where it can be.
+ */
+function unbound(
+  row: PayoutRow,
+  to: PayoutStatus,
+  ctx: HintContext,
+  binding: 'unbound' | 'reference_mismatch',
+): HintStep {
+  if (row.status === to) return { do: 'nothing', why: 'same_state' };
+  if (!ctx.checkable) return { do: 'nothing', why: 'no_status_endpoint' };
+  if (contradictionOf(row.status, to)) return { do: 'contradicted', observed: to };
+  if (row.status === 'REQUIRES_ATTENTION') return { do: 'nothing', why: 'other_generation' };
+  if (!canMove(row.status, to)) return { do: 'nothing', why: 'backwards' };
+  return { do: 'recheck', why: binding === 'unbound' ? 'other_generation' : 'reference_mismatch' };
 }
 
 /** A settled row is not asked about again for an inconsistent hint; an open one is. */

@@ -11,6 +11,7 @@ import {
   PROVIDER_NOTICES,
   type ProviderNotice,
   providerNoticeEvent,
+  TransferIdentityRepository,
   type WebhookRepository,
   type WebhookRow,
   type WebhookState,
@@ -44,6 +45,8 @@ export interface WebhookWorkerDeps {
   readonly webhooks: WebhookRepository;
   readonly payouts: PayoutRepository;
   readonly batches: BatchRepository;
+  /** Who holds a transfer id: a single payout or a batch entry (default: the table's). */
+  readonly identities?: TransferIdentityRepository;
   /** Every state change goes through it, with source 'webhook'. */
   readonly ledger: PayoutLedger;
   readonly outbox: LedgerOutbox;
@@ -77,11 +80,14 @@ export class WebhookHintWorker {
   private loop: Promise<void> | undefined;
   private readonly idle = new Idle();
   private lastPurge = 0;
+  private readonly identities: TransferIdentityRepository;
 
   constructor(
     private readonly d: WebhookWorkerDeps,
     private readonly s: WebhookWorkerSettings,
-  ) {}
+  ) {
+    this.identities = d.identities ?? new TransferIdentityRepository();
+  }
 
   start(): void {
     if (this.running) return;
@@ -160,8 +166,19 @@ export class WebhookHintWorker {
     // A transfer event, or one the connector read as a sub-state (issue 29: TRANSFER_APPROVED).
     const aboutTransfer = Object.hasOwn(WEBHOOK_STATUS, w.event) || w.fields.subState !== undefined;
     if (!aboutTransfer || !w.transferId) return done('ignored');
+    // One namespace of transfer ids (issue 29): a webhook binds to the transfer holding its id, a
+    // batch entry's never to a single payout nor the other way round. One that names its batch
+    // (v2, body-signed) is an entry's.
+    const heldBy = w.batchTransferId
+      ? w.batchTransferId
+      : (await this.identities.holderOf(this.d.pool, w.accountId, w.transferId))?.batchTransferId;
+    if (heldBy) {
+      const batch = await this.d.batches.findOne(this.d.pool, w.accountId, heldBy);
+      return batch ? this.batchHint(w, batch) : this.unmatched(w);
+    }
     const payout = await this.d.payouts.findOne(this.d.pool, w.accountId, w.transferId);
     if (payout) return this.payoutHint(w, payout);
+    // Not registered (a row written around the intake): the entry, as before the registry.
     const batch = await this.d.batches.findByEntry(this.d.pool, w.accountId, w.transferId);
     return batch ? this.batchHint(w, batch) : this.unmatched(w);
   }

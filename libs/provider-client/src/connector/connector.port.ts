@@ -62,6 +62,16 @@ export interface PayoutFound {
   readonly referenceId?: string;
   /** Where a payout that is not settled waits at the provider, when it says (issue 29). */
   readonly subState?: ProviderSubState;
+  /*
+   * What the provider holds under the id, to compare with the payout (issue 29: one namespace of
+   * transfer ids; the transfer under the id may be another one). Compared, never logged.
+   */
+  /** The amount as sent (decimal rupees, text). */
+  readonly amount?: string;
+  /** The beneficiary id the transfer was made to, when it names one. */
+  readonly beneId?: string;
+  /** v2: the provider's id of the transfer (`cf_transfer_id`). */
+  readonly svcTransferId?: string;
 }
 
 /** A status call: the payout's state, or the call's own result when it gave none. */

@@ -66,6 +66,8 @@ export async function legacyCheck(
       reason: text(t.reason),
       utr: text(t.utr),
       referenceId: text(t.referenceId),
+      amount: text(t.amount),
+      beneId: text(t.beneId),
     },
   };
 }
@@ -86,6 +88,9 @@ export async function v2Check(
       raw: t.status,
       reason: text(t.status_description),
       utr: text(t.transfer_utr),
+      amount: text(t.transfer_amount),
+      beneId: text(t.beneficiary_details?.beneficiary_id),
+      svcTransferId: providerTransferId(t),
     },
   };
 }
