@@ -58,7 +58,8 @@ describe('reconciliation of single transfers', () => {
     assert.match(reversed.data.reason ?? '', /INVALID_ACCOUNT_FAIL/);
     // REVERSED is a negative state: watched (issue 29), and the watch ends on its own.
     await eventually(
-      async () => ((await ledger.row(reversed.data.accountId, 'rc_rev')).nextCheckAt === null ? true : undefined),
+      async () =>
+        (await ledger.row(reversed.data.accountId, 'rc_rev')).nextCheckAt === null ? true : undefined,
       { what: 'the failed watch of the REVERSED payout ends', timeoutMs: 10_000 },
     );
     assert.deepEqual(statusesOf(stack, 'rc_rev'), ['RECEIVED', 'SUBMITTING', 'SUCCESS', 'REVERSED']);

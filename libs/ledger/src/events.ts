@@ -295,7 +295,11 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessa
  * entry's own events), its subject the entry's transferId, `kind` batch_entry. Its id names the
  * entry's version and the observed status: a repeat of the observation is the same event.
  */
-export function entryContradictedEvent(batch: BatchRow, item: BatchItemRow, c: ContradictionRow): OutboxMessage {
+export function entryContradictedEvent(
+  batch: BatchRow,
+  item: BatchItemRow,
+  c: ContradictionRow,
+): OutboxMessage {
   const at = c.seenAt;
   const data = strip<EventData>({
     accountId: batch.accountId,

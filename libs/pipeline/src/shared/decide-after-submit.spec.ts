@@ -93,7 +93,12 @@ describe('decideAfterSubmit', () => {
       timings,
       first,
     );
-    assert.deepEqual(d, { to: 'UNKNOWN', reason: 'already_exists_at_provider', recheckInMs: 0, maybeReached: true });
+    assert.deepEqual(d, {
+      to: 'UNKNOWN',
+      reason: 'already_exists_at_provider',
+      recheckInMs: 0,
+      maybeReached: true,
+    });
   });
 
   it('first send: a refusal is final, by kind (the provider had never seen this transferId)', () => {
@@ -132,7 +137,13 @@ describe('decideAfterSubmit', () => {
             });
             assert.deepEqual(
               d,
-              { to: 'UNKNOWN', reason: REFUSED_ON_RESEND, recheckInMs: 0, resendRefused: true, maybeReached: true },
+              {
+                to: 'UNKNOWN',
+                reason: REFUSED_ON_RESEND,
+                recheckInMs: 0,
+                resendRefused: true,
+                maybeReached: true,
+              },
               `attempt ${attempt}, ${kind}, sent ${sent}: ${words}`,
             );
           }
@@ -161,7 +172,9 @@ describe('decideAfterSubmit', () => {
       outcome: 'failed',
       kind: 'rejected',
       reason: 'Insufficient balance',
-      diagnostics: { ...diagnostics('Insufficient balance'), mayHaveReached: true } as ReturnType<typeof diagnostics>,
+      diagnostics: { ...diagnostics('Insufficient balance'), mayHaveReached: true } as ReturnType<
+        typeof diagnostics
+      >,
     };
     const d = decideAfterSubmit({ result: flagged }, timings, first);
     assert.equal(d.reason, REFUSED_ON_RESEND);
