@@ -28,7 +28,8 @@ ORDER BY b.id DESC LIMIT 1;
 
 -- batch.checkNow (BatchRepository.checkNow)
 UPDATE batch SET next_check_at = now()
-WHERE id = $1 AND status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
+WHERE id = $1
+  AND (status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') OR (status = 'COMPLETED' AND next_check_at IS NOT NULL))
   AND (lease_until IS NULL OR lease_until < now());
 
 -- batch.reschedule (BatchRepository.reschedule)

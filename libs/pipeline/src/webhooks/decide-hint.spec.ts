@@ -126,12 +126,13 @@ const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintSte
     {},
     { do: 'nothing', why: 'backwards' },
   ],
+  // Issue 29: REVERSED is a negative state upstream re-pays; SUCCESS after it contradicts it.
   [
-    'backwards: success after reversal',
+    'contradiction: success after reversal',
     'REVERSED',
     'TRANSFER_SUCCESS',
     {},
-    { do: 'nothing', why: 'backwards' },
+    { do: 'contradicted', observed: 'SUCCESS' },
   ],
   ['acknowledged after success', 'SUCCESS', 'TRANSFER_ACKNOWLEDGED', {}, { do: 'nothing', why: 'no_state' }],
   [
