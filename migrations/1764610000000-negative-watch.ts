@@ -49,7 +49,9 @@ export class NegativeWatch1764610000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DELETE FROM payout_contradiction WHERE batch_id IS NOT NULL`);
-    await q.query(`ALTER TABLE payout_contradiction DROP CONSTRAINT IF EXISTS payout_contradiction_entry_once`);
+    await q.query(
+      `ALTER TABLE payout_contradiction DROP CONSTRAINT IF EXISTS payout_contradiction_entry_once`,
+    );
     await q.query(`ALTER TABLE payout_contradiction DROP CONSTRAINT IF EXISTS payout_contradiction_subject`);
     await q.query(`ALTER TABLE payout_contradiction DROP COLUMN IF EXISTS batch_id`);
     await q.query(`ALTER TABLE payout_contradiction ALTER COLUMN payout_id SET NOT NULL`);

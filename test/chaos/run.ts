@@ -329,6 +329,9 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       PROVIDER_CLIENT_ID: primary.clientId,
       PROVIDER_CLIENT_SECRET: primary.clientSecret,
       PROVIDER_API_GENERATION: primary.api,
+      // The sandbox's status endpoint knows internal transfers: confirmed for the automatic "not
+      // received" FAILED on every account (off by default, issue 29).
+      PROVIDER_NOT_RECEIVED_FAILS: 'true',
       PROVIDER_ACCOUNTS: JSON.stringify(
         others.map((a) => ({
           accountId: a.accountId,
@@ -336,6 +339,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
           clientSecret: a.clientSecret,
           api: a.api,
           webhookVersion: a.webhookVersion,
+          notReceivedFails: true,
         })),
       ),
       EXECUTOR_LEASE_MS: String(cfg.leaseMs),

@@ -304,13 +304,18 @@ describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => 
   // kind with a status endpoint, whoever writes it (a first-send refusal, a status check, a webhook,
   // four eyes): no path can forget it.
   describe('failed watch (every negative state)', () => {
-    async function settle(repo: PayoutMoves, transferId: string, kind: PayoutKind, to: 'FAILED' | 'REJECTED') {
+    async function settle(
+      repo: PayoutMoves,
+      transferId: string,
+      kind: PayoutKind,
+      to: 'FAILED' | 'REJECTED',
+    ) {
       await insert([transferId], kind);
       const [claimed] = await repo.claimForSubmission(pool, 'w', 60_000, 1);
       assert.ok(claimed);
       const done = await repo.transition(pool, claimed, to, { reason: 'refused' }, true, 'executor');
       assert.equal(done?.status, to);
-      return done!;
+      return done;
     }
 
     it('a FAILED or REJECTED of a kind with a status endpoint gets its first watch check, whatever the cause', async () => {
@@ -327,7 +332,9 @@ describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => 
       assert.equal(await dueIn('fw_self'), null, 'no status endpoint: nothing to ask');
       assert.equal(done.checkCount, 0);
       await insert(['fw_intake']);
-      const [fresh] = await payouts.findByIdentities(pool, [{ accountId: 'default', transferId: 'fw_intake' }]);
+      const [fresh] = await payouts.findByIdentities(pool, [
+        { accountId: 'default', transferId: 'fw_intake' },
+      ]);
       await watching.transition(pool, fresh!, 'REJECTED', { reason: 'invalid' }, true, 'intake');
       assert.equal(await dueIn('fw_intake'), null, 'never sent: nothing to ask');
       await insert(['fw_rev'], 'standard_transfer');
@@ -356,15 +363,27 @@ describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => 
       const claimed = await moves.claimForSubmission(pool, 'w', 60_000, 3);
       const by = new Map(claimed.map((r) => [r.transferId, r]));
       // Certainly not processed (a 429): re-sending it does not mark the row.
-      const unproc = await moves.transition(pool, by.get('mr_unproc')!, 'SUBMITTING', { lastError: { processed: false } }, false);
+      const unproc = await moves.transition(
+        pool,
+        by.get('mr_unproc')!,
+        'SUBMITTING',
+        { lastError: { processed: false } },
+        false,
+      );
       assert.equal(unproc?.maybeReached, false);
-      const resent = await moves.markResent(pool, unproc!.id, unproc!.version);
+      const resent = await moves.markResent(pool, unproc.id, unproc.version);
       assert.equal(resent?.maybeReached, false);
       // An unclear answer: the outcome itself says it may have reached.
-      const unknown = await moves.transition(pool, by.get('mr_unknown')!, 'UNKNOWN', { maybeReached: true }, false);
+      const unknown = await moves.transition(
+        pool,
+        by.get('mr_unknown')!,
+        'UNKNOWN',
+        { maybeReached: true },
+        false,
+      );
       assert.equal(unknown?.maybeReached, true);
       // Sticky: a later write without it does not clear it.
-      const later = await moves.transition(pool, unknown!, 'PENDING', {}, false);
+      const later = await moves.transition(pool, unknown, 'PENDING', {}, false);
       assert.equal(later?.maybeReached, true);
       // A crash mid-call (SUBMITTING, nothing recorded): the re-send marks it.
       const crash = await moves.markResent(pool, by.get('mr_crash')!.id, by.get('mr_crash')!.version);
@@ -374,12 +393,24 @@ describe("PayoutRepository and the ledger's PayoutMoves (real Postgres)", () => 
     it('a refused re-send is stamped once and kept through a reopen', async () => {
       await insert(['rr']);
       const [c] = await moves.claimForSubmission(pool, 'w', 60_000, 1);
-      const u = await moves.transition(pool, c!, 'UNKNOWN', { reason: 'refused_on_resend', resendRefused: true }, false);
+      const u = await moves.transition(
+        pool,
+        c!,
+        'UNKNOWN',
+        { reason: 'refused_on_resend', resendRefused: true },
+        false,
+      );
       assert.ok(u?.resendRefusedAt instanceof Date);
-      const ra = await moves.transition(pool, u!, 'REQUIRES_ATTENTION', { reason: 'refused_on_resend' }, false);
+      const ra = await moves.transition(
+        pool,
+        u,
+        'REQUIRES_ATTENTION',
+        { reason: 'refused_on_resend' },
+        false,
+      );
       const reopened = await moves.reopenForRecheck(pool, ra!.id, ra!.version, 'operator recheck');
       assert.equal(reopened?.reason, 'operator recheck');
-      assert.equal(reopened?.resendRefusedAt?.getTime(), u!.resendRefusedAt!.getTime());
+      assert.equal(reopened?.resendRefusedAt?.getTime(), u.resendRefusedAt.getTime());
     });
   });
 });

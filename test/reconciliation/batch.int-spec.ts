@@ -163,7 +163,9 @@ describe('reconciliation of a batch with mixed outcomes', () => {
     });
     const completed = await stack.waitForStatus('rb_4', 'COMPLETED', 20_000);
     assert.deepEqual(completed.data.totals, { entries: 2, succeeded: 1, failed: 1, pending: 0 });
-    const failedItem = stack.events.find((e) => e.subject === 'rb4_bad' && e.type === 'payouts.batch_item.failed');
+    const failedItem = stack.events.find(
+      (e) => e.subject === 'rb4_bad' && e.type === 'payouts.batch_item.failed',
+    );
     assert.ok(failedItem, 'the entry was published FAILED');
     // The provider now holds the FAILED entry as paid.
     const world = stack.sandbox.world;

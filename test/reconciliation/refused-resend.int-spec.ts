@@ -187,7 +187,11 @@ describe('a refused re-send is never final', () => {
       const rows = await stack.sql<{ maybe_reached: boolean; watched: boolean }>(
         `SELECT maybe_reached, next_check_at IS NOT NULL AS watched FROM payout WHERE transfer_id = 'rr_429_balance'`,
       );
-      assert.deepEqual(rows, [{ maybe_reached: false, watched: true }], 'not reached before; the FAILED is watched');
+      assert.deepEqual(
+        rows,
+        [{ maybe_reached: false, watched: true }],
+        'not reached before; the FAILED is watched',
+      );
     } finally {
       await stack.sandboxCall('DELETE', '/__sandbox/faults?endpoint=directTransfer');
     }

@@ -30,14 +30,23 @@ WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_a
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
 -- batch.transition (BatchMoves.transition)
-UPDATE batch
-    SET status = $3, version = version + 1, updated_at = now(),
-        reference_id = COALESCE($4, reference_id), status_code = COALESCE($5, status_code),
-        reason = COALESCE($6, reason), next_check_at = $7, lease_owner = NULL, lease_until = NULL,
-        totals = $8::jsonb
-  WHERE id = $1 AND version = $2
-  RETURNING id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api;
+UPDATE batch b
+    SET status = $3, version = b.version + 1, updated_at = now(),
+        reference_id = COALESCE($4, b.reference_id), status_code = COALESCE($5, b.status_code),
+        reason = COALESCE($6, b.reason), lease_owner = NULL, lease_until = NULL,
+        totals = $8::jsonb,
+        -- The failed watch of its entries (ADR 0018): set here, on entering COMPLETED with a
+        -- negative entry, whoever completes it; the watch has its own count.
+        next_check_at = CASE
+          WHEN $3 = 'COMPLETED' AND b.status <> 'COMPLETED' AND $7::timestamptz IS NULL
+               AND $9::double precision IS NOT NULL
+               AND EXISTS (SELECT 1 FROM batch_item i WHERE i.batch_id = b.id
+                              AND i.status IN ('FAILED', 'REJECTED', 'REVERSED'))
+          THEN now() + make_interval(secs => $9::double precision / 1000)
+          ELSE $7::timestamptz END,
+        check_count = CASE WHEN $3 = 'COMPLETED' AND b.status <> 'COMPLETED' THEN 0 ELSE b.check_count END
+  WHERE b.id = $1 AND b.version = $2
+  RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
 -- batch.markResent (BatchMoves.markResent)
 UPDATE batch

@@ -9,20 +9,30 @@ INSERT INTO payout_contradiction (payout_id, account_id, transfer_id, version, k
 SELECT p.id, p.account_id, p.transfer_id, p.version, $4, p.status, $5, $6, $7, $8
   FROM payout p WHERE p.id = $1 AND p.version = $2 AND p.status = $3
 ON CONFLICT DO NOTHING
-RETURNING id, payout_id, account_id, transfer_id, version, kind, published, observed, source, observed_code,
-  event_id, seen_at, acknowledged_by, acknowledged_at, note;
+RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note;
+
+-- contradiction.insertEntry (ContradictionRepository.insertEntry)
+INSERT INTO payout_contradiction (batch_id, account_id, transfer_id, version, kind, published, observed,
+                                  source, observed_code, event_id)
+SELECT b.id, b.account_id, i.transfer_id, i.version, $5, i.status, $6, $7, $8, $9
+  FROM batch_item i JOIN batch b ON b.id = i.batch_id
+ WHERE i.batch_id = $1 AND i.transfer_id = $2 AND i.version = $3 AND i.status = $4
+ON CONFLICT DO NOTHING
+RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note;
 
 -- contradiction.open (ContradictionRepository.open)
-SELECT id, payout_id, account_id, transfer_id, version, kind, published, observed, source, observed_code,
-  event_id, seen_at, acknowledged_by, acknowledged_at, note FROM payout_contradiction WHERE acknowledged_at IS NULL
+SELECT id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note FROM payout_contradiction WHERE acknowledged_at IS NULL
 ORDER BY seen_at, id LIMIT $1;
 
 -- contradiction.ofPayout (ContradictionRepository.ofPayout)
-SELECT id, payout_id, account_id, transfer_id, version, kind, published, observed, source, observed_code,
-  event_id, seen_at, acknowledged_by, acknowledged_at, note FROM payout_contradiction WHERE payout_id = $1 ORDER BY seen_at, id;
+SELECT id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note FROM payout_contradiction WHERE payout_id = $1 ORDER BY seen_at, id;
 
 -- contradiction.acknowledge (ContradictionRepository.acknowledge)
 UPDATE payout_contradiction SET acknowledged_by = $2, acknowledged_at = now(), note = $3
 WHERE id = $1 AND acknowledged_at IS NULL
-RETURNING id, payout_id, account_id, transfer_id, version, kind, published, observed, source, observed_code,
-  event_id, seen_at, acknowledged_by, acknowledged_at, note;
+RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note;

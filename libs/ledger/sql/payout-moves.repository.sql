@@ -23,7 +23,8 @@ WITH input AS (
   ON CONFLICT (account_id, transfer_id) DO NOTHING
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+    resend_refused_at, sub_state
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, NULL::text, ch.status, ch.version, 'intake',
@@ -31,7 +32,8 @@ WITH input AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state FROM changed;
 
 -- payout.claimForSubmission (PayoutMoves.claimForSubmission)
 WITH changed AS (
@@ -41,7 +43,7 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
    WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                    ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.sub_state
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
@@ -49,7 +51,8 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state FROM changed;
 
 -- payout.transitionMany (PayoutMoves.transitionMany)
 WITH changed AS (
@@ -63,7 +66,17 @@ WITH changed AS (
            WHEN m.status = 'SUCCESS' AND p.status <> 'SUCCESS' AND m.next_check_at IS NULL
                 AND $12::double precision IS NOT NULL AND p.kind = ANY($13::text[])
            THEN now() + make_interval(secs => $12::double precision / 1000)
+           -- The failed watch (ADR 0018): every negative state of a sent payout the
+           -- provider can be asked about, whoever wrote it. Only negative states: the
+           -- happy path writes nothing more.
+           WHEN m.status IN ('FAILED', 'REJECTED', 'REVERSED') AND p.status <> m.status
+                AND m.next_check_at IS NULL AND p.attempt > 0
+                AND $19::double precision IS NOT NULL AND p.kind = ANY($20::text[])
+           THEN now() + make_interval(secs => $19::double precision / 1000)
            ELSE m.next_check_at END,
+         maybe_reached = p.maybe_reached OR m.maybe_reached,
+         resend_refused_at = CASE WHEN m.resend_refused AND p.resend_refused_at IS NULL THEN now()
+                                  ELSE p.resend_refused_at END,
          -- Each state gets the whole reconcile schedule; staying in a state (a re-send after
          -- "not processed") keeps counting, so re-sends are bounded too. A new provider
          -- sub-state (issue 29) is a new wait with its own schedule.
@@ -79,12 +92,13 @@ WITH changed AS (
          lease_owner = NULL, lease_until = NULL
     FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                 $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
-                $14::text[], $15::text[], $16::text[], $17::bigint[], $19::boolean[], $20::text[])
+                $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[],
+                $23::boolean[], $24::text[])
          AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
               last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id,
-              set_sub_state, sub_state)
+              maybe_reached, resend_refused, set_sub_state, sub_state)
    WHERE p.id = m.id AND p.version = m.from_version
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.sub_state, m.from_status AS h_from, m.operator_id AS h_operator,
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, m.from_status AS h_from, m.operator_id AS h_operator,
              m.approver_id AS h_approver, m.proposal_id AS h_proposal
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
@@ -93,15 +107,19 @@ WITH changed AS (
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state FROM changed;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state FROM changed;
 
 -- payout.markResent (PayoutMoves.markResent)
 UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
-      updated_at = now()
+      updated_at = now(),
+      maybe_reached = maybe_reached
+        OR NOT (status = 'SUBMITTING' AND COALESCE(last_error->>'processed' = 'false', false))
 WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state;
 
 -- payout.reopenForRecheck (PayoutMoves.reopenForRecheck)
 UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
@@ -109,4 +127,5 @@ UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_c
 WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, sub_state;
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state;

@@ -255,7 +255,8 @@ export class BatchLedger {
     for (const report of reports) {
       const { item, observed } = report;
       const kind = contradictionOf(item.status as PayoutStatus, observed);
-      if (!kind) throw new Error(`not a contradiction of ${item.transferId}: ${item.status} then ${observed}`);
+      if (!kind)
+        throw new Error(`not a contradiction of ${item.transferId}: ${item.status} then ${observed}`);
       const row = await repo.insertEntry(tx.client, {
         batchId: batch.id,
         transferId: item.transferId,

@@ -60,13 +60,15 @@ export class BatchRepository {
   }
 
   /**
-   * checkNow: a batch the status worker would look at anyway (SUBMITTING, PROCESSING, UNKNOWN) is
-   * due now, unless a worker holds it. Not a state change: no version bump, no event.
+   * checkNow: a batch the status worker would look at anyway (SUBMITTING, PROCESSING, UNKNOWN, or
+   * COMPLETED under the failed watch of its entries) is due now, unless a worker holds it. Not a
+   * state change: no version bump, no event.
    */
   async checkNow(db: Db, id: string): Promise<boolean> {
     const { rowCount } = await db.query(
       /* sql: batch.checkNow */ `UPDATE batch SET next_check_at = now()
-        WHERE id = $1 AND status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
+        WHERE id = $1
+          AND (status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') OR (status = 'COMPLETED' AND next_check_at IS NOT NULL))
           AND (lease_until IS NULL OR lease_until < now())`,
       [id],
     );

@@ -134,7 +134,17 @@ export class ContradictionRepository {
         WHERE i.batch_id = $1 AND i.transfer_id = $2 AND i.version = $3 AND i.status = $4
        ON CONFLICT DO NOTHING
        RETURNING ${COLUMNS}`,
-      [c.batchId, c.transferId, c.version, c.published, c.kind, c.observed, c.source, c.observedCode, c.eventId],
+      [
+        c.batchId,
+        c.transferId,
+        c.version,
+        c.published,
+        c.kind,
+        c.observed,
+        c.source,
+        c.observedCode,
+        c.eventId,
+      ],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }

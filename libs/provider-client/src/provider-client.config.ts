@@ -112,7 +112,7 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: env.boolean(),
     default: 'false',
     description:
-      "The primary account's `notReceivedFails`: true only once the operator has confirmed with the provider that its status endpoint knows internal transfers (only the sandbox says so). Then an internal transfer still unknown to it NOT_FOUND_SETTLE_MS after its first \"not found\" is FAILED (not_received_by_provider, watched); false: REQUIRES_ATTENTION (not_received_unconfirmed), a person asks the provider",
+      'The primary account\'s `notReceivedFails`: true only once the operator has confirmed with the provider that its status endpoint knows internal transfers (only the sandbox says so). Then an internal transfer still unknown to it NOT_FOUND_SETTLE_MS after its first "not found" is FAILED (not_received_by_provider, watched); false: REQUIRES_ATTENTION (not_received_unconfirmed), a person asks the provider',
   }),
   PROVIDER_CONNECT_TIMEOUT_MS: envVar({
     schema: env.positiveInt(),

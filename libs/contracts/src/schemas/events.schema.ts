@@ -72,7 +72,7 @@ export const eventSchema = {
       type: 'string',
       minLength: 3,
       description:
-        '<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix> (a command refused because its transfer id is held: <key>:conflict:<hash prefix>); a contradiction: <key>:<version>:contradicted:<observed status, lower case>. Unique; one id, one content.',
+        "<key>:<version> with key payout/<accountId>/<transferId> or batch/<accountId>/<batchTransferId>; an entry: <batch key>/<transferId>:<version>; a conflict: <key>:<version>:conflict:<hash prefix> (a command refused because its transfer id is held: <key>:conflict:<hash prefix>); a contradiction: <key>:<version>:contradicted:<observed status, lower case> (a batch entry's: <batch key>/<transferId>:<version>:contradicted:<observed>). Unique; one id, one content.",
     },
     type: {
       type: 'string',
@@ -146,7 +146,7 @@ export const eventSchema = {
           additionalProperties: false,
           required: ['kind', 'published', 'observed', 'source'],
           description:
-            'payouts.payout.contradicted only: a later provider signal says the published terminal state (data.status, data.version) was wrong. The published state stands until a person settles it (ADR 0018).',
+            "payouts.payout.contradicted only: a later provider signal says the published terminal state (data.status, data.version) was wrong. The published state stands until a person settles it (ADR 0018). For a batch entry (data.kind batch_entry, data.batchTransferId) it is keyed by its batch and data.version is the entry's.",
           properties: {
             kind: { enum: ['paid_after_failure', 'pending_after_failure', 'failed_after_success'] },
             published: { type: 'string', description: 'the terminal state published (as data.status)' },

@@ -12,7 +12,12 @@ import {
   type EntryContradiction,
 } from '#ledger';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { type BatchCheck, type BatchEntryState, type Connectors, type ProviderResult } from '#provider-client';
+import {
+  type BatchCheck,
+  type BatchEntryState,
+  type Connectors,
+  type ProviderResult,
+} from '#provider-client';
 import { apiOf } from '../shared/payout-kinds.js';
 import { nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';

@@ -258,10 +258,13 @@ describe('decideOnAnswer', () => {
     });
     // Off for every account: the same.
     const none = { ...rules, notReceivedFailsAccounts: new Set<string>() };
-    assert.deepEqual(decideOnAnswer({ ...internal, accountId: 'default' }, notFound, false, none, now + 1_000), {
-      do: 'attention',
-      reason: 'not_received_unconfirmed',
-    });
+    assert.deepEqual(
+      decideOnAnswer({ ...internal, accountId: 'default' }, notFound, false, none, now + 1_000),
+      {
+        do: 'attention',
+        reason: 'not_received_unconfirmed',
+      },
+    );
   });
 
   it('issue 29 (3): every negative state is watched: REVERSED, then SUCCESS or PENDING, is a contradiction', () => {
@@ -279,7 +282,9 @@ describe('decideOnAnswer', () => {
       inMs: 400,
       lastError: null,
     });
-    assert.deepEqual(decideOnAnswer({ ...reversed, checkCount: 3 }, unclear, false, rules), { do: 'end-watch' });
+    assert.deepEqual(decideOnAnswer({ ...reversed, checkCount: 3 }, unclear, false, rules), {
+      do: 'end-watch',
+    });
     // A first-send refusal (REJECTED) and a status-endpoint FAILED are watched alike.
     for (const status of ['REJECTED', 'FAILED'] as const) {
       const negative = row({ status, checkCount: 1, reason: 'insufficient balance' });

@@ -126,6 +126,7 @@ const CASES: ReadonlyArray<[string, PayoutStatus, string, WebhookFields, HintSte
     {},
     { do: 'nothing', why: 'backwards' },
   ],
+  // Issue 29: REVERSED is a negative state upstream re-pays; SUCCESS after it contradicts it.
   [
     // Issue 29: REVERSED then SUCCESS is a contradiction (the money may have gone out again); the
     // worker checks the payout now, and only the provider's status answer raises it.

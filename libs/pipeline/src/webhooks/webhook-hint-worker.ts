@@ -317,9 +317,12 @@ export class WebhookHintWorker {
     // An entry's ACKNOWLEDGED announces no state: no reason to spend a check on it.
     if (w.event !== 'BULK_TRANSFER_REJECTED' && WEBHOOK_STATUS[w.event] === null) return done('no_state');
     if (batch.status === 'RECEIVED') return this.later(w, 'waiting');
-    if (!['SUBMITTING', 'PROCESSING', 'UNKNOWN'].includes(batch.status)) return done('same_state');
+    // A COMPLETED batch is asked again only while its negative entries are watched (issue 29).
+    const watched = batch.status === 'COMPLETED';
+    if (!watched && !['SUBMITTING', 'PROCESSING', 'UNKNOWN'].includes(batch.status))
+      return done('same_state');
     const due = await this.d.batches.checkNow(this.d.pool, batch.id);
-    if (!due) return this.later(w, 'waiting');
+    if (!due) return watched ? done('same_state') : this.later(w, 'waiting');
     this.d.logger.info(
       { webhookId: w.id, event: w.event, batchTransferId: batch.batchTransferId, transferId: w.transferId },
       'webhook: the batch is checked now',
