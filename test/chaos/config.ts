@@ -88,7 +88,7 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   logLevel: 'info',
   outboxTransport: 'table',
   sabotage: '',
-  attentionSettled: false,
+  attentionSettled: true,
   attentionBudget: 200,
   lifecycle: '',
   inDoubtApply: 0,

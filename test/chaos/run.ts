@@ -81,6 +81,15 @@ const FAST_RECONCILE = {
   NOT_FOUND_SETTLE_MS: '12000',
   // A "not received" FAILED is watched (ADR 0018) within the run, so a contradiction would show.
   FAILED_WATCH_SCHEDULE: '1s,3s,10s',
+  // Issue 29: a refused re-send goes to a person after this (as NOT_FOUND_SETTLE_MS, longer than the
+  // run's late applies and status lag), and a payout handed to a person is still asked about, so
+  // one the provider settles meanwhile leaves the queue by itself within the run.
+  REFUSED_RESEND_SETTLE_MS: '12000',
+  ATTENTION_WATCH_SCHEDULE: '1s,2s,3s,5s',
+  // The provider's long waits (--lifecycle): checked within the run, not hourly.
+  QUEUED_CHECK_SCHEDULE: '1s,2s',
+  APPROVAL_PENDING_CHECK_SCHEDULE: '1s,2s',
+  NEXT_WORKING_DAY_CHECK_SCHEDULE: '1s,2s',
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };
@@ -816,6 +825,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       await sleep(2_000);
     }
     const settleMs = Date.now() - settleStart;
+    if (settled && cfg.attentionSettled) {
+      // A payout handed to a person is still asked about (ATTENTION_WATCH_SCHEDULE, every 5 s at
+      // the end here): give it a round, so one the provider settled meanwhile has left the queue.
+      await sleep(8_000);
+    }
     log(
       settled
         ? `settled in ${(settleMs / 1000).toFixed(0)} s`
