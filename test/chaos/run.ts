@@ -72,6 +72,8 @@ const DATA_DIR = join(REPO, '.run/chaos');
 const FAST_RECONCILE = {
   RECONCILE_SCHEDULE: '300ms,500ms,1s,1s,2s,2s,3s,5s',
   REVERSAL_WATCH_SCHEDULE: '2s,5s',
+  // The reversal watch's schedule alone (its working days would keep a SUCCESS watched for days).
+  REVERSAL_WATCH_WORKING_DAYS: '0',
   RECONCILER_POLL_MS: '200',
   RESEND_DELAY_MS: '300',
   // Longer than the longest late apply (LATE_APPLY_MS.max) and status lag (STATUS_LAG_MS) the run

@@ -20,6 +20,7 @@ const LEDGER_TABLES = [
   'provider_rate_budget',
   'provider_webhook',
   'state_history',
+  'transfer_identity',
   'withdrawal_quota',
 ];
 

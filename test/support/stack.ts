@@ -55,6 +55,8 @@ export const FAST_RECONCILE = {
   RECONCILE_SCHEDULE: '300ms,300ms,500ms,1s,1s,2s,2s,3s',
   RECONCILER_POLL_MS: '100',
   RESEND_DELAY_MS: '200',
+  // The reversal watch's schedule alone (its working days would keep a SUCCESS watched for days).
+  REVERSAL_WATCH_WORKING_DAYS: '0',
   EXECUTOR_IDLE_POLL_MS: '50',
   OUTBOX_POLL_INTERVAL_MS: '200',
 };

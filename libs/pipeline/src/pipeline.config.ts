@@ -107,6 +107,12 @@ export const pipelineConfig = defineSection('pipeline', {
     description:
       'Reversal watch: delays between status checks of a SUCCESS payout (legacy transfer kinds), in case the bank reverses it; past the last one the watch stops. "off" disables it',
   }),
+  REVERSAL_WATCH_WORKING_DAYS: envVar({
+    schema: env.nonNegativeInt().refine((n) => n <= 30, 'at most 30 working days'),
+    default: '5',
+    description:
+      "Reversal watch in working days (issue 29): past REVERSAL_WATCH_SCHEDULE, a SUCCESS payout is asked again at the schedule's last delay until this many working days of the account's bank calendar (BANK_CALENDAR, LONG_WAIT_ACCOUNTS) have passed since it was paid: banks return credits days later, and weekends and bank holidays hold them. 0: the schedule alone decides",
+  }),
   FAILED_WATCH_SCHEDULE: envVar({
     schema: watchSchedule,
     default: '15m,1h,3h,6h,24h,48h,72h,72h,96h',

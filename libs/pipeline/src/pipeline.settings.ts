@@ -77,6 +77,7 @@ export function reconcilerSettings(
     schedule: c.RECONCILE_SCHEDULE,
     maxSendAttempts: c.MAX_SEND_ATTEMPTS,
     reversalWatch: c.REVERSAL_WATCH_SCHEDULE,
+    reversalWatchWorkingDays: c.REVERSAL_WATCH_WORKING_DAYS,
     notFoundSettleMs: c.NOT_FOUND_SETTLE_MS,
     failedWatch: c.FAILED_WATCH_SCHEDULE,
     refusedResendSettleMs: c.REFUSED_RESEND_SETTLE_MS,

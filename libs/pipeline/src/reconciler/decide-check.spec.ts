@@ -412,3 +412,37 @@ describe('decideOnAnswer after a refused re-send (issue 29, defects 4 and 5)', (
     assert.notEqual(decideOnAnswer(webhook, notFound, false, rules, refusedAt + 1).do, 'resend');
   });
 });
+
+describe('the reversal watch counts working days (issue 29)', () => {
+  // Paid on Friday 2026-11-27, 15:00 in India (09:30 UTC); the default calendar: Sunday off, the
+  // 2nd and 4th Saturday off (28 November is the 4th Saturday), no holidays listed.
+  const paidAt = new Date('2026-11-27T09:30:00Z');
+  const watched = row({ status: 'SUCCESS', stateChangedAt: paidAt, checkCount: 2 });
+  const withDays: CheckRules = { ...rules, reversalWatchWorkingDays: 3 };
+
+  it('past its schedule, a SUCCESS is asked again until that many working days have passed', () => {
+    // Monday 30 November: one working day has passed (Saturday and Sunday are off).
+    const monday = Date.parse('2026-11-30T10:00:00Z');
+    assert.deepEqual(decideOnAnswer(watched, says('SUCCESS'), false, withDays, monday), {
+      do: 'reschedule',
+      inMs: 200,
+      lastError: null,
+    });
+  });
+
+  it('the last check falls at the end of the working days; past it the watch ends', () => {
+    // Three working days after Friday 15:00 IST: Wednesday 2 December 15:00 IST (09:30 UTC).
+    const end = Date.parse('2026-12-02T09:30:00Z');
+    assert.deepEqual(decideOnAnswer(watched, says('SUCCESS'), false, withDays, end - 50), {
+      do: 'reschedule',
+      inMs: 50,
+      lastError: null,
+    });
+    assert.deepEqual(decideOnAnswer(watched, says('SUCCESS'), false, withDays, end), { do: 'end-watch' });
+  });
+
+  it('without working days set, the schedule alone decides (as before)', () => {
+    const monday = Date.parse('2026-11-30T10:00:00Z');
+    assert.deepEqual(decideOnAnswer(watched, says('SUCCESS'), false, rules, monday), { do: 'end-watch' });
+  });
+});

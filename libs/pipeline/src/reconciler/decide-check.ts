@@ -7,7 +7,8 @@ import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 import { traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 import { firstCheckIn, isSubStateChange, longWaitOf } from './decide-sub-state.js';
-import { type LongWaitRules } from './long-waits.js';
+import { calendarOf, type LongWaitRules } from './long-waits.js';
+import { addWorkingDays, DEFAULT_CALENDAR } from '../shared/working-days.js';
 import { HELD_BY_ANOTHER, heldByAnother } from './held-by-another.js';
 
 /** What the status endpoint said about a payout (the connector's check), or that it has none. */
@@ -50,6 +51,13 @@ export interface CheckRules {
    * watch. Absent: every sub-state on the generic schedule, no attention watch.
    */
   readonly waits?: LongWaitRules;
+  /**
+   * The reversal watch counts working days (issue 29): past its schedule, a SUCCESS is asked again
+   * at the schedule's last delay until this many working days of the account's bank calendar have
+   * passed since it was paid (banks return credits days later; a weekend or holiday holds them).
+   * Absent or 0: the schedule alone decides.
+   */
+  readonly reversalWatchWorkingDays?: number;
 }
 
 /** Why an answer was not applied: counted and logged by the reconciler, whatever the step. */
@@ -304,8 +312,24 @@ function later(
   // The reversal and failed watches: a settled payout is never handed to a person, the watch just ends.
   const inMs = nextCheckDelay(watchOf(row, rules), row.checkCount);
   if (inMs === undefined) {
+    const more = row.status === 'SUCCESS' ? reversalWatchLeft(row, rules, nowMs) : undefined;
+    if (more !== undefined) return { do: 'reschedule', inMs: more, lastError, ...noted };
     if (isWatched(row)) return { do: 'end-watch', ...noted };
     return { do: 'attention', reason: 'reconciliation_schedule_exhausted', ...noted };
   }
   return { do: 'reschedule', inMs, lastError, ...noted };
+}
+
+/**
+ * How long until the next reversal check of a SUCCESS past its schedule, while fewer than
+ * `reversalWatchWorkingDays` working days (the account's bank calendar) have passed since it was
+ * paid; undefined: the watch ends.
+ */
+function reversalWatchLeft(row: PayoutRow, rules: CheckRules, nowMs: number): number | undefined {
+  const days = rules.reversalWatchWorkingDays ?? 0;
+  const last = rules.reversalWatch.at(-1);
+  if (days <= 0 || last === undefined) return undefined;
+  const cal = rules.waits ? calendarOf(rules.waits, row.accountId) : DEFAULT_CALENDAR;
+  const end = addWorkingDays(row.stateChangedAt, days, cal).getTime();
+  return nowMs >= end ? undefined : Math.min(last, end - nowMs);
 }

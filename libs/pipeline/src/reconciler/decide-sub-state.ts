@@ -17,10 +17,12 @@ export function isSubStateChange(
   a: PayoutFound,
 ): boolean {
   if (row.status !== 'PENDING' || to !== 'PENDING') return false;
-  // Only the provider's webhook says `approved`; a status answer that says no more than pending
-  // does not take it back.
-  if (a.subState === undefined && row.subState === 'approved') return false;
-  return (a.subState ?? null) !== (row.subState ?? null);
+  // An answer that says no more than pending takes nothing back: the v1 status endpoint never
+  // names a sub-state (the initiation's answer may: scheduled for the next working day, sent to
+  // the bank), and only the provider's webhook says `approved`. A new sub-state replaces it; a
+  // settled payout waits nowhere (the ledger clears it).
+  if (a.subState === undefined) return false;
+  return a.subState !== (row.subState ?? null);
 }
 
 /**

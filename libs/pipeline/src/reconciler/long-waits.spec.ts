@@ -58,10 +58,10 @@ describe('the provider sub-state is news', () => {
     assert.equal(decideOnAnswer(row, pending('queued'), false, rules, now).do, 'reschedule');
   });
 
-  it('a sub-state no longer said is a change too (PENDING, plain)', () => {
+  it('a plain PENDING takes no sub-state back: the wait goes on, no event (v1 never names one)', () => {
     const row = payoutRow({ status: 'PENDING', subState: 'queued', stateChangedAt: new Date(now - H) });
     const step = decideOnAnswer(row, pending(), false, rules, now);
-    assert.ok(step.do === 'move' && step.to === 'PENDING' && step.answer.subState === undefined);
+    assert.equal(step.do, 'reschedule');
   });
 
   it('UNKNOWN to PENDING queued starts the queue schedule', () => {

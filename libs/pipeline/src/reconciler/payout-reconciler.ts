@@ -25,6 +25,8 @@ export interface ReconcilerSettings {
    * watch[n] follows the n-th watch check. Past its end the watch stops; SUCCESS stays SUCCESS.
    */
   readonly reversalWatch: readonly number[];
+  /** Past the reversal watch's schedule, working days of the bank calendar it still goes on for. */
+  readonly reversalWatchWorkingDays?: number;
   /** How long a payout the provider does not deduplicate must stay "not found" before it is FAILED. */
   readonly notFoundSettleMs: number;
   /**
