@@ -109,6 +109,11 @@ export interface EventAnalysis {
   readonly unparseable: number;
   readonly redelivered: number;
   readonly conflicts: Map<string, number>;
+  /**
+   * Commands refused at intake because another transfer of the account holds their id (issue 29,
+   * `transfer_id_in_use`): their conflict event is their answer, REJECTED, nothing recorded.
+   */
+  readonly refusedInUse: Map<string, PayoutEvent>;
   /** Last event per command identity (account|id). */
   readonly last: Map<string, PayoutEvent>;
   /** Last event per batch entry (account|entry id). */
@@ -136,6 +141,7 @@ export function analyseEvents(
   const last = new Map<string, PayoutEvent>();
   const lastItem = new Map<string, PayoutEvent>();
   const conflicts = new Map<string, number>();
+  const refusedInUse = new Map<string, PayoutEvent>();
   const orderViolations: string[] = [];
   const secretViolations: string[] = [];
   let unparseable = 0;
@@ -158,8 +164,11 @@ export function analyseEvents(
     }
     if (e.type === 'payouts.command.conflict') {
       conflicts.set(`${account}|${e.subject}`, (conflicts.get(`${account}|${e.subject}`) ?? 0) + 1);
+      if (e.data.reason === 'transfer_id_in_use') refusedInUse.set(`${account}|${e.subject}`, e);
       continue;
     }
+    // A provider notice (low balance, a bank incident) is keyed by the account and has no version.
+    if (e.type.startsWith('payouts.provider.')) continue;
     const entity =
       e.data.kind === 'batch_entry' ? `${account}|${batchId ?? '?'}/${e.subject}` : `${account}|${e.subject}`;
     let s = state.get(entity);
@@ -203,6 +212,7 @@ export function analyseEvents(
     unparseable,
     redelivered,
     conflicts,
+    refusedInUse,
     last,
     lastItem,
     orderViolations,

@@ -807,6 +807,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     let lag = -1;
     let seen = '';
     let changedAt = Date.now();
+    let lastSweep = Date.now();
+    let sweeps = 0;
     while (Date.now() - settleStart < cfg.settleTimeoutMs) {
       lag = await consumerLag(kafka, GROUP, commandsTopic).catch(() => -1);
       const open = await unfinished(pool).catch(() => -1);
@@ -823,6 +825,13 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         break;
       }
       lastProgress = 0;
+      // A person at the provider's dashboard goes on while the service settles (a transfer re-sent
+      // after the last round is funded, decided, or past the next working day too).
+      if (driver.active && Date.now() - lastSweep > 15_000 && sweeps < 6) {
+        lastSweep = Date.now();
+        sweeps += 1;
+        await driver.finish().catch((err: unknown) => log(`lifecycle: sweep failed: ${String(err)}`));
+      }
       await progress(`settling (lag ${lag}, unfinished ${open})`);
       await sleep(2_000);
     }
@@ -1012,7 +1021,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     );
     const noTerminal: string[] = [];
     for (const c of commands) {
-      const e = ev.last.get(commandKey(c));
+      // Refused at intake as its id is held by another transfer (issue 29): its conflict event.
+      const e = ev.last.get(commandKey(c)) ?? ev.refusedInUse.get(commandKey(c));
       if (!isTerminal(e)) {
         noTerminal.push(
           `${c.account}/${c.identity} (${c.label}): ${e ? `last event ${e.data.status} v${e.data.version}` : 'no event'}`,
