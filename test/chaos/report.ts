@@ -345,7 +345,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
     '--hostile-webhooks=20 --webhook-version=v1 --outbox-transport=table',
     '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700',
-    '--attention-budget=200 --attention-settled=true --lifecycle= --in-doubt-apply=0` (or `CHAOS_COMMANDS`,',
+    '--attention-budget=200 --attention-settled=true --lifecycle=all --in-doubt-apply=0.3` (or `CHAOS_COMMANDS`,',
     '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
     "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",
     'logs; `report.md`). `--outbox-transport=wal` runs the services with the WAL outbox (ADR 0023)',
