@@ -309,15 +309,9 @@ function hashTag(hash: string): string {
   return hash.slice(hash.lastIndexOf(':') + 1).slice(0, 16);
 }
 
-/**
- * An entry of a batch changed state. Keyed by the batch's key, so entry events and the batch's own
- * events stay in one ordered stream; the subject is the entry's transferId. Its time is when the
- * entry's version began (items change `updated_at` only with `version`).
- */
-export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessage {
-  const at = item.updatedAt;
-  const entry = item.entry;
-  const data = strip<EventData>({
+/** What every event of a batch entry says about it (its state change, a contradiction of it). */
+function entryFields(batch: BatchRow, item: BatchItemRow) {
+  return {
     accountId: batch.accountId,
     id: item.transferId,
     kind: 'batch_entry',
@@ -329,6 +323,19 @@ export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessa
     utr: item.utr ?? undefined,
     batchTransferId: batch.batchTransferId,
     providerApi: batch.providerApi,
+  } as const;
+}
+
+/**
+ * An entry of a batch changed state. Keyed by the batch's key, so entry events and the batch's own
+ * events stay in one ordered stream; the subject is the entry's transferId. Its time is when the
+ * entry's version began (items change `updated_at` only with `version`).
+ */
+export function batchItemEvent(batch: BatchRow, item: BatchItemRow): OutboxMessage {
+  const at = item.updatedAt;
+  const entry = item.entry;
+  const data = strip<EventData>({
+    ...entryFields(batch, item),
     beneficiary: beneficiaryOf(entry),
     occurredAt: at.toISOString(),
   });
@@ -358,17 +365,7 @@ export function entryContradictedEvent(
 ): OutboxMessage {
   const at = c.seenAt;
   const data = strip<EventData>({
-    accountId: batch.accountId,
-    id: item.transferId,
-    kind: 'batch_entry',
-    status: item.status,
-    version: item.version,
-    amount: item.amount,
-    reason: item.reason ?? undefined,
-    referenceId: item.referenceId ?? undefined,
-    utr: item.utr ?? undefined,
-    batchTransferId: batch.batchTransferId,
-    providerApi: batch.providerApi,
+    ...entryFields(batch, item),
     contradiction: strip({
       kind: c.kind,
       published: c.published,
