@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { eventually, startStack, type Stack } from '#test-support';
+import { eventually, skipUnless, startStack, type Stack } from '#test-support';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Two operators, each with their own token: Alice proposes, Bob approves (four eyes). */
@@ -19,9 +19,10 @@ const ACCOUNT = 'default';
 /** `CONSOLE_SCREENSHOTS=docs/console` saves the main views there (not on every run). */
 const SHOTS = process.env['CONSOLE_SCREENSHOTS'];
 
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is missing: scripts/test.sh installs Debian's chromium as root (ensure_chromium); install it to run the browser test`;
+const skip = skipUnless(
+  existsSync(CHROMIUM),
+  `${CHROMIUM} is missing: scripts/test.sh installs Debian's chromium as root (ensure_chromium); install it to run the browser test`,
+);
 
 // The web console in a real browser (Debian's chromium, headless, driven by playwright-core)
 // against a whole stack: sign in, the queue, a payout, a recheck, search, dead letters.

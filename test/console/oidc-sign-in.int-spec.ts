@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Provider, { type Account } from 'oidc-provider';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ConfigError } from '#config';
-import { eventually, freePort, operatorsEnv, startStack, type Stack } from '#test-support';
+import { eventually, freePort, operatorsEnv, skipUnless, startStack, type Stack } from '#test-support';
 import { loadServiceConfig } from '../../apps/payout-service/src/service.config.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -26,9 +26,10 @@ const USERS: Readonly<Record<string, readonly string[]>> = {
 };
 const ROLE_MAP = 'payouts-viewers=viewer,payouts-operators=operator,payouts-approvers=approver';
 
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is missing: scripts/test.sh installs Debian's chromium as root (ensure_chromium); install it to run the browser test`;
+const skip = skipUnless(
+  existsSync(CHROMIUM),
+  `${CHROMIUM} is missing: scripts/test.sh installs Debian's chromium as root (ensure_chromium); install it to run the browser test`,
+);
 
 /**
  * A certified OpenID provider (oidc-provider, in memory) on a free port: one confidential client,

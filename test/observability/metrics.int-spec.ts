@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { eventually, startStack, type Stack } from '#test-support';
+import { eventually, skipUnless, startStack, type Stack } from '#test-support';
 import { exposedNames, metricNamesIn, parseExposition, valueOf } from './prom-text.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -211,8 +211,12 @@ describe('metrics after a known run, and the alert rules and dashboard that use 
   });
 
   it('promtool check rules / check config pass (when promtool is installed)', (t) => {
-    if (!promtoolOnPath()) {
-      t.skip('promtool is not on PATH (Debian package `prometheus`); the parser checks above still ran');
+    const missing = skipUnless(
+      promtoolOnPath(),
+      'promtool is not on PATH (Debian package `prometheus`); the parser checks above still ran',
+    );
+    if (missing) {
+      t.skip(missing);
       return;
     }
     execFileSync('promtool', ['check', 'rules', resolve(ROOT, 'deploy/prometheus/alerts.yml')], {

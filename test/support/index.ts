@@ -8,3 +8,4 @@ export * from './fakes.js';
 export * from './webhook-signer.js';
 export * from './operators.js';
 export * from './private-postgres.js';
+export * from './requirements.js';
