@@ -47,6 +47,8 @@ export interface BatchItemView {
   reason: string | null;
   referenceId: string | null;
   utr: string | null;
+  /** Where the entry waits at the provider (issue 29); null: not said, or settled. */
+  subState: string | null;
   beneficiary: ReturnType<typeof beneficiaryOf> | null;
 }
 
@@ -119,6 +121,7 @@ export function batchView(b: BatchRow, items?: readonly BatchItemRow[]): BatchVi
             reason: i.reason,
             referenceId: i.referenceId,
             utr: i.utr,
+            subState: i.subState ?? null,
             beneficiary: beneficiaryOf(i.entry) ?? null,
           })),
         }
@@ -138,7 +141,7 @@ export interface SearchItemView {
   utr: string | null;
   referenceId: string | null;
   reason: string | null;
-  /** A payout's provider sub-state (issue 29); null on an entry or when not said. */
+  /** A payout's or batch entry's provider sub-state (issue 29); null when not said. */
   subState: string | null;
   beneficiary: ReturnType<typeof beneficiaryOf> | null;
   createdAt: string;
