@@ -6,6 +6,7 @@ import { type PayoutEvent } from '#contracts';
 import { createPool } from '#database';
 import { BatchLedger, BatchRepository, ContradictionRepository, HistoryRepository } from '#ledger';
 import { createLogger } from '#observability';
+import { contradictionView } from '#operations';
 import { OutboxRepository } from '#outbox';
 import {
   BatchCheckWorker,
@@ -280,6 +281,29 @@ describe('batches in the provider long waits', () => {
       items.map((i) => i.status),
       ['SUCCESS', 'FAILED'],
     );
+  });
+
+  it('the attention watch records a contradiction of an entry, and the contradiction view names its batch', async () => {
+    const w = worker();
+    const b = await sentBatch(2);
+    answer = { [b.entries[0]!]: 'FAILED', [b.entries[1]!]: 'PENDING' };
+    await w.checkDue(1);
+    await dueNow(b.id);
+    await w.checkDue(1);
+    assert.equal((await batchRow(b.id)).status, 'REQUIRES_ATTENTION');
+    // The provider now holds the FAILED entry as paid: recorded, never applied.
+    answer = { [b.entries[0]!]: 'SUCCESS', [b.entries[1]!]: 'PENDING' };
+    await dueNow(b.id);
+    await w.checkDue(1);
+    const [failed] = await batches.items(pool, b.id);
+    assert.equal(failed?.status, 'FAILED');
+    const open = (await new ContradictionRepository().open(pool, 100)).filter(
+      (c) => c.transferId === b.entries[0],
+    );
+    assert.equal(open.length, 1);
+    const view = contradictionView(open[0]!);
+    assert.equal(view.batchTransferId, `lw_${seq}`);
+    assert.equal(view.transferId, b.entries[0]);
   });
 
   it('without the long waits (no rules) a batch is handed to a person as before, and not watched', async () => {

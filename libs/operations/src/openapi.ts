@@ -714,6 +714,10 @@ export function opsOpenApi(): Json {
             id: str,
             accountId: str,
             transferId: str,
+            batchTransferId: {
+              type: ['string', 'null'],
+              description: "set on a batch entry's contradiction: the batch the entry is in",
+            },
             version: { type: 'integer' },
             kind: { enum: ['paid_after_failure', 'pending_after_failure', 'failed_after_success'] },
             published: str,

@@ -264,6 +264,8 @@ export interface ContradictionView {
   id: string;
   accountId: string;
   transferId: string;
+  /** Set on a batch entry's contradiction: the batch the entry is in. */
+  batchTransferId: string | null;
   version: number;
   kind: string;
   published: string;
@@ -280,6 +282,7 @@ export function contradictionView(c: ContradictionRow): ContradictionView {
     id: c.id,
     accountId: c.accountId,
     transferId: c.transferId,
+    batchTransferId: c.batchTransferId,
     version: c.version,
     kind: c.kind,
     published: c.published,
