@@ -21,8 +21,7 @@ import {
 import { apiOf } from '../shared/payout-kinds.js';
 import { nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
-import { type LongWaitRules } from '../reconciler/long-waits.js';
-import { SETTLED_WHILE_WAITING } from '../reconciler/attention-watch.js';
+import { type LongWaitRules, SETTLED_WHILE_WAITING } from '../shared/long-waits.js';
 import { after, type BatchSubmission } from './batch-submission.js';
 import { batchAttentionReason, onBatchNotFound } from './decide-batch-submit.js';
 import {

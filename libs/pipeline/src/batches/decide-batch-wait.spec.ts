@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ProviderSubState } from '#contracts';
-import { type LongWaitRules } from '../reconciler/long-waits.js';
+import { type LongWaitRules } from '../shared/long-waits.js';
 import { DEFAULT_CALENDAR } from '../shared/working-days.js';
 import {
   allEntriesFinal,

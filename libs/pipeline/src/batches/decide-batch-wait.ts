@@ -1,10 +1,5 @@
 import { type BatchItemRow, type BatchRow } from '#ledger';
-import {
-  attentionWatchDelay,
-  deadlineOf,
-  type LongWaitRules,
-  longWaitStep,
-} from '../reconciler/long-waits.js';
+import { attentionWatchDelay, deadlineOf, type LongWaitRules, longWaitStep } from '../shared/long-waits.js';
 import { nextCheckDelay } from '../shared/status-mapping.js';
 
 /*
