@@ -158,7 +158,8 @@ describe('issue 29 invariants against the provider record', () => {
       ['default|e2', outcome('e2', 'SUCCESS')],
     ]);
     const a = attentionLeft(commands, ev, outcomes);
-    assert.equal(a.payouts, 8);
+    // Seven payouts and entries, and the batch itself (COMPLETED-less here: no event, not left).
+    assert.equal(a.payouts, 9);
     assert.equal(a.total, 6);
     assert.deepEqual([...a.settledByProvider].sort(), [
       ['not_processed_after_retries (provider: REJECTED)', 1],
@@ -171,11 +172,60 @@ describe('issue 29 invariants against the provider record', () => {
     const skipping = attentionLeft(commands, ev, outcomes, new Set(['default|paid', 'default|e1']));
     assert.equal(skipping.total, 6);
     assert.deepEqual([...skipping.settledByProvider], [['refused_on_resend (provider: FAILED)', 1]]);
-    // (c) 6 of 8 is 7,500 per 10,000.
-    assert.deepEqual(attentionOverBudget(a, 7_500), []);
+    // (c) 6 of 9 is 6,667 per 10,000.
+    assert.deepEqual(attentionOverBudget(a, 6_700), []);
     assert.match(
       attentionOverBudget(a, 100)[0] ?? '',
-      /^7500 escalations per 10,000 payouts \(6 of 8\), budget 100/,
+      /^6667 escalations per 10,000 payouts, batch entries and batches \(6 of 9; 0 of 1 batches\), budget 100/,
     );
+  });
+
+  it('(b, c) a batch left to a person is an escalation, and one the provider settled (every entry final) a violation', () => {
+    const commands = [
+      command('settled', 'batch_transfer', ['s1', 's2']),
+      command('queued', 'batch_transfer', ['q1', 'q2']),
+      command('lost', 'batch_transfer', ['l1']),
+      command('done', 'batch_transfer', ['d1']),
+    ];
+    const batchEvent = (id: string, status: string, reason?: string) =>
+      lastEvent(id, status, reason, 'batch_transfer');
+    const ev = {
+      last: new Map([
+        ['default|settled', batchEvent('settled', 'REQUIRES_ATTENTION', 'reconciliation_schedule_exhausted')],
+        ['default|queued', batchEvent('queued', 'REQUIRES_ATTENTION', 'queued_past_provider_maximum')],
+        ['default|lost', batchEvent('lost', 'REQUIRES_ATTENTION', 'too_many_send_attempts')],
+        ['default|done', batchEvent('done', 'COMPLETED')],
+      ]),
+      lastItem: new Map([
+        ['default|s1', lastEvent('s1', 'PENDING', undefined, 'batch_entry')],
+        ['default|s2', lastEvent('s2', 'PENDING', undefined, 'batch_entry')],
+        ['default|q1', lastEvent('q1', 'PENDING', undefined, 'batch_entry')],
+        ['default|q2', lastEvent('q2', 'SUCCESS', undefined, 'batch_entry')],
+        ['default|d1', lastEvent('d1', 'SUCCESS', undefined, 'batch_entry')],
+      ]),
+    };
+    const outcomes = new Map([
+      ['default|s1', outcome('s1', 'SUCCESS')],
+      ['default|s2', outcome('s2', 'FAILED')],
+      ['default|q1', outcome('q1', 'QUEUED')],
+      ['default|q2', outcome('q2', 'SUCCESS')],
+      ['default|d1', outcome('d1', 'SUCCESS')],
+    ]);
+    const a = attentionLeft(commands, ev, outcomes);
+    // 4 batches and their 6 entries judged; 3 batches left to a person, no entry.
+    assert.equal(a.payouts, 10);
+    assert.equal(a.total, 3);
+    assert.equal(a.batches, 4);
+    assert.equal(a.batchesLeft, 3);
+    assert.equal(a.byReason.get('batch queued_past_provider_maximum'), 1);
+    assert.deepEqual(
+      [...a.settledByProvider],
+      [['batch reconciliation_schedule_exhausted (provider: every entry final)', 1]],
+    );
+    assert.match(a.settled[0] ?? '', /^default\/settled .*every entry final \(SUCCESS, FAILED\)/);
+    assert.equal(a.neverReceived, 1);
+    assert.match(attentionOverBudget(a, 100)[0] ?? '', /\(3 of 10; 3 of 4 batches\)/);
+    // An entry id judged elsewhere (reused by a single payout): the batch is counted, never compared.
+    assert.equal(attentionLeft(commands, ev, outcomes, new Set(['default|s1'])).settled.length, 0);
   });
 });

@@ -5,9 +5,11 @@
  * (a) every FAILED, REJECTED or REVERSED published (payouts and batch entries, any version) that
  *     the provider's final record contradicts was raised as `payouts.payout.contradicted` within
  *     its watch;
- * (b) no payout or batch entry of a kind with a status endpoint is left in REQUIRES_ATTENTION
- *     when the provider has a terminal answer for it (paid, or certainly not paid);
- * (c) escalations (REQUIRES_ATTENTION) per 10,000 payouts, by reason, within a budget.
+ * (b) no payout or batch entry of a kind with a status endpoint, and no batch, is left in
+ *     REQUIRES_ATTENTION when the provider has a terminal answer for it (paid, or certainly not
+ *     paid; a batch: for every entry);
+ * (c) escalations (REQUIRES_ATTENTION) per 10,000 payouts, batch entries and batches, by reason
+ *     (a batch's prefixed `batch `), within a budget.
  */
 import { type PayoutEvent } from '#contracts';
 import { keyOf, type PlannedCommand } from './generate.js';
@@ -88,11 +90,14 @@ export function hasStatusEndpoint(kind: string): boolean {
 }
 
 export interface AttentionLeft {
-  /** Payouts and batch entries judged (the denominator of the rate). */
+  /** Payouts, batch entries and batches judged (the denominator of the rate). */
   readonly payouts: number;
-  /** Payouts and batch entries whose last state is REQUIRES_ATTENTION, by reason. */
+  /** Payouts, batch entries and batches whose last state is REQUIRES_ATTENTION, by reason. */
   readonly byReason: Map<string, number>;
   readonly total: number;
+  /** Of those, batches: judged, and left to a person. */
+  readonly batches: number;
+  readonly batchesLeft: number;
   /** (b): by reason and the provider's terminal answer, and a few of them. */
   readonly settledByProvider: Map<string, number>;
   /** (b): each of them, named. */
@@ -102,8 +107,10 @@ export interface AttentionLeft {
 }
 
 /**
- * Payouts and batch entries left in REQUIRES_ATTENTION, and which of them the provider had a
- * terminal answer for by the end (b), by reason.
+ * Payouts, batch entries and batches left in REQUIRES_ATTENTION, and which of them the provider
+ * had a terminal answer for by the end (b), by reason. A batch counts as one escalation besides
+ * its entries (a person is asked about the batch); the provider settled it when every entry has a
+ * terminal answer there (the batch's attention watch then completes it).
  */
 export function attentionLeft(
   commands: readonly PlannedCommand[],
@@ -117,6 +124,8 @@ export function attentionLeft(
   const settled: string[] = [];
   let payouts = 0;
   let total = 0;
+  let batches = 0;
+  let batchesLeft = 0;
   let neverReceived = 0;
   const judge = (account: string, id: string, kind: string, label: string, e: PayoutEvent | undefined) => {
     payouts += 1;
@@ -135,18 +144,41 @@ export function attentionLeft(
     settledByProvider.set(k, (settledByProvider.get(k) ?? 0) + 1);
     settled.push(`${account}/${id} (${label}): REQUIRES_ATTENTION ${reason}; the provider says ${o.status}`);
   };
+  const judgeBatch = (c: PlannedCommand, e: PayoutEvent | undefined) => {
+    payouts += 1;
+    batches += 1;
+    if (e?.data.status !== 'REQUIRES_ATTENTION') return;
+    total += 1;
+    batchesLeft += 1;
+    const reason = `batch ${e.data.reason ?? '(no reason)'}`;
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+    const keys = c.entries.map((entry) => keyOf(c.account, entry));
+    if (keys.length === 0 || keys.some((k) => skip.has(k))) return;
+    const found = keys.map((k) => outcomes.get(k)).filter((o) => o && o.status !== 'NOT_APPLIED');
+    if (found.length === 0) {
+      neverReceived += 1;
+      return;
+    }
+    if (found.length < keys.length || !found.every((o) => o && PROVIDER_TERMINAL.has(o.status))) return;
+    const k = `${reason} (provider: every entry final)`;
+    settledByProvider.set(k, (settledByProvider.get(k) ?? 0) + 1);
+    settled.push(
+      `${c.account}/${c.identity} (${c.label}): batch REQUIRES_ATTENTION ${e.data.reason ?? ''}; the provider has every entry final (${found.map((o) => o?.status).join(', ')})`,
+    );
+  };
   for (const c of commands) {
     if (c.kind === 'batch_transfer') {
+      judgeBatch(c, ev.last.get(keyOf(c.account, c.identity)));
       for (const entry of c.entries)
         judge(c.account, entry, 'batch_entry', `${c.label} entry`, ev.lastItem.get(keyOf(c.account, entry)));
     } else {
       judge(c.account, c.identity, c.kind, c.label, ev.last.get(keyOf(c.account, c.identity)));
     }
   }
-  return { payouts, byReason, total, settledByProvider, settled, neverReceived };
+  return { payouts, byReason, total, batches, batchesLeft, settledByProvider, settled, neverReceived };
 }
 
-/** Escalations per 10,000 payouts. */
+/** Escalations per 10,000 payouts, batch entries and batches. */
 export function per10k(n: number, of: number): number {
   return of === 0 ? 0 : (n * 10_000) / of;
 }
@@ -160,6 +192,6 @@ export function attentionOverBudget(a: AttentionLeft, budgetPer10k: number): str
     .map(([r, n]) => `${r} ${per10k(n, a.payouts).toFixed(0)}`)
     .join(', ');
   return [
-    `${rate.toFixed(0)} escalations per 10,000 payouts (${a.total} of ${a.payouts}), budget ${budgetPer10k}: ${reasons}`,
+    `${rate.toFixed(0)} escalations per 10,000 payouts, batch entries and batches (${a.total} of ${a.payouts}; ${a.batchesLeft} of ${a.batches} batches), budget ${budgetPer10k}: ${reasons}`,
   ];
 }

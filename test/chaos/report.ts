@@ -81,8 +81,12 @@ export interface Figures {
   };
   /** Issue 29: payouts left to a person, and negative states the provider contradicts. */
   readonly attention: {
+    /** Payouts, batch entries and batches judged. */
     payouts: number;
     total: number;
+    /** Batches judged, and left to a person (in `total` too). */
+    batches: number;
+    batchesLeft: number;
     byReason: ReadonlyMap<string, number>;
     settledByProvider: ReadonlyMap<string, number>;
     neverReceived: number;
@@ -241,8 +245,8 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     ['REQUIRES_ATTENTION by reason', list(f.events.requiresAttention)],
     ['REQUIRES_ATTENTION by kind, reason and ground truth', list(f.events.attentionByTruth)],
     [
-      'escalations per 10,000 payouts and batch entries, by reason',
-      `${per10k(f.attention.total, f.attention.payouts)} (${f.attention.total} of ${f.attention.payouts}; budget ${f.attention.budget}): ${list(new Map([...f.attention.byReason].map(([k, n]) => [k, per10k(n, f.attention.payouts)])))}`,
+      'escalations per 10,000 payouts, batch entries and batches, by reason (a batch: `batch <reason>`)',
+      `${per10k(f.attention.total, f.attention.payouts)} (${f.attention.total} of ${f.attention.payouts}; ${f.attention.batchesLeft} of ${f.attention.batches} batches; budget ${f.attention.budget}): ${list(new Map([...f.attention.byReason].map(([k, n]) => [k, per10k(n, f.attention.payouts)])))}`,
     ],
     [
       'left to a person although the provider had a terminal answer',
@@ -302,8 +306,9 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     "kept answering unclearly; `transfer_id_held_by_another_transfer`: the provider's record under the",
     "id is another transfer's; `queued_past_provider_maximum`, `approval_pending_too_long`,",
     '`not_settled_after_next_working_day`: the provider held it longer than it documents. A payout in',
-    'REQUIRES_ATTENTION whose kind has a status endpoint is still asked (`ATTENTION_WATCH_SCHEDULE`) and',
-    'settles itself when the provider answers; "left to a person although the provider had a terminal',
+    'REQUIRES_ATTENTION whose kind has a status endpoint, and a batch, is still asked (`ATTENTION_WATCH_SCHEDULE`) and',
+    'settles itself when the provider answers (a batch: every entry final); a batch is checked by its',
+    'entries\' longest open wait at the provider; "left to a person although the provider had a terminal',
     'answer" counts those that did not, and is a check of the run; "the provider never received" ones',
     'are not among them (a "not found" settles nothing).',
     '',

@@ -1006,7 +1006,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     if (cfg.attentionSettled) {
       checks.push(
         check(
-          'attention: no payout left in REQUIRES_ATTENTION that the provider had settled (paid or certainly not paid)',
+          'attention: no payout or batch left in REQUIRES_ATTENTION that the provider had settled (paid or certainly not paid; a batch: every entry)',
           `${left.total} left to a person, ${settledLeft} settled at the provider (${list(left.settledByProvider)})`,
           left.settled,
         ),
@@ -1014,8 +1014,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     }
     checks.push(
       check(
-        `attention: escalations per 10,000 payouts within the budget (${cfg.attentionBudget})`,
-        `${per10k(left.total, left.payouts).toFixed(0)} per 10,000 (${left.total} of ${left.payouts} payouts and batch entries): ${list(new Map([...left.byReason].map(([k, n]) => [k, Math.round(per10k(n, left.payouts))])))}`,
+        `attention: escalations per 10,000 payouts, batch entries and batches within the budget (${cfg.attentionBudget})`,
+        `${per10k(left.total, left.payouts).toFixed(0)} per 10,000 (${left.total} of ${left.payouts} payouts, batch entries and batches; ${left.batchesLeft} of ${left.batches} batches): ${list(new Map([...left.byReason].map(([k, n]) => [k, Math.round(per10k(n, left.payouts))])))}`,
         attentionOverBudget(left, cfg.attentionBudget),
       ),
     );
@@ -1183,6 +1183,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       attention: {
         payouts: left.payouts,
         total: left.total,
+        batches: left.batches,
+        batchesLeft: left.batchesLeft,
         byReason: left.byReason,
         settledByProvider: left.settledByProvider,
         neverReceived: left.neverReceived,

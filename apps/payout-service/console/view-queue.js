@@ -10,8 +10,8 @@ import { confirmAction, h, link, mount, notice, payoutRoute, statusBadge, table,
  *   updatedAt: string, createdAt: string }} PayoutRow
  * @typedef {{ accountId: string, batchTransferId: string, status: string, totalAmount: string,
  *   entryCount: number, reason: string | null, updatedAt: string | null }} BatchRow
- * @typedef {{ id: string, accountId: string, transferId: string, version: number, kind: string,
- *   published: string, observed: string, source: string, eventId: string, seenAt: string }} ContradictionRow
+ * @typedef {{ id: string, accountId: string, transferId: string, batchTransferId?: string | null, version: number,
+ *   kind: string, published: string, observed: string, source: string, eventId: string, seenAt: string }} ContradictionRow
  */
 
 /** @type {import('./view-types.js').View} */
@@ -62,8 +62,13 @@ export async function queueView(ctx) {
             [
               {
                 title: 'Transfer',
-                cell: (c) => link(payoutRoute(c.accountId, c.transferId), h('code', {}, c.transferId)),
+                // A batch entry has no payout page: its id, and its batch in the next column.
+                cell: (c) =>
+                  c.batchTransferId
+                    ? h('code', {}, c.transferId)
+                    : link(payoutRoute(c.accountId, c.transferId), h('code', {}, c.transferId)),
               },
+              { title: 'Batch', cell: (c) => (c.batchTransferId ? h('code', {}, c.batchTransferId) : '') },
               { title: 'Account', cell: (c) => c.accountId },
               { title: 'Published', cell: (c) => statusBadge(c.published) },
               { title: 'Provider says', cell: (c) => statusBadge(c.observed) },

@@ -193,7 +193,7 @@ export type EventData = {
   batchTransferId?: string;
   /** The provider API generation that carried it (the account's at acceptance). */
   providerApi?: 'v1' | 'v2';
-  /** payouts.payout.* only: where the payout waits at the provider (issue 29). */
+  /** payouts.payout.* and payouts.batch_item.*: where the payout or entry waits at the provider (issue 29). */
   subState?: ProviderSubState;
   beneficiary?: { beneId?: string; bankAccount?: string; ifsc?: string; vpa?: string };
   totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };

@@ -62,12 +62,18 @@ UPDATE batch
 UPDATE batch_item i
   SET status = u.status, version = i.version + 1, updated_at = now(),
       reference_id = COALESCE(u.reference_id, i.reference_id), utr = COALESCE(u.utr, i.utr),
-      reason = COALESCE(u.reason, i.reason)
- FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-      AS u(transfer_id, status, reference_id, utr, reason)
+      reason = COALESCE(u.reason, i.reason),
+      sub_state = CASE WHEN u.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
+                       WHEN u.sub_state IS NOT NULL THEN u.sub_state
+                       WHEN i.status IS DISTINCT FROM u.status THEN NULL
+                       ELSE i.sub_state END
+ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+      AS u(transfer_id, status, reference_id, utr, reason, sub_state)
 WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
-  AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr))
+  AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr)
+       OR (u.sub_state IS NOT NULL AND i.sub_state IS DISTINCT FROM u.sub_state
+           AND u.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')))
   AND (i.status = u.status
        OR i.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
        OR (i.status = 'SUCCESS' AND u.status = 'REVERSED'))
-RETURNING i.batch_id, i.transfer_id, i.position, i.amount, i.entry, i.status, i.version, i.reference_id, i.utr, i.reason, i.updated_at;
+RETURNING i.batch_id, i.transfer_id, i.position, i.amount, i.entry, i.status, i.version, i.reference_id, i.utr, i.reason, i.sub_state, i.updated_at;

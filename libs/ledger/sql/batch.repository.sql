@@ -16,7 +16,7 @@ UPDATE batch b
       check_count = b.check_count + 1, lease_owner = $1,
       lease_until = now() + make_interval(secs => $2::double precision / 1000)
 WHERE b.id IN (SELECT id FROM batch
-                WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN', 'COMPLETED')
+                WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN', 'COMPLETED', 'REQUIRES_ATTENTION')
                   AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, b.check_count;
@@ -29,7 +29,8 @@ ORDER BY b.id DESC LIMIT 1;
 -- batch.checkNow (BatchRepository.checkNow)
 UPDATE batch SET next_check_at = now()
 WHERE id = $1
-  AND (status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') OR (status = 'COMPLETED' AND next_check_at IS NOT NULL))
+  AND (status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
+       OR (status IN ('COMPLETED', 'REQUIRES_ATTENTION') AND next_check_at IS NOT NULL))
   AND (lease_until IS NULL OR lease_until < now());
 
 -- batch.reschedule (BatchRepository.reschedule)
@@ -47,4 +48,4 @@ SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_coun
 SELECT 1 FROM batch WHERE id = $1 FOR UPDATE;
 
 -- batch.items (BatchRepository.items)
-SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, updated_at FROM batch_item WHERE batch_id = $1 ORDER BY position;
+SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, sub_state, updated_at FROM batch_item WHERE batch_id = $1 ORDER BY position;

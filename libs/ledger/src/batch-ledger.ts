@@ -225,6 +225,7 @@ export class BatchLedger {
             to: item.status,
             version: item.version,
             reason: item.reason,
+            subState: item.subState,
           },
           'batch entry state changed',
         );

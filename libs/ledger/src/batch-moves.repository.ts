@@ -167,10 +167,13 @@ export class BatchMoves {
 
   /**
    * updateItems: applies the provider's per-entry results in one statement; only entries whose
-   * status (or utr) actually changed are touched and returned, each with its version bumped.
-   * Entries only move forwards: a final state is kept (SUCCESS may still become REVERSED). The
-   * rule is checked here, on the row as it is when locked, because two checks of one batch may
-   * overlap: the one with the older answer may write last.
+   * status (or utr, or where an open entry waits at the provider) actually changed are touched and
+   * returned, each with its version bumped. Entries only move forwards: a final state is kept
+   * (SUCCESS may still become REVERSED). The rule is checked here, on the row as it is when
+   * locked, because two checks of one batch may overlap: the one with the older answer may write
+   * last. The sub-state (issue 29), as a payout's: a new one is a new version; an answer that names
+   * none takes nothing back while the status stays; a new status without one clears it, and a
+   * terminal state always does.
    */
   async updateItems(
     db: pg.PoolClient,
@@ -182,11 +185,17 @@ export class BatchMoves {
       /* sql: batch.updateItems */ `UPDATE batch_item i
           SET status = u.status, version = i.version + 1, updated_at = now(),
               reference_id = COALESCE(u.reference_id, i.reference_id), utr = COALESCE(u.utr, i.utr),
-              reason = COALESCE(u.reason, i.reason)
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-              AS u(transfer_id, status, reference_id, utr, reason)
+              reason = COALESCE(u.reason, i.reason),
+              sub_state = CASE WHEN u.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
+                               WHEN u.sub_state IS NOT NULL THEN u.sub_state
+                               WHEN i.status IS DISTINCT FROM u.status THEN NULL
+                               ELSE i.sub_state END
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+              AS u(transfer_id, status, reference_id, utr, reason, sub_state)
         WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
-          AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr))
+          AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr)
+               OR (u.sub_state IS NOT NULL AND i.sub_state IS DISTINCT FROM u.sub_state
+                   AND u.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')))
           AND (i.status = u.status
                OR i.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
                OR (i.status = 'SUCCESS' AND u.status = 'REVERSED'))
@@ -198,6 +207,7 @@ export class BatchMoves {
         updates.map((u) => u.referenceId),
         updates.map((u) => u.utr),
         updates.map((u) => u.reason),
+        updates.map((u) => u.subState ?? null),
       ],
     );
     return rows.map(toItem);

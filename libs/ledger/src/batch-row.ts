@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type BatchStatus } from '#contracts';
+import { type BatchStatus, type ProviderSubState } from '#contracts';
 import { type ProviderApi } from '#provider-client';
 import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.types.js';
 
@@ -36,7 +36,7 @@ export interface RawBatch {
 }
 
 export const ITEM_COLUMNS =
-  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, updated_at';
+  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, sub_state, updated_at';
 
 export interface RawItem {
   batch_id: string;
@@ -49,6 +49,7 @@ export interface RawItem {
   reference_id: string | null;
   utr: string | null;
   reason: string | null;
+  sub_state: ProviderSubState | null;
   updated_at: Date;
 }
 
@@ -64,6 +65,7 @@ export function toItem(r: RawItem): BatchItemRow {
     referenceId: r.reference_id,
     utr: r.utr,
     reason: r.reason,
+    subState: r.sub_state,
     updatedAt: r.updated_at,
   };
 }

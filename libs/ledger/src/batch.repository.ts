@@ -26,8 +26,9 @@ export class BatchRepository {
   }
 
   /**
-   * claimDueChecks: batches to ask about now (open ones, and COMPLETED ones under the failed watch
-   * of their negative entries); pushes next_check_at out by the lease (no event).
+   * claimDueChecks: batches to ask about now (open ones, COMPLETED ones under the failed watch of
+   * their negative entries, and REQUIRES_ATTENTION ones under the attention watch, issue 29);
+   * pushes next_check_at out by the lease (no event).
    */
   async claimDueChecks(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
     const { rows } = await db.query<RawBatch>(
@@ -36,7 +37,7 @@ export class BatchRepository {
               check_count = b.check_count + 1, lease_owner = $1,
               lease_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE b.id IN (SELECT id FROM batch
-                        WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN', 'COMPLETED')
+                        WHERE status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN', 'COMPLETED', 'REQUIRES_ATTENTION')
                           AND next_check_at <= now()
                         ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING ${qualify(COLUMNS, 'b')}, b.check_count`,
@@ -61,14 +62,15 @@ export class BatchRepository {
 
   /**
    * checkNow: a batch the status worker would look at anyway (SUBMITTING, PROCESSING, UNKNOWN, or
-   * COMPLETED under the failed watch of its entries) is due now, unless a worker holds it. Not a
-   * state change: no version bump, no event.
+   * COMPLETED under the failed watch of its entries, or REQUIRES_ATTENTION under the attention
+   * watch) is due now, unless a worker holds it. Not a state change: no version bump, no event.
    */
   async checkNow(db: Db, id: string): Promise<boolean> {
     const { rowCount } = await db.query(
       /* sql: batch.checkNow */ `UPDATE batch SET next_check_at = now()
         WHERE id = $1
-          AND (status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN') OR (status = 'COMPLETED' AND next_check_at IS NOT NULL))
+          AND (status IN ('SUBMITTING', 'PROCESSING', 'UNKNOWN')
+               OR (status IN ('COMPLETED', 'REQUIRES_ATTENTION') AND next_check_at IS NOT NULL))
           AND (lease_until IS NULL OR lease_until < now())`,
       [id],
     );

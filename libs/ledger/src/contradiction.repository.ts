@@ -40,6 +40,8 @@ export interface ContradictionRow {
   payoutId: string | null;
   /** The batch whose entry `transferId` is contradicted; null for a payout. */
   batchId: string | null;
+  /** That batch's batchTransferId, so a person sees which batch the entry is in; null for a payout. */
+  batchTransferId: string | null;
   accountId: string;
   transferId: string;
   version: number;
@@ -55,13 +57,16 @@ export interface ContradictionRow {
   note: string | null;
 }
 
+// The entry's batch by its own id: a contradiction names it (one indexed lookup, only for entries).
 const COLUMNS = `id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note`;
+  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id`;
 
 interface RawContradiction {
   id: string;
   payout_id: string | null;
   batch_id: string | null;
+  batch_transfer_id: string | null;
   account_id: string;
   transfer_id: string;
   version: number;
@@ -82,6 +87,7 @@ function toRow(r: RawContradiction): ContradictionRow {
     id: String(r.id),
     payoutId: r.payout_id === null ? null : String(r.payout_id),
     batchId: r.batch_id === null ? null : String(r.batch_id),
+    batchTransferId: r.batch_transfer_id,
     accountId: r.account_id,
     transferId: r.transfer_id,
     version: r.version,

@@ -323,6 +323,7 @@ function entryFields(batch: BatchRow, item: BatchItemRow) {
     utr: item.utr ?? undefined,
     batchTransferId: batch.batchTransferId,
     providerApi: batch.providerApi,
+    subState: item.subState ?? undefined,
   } as const;
 }
 

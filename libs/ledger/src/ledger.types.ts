@@ -147,6 +147,11 @@ export interface BatchItemRow {
   referenceId: string | null;
   utr: string | null;
   reason: string | null;
+  /**
+   * Where the entry waits at the provider, when it said (issue 29); null once settled. A new one
+   * is a new version, so `updatedAt` is when the entry began to wait there.
+   */
+  subState: ProviderSubState | null;
   /** Moves only with `version`: the time of the entry's current event. */
   updatedAt: Date;
 }
@@ -207,4 +212,6 @@ export interface BatchEntryUpdate {
   readonly referenceId: string | null;
   readonly utr: string | null;
   readonly reason: string | null;
+  /** Where the entry waits at the provider, when the answer says (absent: it says no more than its status). */
+  readonly subState?: ProviderSubState;
 }

@@ -85,7 +85,7 @@ const SEARCH_PARAMS: Json[] = [
   }),
   query(
     'subState',
-    'comma-separated provider sub-states (where a payout waits at the provider; batch entries have none)',
+    'comma-separated provider sub-states (where a payout or batch entry waits at the provider)',
     {
       type: 'string',
       description: PROVIDER_SUB_STATES.join(', '),
@@ -533,7 +533,7 @@ export function opsOpenApi(): Json {
             subState: {
               type: ['string', 'null'],
               enum: [...PROVIDER_SUB_STATES, null],
-              description: "a payout's provider sub-state; null on a batch entry",
+              description: "a payout's or batch entry's provider sub-state (issue 29); null when not said",
             },
             beneficiary: ref('Beneficiary'),
             createdAt: time,
@@ -658,6 +658,11 @@ export function opsOpenApi(): Json {
             reason: nullable('string'),
             referenceId: nullable('string'),
             utr: nullable('string'),
+            subState: {
+              type: ['string', 'null'],
+              enum: [...PROVIDER_SUB_STATES, null],
+              description: 'where the entry waits at the provider, when it says (issue 29)',
+            },
             beneficiary: ref('Beneficiary'),
           },
           required: ['transferId', 'position', 'amount', 'status', 'version'],
@@ -709,6 +714,10 @@ export function opsOpenApi(): Json {
             id: str,
             accountId: str,
             transferId: str,
+            batchTransferId: {
+              type: ['string', 'null'],
+              description: "set on a batch entry's contradiction: the batch the entry is in",
+            },
             version: { type: 'integer' },
             kind: { enum: ['paid_after_failure', 'pending_after_failure', 'failed_after_success'] },
             published: str,

@@ -47,6 +47,8 @@ export interface BatchItemView {
   reason: string | null;
   referenceId: string | null;
   utr: string | null;
+  /** Where the entry waits at the provider (issue 29); null: not said, or settled. */
+  subState: string | null;
   beneficiary: ReturnType<typeof beneficiaryOf> | null;
 }
 
@@ -119,6 +121,7 @@ export function batchView(b: BatchRow, items?: readonly BatchItemRow[]): BatchVi
             reason: i.reason,
             referenceId: i.referenceId,
             utr: i.utr,
+            subState: i.subState ?? null,
             beneficiary: beneficiaryOf(i.entry) ?? null,
           })),
         }
@@ -138,7 +141,7 @@ export interface SearchItemView {
   utr: string | null;
   referenceId: string | null;
   reason: string | null;
-  /** A payout's provider sub-state (issue 29); null on an entry or when not said. */
+  /** A payout's or batch entry's provider sub-state (issue 29); null when not said. */
   subState: string | null;
   beneficiary: ReturnType<typeof beneficiaryOf> | null;
   createdAt: string;
@@ -261,6 +264,8 @@ export interface ContradictionView {
   id: string;
   accountId: string;
   transferId: string;
+  /** Set on a batch entry's contradiction: the batch the entry is in. */
+  batchTransferId: string | null;
   version: number;
   kind: string;
   published: string;
@@ -277,6 +282,7 @@ export function contradictionView(c: ContradictionRow): ContradictionView {
     id: c.id,
     accountId: c.accountId,
     transferId: c.transferId,
+    batchTransferId: c.batchTransferId,
     version: c.version,
     kind: c.kind,
     published: c.published,

@@ -13,7 +13,7 @@ export interface PayoutFilter {
   readonly to?: Date;
   readonly utr?: string;
   readonly transferIdPrefix?: string;
-  /** The provider's sub-states (issue 29); batch entries have none, so they never match. */
+  /** The provider's sub-states (issue 29), of payouts and of batch entries alike. */
   readonly subStates?: readonly string[];
 }
 
@@ -154,7 +154,7 @@ export class SearchRepository {
     const { rows } = await db.query<Raw>(
       /* sql: search.batchEntries */ `SELECT i.position AS key, b.created_at::text AS created_key, i.batch_id, b.account_id, i.transfer_id, b.batch_transfer_id,
               'batch_entry' AS kind, i.status, i.version, i.amount, i.utr, i.reference_id, i.reason,
-              NULL::text AS sub_state, i.entry AS request, b.created_at, i.updated_at
+              i.sub_state, i.entry AS request, b.created_at, i.updated_at
          FROM batch b JOIN batch_item i ON i.batch_id = b.id
         WHERE b.batch_transfer_id = $1
           AND ($2::text[] IS NULL OR i.status = ANY($2::text[]))
@@ -164,7 +164,7 @@ export class SearchRepository {
           AND ($6::text IS NULL OR i.utr = $6::text)
           AND ($7::text IS NULL OR i.transfer_id LIKE $7::text)
           AND ($8::bigint IS NULL OR (i.batch_id, i.position) > ($8::bigint, $9::int))
-          AND $11::text[] IS NULL
+          AND ($11::text[] IS NULL OR i.sub_state = ANY($11::text[]))
         ORDER BY i.batch_id, i.position
         LIMIT $10`,
       [

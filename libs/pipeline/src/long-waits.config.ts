@@ -101,7 +101,7 @@ export const LONG_WAIT_VARS = {
     schema: schedule.refine((s) => s.length > 0, 'at least one delay'),
     default: '5m,15m,30m,1h',
     description:
-      'A payout the provider holds as queued (low balance): delays between status checks, the last one repeated (hourly by default: the rate budget is shared) until QUEUED_MAX_WAIT has passed, then REQUIRES_ATTENTION (queued_past_provider_maximum)',
+      'A payout (or batch entry: its batch goes by its longest open wait) the provider holds as queued (low balance): delays between status checks, the last one repeated (hourly by default: the rate budget is shared) until QUEUED_MAX_WAIT has passed, then REQUIRES_ATTENTION (queued_past_provider_maximum)',
   }),
   QUEUED_MAX_WAIT: envVar({
     schema: duration(QUEUE_MIN, QUEUE_MAX),
@@ -113,7 +113,7 @@ export const LONG_WAIT_VARS = {
     schema: schedule.refine((s) => s.length > 0, 'at least one delay'),
     default: '5m,15m,30m,1h,3h',
     description:
-      "A payout waiting for an approval in the provider's dashboard: delays between status checks, the last one repeated until APPROVAL_PENDING_MAX_WAIT has passed",
+      "A payout or batch entry waiting for an approval in the provider's dashboard: delays between status checks, the last one repeated until APPROVAL_PENDING_MAX_WAIT has passed",
   }),
   APPROVAL_PENDING_MAX_WAIT: envVar({
     schema: duration(HOUR, 60 * 24 * HOUR),
@@ -125,7 +125,7 @@ export const LONG_WAIT_VARS = {
     schema: schedule.refine((s) => s.length > 0, 'at least one delay'),
     default: '30m,1h,2h',
     description:
-      "A payout the provider scheduled for the bank's next working day: delays between status checks, the last one repeated until that day's cut-off plus NEXT_WORKING_DAY_SETTLE",
+      "A payout or batch entry the provider scheduled for the bank's next working day: delays between status checks, the last one repeated until that day's cut-off plus NEXT_WORKING_DAY_SETTLE",
   }),
   NEXT_WORKING_DAY_CUTOFF: envVar({
     schema: z
@@ -146,7 +146,7 @@ export const LONG_WAIT_VARS = {
     schema: schedule,
     default: '1h,3h,6h,12h',
     description:
-      'Attention watch: a REQUIRES_ATTENTION payout whose kind has a status endpoint is still asked, with these delays, the last one repeated until ATTENTION_WATCH_MAX; a terminal answer that contradicts nothing settles it (reason settled_by_provider_while_waiting). "off" disables it',
+      'Attention watch: a REQUIRES_ATTENTION payout whose kind has a status endpoint, or batch, is still asked, with these delays, the last one repeated until ATTENTION_WATCH_MAX; a terminal answer that contradicts nothing (for a batch: every entry final) settles it (reason settled_by_provider_while_waiting). "off" disables it',
   }),
   ATTENTION_WATCH_MAX: envVar({
     schema: duration(HOUR, 90 * 24 * HOUR),

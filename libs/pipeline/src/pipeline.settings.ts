@@ -105,5 +105,7 @@ export function batchCheckWorkerSettings(c: PipelineConfig, owner: string): Batc
     perRound: Math.min(c.RECONCILER_CONCURRENCY, c.RECONCILER_BATCH_SIZE),
     pollMs: c.RECONCILER_POLL_MS,
     failedWatch: c.FAILED_WATCH_SCHEDULE,
+    // The long waits of its entries and the attention watch, as for payouts (issue 29).
+    waits: longWaitRules(c),
   };
 }

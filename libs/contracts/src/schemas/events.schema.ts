@@ -114,7 +114,7 @@ export const eventSchema = {
           type: 'string',
           enum: [...PROVIDER_SUB_STATES],
           description:
-            "payouts.payout.* only: where a payout that is not settled waits at the provider, when it says (queued: held for low balance, up to 10 days; approval_pending: waiting for a person in the provider dashboard; approved: approved there, not yet settled; scheduled_next_working_day: held for the bank's next working day; sent_to_bank: with the beneficiary's bank). A change of it alone is a new version (payouts.payout.pending again). Absent: the provider said no more than its status, the payout is settled, or the event was written before it was added.",
+            "payouts.payout.* and payouts.batch_item.*: where a payout or batch entry that is not settled waits at the provider, when it says (queued: held for low balance, up to 10 days; approval_pending: waiting for a person in the provider dashboard; approved: approved there, not yet settled; scheduled_next_working_day: held for the bank's next working day; sent_to_bank: with the beneficiary's bank). A change of it alone is a new version (payouts.payout.pending, payouts.batch_item.pending again). Absent: the provider said no more than its status, the payout is settled, or the event was written before it was added.",
         },
         beneficiary: {
           type: 'object',

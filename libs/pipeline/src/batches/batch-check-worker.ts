@@ -21,8 +21,16 @@ import {
 import { apiOf } from '../shared/payout-kinds.js';
 import { nextCheckDelay } from '../shared/status-mapping.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
+import { type LongWaitRules, SETTLED_WHILE_WAITING } from '../shared/long-waits.js';
 import { after, type BatchSubmission } from './batch-submission.js';
 import { batchAttentionReason, onBatchNotFound } from './decide-batch-submit.js';
+import {
+  allEntriesFinal,
+  answersAnotherBatch,
+  BATCH_SCHEDULE_EXHAUSTED,
+  batchAttentionDelay,
+  batchWaitStep,
+} from './decide-batch-wait.js';
 
 export interface BatchCheckWorkerDeps {
   pool: pg.Pool;
@@ -55,6 +63,12 @@ export interface BatchCheckWorkerSettings {
    * sets its first check on COMPLETED, failedWatch[n] follows the n-th; past its end it stops.
    */
   readonly failedWatch: readonly number[];
+  /**
+   * The provider's long waits and the attention watch (issue 29), as for single payouts: an open
+   * batch goes by its entries' longest wait, and a batch a person has is still asked. Absent: the
+   * generic schedule alone, and no watch.
+   */
+  readonly waits?: LongWaitRules;
 }
 
 const TERMINAL_ITEM = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
@@ -72,8 +86,9 @@ function itemMayMove(from: string, to: string): boolean {
  *
  * A batch left SUBMITTING (a crash mid-call, or an attempt the provider did not process) is
  * asked about before it is sent again: the provider may have it. Like single payouts, checks
- * follow RECONCILE_SCHEDULE and sends are bounded by MAX_SEND_ATTEMPTS; past either, the batch
- * is REQUIRES_ATTENTION.
+ * follow RECONCILE_SCHEDULE, or the provider's long waits its entries are in (the longest open
+ * one, issue 29), and sends are bounded by MAX_SEND_ATTEMPTS; past either, the batch is
+ * REQUIRES_ATTENTION, where the attention watch still asks the provider.
  */
 export class BatchCheckWorker {
   private running = false;
@@ -147,6 +162,7 @@ export class BatchCheckWorker {
       requestId: batch.requestId ?? undefined,
     });
     if (batch.status === 'COMPLETED') return this.watch(batch, answer);
+    if (batch.status === 'REQUIRES_ATTENTION') return this.watchAttention(batch, answer);
     if (!answer.found) {
       const r = answer.result;
       if (r.outcome === 'failed' && r.kind === 'not-found' && batch.status !== 'PROCESSING') {
@@ -179,6 +195,8 @@ export class BatchCheckWorker {
       const all = await this.d.batches.items(c, batch.id);
       const totals = totalsOf(all);
       const done = all.every((i) => TERMINAL_ITEM.has(i.status));
+      // By the entries' longest open wait at the provider (issue 29), or the generic schedule.
+      const step = batchWaitStep(batch, all, this.s.schedule, this.s.waits, Date.now());
       let change: BatchChange | undefined;
       // SUBMITTING or UNKNOWN: the provider has the batch after all.
       if (batch.status !== 'PROCESSING' || done) {
@@ -187,25 +205,20 @@ export class BatchCheckWorker {
           to: done ? 'COMPLETED' : 'PROCESSING',
           fields: {
             referenceId: answer.referenceId ?? null,
-            nextCheckAt: done
-              ? null
-              : after(nextCheckDelay(this.s.schedule, batch.checkCount ?? 0) ?? 60_000),
+            nextCheckAt: done ? null : after('inMs' in step ? step.inMs : 60_000),
             totals,
           },
         };
+      } else if ('exhausted' in step) {
+        const reason = step.exhausted;
+        change = {
+          batch,
+          to: 'REQUIRES_ATTENTION',
+          fields: { reason, totals, nextCheckAt: this.attentionFirst() },
+          log: { reason, ...totals },
+        };
       } else {
-        const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
-        if (delay === undefined) {
-          const reason = 'reconciliation_schedule_exhausted';
-          change = {
-            batch,
-            to: 'REQUIRES_ATTENTION',
-            fields: { reason, totals },
-            log: { reason, ...totals },
-          };
-        } else {
-          await this.d.batches.reschedule(c, batch.id, batch.version, after(delay));
-        }
+        await this.d.batches.reschedule(c, batch.id, batch.version, after(step.inMs));
       }
       const moved = change ? await this.d.ledger.apply(tx, change, 'batches') : undefined;
       return { status: moved?.status ?? batch.status, totals, moved };
@@ -214,7 +227,73 @@ export class BatchCheckWorker {
     if (outcome.status === 'COMPLETED') {
       this.d.logger.info({ batchTransferId: batch.batchTransferId, ...outcome.totals }, 'batch completed');
     } else if (outcome.moved?.status === 'REQUIRES_ATTENTION') {
-      this.d.metrics.requiresAttention.inc({ reason: 'reconciliation_schedule_exhausted' });
+      this.d.metrics.requiresAttention.inc({ reason: outcome.moved.reason ?? BATCH_SCHEDULE_EXHAUSTED });
+    }
+  }
+
+  /** The attention watch's first check of a batch handed to a person now (null: no watch). */
+  private attentionFirst(): Date | null {
+    const inMs = batchAttentionDelay(new Date(), this.s.waits, Date.now());
+    return inMs === undefined ? null : after(inMs);
+  }
+
+  /**
+   * The attention watch of a batch (issue 29), as a payout's: a REQUIRES_ATTENTION batch is still
+   * asked on ATTENTION_WATCH_SCHEDULE from when a person got it. Its entries' answers are applied
+   * as a check applies them (forwards only; a contradiction of a published negative entry is
+   * recorded); once the provider holds every entry final, the batch is COMPLETED with reason
+   * `settled_by_provider_while_waiting` (its negative entries then under the failed watch) and
+   * leaves the queue. No answer, another batch's record, or an entry still open: it stays with
+   * the person, asked again until the watch ends.
+   */
+  private async watchAttention(batch: BatchRow, answer: BatchCheck): Promise<void> {
+    const delay = batchAttentionDelay(batch.updatedAt, this.s.waits, Date.now());
+    const next = delay === undefined ? null : after(delay);
+    const stay = async (c: pg.Pool | pg.PoolClient) => {
+      await this.d.batches.reschedule(c, batch.id, batch.version, next);
+      if (next === null)
+        this.d.logger.info(
+          { batchTransferId: batch.batchTransferId, reason: batch.reason },
+          'batch attention watch ended; the batch stays with a person',
+        );
+    };
+    if (!answer.found || answersAnotherBatch(batch, answer.referenceId)) return stay(this.d.pool);
+    const results = answer.entries;
+    const settled = await this.d.ledger.transaction(async (tx) => {
+      const c = tx.client;
+      await this.d.batches.lockForEvents(c, batch.id);
+      const current = await this.d.batches.items(c, batch.id);
+      const before = new Map(current.map((i) => [i.transferId, i.status]));
+      const { updates, contradicted } = sortEntryResults(current, results);
+      await this.d.ledger.applyEntries(tx, batch, updates, before, 'batches');
+      await this.d.ledger.contradictEntries(tx, batch, contradicted, 'reconciler');
+      const all = await this.d.batches.items(c, batch.id);
+      if (!allEntriesFinal(all)) {
+        await stay(c);
+        return undefined;
+      }
+      const totals = totalsOf(all);
+      return this.d.ledger.apply(
+        tx,
+        {
+          batch,
+          to: 'COMPLETED',
+          fields: {
+            referenceId: answer.referenceId ?? null,
+            reason: SETTLED_WHILE_WAITING,
+            nextCheckAt: null,
+            totals,
+          },
+          log: { waitedFor: batch.reason, ...totals },
+        },
+        'batches',
+      );
+    });
+    if (settled) {
+      this.d.logger.info(
+        { batchTransferId: batch.batchTransferId, accountId: batch.accountId, waitedFor: batch.reason },
+        'the provider settled a batch a person had; it left the queue',
+      );
     }
   }
 
@@ -261,18 +340,27 @@ export class BatchCheckWorker {
     if (next) await this.d.submission.submit(next);
   }
 
+  /**
+   * No answer about the batch this time: asked again by its entries' waits as they were last seen
+   * (a queued entry does not reach a person because one call failed), or the generic schedule.
+   */
   private async later(batch: BatchRow, r: ProviderResult<unknown>): Promise<void> {
-    const delay = nextCheckDelay(this.s.schedule, batch.checkCount ?? 0);
-    if (delay !== undefined)
-      return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(delay));
-    await this.move(batch, 'REQUIRES_ATTENTION', { reason: batchAttentionReason(batch, r.outcome) });
+    const entries = this.s.waits ? await this.d.batches.items(this.d.pool, batch.id) : [];
+    const step = batchWaitStep(batch, entries, this.s.schedule, this.s.waits, Date.now());
+    if ('inMs' in step)
+      return this.d.batches.reschedule(this.d.pool, batch.id, batch.version, after(step.inMs));
+    const reason =
+      step.exhausted === BATCH_SCHEDULE_EXHAUSTED ? batchAttentionReason(batch, r.outcome) : step.exhausted;
+    await this.move(batch, 'REQUIRES_ATTENTION', { reason });
   }
 
   private async move(batch: BatchRow, to: BatchStatus, fields: BatchChangeFields): Promise<void> {
     // The metric's label is the reason's fixed part, not its detail.
     const label = (fields.reason ?? 'reconciliation_schedule_exhausted').split(' ')[0]!;
     const log = to === 'REQUIRES_ATTENTION' ? { reason: label } : undefined;
-    const next = await this.d.ledger.change({ batch, to, fields, log }, 'batches');
+    // A batch handed to a person is still asked (the attention watch, issue 29).
+    const watched = to === 'REQUIRES_ATTENTION' ? { nextCheckAt: this.attentionFirst(), ...fields } : fields;
+    const next = await this.d.ledger.change({ batch, to, fields: watched, log }, 'batches');
     if (next?.status === 'REQUIRES_ATTENTION') this.d.metrics.requiresAttention.inc({ reason: label });
   }
 }

@@ -1,6 +1,6 @@
 import { isTerminal, type PayoutRow } from '#ledger';
 import { type CheckRules, type CheckStep, decideOnAnswer, type StatusCheck } from './decide-check.js';
-import { attentionWatchDelay } from './long-waits.js';
+import { attentionWatchDelay, SETTLED_WHILE_WAITING } from './long-waits.js';
 
 /*
  * The attention watch (issue 29). A payout handed to a person is often one the provider settles
@@ -13,8 +13,7 @@ import { attentionWatchDelay } from './long-waits.js';
  * not found (never an automatic FAILED: ADR 0016, 0018), unclear, still pending.
  */
 
-/** The reason of a payout the provider settled while a person had it. */
-export const SETTLED_WHILE_WAITING = 'settled_by_provider_while_waiting';
+export { SETTLED_WHILE_WAITING };
 
 /** What the watch does with a REQUIRES_ATTENTION row's status answer. */
 export function decideOnAttentionAnswer(
