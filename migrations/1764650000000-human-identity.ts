@@ -8,7 +8,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * `acknowledged_by`, `operator_id`) hold that human id from now on; the display name and the way
  * in (`configured`, `session`, `token:<name>`) are kept beside it.
  *
- * - `ops_token.created_by_name`: the issuer's display name (`created_by` is their human id). Live
+ * - `ops_token.created_by_name`, `.revoked_by_name`: display names (`created_by`, `revoked_by` are
+ *   human ids). Live
  *   tokens issued before this change are revoked: their issuer was recorded by a display name
  *   that is not a human id (an OIDC username), so a token could pass for another person. Issue
  *   them again.
@@ -32,6 +33,7 @@ export class HumanIdentity1764650000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE ops_token ADD COLUMN created_by_name TEXT`);
+    await q.query(`ALTER TABLE ops_token ADD COLUMN revoked_by_name TEXT`);
     await q.query(
       `UPDATE ops_token SET revoked_at = now(), revoked_by = 'migration:human-identity'
         WHERE revoked_at IS NULL AND expires_at > now()`,
@@ -125,6 +127,7 @@ export class HumanIdentity1764650000000 implements MigrationInterface {
     for (const c of ['operator_name', 'via', 'bene_proposal_id'])
       await q.query(`ALTER TABLE operator_action DROP COLUMN IF EXISTS ${c}`);
     await q.query(`ALTER TABLE operator_session DROP COLUMN IF EXISTS operator_name`);
+    await q.query(`ALTER TABLE ops_token DROP COLUMN IF EXISTS revoked_by_name`);
     await q.query(`ALTER TABLE ops_token DROP COLUMN IF EXISTS created_by_name`);
   }
 }

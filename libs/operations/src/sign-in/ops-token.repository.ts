@@ -16,6 +16,7 @@ export interface OpsTokenView {
   readonly lastUsedAt: string | null;
   readonly revokedAt: string | null;
   readonly revokedBy: string | null;
+  readonly revokedByName: string | null;
 }
 
 interface Raw {
@@ -29,6 +30,7 @@ interface Raw {
   last_used_at: Date | null;
   revoked_at: Date | null;
   revoked_by: string | null;
+  revoked_by_name: string | null;
 }
 
 const view = (r: Raw): OpsTokenView => ({
@@ -42,9 +44,10 @@ const view = (r: Raw): OpsTokenView => ({
   lastUsedAt: r.last_used_at?.toISOString() ?? null,
   revokedAt: r.revoked_at?.toISOString() ?? null,
   revokedBy: r.revoked_by,
+  revokedByName: r.revoked_by_name ?? r.revoked_by,
 });
 
-const COLUMNS = `id::text AS id, name, role, created_by, created_by_name, created_at, expires_at, last_used_at, revoked_at, revoked_by`;
+const COLUMNS = `id::text AS id, name, role, created_by, created_by_name, created_at, expires_at, last_used_at, revoked_at, revoked_by, revoked_by_name`;
 
 /** What a presented token is, if its hash is one of ours: live, expired or revoked. */
 export type TokenLookup =
@@ -91,11 +94,15 @@ export class OpsTokenRepository {
   }
 
   /** Revokes a token not yet revoked; undefined when there is no such token or it already was. */
-  async revoke(db: Db, id: string, by: string): Promise<OpsTokenView | undefined> {
+  async revoke(
+    db: Db,
+    id: string,
+    by: { readonly id: string; readonly name: string },
+  ): Promise<OpsTokenView | undefined> {
     const { rows } = await db.query<Raw>(
-      /* sql: opsToken.revoke */ `UPDATE ops_token SET revoked_at = now(), revoked_by = $2
+      /* sql: opsToken.revoke */ `UPDATE ops_token SET revoked_at = now(), revoked_by = $2, revoked_by_name = $3
         WHERE id = $1::bigint AND revoked_at IS NULL RETURNING ${COLUMNS}`,
-      [id, by],
+      [id, by.id, by.name],
     );
     return rows[0] && view(rows[0]);
   }

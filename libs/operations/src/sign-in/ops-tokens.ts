@@ -108,7 +108,7 @@ export class OpsTokens {
     const client = await this.d.pool.connect();
     try {
       await client.query('BEGIN');
-      const view = await this.d.tokens.revoke(client, id, who.id);
+      const view = await this.d.tokens.revoke(client, id, who);
       if (!view) {
         await client.query('ROLLBACK');
         if (await this.d.tokens.exists(this.d.pool, id))
