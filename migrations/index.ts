@@ -22,6 +22,7 @@ import { NegativeWatch1764610000000 } from './1764610000000-negative-watch.js';
 import { ProviderSubState1764620000000 } from './1764620000000-provider-sub-state.js';
 import { TransferIdentity1764630000000 } from './1764630000000-transfer-identity.js';
 import { BatchEntrySubState1764640000000 } from './1764640000000-batch-entry-sub-state.js';
+import { HumanIdentity1764650000000 } from './1764650000000-human-identity.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   ProviderSubState1764620000000,
   TransferIdentity1764630000000,
   BatchEntrySubState1764640000000,
+  HumanIdentity1764650000000,
 ];

@@ -380,13 +380,16 @@ describe('web console (chromium)', { skip }, () => {
     await row.getByText('approved by bob').waitFor();
   });
 
-  it('registers, looks up and removes a beneficiary, shown masked; what was typed leaves the page', async () => {
-    if (await page.locator('#sign-out').isVisible()) await page.click('#sign-out');
-    await page.locator('[data-view=login]').waitFor();
-    await page.fill('#token', ALICE);
-    await page.click('button[type=submit]');
-    await page.locator('#who').getByText('alice (operator)').waitFor();
-    await page.click('a[data-nav=beneficiaries]');
+  it('a beneficiary change takes two people: Alice proposes a registration (masked, what was typed leaves the page), Bob approves it, then proposes a removal he cannot approve himself', async () => {
+    const signIn = async (token: string, who: string) => {
+      if (await page.locator('#sign-out').isVisible()) await page.click('#sign-out');
+      await page.locator('[data-view=login]').waitFor();
+      await page.fill('#token', token);
+      await page.click('button[type=submit]');
+      await page.locator('#who').getByText(who).waitFor();
+      await page.click('a[data-nav=beneficiaries]');
+    };
+    await signIn(ALICE, 'alice (operator)');
     const form = page.locator('#bene-create');
     await form.locator('input[name=beneId]').fill('CONBENE1');
     await form.locator('input[name=name]').fill('Asha Rao');
@@ -397,16 +400,23 @@ describe('web console (chromium)', { skip }, () => {
     await form.locator('input[name=address1]').fill('12 MG Road');
     await form.locator('button[type=submit]').click();
     await page.click('#confirm-ok');
-    await page.locator('#bene-made').getByText('Registered.').waitFor();
-    await page.locator('#bene-made [data-field=bankAccount]').getByText('XXXXXXXXXXX1191').waitFor();
+    await page.locator('#bene-made').getByText('Another person approves it').waitFor();
+    await page.locator('#bene-made').getByText('XXXXXXXXXXX1191').waitFor();
     assert.equal(
       await form.locator('input[name=bankAccount]').inputValue(),
       '',
       'the typed number is cleared',
     );
-    const lookup = page.locator('#bene-lookup');
-    await lookup.locator('input[name=beneId]').fill('CONBENE1');
-    await lookup.locator('button[type=submit]').click();
+    const waiting = page.locator('#bene-proposals tr', { hasText: 'CONBENE1' });
+    await waiting.getByText('waiting for an approver').waitFor();
+
+    await signIn(BOB, 'bob (approver)');
+    await shot('beneficiary-proposals');
+    await page.locator('#bene-proposals tr', { hasText: 'CONBENE1' }).locator('button.approve').click();
+    await page.click('#confirm-ok');
+    await page.locator('#bene-proposal-result').getByText('is approved (created)').waitFor();
+    await page.locator('#bene-lookup input[name=beneId]').fill('CONBENE1');
+    await page.locator('#bene-lookup button[type=submit]').click();
     await page.locator('#bene-found').getByText('Found.').waitFor();
     await page.locator('#bene-found [data-field=phone]').getByText('********10').waitFor();
     const text = await page.locator('main').innerText();
@@ -414,8 +424,16 @@ describe('web console (chromium)', { skip }, () => {
       assert.ok(!text.includes(full), 'no personal data in full on the page');
     await page.click('#bene-delete');
     await page.click('#confirm-ok');
-    await page.locator('#bene-found').getByText('Removed.').waitFor();
+    await page.locator('#bene-found').getByText('Another person approves it').waitFor();
+    await page
+      .locator('#bene-proposals tr', { hasText: 'remove CONBENE1' })
+      .getByText('yours: another person decides')
+      .waitFor();
     await shot('beneficiaries');
+    const [row] = await stack.sql<{ proposed_by: string; decided_by: string; result: string }>(
+      `SELECT proposed_by, decided_by, result FROM beneficiary_proposal WHERE bene_id = 'CONBENE1' AND change = 'create'`,
+    );
+    assert.deepEqual(row, { proposed_by: 'alice', decided_by: 'bob', result: 'created' });
   });
 
   it('a viewer reads but is offered no action; signing out forgets the token', async () => {

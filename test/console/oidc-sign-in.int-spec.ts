@@ -95,6 +95,9 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     ...extra,
   });
 
+  /** A person of the identity provider, as the service knows them: its issuer and their subject. */
+  const human = (user: string) => `oidc:${issuer}#${user}`;
+
   const sessionCookie = async (): Promise<string | undefined> =>
     (await context.cookies(url)).find((c) => c.name === 'payouts_console_session')?.value;
 
@@ -223,15 +226,17 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
       0,
     );
     assert.equal(
-      (await stack.sql(`SELECT operator_id, role FROM operator_session WHERE operator_id = 'ann'`))[0]?.[
-        'role'
-      ],
+      (
+        await stack.sql(`SELECT operator_id, role FROM operator_session WHERE operator_id = $1`, [
+          human('ann'),
+        ])
+      )[0]?.['role'],
       'approver',
     );
     assert.equal(await signInCount('oidc', 'success'), 1);
     assert.deepEqual(
       (await audit(`method = 'oidc'`)).map((r) => [r.outcome, r.operator_id, r.role]),
-      [['success', 'ann', 'approver']],
+      [['success', human('ann'), 'approver']],
     );
   });
 
@@ -239,7 +244,11 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     const cookie = `payouts_console_session=${await sessionCookie()}`;
     const me = await fetch(`${url}/ops/me`, { headers: { cookie } });
     assert.equal(me.status, 200);
-    assert.equal(((await me.json()) as { id: string }).id, 'ann');
+    assert.deepEqual(
+      [((await me.json()) as { id: string; name: string }).id],
+      [human('ann')],
+      'the person is the issuer and subject, not the username',
+    );
     const forged = await fetch(`${url}/ops/tokens`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
@@ -292,7 +301,7 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
         r.operator_id,
       ]),
       [
-        ['success', 'token:nightly-report'],
+        ['success', human('ann')],
         ['revoked_token', null],
       ],
     );
@@ -302,8 +311,8 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     assert.deepEqual(
       actions.map((a) => [a.action, a.operator_id]),
       [
-        ['token_issue', 'ann'],
-        ['token_revoke', 'ann'],
+        ['token_issue', human('ann')],
+        ['token_revoke', human('ann')],
       ],
     );
   });
@@ -359,7 +368,7 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     assert.equal(await sessionCookie(), undefined, 'the browser dropped it');
     assert.deepEqual(
       (await audit(`outcome = 'signed_out'`)).map((r) => r.operator_id),
-      ['ann'],
+      [human('ann')],
     );
   });
 
@@ -382,7 +391,7 @@ describe('console sign-in with an OpenID provider (chromium)', { skip }, () => {
     assert.equal(await signInCount('oidc', 'no_role'), 1);
     assert.deepEqual(
       (await audit(`outcome = 'no_role'`)).map((r) => [r.method, r.operator_id, r.role]),
-      [['oidc', 'nob', null]],
+      [['oidc', human('nob'), null]],
     );
     // A callback replayed (the same code, or no sign-in under way) starts nothing.
     const replay = await fetch(`${url}/console/auth/callback?code=x&state=y`);

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '#test-support';
 const LEDGER_TABLES = [
   'batch',
   'batch_item',
+  'beneficiary_proposal',
   'dead_letter',
   'operator_action',
   'operator_login',

@@ -35,6 +35,7 @@ describe('operator sessions and automation tokens (real Postgres)', () => {
     sessions.create(pool, {
       idSha256: sha256Of(id),
       operatorId: `op-${id}`,
+      operatorName: `name-${id}`,
       role: 'operator',
       subject: `sub-${id}`,
       expiresAt: new Date(Date.now() + expiresInMs),
@@ -82,13 +83,27 @@ describe('operator sessions and automation tokens (real Postgres)', () => {
       actions: new OperatorActionRepository(),
       maxTtlMs: 3_600_000,
     });
-    const ann = { id: 'ann', role: 'approver' } as const;
+    const ann = { id: 'ann', name: 'Ann', role: 'approver', via: { kind: 'configured' } } as const;
     const a = await tokens.issue(ann, { name: 'ci', role: 'operator' });
     assert.deepEqual(await tokens.check(a.token), {
       ok: true,
-      operator: { id: 'token:ci', role: 'operator' },
+      operator: {
+        id: 'ann',
+        name: 'Ann',
+        role: 'operator',
+        via: { kind: 'token', tokenId: a.id, tokenName: 'ci' },
+      },
       tokenId: a.id,
     });
+    // A token acts for its issuer, and cannot issue or revoke tokens itself.
+    const asToken = {
+      id: 'ann',
+      name: 'Ann',
+      role: 'approver',
+      via: { kind: 'token', tokenId: a.id, tokenName: 'ci' },
+    } as const;
+    await assert.rejects(tokens.issue(asToken, { name: 'minted', role: 'viewer' }), /automation token/);
+    await assert.rejects(tokens.revoke(asToken, a.id), /automation token/);
     const stored = await pool.query<{ token_sha256: string }>(`SELECT token_sha256 FROM ops_token`);
     assert.deepEqual(
       stored.rows.map((r) => r.token_sha256),
@@ -107,8 +122,11 @@ describe('operator sessions and automation tokens (real Postgres)', () => {
 
     await assert.rejects(tokens.issue(ann, { name: 'x', role: 'viewer', ttlHours: 2 }), /at most 1/);
     await assert.rejects(
-      tokens.issue({ id: 'olga', role: 'operator' }, { name: 'up', role: 'approver' }),
-      /higher role/,
+      tokens.issue(
+        { id: 'olga', name: 'olga', role: 'operator', via: { kind: 'configured' } },
+        { name: 'up', role: 'viewer' },
+      ),
+      /may not tokens/,
     );
     const listed = JSON.stringify(await tokens.list(10));
     assert.ok(!listed.includes(a.token) && !listed.includes(tokenSha256(a.token)));

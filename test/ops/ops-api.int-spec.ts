@@ -109,7 +109,7 @@ describe('operations API', () => {
       const viewer = 'ops-viewer-token-0123456789abcdef';
       assert.equal((await call('GET', '/ops/requires-attention', viewer)).status, 200);
       const me = await call('GET', '/ops/me', viewer);
-      assert.deepEqual(me.body, { id: 'vic', role: 'viewer', may: ['read'] });
+      assert.deepEqual(me.body, { id: 'vic', name: 'vic', role: 'viewer', via: 'configured', may: ['read'] });
       for (const path of [`/ops/payouts/${ACCOUNT}/x/recheck`, '/ops/outbox/x/replay']) {
         const r = await call('POST', path, viewer);
         assert.equal(r.status, 403, path);
@@ -416,7 +416,7 @@ describe('operations API', () => {
       assert.ok(!stack.eventsOf('ops_int_doubt').some((e) => e.data.status === 'FAILED'), 'never FAILED');
     });
 
-    it('a contradiction is listed in the queue until an operator acknowledges it; the payout is not changed', async () => {
+    it('a contradiction is listed in the queue until acknowledged; one operator alone only proposes that (a second person confirms: four-eyes-humans); the payout is not changed', async () => {
       await insertPayout({ transferId: 'ops_contra', kind: 'internal_transfer', status: 'FAILED' });
       // A contradiction as the ledger step records it (PayoutLedger.contradict; its own tests
       // cover the event and the history row): here only the queue and the acknowledgement.
@@ -441,14 +441,15 @@ describe('operations API', () => {
         'a viewer may not',
       );
       const ack = await call('POST', path);
-      assert.equal(ack.status, 200, ack.text);
-      assert.equal(ack.body['acknowledgedBy'], 'olga');
-      assert.equal((await call('POST', path)).status, 404, 'once only');
+      assert.equal(ack.status, 202, ack.text);
+      assert.deepEqual([ack.body['acknowledgementProposedBy'], ack.body['acknowledgedBy']], ['olga', null]);
+      assert.equal((await call('POST', path)).status, 409, 'once per person: it waits for a second');
       const after = await call('GET', '/ops/requires-attention');
       assert.ok(
-        !(after.body['contradictions'] as Array<Record<string, unknown>>).some(
-          (x) => x['transferId'] === 'ops_contra',
+        (after.body['contradictions'] as Array<Record<string, unknown>>).some(
+          (x) => x['transferId'] === 'ops_contra' && x['acknowledgementProposedBy'] === 'olga',
         ),
+        'still in the queue: one person does not clear it',
       );
       const [row] = await stack.sql<{ status: string; version: number }>(
         `SELECT status, version FROM payout WHERE transfer_id = 'ops_contra'`,
@@ -459,7 +460,7 @@ describe('operations API', () => {
       );
       assert.deepEqual(
         actions.map((a) => `${a.operator_id}:${a.result}`),
-        ['olga:acknowledged', 'olga:not_found'],
+        ['olga:awaiting_confirmation', 'olga:conflict'],
       );
     });
 

@@ -186,16 +186,17 @@ export async function capabilities() {
  * Who is signed in and what they may do (GET /ops/me). A service without operator identities has
  * one shared token: everyone may do everything the API offers.
  * @param {Capabilities} caps
- * @returns {Promise<{ id: string | null, role: string | null, may: Set<string> }>}
+ * @returns {Promise<import('./view-types.js').Me>}
  */
 export async function whoAmI(caps) {
   if (!caps.has('GET /ops/me'))
     return {
       id: null,
+      name: null,
       role: null,
       may: new Set(['read', 'recheck', 'replay', 'propose', 'acknowledge', 'beneficiary', 'decide']),
     };
-  /** @type {{ id: string, role: string, may: string[] }} */
+  /** @type {{ id: string, name?: string, role: string, may: string[] }} */
   const me = await call('GET', 'me');
-  return { id: me.id, role: me.role, may: new Set(me.may) };
+  return { id: me.id, name: me.name ?? me.id, role: me.role, may: new Set(me.may) };
 }

@@ -154,7 +154,7 @@ async function render() {
     if (!session) {
       const caps = await capabilities();
       session = { caps, me: await whoAmI(caps), by };
-      who.textContent = session.me.id ? `${session.me.id} (${session.me.role ?? ''})` : 'signed in';
+      who.textContent = session.me.id ? `${session.me.name} (${session.me.role ?? ''})` : 'signed in';
     }
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) return showLogin(refusal(e, by));

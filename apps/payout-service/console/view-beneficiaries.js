@@ -1,9 +1,11 @@
 // @ts-check
-// Beneficiaries of a provider account: look one up, register one, remove one (GET, POST and
-// DELETE /ops/beneficiaries/...). The API answers them masked (account number, VPA, phone,
-// email); what the operator typed is cleared from the form once sent.
+// Beneficiaries of a provider account: look one up, propose registering or removing one (GET, POST
+// and DELETE /ops/beneficiaries/...; another person approves before the provider is asked). The API
+// answers them masked (account number, VPA, phone, email); what the operator typed is cleared from
+// the form once sent.
 import { call, describe, seg } from './api.js';
 import { confirmAction, formValues, h, mount, notice } from './dom.js';
+import { beneficiaryProposalsSection, changeText } from './view-bene-proposals.js';
 
 /**
  * @typedef {{ beneId: string, name?: string, bankAccount?: string, ifsc?: string, vpa?: string,
@@ -56,8 +58,16 @@ function answerView(a) {
   );
 }
 
+/** A change proposed: it waits for another person. @param {import('./view-bene-proposals.js').BeneProposal} p */
+const proposedView = (p) =>
+  notice(
+    'ok',
+    `Proposed (change ${p.id}): ${changeText(p)}. Another person approves it before the provider is asked.`,
+  );
+
 /** @type {import('./view-types.js').View} */
 export async function beneficiariesView(ctx) {
+  const waiting = h('div', { id: 'bene-waiting' });
   const found = h('div', { id: 'bene-found' });
   const made = h('div', { id: 'bene-made' });
   const may = ctx.me.may.has('beneficiary');
@@ -81,14 +91,15 @@ export async function beneficiariesView(ctx) {
           onclick: async () => {
             const ok = await confirmAction({
               title: `Remove beneficiary ${beneId}?`,
-              text: `It is removed at the provider (account ${accountId}); payouts to it are refused from then on.`,
-              ok: 'Remove',
+              text: `Once another person approves, it is removed at the provider (account ${accountId}); payouts to it are refused from then on.`,
+              ok: 'Propose removal',
             });
             if (!ok) return;
             try {
-              /** @type {BeneficiaryAnswer} */
-              const gone = await call('DELETE', `beneficiaries/${seg(accountId)}/${seg(beneId)}`);
-              mount(found, answerView(gone));
+              /** @type {import('./view-bene-proposals.js').BeneProposal} */
+              const proposed = await call('DELETE', `beneficiaries/${seg(accountId)}/${seg(beneId)}`);
+              mount(found, proposedView(proposed));
+              void beneficiaryProposalsSection(ctx, waiting).catch(() => undefined);
             } catch (e) {
               mount(out, notice('error', describe(e)));
             }
@@ -135,16 +146,17 @@ export async function beneficiariesView(ctx) {
             const { accountId = 'default', ...details } = formValues(form);
             const ok = await confirmAction({
               title: `Register beneficiary ${details['beneId'] ?? ''}?`,
-              text: `It is registered at the provider for account ${accountId}. The same id with the same details again changes nothing.`,
-              ok: 'Register',
+              text: `Once another person approves, it is registered at the provider for account ${accountId}. The same id with the same details again changes nothing.`,
+              ok: 'Propose',
             });
             if (!ok) return;
             // What was typed (an account number, a phone) does not stay on the page.
             form.reset();
             try {
-              /** @type {BeneficiaryAnswer} */
-              const a = await call('POST', `beneficiaries/${seg(accountId)}`, details);
-              mount(made, answerView(a));
+              /** @type {import('./view-bene-proposals.js').BeneProposal} */
+              const proposed = await call('POST', `beneficiaries/${seg(accountId)}`, details);
+              mount(made, proposedView(proposed));
+              void beneficiaryProposalsSection(ctx, waiting).catch(() => undefined);
             } catch (err) {
               mount(made, notice('error', `Not registered: ${describe(err)}`));
             }
@@ -185,5 +197,7 @@ export async function beneficiariesView(ctx) {
     h('h2', {}, 'Register'),
     create,
     made,
+    waiting,
   );
+  await beneficiaryProposalsSection(ctx, waiting).catch((e) => mount(waiting, notice('error', describe(e))));
 }

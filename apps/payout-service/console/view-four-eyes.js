@@ -10,6 +10,9 @@ const PROPOSE = 'POST /ops/payouts/{accountId}/{transferId}/proposals';
 
 /** @typedef {import('./view-timeline.js').Proposal} Proposal */
 
+/** How a proposal was made, when not by the person directly: ` via token:<name>`. @param {string | undefined} v */
+const via = (v) => (v && v.startsWith('token:') ? ` via ${v}` : '');
+
 /**
  * @param {import('./view-types.js').ViewContext} ctx
  * @param {HTMLElement} el
@@ -131,7 +134,7 @@ function openProposal(ctx, x, result) {
       h('dt', {}, 'Note'),
       h('dd', {}, x.note),
       h('dt', {}, 'Proposed by'),
-      h('dd', {}, `${x.proposedBy}, ${when(x.proposedAt)}`),
+      h('dd', {}, `${x.proposedByName ?? x.proposedBy}${via(x.proposedVia)}, ${when(x.proposedAt)}`),
       h('dt', {}, 'On version'),
       h('dd', {}, String(x.fromVersion)),
     ),
@@ -152,7 +155,11 @@ export function decisionButtons(ctx, x, result, done) {
       `Waiting for an approver (your role, ${ctx.me.role ?? ''}, may not decide).`,
     );
   if (ctx.me.id !== null && ctx.me.id === x.proposedBy)
-    return h('p', { class: 'muted' }, 'Your own proposal: another approver must decide it.');
+    return h(
+      'p',
+      { class: 'muted' },
+      'Your own proposal (made by you, or by a token you issued): another person must decide it.',
+    );
   /** @param {'approve' | 'reject'} decision */
   const decide = async (decision) => {
     const ok = await confirmAction({
@@ -196,9 +203,15 @@ export function proposalTable(rows) {
       { title: 'Outcome', cell: (x) => x.outcome },
       { title: 'UTR', cell: (x) => x.utr ?? '' },
       { title: 'Note', cell: (x) => x.note },
-      { title: 'Proposed', cell: (x) => `${x.proposedBy}, ${when(x.proposedAt)}` },
+      {
+        title: 'Proposed',
+        cell: (x) => `${x.proposedByName ?? x.proposedBy}${via(x.proposedVia)}, ${when(x.proposedAt)}`,
+      },
       { title: 'State', cell: (x) => x.state },
-      { title: 'Decided', cell: (x) => (x.decidedBy ? `${x.decidedBy}, ${when(x.decidedAt)}` : '') },
+      {
+        title: 'Decided',
+        cell: (x) => (x.decidedBy ? `${x.decidedByName ?? x.decidedBy}, ${when(x.decidedAt)}` : ''),
+      },
     ],
     rows,
   );

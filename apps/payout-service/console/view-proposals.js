@@ -61,12 +61,17 @@ export async function proposalsView(ctx) {
           { title: 'Outcome', cell: (x) => x.outcome },
           { title: 'UTR', cell: (x) => x.utr ?? '' },
           { title: 'Note', cell: (x) => x.note },
-          { title: 'Proposed', cell: (x) => `${x.proposedBy}, ${when(x.proposedAt)}` },
+          {
+            title: 'Proposed',
+            cell: (x) =>
+              `${x.proposedByName ?? x.proposedBy}${x.proposedVia?.startsWith('token:') ? ` via ${x.proposedVia}` : ''}, ${when(x.proposedAt)}`,
+          },
           { title: 'State', cell: (x) => x.state },
           {
             title: '',
             cell: (x) => {
-              if (x.state !== 'open') return x.decidedBy ? `${x.decidedBy}, ${when(x.decidedAt)}` : '';
+              if (x.state !== 'open')
+                return x.decidedBy ? `${x.decidedByName ?? x.decidedBy}, ${when(x.decidedAt)}` : '';
               const result = h('span', {});
               return [
                 decisionButtons(ctx, x, result, () => setTimeout(() => ctx.current() && ctx.refresh(), 800)),

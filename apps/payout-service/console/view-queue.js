@@ -11,7 +11,8 @@ import { confirmAction, h, link, mount, notice, payoutRoute, statusBadge, table,
  * @typedef {{ accountId: string, batchTransferId: string, status: string, totalAmount: string,
  *   entryCount: number, reason: string | null, updatedAt: string | null }} BatchRow
  * @typedef {{ id: string, accountId: string, transferId: string, batchTransferId?: string | null, version: number,
- *   kind: string, published: string, observed: string, source: string, eventId: string, seenAt: string }} ContradictionRow
+ *   kind: string, published: string, observed: string, source: string, eventId: string, seenAt: string,
+ *   acknowledgementProposedBy?: string | null, acknowledgementProposedByName?: string | null }} ContradictionRow
  */
 
 /** @type {import('./view-types.js').View} */
@@ -20,20 +21,40 @@ export async function queueView(ctx) {
   const q = await call('GET', 'requires-attention?limit=200');
   if (!ctx.current()) return;
   const result = h('div', { id: 'contradiction-result' });
-  /** @param {ContradictionRow} c */
-  const acknowledge = async (c) => {
+  // Two people (issue 30): one acknowledges, another (an approver) confirms; then it leaves the queue.
+  /** @param {ContradictionRow} c @param {'acknowledge' | 'confirm'} step */
+  const acknowledge = async (c, step) => {
     const ok = await confirmAction({
-      title: 'Acknowledge contradiction',
-      text: `${c.transferId} was published ${c.published}; the provider now says ${c.observed}. Acknowledge only once the money is settled with the provider and upstream: it leaves the queue, the payout is not changed.`,
-      ok: 'Acknowledge',
+      title: step === 'acknowledge' ? 'Acknowledge contradiction' : 'Confirm the acknowledgement',
+      text:
+        step === 'acknowledge'
+          ? `${c.transferId} was published ${c.published}; the provider now says ${c.observed}. Acknowledge only once the money is settled with the provider and upstream: another person then confirms, and it leaves the queue. The payout is not changed.`
+          : `${c.acknowledgementProposedByName ?? ''} acknowledged that ${c.transferId} (published ${c.published}, now ${c.observed}) is settled outside. Confirm only if you checked it: it leaves the queue.`,
+      ok: step === 'acknowledge' ? 'Acknowledge' : 'Confirm',
     });
     if (!ok) return;
     try {
-      await call('POST', `contradictions/${encodeURIComponent(c.id)}/acknowledge`, {});
+      await call('POST', `contradictions/${encodeURIComponent(c.id)}/${step}`, {});
       ctx.refresh();
     } catch (e) {
-      mount(result, notice('error', `Acknowledge refused: ${describe(e)}`));
+      mount(result, notice('error', `Refused: ${describe(e)}`));
     }
+  };
+  /** @param {ContradictionRow} c */
+  const ackCell = (c) => {
+    if (!c.acknowledgementProposedBy)
+      return ctx.me.may.has('acknowledge')
+        ? h('button', { type: 'button', onclick: () => acknowledge(c, 'acknowledge') }, 'Acknowledge')
+        : '';
+    const waiting = `acknowledged by ${c.acknowledgementProposedByName ?? c.acknowledgementProposedBy}`;
+    if (!ctx.me.may.has('decide') || ctx.me.id === c.acknowledgementProposedBy)
+      return h('span', { class: 'muted' }, `${waiting}; another approver confirms`);
+    return h(
+      'span',
+      {},
+      `${waiting} `,
+      h('button', { type: 'button', class: 'primary', onclick: () => acknowledge(c, 'confirm') }, 'Confirm'),
+    );
   };
   mount(
     ctx.el,
@@ -55,7 +76,7 @@ export async function queueView(ctx) {
           h(
             'p',
             { class: 'muted' },
-            'The provider now says otherwise than a terminal state already published: upstream may pay twice, or believe money moved that did not. Settle it outside, then acknowledge.',
+            'The provider now says otherwise than a terminal state already published: upstream may pay twice, or believe money moved that did not. Settle it outside, then acknowledge; a second person confirms.',
           ),
           result,
           table(
@@ -77,7 +98,7 @@ export async function queueView(ctx) {
               { title: 'Since', cell: (c) => when(c.seenAt) },
               {
                 title: '',
-                cell: (c) => h('button', { type: 'button', onclick: () => acknowledge(c) }, 'Acknowledge'),
+                cell: ackCell,
               },
             ],
             q.contradictions,

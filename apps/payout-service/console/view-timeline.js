@@ -7,11 +7,12 @@ import { h, mount, notice, statusBadge, table, when } from './dom.js';
  * @typedef {{ at: string, from: string | null, to: string, version: number, cause: string,
  *   reason: string | null, statusCode: string | null, referenceId: string | null, utr: string | null,
  *   operatorId: string | null, approverId: string | null, proposalId: string | null }} HistoryEntry
- * @typedef {{ at: string, operatorId: string, role: string, action: string, result: string,
- *   eventId: string | null, proposalId: string | null }} ActionEntry
+ * @typedef {{ at: string, operatorId: string, operatorName?: string | null, via?: string | null,
+ *   role: string, action: string, result: string, eventId: string | null, proposalId: string | null }} ActionEntry
  * @typedef {{ id: string, accountId: string, transferId: string, fromVersion: number, outcome: string,
- *   utr: string | null, note: string, proposedBy: string, proposedAt: string, state: string,
- *   decidedBy: string | null, decidedAt: string | null, decisionNote: string | null }} Proposal
+ *   utr: string | null, note: string, proposedBy: string, proposedByName?: string, proposedVia?: string,
+ *   proposedAt: string, state: string, decidedBy: string | null, decidedByName?: string | null,
+ *   decidedAt: string | null, decisionNote: string | null }} Proposal
  * @typedef {{ payout: import('./view-payout.js').Payout, history: HistoryEntry[], actions: ActionEntry[],
  *   proposals: Proposal[] }} Timeline
  */
@@ -64,7 +65,11 @@ export function timelineSection(_ctx, el, story) {
       : table(
           [
             { title: 'When', cell: (a) => when(a.at) },
-            { title: 'Operator', cell: (a) => `${a.operatorId} (${a.role})` },
+            {
+              title: 'Operator',
+              // The person (a token acts for its issuer), and how they came in.
+              cell: (a) => `${a.operatorName ?? a.operatorId} (${a.role}${a.via ? `, ${a.via}` : ''})`,
+            },
             { title: 'Action', cell: (a) => a.action },
             { title: 'Result', cell: (a) => a.result },
             { title: 'Proposal', cell: (a) => a.proposalId ?? '' },

@@ -6,8 +6,9 @@ import { call, describe, seg } from './api.js';
 import { confirmAction, formValues, h, mount, notice, table, when } from './dom.js';
 
 /**
- * @typedef {{ id: string, name: string, role: string, createdBy: string, createdAt: string,
- *   expiresAt: string, lastUsedAt: string | null, revokedAt: string | null, revokedBy: string | null }} OpsToken
+ * @typedef {{ id: string, name: string, role: string, createdBy: string, createdByName: string, createdAt: string,
+ *   expiresAt: string, lastUsedAt: string | null, revokedAt: string | null, revokedBy: string | null,
+ *   revokedByName: string | null }} OpsToken
  */
 
 /** @param {OpsToken} t */
@@ -39,14 +40,14 @@ export async function tokensView(ctx) {
           { title: 'Name', cell: (t) => t.name },
           { title: 'Role', cell: (t) => t.role },
           { title: 'State', cell: (t) => h('span', { class: `state-${stateOf(t)}` }, stateOf(t)) },
-          { title: 'Issued by', cell: (t) => t.createdBy },
+          { title: 'Issued by (acts as)', cell: (t) => t.createdByName },
           { title: 'Expires', cell: (t) => when(t.expiresAt) },
           { title: 'Last used', cell: (t) => (t.lastUsedAt ? when(t.lastUsedAt) : '—') },
           {
             title: '',
             cell: (t) =>
               t.revokedAt
-                ? `revoked by ${t.revokedBy ?? ''}`
+                ? `revoked by ${t.revokedByName ?? ''}`
                 : h(
                     'button',
                     {

@@ -16,7 +16,8 @@
 
 /**
  * @typedef {object} Me
- * @property {string | null} id the operator's id (null: a service with one shared token)
+ * @property {string | null} id the human's id, compared for four eyes (null: a service with one shared token)
+ * @property {string | null} name for display only (an OpenID Connect username may change)
  * @property {string | null} role viewer, operator or approver
  * @property {Set<string>} may actions allowed: read, recheck, replay, propose, acknowledge, beneficiary, decide
  */

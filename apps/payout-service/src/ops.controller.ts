@@ -37,6 +37,7 @@ import {
   ListDeadOutboxRows,
   ListProposals,
   ListRequiringAttention,
+  mayDo,
   opsOpenApi,
   type Operator,
   type OperatorAction,
@@ -58,7 +59,7 @@ import {
   RejectProposal,
   RemoveBeneficiary,
   ReplayDeadEvent,
-  roleAllows,
+  refusalOf,
   type SearchQuery,
   SearchPayouts,
   SignInGate,
@@ -68,7 +69,7 @@ import { httpStatusOf } from './problem.filter.js';
 import { cookieOf, OPS_ACCESS, type OpsAccess, SESSION_COOKIE } from './ops-access.js';
 
 /** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
-const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
+export const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
 
 interface OpsRequest {
   method: string;
@@ -79,7 +80,7 @@ interface OpsRequest {
 }
 
 /** The operator the guard authenticated. */
-const Who = createParamDecorator(
+export const Who = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Operator => ctx.switchToHttp().getRequest<OpsRequest>().operator!,
 );
 
@@ -115,13 +116,10 @@ export class OpsAuthGuard implements CanActivate {
         : await this.byToken(req, context);
     const action =
       this.reflector.get<OperatorAction | undefined>('ops-action', context.getHandler()) ?? 'read';
-    if (!roleAllows(who.role, action))
+    // The role, and what no automation token may do whatever its role (decide, tokens).
+    if (!mayDo(who, action))
       throw new HttpException(
-        {
-          statusCode: 403,
-          code: OperationsErrorCode.Forbidden,
-          message: `operator ${who.id} (${who.role}) may not do this: it needs ${ACTION_ROLE[action]}`,
-        },
+        { statusCode: 403, code: OperationsErrorCode.Forbidden, message: refusalOf(who, action) },
         403,
       );
     req.operator = who;
@@ -190,7 +188,7 @@ export class OpsAuthGuard implements CanActivate {
   }
 }
 
-async function answer<T>(work: () => Promise<T> | T): Promise<T> {
+export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (e) {
@@ -242,8 +240,9 @@ export class OpsController {
 
   @Get('me')
   me(@Who() who: Operator) {
-    const may = (Object.keys(ACTION_ROLE) as OperatorAction[]).filter((a) => roleAllows(who.role, a));
-    return { id: who.id, role: who.role, may };
+    const may = (Object.keys(ACTION_ROLE) as OperatorAction[]).filter((a) => mayDo(who, a));
+    const via = who.via.kind === 'token' ? `token:${who.via.tokenName}` : who.via.kind;
+    return { id: who.id, name: who.name, role: who.role, via, may };
   }
 
   @Get('payouts')
@@ -334,9 +333,10 @@ export class OpsController {
     return answer(() => this.requiringAttention.execute(parseListRequiringAttention({ limit })));
   }
 
+  /** The first person: it waits for a second, other person to confirm (202). */
   @Post('contradictions/:contradictionId/acknowledge')
   @Needs('acknowledge')
-  @HttpCode(200)
+  @HttpCode(202)
   acknowledge(@Who() who: Operator, @Param('contradictionId') id: string, @Body() body: unknown) {
     return answer(() => this.acknowledgeContradiction.execute(who, parseAcknowledgeContradiction(id, body)));
   }
@@ -347,18 +347,18 @@ export class OpsController {
     return answer(() => this.getBeneficiary.execute({ accountId, beneId }));
   }
 
-  /** Registers one; the same details again answer `exists` (200 either way: the body says which). */
+  /** Proposes registering one (202): another person approves it, and only then the provider is asked. */
   @Post('beneficiaries/:accountId')
   @Needs('beneficiary')
-  @HttpCode(200)
+  @HttpCode(202)
   createBeneficiary(@Who() who: Operator, @Param('accountId') accountId: string, @Body() body: unknown) {
     return answer(() => this.createBeneficiaryUseCase.execute(who, parseCreateBeneficiary(accountId, body)));
   }
 
-  /** Removes one; one already gone answers `absent`. */
+  /** Proposes removing one (202): another person approves it, and only then the provider is asked. */
   @Delete('beneficiaries/:accountId/:beneId')
   @Needs('beneficiary')
-  @HttpCode(200)
+  @HttpCode(202)
   removeBeneficiary(
     @Who() who: Operator,
     @Param('accountId') accountId: string,

@@ -22,6 +22,7 @@ import { type OutboxSlotView } from '#health';
 import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
+  BeneficiaryProposalRepository,
   createOperationsUseCases,
   OperatorActionRepository,
   ProposalRepository,
@@ -312,6 +313,8 @@ export function createPipeline(i: PipelineInputs) {
     search: new SearchRepository(),
     actions: new OperatorActionRepository(),
     proposals: new ProposalRepository(),
+    beneProposals: new BeneficiaryProposalRepository(),
+    cipher,
     // The relay's own replay: it wakes the relay.
     replayDead: (id) => relay.replayDead(id),
     logger: log('operations'),

@@ -21,11 +21,14 @@ import {
   AcknowledgeContradiction,
   ApproveProposal,
   BatchTimeline,
+  ConfirmAcknowledgement,
   CreateBeneficiary,
+  DecideBeneficiaryChange,
   ExportPayouts,
   GetBatch,
   GetBeneficiary,
   GetPayout,
+  ListBeneficiaryProposals,
   ListDeadLetters,
   ListDeadOutboxRows,
   ListProposals,
@@ -153,6 +156,7 @@ const OPERATIONS_USE_CASES = {
   batchTimeline: BatchTimeline,
   listRequiringAttention: ListRequiringAttention,
   acknowledgeContradiction: AcknowledgeContradiction,
+  confirmAcknowledgement: ConfirmAcknowledgement,
   searchPayouts: SearchPayouts,
   exportPayouts: ExportPayouts,
   recheckPayout: RecheckPayout,
@@ -166,6 +170,8 @@ const OPERATIONS_USE_CASES = {
   getBeneficiary: GetBeneficiary,
   createBeneficiary: CreateBeneficiary,
   removeBeneficiary: RemoveBeneficiary,
+  decideBeneficiaryChange: DecideBeneficiaryChange,
+  listBeneficiaryProposals: ListBeneficiaryProposals,
 } satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
 
 const operationsUseCases = (): Provider[] =>

@@ -10,7 +10,8 @@ SELECT p.id, p.account_id, p.transfer_id, p.version, $4, p.status, $5, $6, $7, $
   FROM payout p WHERE p.id = $1 AND p.version = $2 AND p.status = $3
 ON CONFLICT DO NOTHING
 RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
   (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id;
 
 -- contradiction.insertEntry (ContradictionRepository.insertEntry)
@@ -21,23 +22,44 @@ SELECT b.id, b.account_id, i.transfer_id, i.version, $5, i.status, $6, $7, $8, $
  WHERE i.batch_id = $1 AND i.transfer_id = $2 AND i.version = $3 AND i.status = $4
 ON CONFLICT DO NOTHING
 RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
   (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id;
 
 -- contradiction.open (ContradictionRepository.open)
 SELECT id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
   (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id FROM payout_contradiction WHERE acknowledged_at IS NULL
 ORDER BY seen_at, id LIMIT $1;
 
 -- contradiction.ofPayout (ContradictionRepository.ofPayout)
 SELECT id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
   (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id FROM payout_contradiction WHERE payout_id = $1 ORDER BY seen_at, id;
 
--- contradiction.acknowledge (ContradictionRepository.acknowledge)
-UPDATE payout_contradiction SET acknowledged_by = $2, acknowledged_at = now(), note = $3
-WHERE id = $1 AND acknowledged_at IS NULL
+-- contradiction.byId (ContradictionRepository.byId)
+SELECT id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
+  (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id FROM payout_contradiction WHERE id = $1;
+
+-- contradiction.proposeAcknowledgement (ContradictionRepository.proposeAcknowledgement)
+UPDATE payout_contradiction
+  SET ack_proposed_by = $2, ack_proposed_by_name = $3, ack_proposed_via = $4, ack_proposed_at = now(),
+      ack_proposal_note = $5
+WHERE id = $1 AND acknowledged_at IS NULL AND ack_proposed_by IS NULL
 RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
+  (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id;
+
+-- contradiction.confirmAcknowledgement (ContradictionRepository.confirmAcknowledgement)
+UPDATE payout_contradiction
+  SET acknowledged_by = $2, acknowledged_by_name = $3, acknowledged_via = $4, acknowledged_at = now(), note = $5
+WHERE id = $1 AND acknowledged_at IS NULL AND ack_proposed_by IS NOT NULL AND ack_proposed_by <> $2
+RETURNING id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
   (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id;

@@ -52,14 +52,31 @@ export interface ContradictionRow {
   observedCode: string | null;
   eventId: string;
   seenAt: Date;
+  /** The first person's acknowledgement (issue 30: two people clear a contradiction). */
+  ackProposedBy: string | null;
+  ackProposedByName: string | null;
+  ackProposedVia: string | null;
+  ackProposedAt: Date | null;
+  ackProposalNote: string | null;
+  /** The second person's confirmation: it has left the queue. */
   acknowledgedBy: string | null;
+  acknowledgedByName: string | null;
+  acknowledgedVia: string | null;
   acknowledgedAt: Date | null;
   note: string | null;
 }
 
+/** A person as the operations API names them: human id, display name, way in. */
+export interface ContradictionActor {
+  readonly id: string;
+  readonly name: string;
+  readonly via: string;
+}
+
 // The entry's batch by its own id: a contradiction names it (one indexed lookup, only for entries).
 const COLUMNS = `id, payout_id, batch_id, account_id, transfer_id, version, kind, published, observed, source,
-  observed_code, event_id, seen_at, acknowledged_by, acknowledged_at, note,
+  observed_code, event_id, seen_at, ack_proposed_by, ack_proposed_by_name, ack_proposed_via, ack_proposed_at,
+  ack_proposal_note, acknowledged_by, acknowledged_by_name, acknowledged_via, acknowledged_at, note,
   (SELECT b.batch_transfer_id FROM batch b WHERE b.id = payout_contradiction.batch_id) AS batch_transfer_id`;
 
 interface RawContradiction {
@@ -77,7 +94,14 @@ interface RawContradiction {
   observed_code: string | null;
   event_id: string;
   seen_at: Date;
+  ack_proposed_by: string | null;
+  ack_proposed_by_name: string | null;
+  ack_proposed_via: string | null;
+  ack_proposed_at: Date | null;
+  ack_proposal_note: string | null;
   acknowledged_by: string | null;
+  acknowledged_by_name: string | null;
+  acknowledged_via: string | null;
   acknowledged_at: Date | null;
   note: string | null;
 }
@@ -98,7 +122,14 @@ function toRow(r: RawContradiction): ContradictionRow {
     observedCode: r.observed_code,
     eventId: r.event_id,
     seenAt: r.seen_at,
+    ackProposedBy: r.ack_proposed_by,
+    ackProposedByName: r.ack_proposed_by_name,
+    ackProposedVia: r.ack_proposed_via,
+    ackProposedAt: r.ack_proposed_at,
+    ackProposalNote: r.ack_proposal_note,
     acknowledgedBy: r.acknowledged_by,
+    acknowledgedByName: r.acknowledged_by_name ?? r.acknowledged_by,
+    acknowledgedVia: r.acknowledged_via,
     acknowledgedAt: r.acknowledged_at,
     note: r.note,
   };
@@ -174,21 +205,54 @@ export class ContradictionRepository {
     return rows.map(toRow);
   }
 
+  /** byId: one contradiction, whatever its state. */
+  async byId(db: Db, id: string): Promise<ContradictionRow | undefined> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.byId */ `SELECT ${COLUMNS} FROM payout_contradiction WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
   /**
-   * acknowledge: a person has seen it (and settles the money outside this service). Only an open
-   * one: undefined when it is unknown or acknowledged already.
+   * proposeAcknowledgement: a first person has seen it (and settles the money outside this
+   * service); it stays in the queue until a second person confirms. Only an open one no one has
+   * acknowledged yet: undefined otherwise.
    */
-  async acknowledge(
+  async proposeAcknowledgement(
     db: Db,
     id: string,
-    operatorId: string,
+    by: ContradictionActor,
     note: string | null,
   ): Promise<ContradictionRow | undefined> {
     const { rows } = await db.query<RawContradiction>(
-      /* sql: contradiction.acknowledge */ `UPDATE payout_contradiction SET acknowledged_by = $2, acknowledged_at = now(), note = $3
-        WHERE id = $1 AND acknowledged_at IS NULL
+      /* sql: contradiction.proposeAcknowledgement */ `UPDATE payout_contradiction
+          SET ack_proposed_by = $2, ack_proposed_by_name = $3, ack_proposed_via = $4, ack_proposed_at = now(),
+              ack_proposal_note = $5
+        WHERE id = $1 AND acknowledged_at IS NULL AND ack_proposed_by IS NULL
         RETURNING ${COLUMNS}`,
-      [id, operatorId, note],
+      [id, by.id, by.name, by.via, note],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  /**
+   * confirmAcknowledgement: a second person, another human than the first, confirms: it leaves the
+   * queue. Undefined when it is not waiting for a confirmation, or `by` is the first person (the
+   * table's check holds that too).
+   */
+  async confirmAcknowledgement(
+    db: Db,
+    id: string,
+    by: ContradictionActor,
+    note: string | null,
+  ): Promise<ContradictionRow | undefined> {
+    const { rows } = await db.query<RawContradiction>(
+      /* sql: contradiction.confirmAcknowledgement */ `UPDATE payout_contradiction
+          SET acknowledged_by = $2, acknowledged_by_name = $3, acknowledged_via = $4, acknowledged_at = now(), note = $5
+        WHERE id = $1 AND acknowledged_at IS NULL AND ack_proposed_by IS NOT NULL AND ack_proposed_by <> $2
+        RETURNING ${COLUMNS}`,
+      [id, by.id, by.name, by.via, note],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }

@@ -5,9 +5,9 @@
 
 -- operatorAction.record (OperatorActionRepository.record)
 INSERT INTO operator_action (operator_id, role, action, payout_id, account_id, transfer_id, event_id,
-                             proposal_id, bene_id, result)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+                             proposal_id, bene_id, result, operator_name, via, bene_proposal_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 
 -- operatorAction.ofPayout (OperatorActionRepository.ofPayout)
-SELECT id, operator_id, role, action, event_id, proposal_id, result, at
+SELECT id, operator_id, operator_name, via, role, action, event_id, proposal_id, result, at
 FROM operator_action WHERE payout_id = $1 ORDER BY id;

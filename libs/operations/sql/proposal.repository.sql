@@ -4,32 +4,34 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- proposal.insert (ProposalRepository.insert)
-INSERT INTO payout_proposal (payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO payout_proposal (payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+                             proposed_by_name, proposed_via)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (payout_id) WHERE state = 'open' DO NOTHING
-RETURNING id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by, proposed_at,
-  state, decided_by, decided_at, decision_note;
+RETURNING id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+  proposed_by_name, proposed_via, proposed_at, state, decided_by, decided_by_name, decided_via, decided_at, decision_note;
 
 -- proposal.lock (ProposalRepository.lock)
-SELECT id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by, proposed_at,
-  state, decided_by, decided_at, decision_note FROM payout_proposal WHERE id = $1 FOR UPDATE;
+SELECT id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+  proposed_by_name, proposed_via, proposed_at, state, decided_by, decided_by_name, decided_via, decided_at, decision_note FROM payout_proposal WHERE id = $1 FOR UPDATE;
 
 -- proposal.decide (ProposalRepository.decide)
-UPDATE payout_proposal SET state = $2, decided_by = $3, decided_at = now(), decision_note = $4
+UPDATE payout_proposal SET state = $2, decided_by = $3, decided_by_name = $4, decided_via = $5,
+                          decided_at = now(), decision_note = $6
 WHERE id = $1 AND state = 'open'
-RETURNING id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by, proposed_at,
-  state, decided_by, decided_at, decision_note;
+RETURNING id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+  proposed_by_name, proposed_via, proposed_at, state, decided_by, decided_by_name, decided_via, decided_at, decision_note;
 
 -- proposal.closeStale (ProposalRepository.closeStale)
 UPDATE payout_proposal SET state = 'stale', decided_at = now()
 WHERE payout_id = $1 AND state = 'open' AND from_version <> $2;
 
 -- proposal.ofPayout (ProposalRepository.ofPayout)
-SELECT id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by, proposed_at,
-  state, decided_by, decided_at, decision_note FROM payout_proposal WHERE payout_id = $1 ORDER BY id;
+SELECT id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+  proposed_by_name, proposed_via, proposed_at, state, decided_by, decided_by_name, decided_via, decided_at, decision_note FROM payout_proposal WHERE payout_id = $1 ORDER BY id;
 
 -- proposal.list (ProposalRepository.list)
-SELECT id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by, proposed_at,
-  state, decided_by, decided_at, decision_note FROM payout_proposal
+SELECT id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+  proposed_by_name, proposed_via, proposed_at, state, decided_by, decided_by_name, decided_via, decided_at, decision_note FROM payout_proposal
 WHERE ($1::text IS NULL OR state = $1::text) AND ($2::bigint IS NULL OR id < $2::bigint)
 ORDER BY id DESC LIMIT $3;

@@ -7,6 +7,7 @@ export * from './sign-in-gate.js';
 export * from './search.js';
 export * from './search.repository.js';
 export * from './proposal.repository.js';
+export * from './beneficiary-proposal.repository.js';
 export * from './operator-action.repository.js';
 export * from './openapi.js';
 export * from './dead-letters.js';

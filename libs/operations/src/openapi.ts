@@ -4,6 +4,7 @@ import { CSV_COLUMNS, MAX_PAGE } from './search.js';
 import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
 import { MAX_PAGE_LIMIT as DEAD_PAGE } from './dead-letters.js';
 import { PROBLEM_JSON, PROBLEM_SCHEMA, PROBLEM_TITLES } from './problem-details.js';
+import { fourEyesPaths, fourEyesSchemas, type OpenApiParts } from './openapi-four-eyes.js';
 
 /**
  * The operations API as OpenAPI 3.1: served at GET /ops/openapi.json and checked in as
@@ -56,7 +57,7 @@ const errors = (...codes: number[]): Record<string, Json> =>
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid input (code invalid_input), or a body that is not JSON (code bad_request)',
   401: 'no valid bearer token (unknown, expired or revoked) and no live console session (code unauthorized; `WWW-Authenticate: Bearer`)',
-  403: "the operator's role does not allow it, or it is their own proposal (code forbidden)",
+  403: "the operator's role does not allow it, a token may not (decide, tokens), or it is their own proposal (code forbidden)",
   404: 'not found (also every /ops path while no operator is configured)',
   409: 'the state does not allow it now, or (a beneficiary) it exists with other details: see `code`',
   422: 'the provider refused it (code provider_refused)',
@@ -100,12 +101,13 @@ const SEARCH_PARAMS: Json[] = [
 ];
 
 export function opsOpenApi(): Json {
+  const parts: OpenApiParts = { ref, nullable, path, queryParam: query, ok, errors, role };
   return {
     openapi: '3.1.0',
     info: {
       title: 'payouts operations API',
       version: '1.0.0',
-      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` (a configured operator's, OPS_OPERATORS, or an issued automation token, POST /ops/tokens) or the web console's session cookie (OpenID Connect sign-in, ADR 0021). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Every error, an unknown /ops path's 404 included, is RFC 9457 problem details (\`${PROBLEM_JSON}\`): \`type\` urn:payouts:problem:<code>, \`title\`, \`status\`, \`detail\`, \`instance\` (the path) and \`code\`. Codes: ${Object.keys(PROBLEM_TITLES).join(', ')}.`,
+      description: `The operator's side of the payout service: masked lookups, search and CSV export, timelines, recheck and replay, and four-eyes settlement of REQUIRES_ATTENTION payouts. Every call needs \`Authorization: Bearer <token>\` (a configured operator's, OPS_OPERATORS, or an issued automation token, POST /ops/tokens) or the web console's session cookie (OpenID Connect sign-in, ADR 0021). Roles: ${OPERATOR_ROLES.join(' < ')}; each route says the least role it needs in \`x-required-role\`. Every action is attributed to a human (a configured operator's id; a console session's identity provider issuer and subject; an automation token's issuer): a proposal is decided by another human, signed in as themselves (no token approves, rejects, confirms or manages tokens), a contradiction is acknowledged by one person and confirmed by another, and a person's beneficiary change waits for another person's approval. Lists are newest first with an opaque \`nextCursor\` (keyset: stable, no duplicates). Every error, an unknown /ops path's 404 included, is RFC 9457 problem details (\`${PROBLEM_JSON}\`): \`type\` urn:payouts:problem:<code>, \`title\`, \`status\`, \`detail\`, \`instance\` (the path) and \`code\`. Codes: ${Object.keys(PROBLEM_TITLES).join(', ')}.`,
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { session: [] }],
@@ -119,7 +121,7 @@ export function opsOpenApi(): Json {
       },
       '/ops/me': {
         get: {
-          summary: 'who the token belongs to, and what that role may do',
+          summary: 'who is asking (the human, their display name, how they came in), and what they may do',
           ...role(ACTION_ROLE.read),
           responses: { ...ok('the operator', ref('Me')), ...errors(401) },
         },
@@ -175,6 +177,7 @@ export function opsOpenApi(): Json {
           responses: { ...ok('done', ref('RecheckResult'), '202'), ...errors(401, 403, 404, 409) },
         },
       },
+      ...fourEyesPaths(parts),
       '/ops/payouts/{accountId}/{transferId}/proposals': {
         post: {
           summary:
@@ -258,20 +261,20 @@ export function opsOpenApi(): Json {
       '/ops/contradictions/{contradictionId}/acknowledge': {
         post: {
           summary:
-            'acknowledge a contradiction of a published terminal state (ADR 0018): it leaves the queue; the payout is not changed (recorded with the operator)',
+            'the first person: acknowledge a contradiction of a published terminal state (ADR 0018); it stays in the queue until another human confirms (POST .../confirm); the payout is not changed (recorded with the operator)',
           ...role(ACTION_ROLE.acknowledge),
           parameters: [path('contradictionId', 'the contradiction id (from the queue)')],
           requestBody: { required: false, content: { 'application/json': { schema: ref('DecisionInput') } } },
           responses: {
-            ...ok('the acknowledged contradiction', ref('Contradiction')),
-            ...errors(400, 401, 403, 404, 413, 415),
+            ...ok('acknowledged by one person, waiting for a second', ref('Contradiction'), '202'),
+            ...errors(400, 401, 403, 404, 409, 413, 415),
           },
         },
       },
       '/ops/beneficiaries/{accountId}': {
         post: {
           summary:
-            "register a beneficiary with the account's provider API generation (v1 addBeneficiary or v2 POST /payout/beneficiary); the same details again answer `exists` (recorded with the operator)",
+            'propose registering a beneficiary: nothing is asked of the provider until another human approves (POST /ops/beneficiary-proposals/{id}/approve); the details are checked now and kept sealed (recorded with the operator)',
           ...role(ACTION_ROLE.beneficiary),
           parameters: [ACCOUNT],
           requestBody: {
@@ -279,8 +282,8 @@ export function opsOpenApi(): Json {
             content: { 'application/json': { schema: ref('BeneficiaryInput') } },
           },
           responses: {
-            ...ok('created or exists (`result`), masked', ref('BeneficiaryAnswer')),
-            ...errors(400, 401, 403, 404, 409, 422, 503, 504, 413, 415),
+            ...ok('the open proposal, masked', ref('BeneficiaryProposal'), '202'),
+            ...errors(400, 401, 403, 404, 409, 413, 415),
           },
         },
       },
@@ -296,12 +299,12 @@ export function opsOpenApi(): Json {
         },
         delete: {
           summary:
-            'remove a beneficiary (v1 removeBeneficiary or v2 DELETE /payout/beneficiary); one already gone answers `absent` (recorded with the operator)',
+            'propose removing a beneficiary: nothing is asked of the provider until another human approves (recorded with the operator)',
           ...role(ACTION_ROLE.beneficiary),
           parameters: [ACCOUNT, path('beneId', 'the beneficiary id')],
           responses: {
-            ...ok('deleted or absent (`result`)', ref('BeneficiaryAnswer')),
-            ...errors(400, 401, 403, 404, 422, 503, 504),
+            ...ok('the open proposal', ref('BeneficiaryProposal'), '202'),
+            ...errors(400, 401, 403, 404, 409),
           },
         },
       },
@@ -392,14 +395,21 @@ export function opsOpenApi(): Json {
       },
       schemas: {
         Problem: PROBLEM_SCHEMA as unknown as Json,
+        ...fourEyesSchemas(parts),
         Me: {
           type: 'object',
           properties: {
-            id: str,
+            id: {
+              type: 'string',
+              description:
+                "the human answerable: a configured operator's id, `oidc:<issuer>#<subject>` for a console session, a token's issuer",
+            },
+            name: { type: 'string', description: 'for display only' },
             role: { type: 'string', enum: [...OPERATOR_ROLES] },
+            via: { type: 'string', description: 'configured, session or token:<name>' },
             may: { type: 'array', items: { type: 'string', enum: Object.keys(ACTION_ROLE) } },
           },
-          required: ['id', 'role', 'may'],
+          required: ['id', 'name', 'role', 'via', 'may'],
         },
         TokenInput: {
           type: 'object',
@@ -407,9 +417,14 @@ export function opsOpenApi(): Json {
             name: {
               type: 'string',
               pattern: '^[A-Za-z0-9._-]{1,64}$',
-              description: 'unique among tokens not revoked; the operator id is `token:<name>`',
+              description:
+                "unique among tokens not revoked; what the token does is its issuer's, shown as via `token:<name>`",
             },
-            role: { type: 'string', enum: [...OPERATOR_ROLES], description: "at most the issuer's" },
+            role: {
+              type: 'string',
+              enum: [...OPERATOR_ROLES],
+              description: "at most the issuer's; whatever it is, a token never decides nor manages tokens",
+            },
             ttlHours: { type: 'number', exclusiveMinimum: 0 },
           },
           required: ['name', 'role'],
@@ -420,18 +435,21 @@ export function opsOpenApi(): Json {
             id: str,
             name: str,
             role: { type: 'string', enum: [...OPERATOR_ROLES] },
-            createdBy: str,
+            createdBy: { type: 'string', description: "the issuer's human id: the token acts as them" },
+            createdByName: str,
             createdAt: time,
             expiresAt: time,
             lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
             revokedAt: { type: ['string', 'null'], format: 'date-time' },
             revokedBy: nullable('string'),
+            revokedByName: nullable('string'),
           },
           required: [
             'id',
             'name',
             'role',
             'createdBy',
+            'createdByName',
             'createdAt',
             'expiresAt',
             'lastUsedAt',
@@ -576,9 +594,14 @@ export function opsOpenApi(): Json {
           type: 'object',
           properties: {
             at: time,
-            operatorId: str,
+            operatorId: { type: 'string', description: 'the human answerable' },
+            operatorName: nullable('string'),
+            via: { type: ['string', 'null'], description: 'configured, session or token:<name>' },
             role: str,
-            action: { type: 'string', enum: ['recheck', 'replay', 'propose', 'approve', 'reject'] },
+            action: {
+              type: 'string',
+              enum: ['recheck', 'replay', 'propose', 'approve', 'reject', 'acknowledge', 'ack_confirm'],
+            },
             result: { type: 'string', description: 'what came of it, or the refusal code' },
             eventId: nullable('string'),
             proposalId: nullable('string'),
@@ -595,10 +618,14 @@ export function opsOpenApi(): Json {
             outcome: { type: 'string', enum: ['SUCCESS', 'FAILED'] },
             utr: nullable('string'),
             note: { type: 'string', description: 'digit runs of 9 or more are masked' },
-            proposedBy: str,
+            proposedBy: { type: 'string', description: 'the human id (a token proposes as its issuer)' },
+            proposedByName: str,
+            proposedVia: { type: 'string', description: 'configured, session or token:<name>' },
             proposedAt: time,
             state: { type: 'string', enum: ['open', 'approved', 'rejected', 'stale'] },
             decidedBy: nullable('string'),
+            decidedByName: nullable('string'),
+            decidedVia: nullable('string'),
             decidedAt: { type: ['string', 'null'], format: 'date-time' },
             decisionNote: nullable('string'),
           },
@@ -701,7 +728,8 @@ export function opsOpenApi(): Json {
             contradictions: {
               type: 'array',
               items: ref('Contradiction'),
-              description: 'contradictions of published terminal states no one has acknowledged yet',
+              description:
+                'contradictions of published terminal states not yet acknowledged by two people (`acknowledgementProposedBy`: the first is done)',
             },
           },
           required: ['payouts', 'batches', 'contradictions'],
@@ -725,7 +753,14 @@ export function opsOpenApi(): Json {
             source: { enum: ['reconciler', 'webhook'] },
             eventId: str,
             seenAt: { type: 'string', format: 'date-time' },
-            acknowledgedBy: nullable('string'),
+            acknowledgementProposedBy: {
+              type: ['string', 'null'],
+              description: 'the first person (human id): it waits for a second to confirm',
+            },
+            acknowledgementProposedByName: nullable('string'),
+            acknowledgementProposedAt: { type: ['string', 'null'], format: 'date-time' },
+            acknowledgedBy: { type: ['string', 'null'], description: 'the second person, who confirmed' },
+            acknowledgedByName: nullable('string'),
             acknowledgedAt: { type: ['string', 'null'], format: 'date-time' },
           },
           required: [

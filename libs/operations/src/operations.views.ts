@@ -205,7 +205,10 @@ export function historyView(h: HistoryRow): HistoryView {
 
 export interface ActionView {
   at: string;
+  /** The human answerable; their display name; how they came in (configured, session, token:<name>). */
   operatorId: string;
+  operatorName: string | null;
+  via: string | null;
   role: string;
   action: string;
   result: string;
@@ -217,6 +220,8 @@ export function actionView(a: OperatorActionRow): ActionView {
   return {
     at: a.at.toISOString(),
     operatorId: a.operatorId,
+    operatorName: a.operatorName,
+    via: a.via,
     role: a.role,
     action: a.action,
     result: a.result,
@@ -233,10 +238,15 @@ export interface ProposalView {
   outcome: string;
   utr: string | null;
   note: string;
+  /** The proposer's human id (a token's proposal is its issuer's), display name, and way in. */
   proposedBy: string;
+  proposedByName: string;
+  proposedVia: string;
   proposedAt: string;
   state: string;
   decidedBy: string | null;
+  decidedByName: string | null;
+  decidedVia: string | null;
   decidedAt: string | null;
   decisionNote: string | null;
 }
@@ -251,9 +261,13 @@ export function proposalView(p: ProposalRow): ProposalView {
     utr: p.utr,
     note: p.note,
     proposedBy: p.proposedBy,
+    proposedByName: p.proposedByName,
+    proposedVia: p.proposedVia,
     proposedAt: p.proposedAt.toISOString(),
     state: p.state,
     decidedBy: p.decidedBy,
+    decidedByName: p.decidedByName,
+    decidedVia: p.decidedVia,
     decidedAt: p.decidedAt?.toISOString() ?? null,
     decisionNote: p.decisionNote,
   };
@@ -273,7 +287,13 @@ export interface ContradictionView {
   source: string;
   eventId: string;
   seenAt: string;
+  /** The first person (human id, display name): it waits for a second, other person to confirm. */
+  acknowledgementProposedBy: string | null;
+  acknowledgementProposedByName: string | null;
+  acknowledgementProposedAt: string | null;
+  /** The second person, who confirmed: set, it has left the queue. */
   acknowledgedBy: string | null;
+  acknowledgedByName: string | null;
   acknowledgedAt: string | null;
 }
 
@@ -290,7 +310,11 @@ export function contradictionView(c: ContradictionRow): ContradictionView {
     source: c.source,
     eventId: c.eventId,
     seenAt: c.seenAt.toISOString(),
+    acknowledgementProposedBy: c.ackProposedBy,
+    acknowledgementProposedByName: c.ackProposedByName,
+    acknowledgementProposedAt: c.ackProposedAt?.toISOString() ?? null,
     acknowledgedBy: c.acknowledgedBy,
+    acknowledgedByName: c.acknowledgedByName,
     acknowledgedAt: c.acknowledgedAt?.toISOString() ?? null,
   };
 }

@@ -9,13 +9,21 @@ export type OperatorActionName =
   | 'approve'
   | 'reject'
   | 'acknowledge'
+  | 'ack_confirm'
   | 'bene_create'
   | 'bene_delete'
+  | 'bene_approve'
+  | 'bene_reject'
   | 'token_issue'
   | 'token_revoke';
 
 export interface OperatorActionEntry {
+  /** The human answerable (Operator.id). */
   readonly operatorId: string;
+  /** Their display name when they acted. */
+  readonly operatorName: string;
+  /** How they came in: `configured`, `session` or `token:<name>` (viaLabel). */
+  readonly via: string;
   readonly role: string;
   readonly action: OperatorActionName;
   readonly payoutId?: string | null;
@@ -25,6 +33,8 @@ export interface OperatorActionEntry {
   readonly proposalId?: string | null;
   /** The beneficiary a bene_create / bene_delete was about (an id, never its details). */
   readonly beneId?: string | null;
+  /** A beneficiary change's proposal (bene_create, bene_delete, bene_approve, bene_reject). */
+  readonly beneProposalId?: string | null;
   /** What came of it: `scheduled`, `reopened`, `replayed`, `approved`, a refusal's code, … */
   readonly result: string;
 }
@@ -32,6 +42,8 @@ export interface OperatorActionEntry {
 export interface OperatorActionRow {
   id: string;
   operatorId: string;
+  operatorName: string | null;
+  via: string | null;
   role: string;
   action: OperatorActionName;
   eventId: string | null;
@@ -43,6 +55,8 @@ export interface OperatorActionRow {
 interface Raw {
   id: string;
   operator_id: string;
+  operator_name: string | null;
+  via: string | null;
   role: string;
   action: OperatorActionName;
   event_id: string | null;
@@ -56,8 +70,8 @@ export class OperatorActionRepository {
   async record(db: Db, a: OperatorActionEntry): Promise<void> {
     await db.query(
       /* sql: operatorAction.record */ `INSERT INTO operator_action (operator_id, role, action, payout_id, account_id, transfer_id, event_id,
-                                    proposal_id, bene_id, result)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+                                    proposal_id, bene_id, result, operator_name, via, bene_proposal_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         a.operatorId,
         a.role,
@@ -69,19 +83,24 @@ export class OperatorActionRepository {
         a.proposalId ?? null,
         a.beneId ?? null,
         a.result,
+        a.operatorName,
+        a.via,
+        a.beneProposalId ?? null,
       ],
     );
   }
 
   async ofPayout(db: Db, payoutId: string): Promise<OperatorActionRow[]> {
     const { rows } = await db.query<Raw>(
-      /* sql: operatorAction.ofPayout */ `SELECT id, operator_id, role, action, event_id, proposal_id, result, at
+      /* sql: operatorAction.ofPayout */ `SELECT id, operator_id, operator_name, via, role, action, event_id, proposal_id, result, at
          FROM operator_action WHERE payout_id = $1 ORDER BY id`,
       [payoutId],
     );
     return rows.map((r) => ({
       id: String(r.id),
       operatorId: r.operator_id,
+      operatorName: r.operator_name,
+      via: r.via,
       role: r.role,
       action: r.action,
       eventId: r.event_id,

@@ -2,7 +2,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '#config';
 import { operationsConfig } from './operations.config.js';
-import { ACTION_ROLE, OPERATOR_ROLES, OperatorDirectory, roleAllows, sha256Hex } from './operators.js';
+import {
+  ACTION_ROLE,
+  mayDo,
+  OPERATOR_ROLES,
+  OperatorDirectory,
+  roleAllows,
+  sha256Hex,
+  type Via,
+} from './operators.js';
 
 const load = (v: string) => loadConfig([operationsConfig], { OPS_OPERATORS: v })[0];
 
@@ -47,6 +55,18 @@ describe('operator roles', () => {
       });
 });
 
+describe('automation tokens', () => {
+  const token: Via = { kind: 'token', tokenId: '1', tokenName: 'bot' };
+  // Whatever its role, a token neither decides nor manages tokens; all else as its role allows.
+  for (const action of Object.keys(ACTION_ROLE) as Array<keyof typeof ACTION_ROLE>) {
+    const may = action !== 'decide' && action !== 'tokens';
+    it(`an approver token ${may ? 'may' : 'may not'} ${action}`, () => {
+      assert.equal(mayDo({ role: 'approver', via: token }, action), may);
+      assert.equal(mayDo({ role: 'approver', via: { kind: 'session' } }, action), true);
+    });
+  }
+});
+
 describe('OPS_OPERATORS', () => {
   const a = sha256Hex('alice-token-0123456789abcdef');
   const b = sha256Hex('bob-token-0123456789abcdef');
@@ -54,8 +74,18 @@ describe('OPS_OPERATORS', () => {
   it('parses id:role:sha256 entries, and the directory finds each by their own token only', () => {
     const c = load(`alice:approver:${a}, bob:viewer:${b}`);
     const dir = new OperatorDirectory(c.OPS_OPERATORS);
-    assert.deepEqual(dir.authenticate('alice-token-0123456789abcdef'), { id: 'alice', role: 'approver' });
-    assert.deepEqual(dir.authenticate('bob-token-0123456789abcdef'), { id: 'bob', role: 'viewer' });
+    assert.deepEqual(dir.authenticate('alice-token-0123456789abcdef'), {
+      id: 'alice',
+      name: 'alice',
+      role: 'approver',
+      via: { kind: 'configured' },
+    });
+    assert.deepEqual(dir.authenticate('bob-token-0123456789abcdef'), {
+      id: 'bob',
+      name: 'bob',
+      role: 'viewer',
+      via: { kind: 'configured' },
+    });
     assert.equal(dir.authenticate(a), undefined, 'the hash itself is not a token');
     assert.equal(dir.authenticate('nobody'), undefined);
   });

@@ -13,7 +13,10 @@ export interface NewProposal {
   readonly outcome: ProposedOutcome;
   readonly utr: string | null;
   readonly note: string;
+  /** The proposer's human id (Operator.id), their display name, and how they came in (viaLabel). */
   readonly proposedBy: string;
+  readonly proposedByName: string;
+  readonly proposedVia: string;
 }
 
 export interface ProposalRow extends NewProposal {
@@ -21,6 +24,8 @@ export interface ProposalRow extends NewProposal {
   readonly proposedAt: Date;
   readonly state: ProposalState;
   readonly decidedBy: string | null;
+  readonly decidedByName: string | null;
+  readonly decidedVia: string | null;
   readonly decidedAt: Date | null;
   readonly decisionNote: string | null;
 }
@@ -35,15 +40,19 @@ interface Raw {
   utr: string | null;
   note: string;
   proposed_by: string;
+  proposed_by_name: string | null;
+  proposed_via: string | null;
   proposed_at: Date;
   state: ProposalState;
   decided_by: string | null;
+  decided_by_name: string | null;
+  decided_via: string | null;
   decided_at: Date | null;
   decision_note: string | null;
 }
 
-const COLUMNS = `id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by, proposed_at,
-  state, decided_by, decided_at, decision_note`;
+const COLUMNS = `id, payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+  proposed_by_name, proposed_via, proposed_at, state, decided_by, decided_by_name, decided_via, decided_at, decision_note`;
 
 const toRow = (r: Raw): ProposalRow => ({
   id: String(r.id),
@@ -55,9 +64,14 @@ const toRow = (r: Raw): ProposalRow => ({
   utr: r.utr,
   note: r.note,
   proposedBy: r.proposed_by,
+  // Rows from before names were kept (issue 30) name the proposer by the id they had then.
+  proposedByName: r.proposed_by_name ?? r.proposed_by,
+  proposedVia: r.proposed_via ?? 'unknown',
   proposedAt: r.proposed_at,
   state: r.state,
   decidedBy: r.decided_by,
+  decidedByName: r.decided_by_name ?? r.decided_by,
+  decidedVia: r.decided_via ?? (r.decided_by === null ? null : 'unknown'),
   decidedAt: r.decided_at,
   decisionNote: r.decision_note,
 });
@@ -67,11 +81,23 @@ export class ProposalRepository {
   /** undefined: the payout already has an open proposal (the partial unique index). */
   async insert(db: Db, p: NewProposal): Promise<ProposalRow | undefined> {
     const { rows } = await db.query<Raw>(
-      /* sql: proposal.insert */ `INSERT INTO payout_proposal (payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      /* sql: proposal.insert */ `INSERT INTO payout_proposal (payout_id, account_id, transfer_id, from_version, outcome, utr, note, proposed_by,
+                                    proposed_by_name, proposed_via)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (payout_id) WHERE state = 'open' DO NOTHING
        RETURNING ${COLUMNS}`,
-      [p.payoutId, p.accountId, p.transferId, p.fromVersion, p.outcome, p.utr, p.note, p.proposedBy],
+      [
+        p.payoutId,
+        p.accountId,
+        p.transferId,
+        p.fromVersion,
+        p.outcome,
+        p.utr,
+        p.note,
+        p.proposedBy,
+        p.proposedByName,
+        p.proposedVia,
+      ],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }
@@ -89,14 +115,15 @@ export class ProposalRepository {
     db: Db,
     id: string,
     state: Exclude<ProposalState, 'open'>,
-    decidedBy: string,
+    decidedBy: { readonly id: string; readonly name: string; readonly via: string },
     note: string | null,
   ): Promise<ProposalRow | undefined> {
     const { rows } = await db.query<Raw>(
-      /* sql: proposal.decide */ `UPDATE payout_proposal SET state = $2, decided_by = $3, decided_at = now(), decision_note = $4
+      /* sql: proposal.decide */ `UPDATE payout_proposal SET state = $2, decided_by = $3, decided_by_name = $4, decided_via = $5,
+                                  decided_at = now(), decision_note = $6
         WHERE id = $1 AND state = 'open'
         RETURNING ${COLUMNS}`,
-      [id, state, decidedBy, note],
+      [id, state, decidedBy.id, decidedBy.name, decidedBy.via, note],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
   }

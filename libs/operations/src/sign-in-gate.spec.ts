@@ -28,7 +28,7 @@ describe('SignInGate', () => {
     const { g } = gate();
     assert.deepEqual(await g.attempt('a', `Bearer ${GOOD}`, 0), {
       ok: true,
-      operator: { id: 'olga', role: 'operator' },
+      operator: { id: 'olga', name: 'olga', role: 'operator', via: { kind: 'configured' } },
     });
     assert.deepEqual(await g.attempt('b', undefined, 0), { ok: false, reason: 'missing' });
     assert.deepEqual(await g.attempt('c', `Basic ${GOOD}`, 0), { ok: false, reason: 'malformed' });
@@ -112,14 +112,28 @@ describe('SignInGate with issued tokens', () => {
           ? { ok: false, reason: 'expired_token', tokenId: '7' }
           : t === 'gone'
             ? { ok: false, reason: 'revoked_token', tokenId: '8' }
-            : { ok: true, operator: { id: 'token:ci', role: 'viewer' }, tokenId: '9' },
+            : {
+                ok: true,
+                operator: {
+                  id: 'olga',
+                  name: 'olga',
+                  role: 'viewer',
+                  via: { kind: 'token', tokenId: '9', tokenName: 'ci' },
+                },
+                tokenId: '9',
+              },
       { maxFailures: 2, windowMs: 60_000, logIntervalMs: 10_000 },
       new SignInMetrics(registry),
       () => undefined,
     );
     assert.deepEqual(await g.attempt('a', 'Bearer ok', 0), {
       ok: true,
-      operator: { id: 'token:ci', role: 'viewer' },
+      operator: {
+        id: 'olga',
+        name: 'olga',
+        role: 'viewer',
+        via: { kind: 'token', tokenId: '9', tokenName: 'ci' },
+      },
       tokenId: '9',
     });
     assert.deepEqual(await g.attempt('a', 'Bearer old', 0), {

@@ -12,19 +12,19 @@ DELETE FROM operator_login WHERE id_sha256 = $1 AND expires_at > now()
 RETURNING state, nonce, code_verifier;
 
 -- operatorSession.create (OperatorSessionRepository.create)
-INSERT INTO operator_session (id_sha256, operator_id, role, subject, expires_at)
-VALUES ($1, $2, $3, $4, $5);
+INSERT INTO operator_session (id_sha256, operator_id, operator_name, role, subject, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6);
 
 -- operatorSession.touch (OperatorSessionRepository.touch)
 UPDATE operator_session SET last_seen_at = now()
 WHERE id_sha256 = $1 AND ended_at IS NULL AND expires_at > now()
   AND last_seen_at > now() - make_interval(secs => $2::double precision / 1000)
-RETURNING id::text AS id, operator_id, role, expires_at;
+RETURNING id::text AS id, operator_id, operator_name, role, expires_at;
 
 -- operatorSession.end (OperatorSessionRepository.end)
 UPDATE operator_session SET ended_at = now()
 WHERE id_sha256 = $1 AND ended_at IS NULL
-RETURNING id::text AS id, operator_id, role, expires_at;
+RETURNING id::text AS id, operator_id, operator_name, role, expires_at;
 
 -- operatorSession.prune.logins (OperatorSessionRepository.prune)
 DELETE FROM operator_login WHERE expires_at < now();

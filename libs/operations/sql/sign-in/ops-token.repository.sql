@@ -4,21 +4,21 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- opsToken.insert (OpsTokenRepository.insert)
-INSERT INTO ops_token (token_sha256, name, role, created_by, expires_at)
-VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id, name, role, created_by, created_at, expires_at, last_used_at, revoked_at, revoked_by;
+INSERT INTO ops_token (token_sha256, name, role, created_by, created_by_name, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text AS id, name, role, created_by, created_by_name, created_at, expires_at, last_used_at, revoked_at, revoked_by, revoked_by_name;
 
 -- opsToken.list (OpsTokenRepository.list)
-SELECT id::text AS id, name, role, created_by, created_at, expires_at, last_used_at, revoked_at, revoked_by FROM ops_token ORDER BY id DESC LIMIT $1;
+SELECT id::text AS id, name, role, created_by, created_by_name, created_at, expires_at, last_used_at, revoked_at, revoked_by, revoked_by_name FROM ops_token ORDER BY id DESC LIMIT $1;
 
 -- opsToken.revoke (OpsTokenRepository.revoke)
-UPDATE ops_token SET revoked_at = now(), revoked_by = $2
-WHERE id = $1::bigint AND revoked_at IS NULL RETURNING id::text AS id, name, role, created_by, created_at, expires_at, last_used_at, revoked_at, revoked_by;
+UPDATE ops_token SET revoked_at = now(), revoked_by = $2, revoked_by_name = $3
+WHERE id = $1::bigint AND revoked_at IS NULL RETURNING id::text AS id, name, role, created_by, created_by_name, created_at, expires_at, last_used_at, revoked_at, revoked_by, revoked_by_name;
 
 -- opsToken.exists (OpsTokenRepository.exists)
 SELECT 1 AS one FROM ops_token WHERE id = $1::bigint;
 
 -- opsToken.find (OpsTokenRepository.find)
-SELECT id::text AS id, name, role,
+SELECT id::text AS id, name, role, created_by, created_by_name,
      CASE WHEN revoked_at IS NOT NULL THEN 'revoked' WHEN expires_at <= now() THEN 'expired' ELSE 'live' END AS state
 FROM ops_token WHERE token_sha256 = $1;
 

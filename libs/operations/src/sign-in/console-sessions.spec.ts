@@ -2,7 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
+import { OperationsError, OperationsErrorCode } from '../operations.errors.js';
 import { SignInMetrics } from '../sign-in-gate.js';
+import { allowSecondPerson } from '../use-cases/shared/operator-actions.js';
 import { ConsoleSessions, sessionEnd, sha256Of } from './console-sessions.js';
 import { type Identity, type IdentityProvider } from './oidc-client.js';
 import { type OperatorSessionRepository, type PendingLogin } from './operator-session.repository.js';
@@ -16,7 +18,13 @@ const pool = {} as pg.Pool;
 
 function fixture(identity: Partial<Identity> & { groups?: unknown } = {}) {
   const pending = new Map<string, PendingLogin>();
-  const created: Array<{ idSha256: string; operatorId: string; role: string; expiresAt: Date }> = [];
+  const created: Array<{
+    idSha256: string;
+    operatorId: string;
+    operatorName: string;
+    role: string;
+    expiresAt: Date;
+  }> = [];
   const audited: SignInAuditEntry[] = [];
   const repository = {
     savePending: (_db: unknown, h: string, p: PendingLogin) => {
@@ -44,8 +52,9 @@ function fixture(identity: Partial<Identity> & { groups?: unknown } = {}) {
     finish: (_url, p) => {
       assert.deepEqual(p, { state: 'st', nonce: 'no', codeVerifier: 'cv' });
       return Promise.resolve({
-        subject: 'sub-1',
-        name: 'ann',
+        issuer: 'https://idp.example',
+        subject: identity.subject ?? 'sub-1',
+        name: identity.name ?? 'ann',
         claims: { groups: identity.groups ?? ['payouts-approvers'] },
         expiresAt: identity.expiresAt ?? NOW + HOUR,
       });
@@ -100,11 +109,27 @@ describe('console sessions', () => {
     assert.deepEqual([...f.pending.keys()], [sha256Of(loginId)]);
     const r = await f.sessions.finish(loginId, callback, '10.0.0.1');
     assert.ok(r.ok);
-    assert.deepEqual(r.operator, { id: 'ann', role: 'approver' });
+    assert.deepEqual(r.operator, {
+      id: 'oidc:https://idp.example#sub-1',
+      name: 'ann',
+      role: 'approver',
+      via: { kind: 'session' },
+    });
+    assert.deepEqual(
+      [f.created[0]?.operatorId, f.created[0]?.operatorName],
+      ['oidc:https://idp.example#sub-1', 'ann'],
+      'the session keeps the human id, and the name apart',
+    );
     assert.equal(r.expiresAt.getTime(), NOW + 5 * 60_000, 'no longer than the ID token');
     assert.equal(f.created[0]?.idSha256, sha256Of(r.sessionId), 'only the hash is stored');
     assert.deepEqual(f.audited, [
-      { method: 'oidc', outcome: 'success', operatorId: 'ann', role: 'approver', source: '10.0.0.1' },
+      {
+        method: 'oidc',
+        outcome: 'success',
+        operatorId: 'oidc:https://idp.example#sub-1',
+        role: 'approver',
+        source: '10.0.0.1',
+      },
     ]);
     const again = await f.sessions.finish(loginId, callback, '10.0.0.1');
     assert.deepEqual(again, { ok: false, reason: 'no_login' }, 'a callback is answered once');
@@ -121,7 +146,30 @@ describe('console sessions', () => {
     assert.equal(f.created.length, 0);
     assert.deepEqual(
       f.audited.map((a) => [a.outcome, a.operatorId]),
-      [['no_role', 'ann']],
+      [['no_role', 'oidc:https://idp.example#sub-1']],
+    );
+  });
+
+  it('a person is the issuer and subject: the same preferred_username with another subject is another human; a renamed subject the same one', async () => {
+    const signIn = async (subject: string, name: string) => {
+      const f = fixture({ subject, name });
+      const { loginId } = await f.sessions.start();
+      const r = await f.sessions.finish(loginId, callback, '10.0.0.1');
+      assert.ok(r.ok);
+      return r.operator;
+    };
+    const ann = await signIn('sub-1', 'ann');
+    const otherAnn = await signIn('sub-2', 'ann');
+    const renamed = await signIn('sub-1', 'ann.k');
+    assert.equal(ann.name, otherAnn.name, 'the same username');
+    assert.notEqual(ann.id, otherAnn.id, '… is two people');
+    assert.equal(renamed.id, ann.id, 'a changed username is the same person');
+    assert.equal(renamed.name, 'ann.k', 'shown by the new name');
+    // Four eyes compares the people: two humans may; the renamed one may not decide her own.
+    assert.doesNotThrow(() => allowSecondPerson(otherAnn, ann.id, 'proposal 1'));
+    assert.throws(
+      () => allowSecondPerson(renamed, ann.id, 'proposal 1'),
+      (e: unknown) => e instanceof OperationsError && e.code === OperationsErrorCode.Forbidden,
     );
   });
 

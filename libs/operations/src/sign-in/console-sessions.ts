@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { type Operator } from '../operators.js';
+import { oidcHumanId, type Operator } from '../operators.js';
 import { type IdentityProvider } from './oidc-client.js';
 import { type OperatorSessionRepository } from './operator-session.repository.js';
 import { roleFromClaims } from './role-map.js';
@@ -106,21 +106,24 @@ export class ConsoleSessions {
       return { ok: false, reason: 'provider_error', detail: oidcFailure(e) };
     }
     const role = roleFromClaims(identity.claims, this.d.settings.rolesClaim, this.d.settings.roleMap);
+    // The person is the provider's issuer and subject; the username is only shown.
+    const human = oidcHumanId(identity.issuer, identity.subject);
     if (!role) {
       await this.d.recorder.console({
         method: 'oidc',
         outcome: 'no_role',
-        operatorId: identity.name,
+        operatorId: human,
         source,
       });
       return { ok: false, reason: 'no_role', who: identity.name };
     }
-    const operator: Operator = { id: identity.name, role };
+    const operator: Operator = { id: human, name: identity.name, role, via: { kind: 'session' } };
     const expiresAt = sessionEnd(this.now(), this.d.policy, identity.expiresAt);
     const { id, sha256 } = newOpaqueId();
     await this.d.repository.create(this.d.pool, {
       idSha256: sha256,
       operatorId: operator.id,
+      operatorName: operator.name,
       role,
       subject: identity.subject,
       expiresAt,
@@ -142,7 +145,7 @@ export class ConsoleSessions {
       this.d.recorder.metrics.signIns.inc({ method: 'session', outcome: 'expired' });
       return undefined;
     }
-    return { id: row.operatorId, role: row.role };
+    return { id: row.operatorId, name: row.operatorName, role: row.role, via: { kind: 'session' } };
   }
 
   /**

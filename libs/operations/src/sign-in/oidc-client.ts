@@ -12,10 +12,12 @@ export interface Authorization {
 
 /** Who the identity provider says signed in: the ID token's claims, with userinfo's if asked for. */
 export interface Identity {
+  /** The ID token's `iss` and `sub`: together, the person (`oidcHumanId`), stable for their life. */
+  readonly issuer: string;
   readonly subject: string;
   /**
-   * The operator's id in the history, logs and audit: preferred_username, else the subject. Never
-   * an e-mail address (personal data): a preferred_username that is one is passed over too.
+   * For display only (never compared: a username is mutable, and not unique at many providers):
+   * preferred_username, else name, else the subject. Never an e-mail address (personal data).
    */
   readonly name: string;
   readonly claims: Readonly<Record<string, unknown>>;
@@ -24,13 +26,17 @@ export interface Identity {
 }
 
 /**
- * preferred_username when it is a plain name, else the subject. An e-mail address is never used:
- * it is personal data, and the id goes into logs, audit rows and ops API answers (Google sends no
- * preferred_username; Entra's is the UPN, often an address).
+ * The display name: preferred_username when it is a plain name, else `name`, else the subject. An
+ * e-mail address is never used: it is personal data, and the name goes into logs, audit rows and
+ * ops API answers (Google sends no preferred_username; Entra's is the UPN, often an address).
+ * Only for display: who a person is, is their issuer and subject (`oidcHumanId`).
  */
 export function operatorNameOf(claims: Readonly<Record<string, unknown>>, subject: string): string {
-  const v = claims['preferred_username'];
-  return typeof v === 'string' && v !== '' && !v.includes('@') ? v : subject;
+  for (const claim of ['preferred_username', 'name']) {
+    const v = claims[claim];
+    if (typeof v === 'string' && v.trim() !== '' && !v.includes('@')) return v.trim().slice(0, 120);
+  }
+  return subject;
 }
 
 /** The port the sign-in use cases ask: the protocol, and nothing of the service. */
@@ -116,6 +122,7 @@ export class OpenIdConnectProvider implements IdentityProvider {
     if (claimAt(claims, this.settings.rolesClaim) === undefined && config.serverMetadata().userinfo_endpoint)
       claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, id.sub)), ...claims };
     return {
+      issuer: id.iss,
       subject: id.sub,
       name: operatorNameOf(claims, id.sub),
       claims,

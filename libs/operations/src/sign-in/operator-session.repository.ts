@@ -12,7 +12,9 @@ export interface PendingLogin {
 
 export interface SessionRow {
   readonly id: string;
+  /** The person's human id (`oidc:<iss>#<sub>`), and their display name. */
   readonly operatorId: string;
+  readonly operatorName: string;
   readonly role: OperatorRole;
   readonly expiresAt: Date;
 }
@@ -20,9 +22,18 @@ export interface SessionRow {
 interface RawSession {
   id: string;
   operator_id: string;
+  operator_name: string | null;
   role: OperatorRole;
   expires_at: Date;
 }
+
+const sessionRow = (r: RawSession): SessionRow => ({
+  id: r.id,
+  operatorId: r.operator_id,
+  operatorName: r.operator_name ?? r.operator_id,
+  role: r.role,
+  expiresAt: r.expires_at,
+});
 
 /**
  * Every statement on `operator_login` and `operator_session`. Rows are found by the SHA-256 of the
@@ -54,12 +65,19 @@ export class OperatorSessionRepository {
 
   async create(
     db: Db,
-    s: { idSha256: string; operatorId: string; role: OperatorRole; subject: string; expiresAt: Date },
+    s: {
+      idSha256: string;
+      operatorId: string;
+      operatorName: string;
+      role: OperatorRole;
+      subject: string;
+      expiresAt: Date;
+    },
   ): Promise<void> {
     await db.query(
-      /* sql: operatorSession.create */ `INSERT INTO operator_session (id_sha256, operator_id, role, subject, expires_at)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [s.idSha256, s.operatorId, s.role, s.subject, s.expiresAt],
+      /* sql: operatorSession.create */ `INSERT INTO operator_session (id_sha256, operator_id, operator_name, role, subject, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [s.idSha256, s.operatorId, s.operatorName, s.role, s.subject, s.expiresAt],
     );
   }
 
@@ -72,11 +90,11 @@ export class OperatorSessionRepository {
       /* sql: operatorSession.touch */ `UPDATE operator_session SET last_seen_at = now()
         WHERE id_sha256 = $1 AND ended_at IS NULL AND expires_at > now()
           AND last_seen_at > now() - make_interval(secs => $2::double precision / 1000)
-        RETURNING id::text AS id, operator_id, role, expires_at`,
+        RETURNING id::text AS id, operator_id, operator_name, role, expires_at`,
       [idSha256, idleMs],
     );
     const r = rows[0];
-    return r && { id: r.id, operatorId: r.operator_id, role: r.role, expiresAt: r.expires_at };
+    return r && sessionRow(r);
   }
 
   /** Ends the session (sign-out); the operator it was, if it was live. */
@@ -84,11 +102,11 @@ export class OperatorSessionRepository {
     const { rows } = await db.query<RawSession>(
       /* sql: operatorSession.end */ `UPDATE operator_session SET ended_at = now()
         WHERE id_sha256 = $1 AND ended_at IS NULL
-        RETURNING id::text AS id, operator_id, role, expires_at`,
+        RETURNING id::text AS id, operator_id, operator_name, role, expires_at`,
       [idSha256],
     );
     const r = rows[0];
-    return r && { id: r.id, operatorId: r.operator_id, role: r.role, expiresAt: r.expires_at };
+    return r && sessionRow(r);
   }
 
   /** Forgets sign-ins never finished and sessions over for a day (kept that long for the audit's sake). */

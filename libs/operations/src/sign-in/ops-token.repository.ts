@@ -8,12 +8,15 @@ export interface OpsTokenView {
   readonly id: string;
   readonly name: string;
   readonly role: OperatorRole;
+  /** The issuer's human id: everything done with the token is theirs. */
   readonly createdBy: string;
+  readonly createdByName: string;
   readonly createdAt: string;
   readonly expiresAt: string;
   readonly lastUsedAt: string | null;
   readonly revokedAt: string | null;
   readonly revokedBy: string | null;
+  readonly revokedByName: string | null;
 }
 
 interface Raw {
@@ -21,11 +24,13 @@ interface Raw {
   name: string;
   role: OperatorRole;
   created_by: string;
+  created_by_name: string | null;
   created_at: Date;
   expires_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
   revoked_by: string | null;
+  revoked_by_name: string | null;
 }
 
 const view = (r: Raw): OpsTokenView => ({
@@ -33,18 +38,28 @@ const view = (r: Raw): OpsTokenView => ({
   name: r.name,
   role: r.role,
   createdBy: r.created_by,
+  createdByName: r.created_by_name ?? r.created_by,
   createdAt: r.created_at.toISOString(),
   expiresAt: r.expires_at.toISOString(),
   lastUsedAt: r.last_used_at?.toISOString() ?? null,
   revokedAt: r.revoked_at?.toISOString() ?? null,
   revokedBy: r.revoked_by,
+  revokedByName: r.revoked_by_name ?? r.revoked_by,
 });
 
-const COLUMNS = `id::text AS id, name, role, created_by, created_at, expires_at, last_used_at, revoked_at, revoked_by`;
+const COLUMNS = `id::text AS id, name, role, created_by, created_by_name, created_at, expires_at, last_used_at, revoked_at, revoked_by, revoked_by_name`;
 
 /** What a presented token is, if its hash is one of ours: live, expired or revoked. */
 export type TokenLookup =
-  | { readonly state: 'live'; readonly id: string; readonly name: string; readonly role: OperatorRole }
+  | {
+      readonly state: 'live';
+      readonly id: string;
+      readonly name: string;
+      readonly role: OperatorRole;
+      /** The issuer: human id and display name. */
+      readonly createdBy: string;
+      readonly createdByName: string;
+    }
   | { readonly state: 'expired' | 'revoked'; readonly id: string }
   | undefined;
 
@@ -52,12 +67,19 @@ export type TokenLookup =
 export class OpsTokenRepository {
   async insert(
     db: Db,
-    t: { tokenSha256: string; name: string; role: OperatorRole; createdBy: string; expiresAt: Date },
+    t: {
+      tokenSha256: string;
+      name: string;
+      role: OperatorRole;
+      createdBy: string;
+      createdByName: string;
+      expiresAt: Date;
+    },
   ): Promise<OpsTokenView> {
     const { rows } = await db.query<Raw>(
-      /* sql: opsToken.insert */ `INSERT INTO ops_token (token_sha256, name, role, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [t.tokenSha256, t.name, t.role, t.createdBy, t.expiresAt],
+      /* sql: opsToken.insert */ `INSERT INTO ops_token (token_sha256, name, role, created_by, created_by_name, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      [t.tokenSha256, t.name, t.role, t.createdBy, t.createdByName, t.expiresAt],
     );
     return view(rows[0]!);
   }
@@ -72,11 +94,15 @@ export class OpsTokenRepository {
   }
 
   /** Revokes a token not yet revoked; undefined when there is no such token or it already was. */
-  async revoke(db: Db, id: string, by: string): Promise<OpsTokenView | undefined> {
+  async revoke(
+    db: Db,
+    id: string,
+    by: { readonly id: string; readonly name: string },
+  ): Promise<OpsTokenView | undefined> {
     const { rows } = await db.query<Raw>(
-      /* sql: opsToken.revoke */ `UPDATE ops_token SET revoked_at = now(), revoked_by = $2
+      /* sql: opsToken.revoke */ `UPDATE ops_token SET revoked_at = now(), revoked_by = $2, revoked_by_name = $3
         WHERE id = $1::bigint AND revoked_at IS NULL RETURNING ${COLUMNS}`,
-      [id, by],
+      [id, by.id, by.name],
     );
     return rows[0] && view(rows[0]);
   }
@@ -95,9 +121,11 @@ export class OpsTokenRepository {
       id: string;
       name: string;
       role: OperatorRole;
+      created_by: string;
+      created_by_name: string | null;
       state: 'live' | 'expired' | 'revoked';
     }>(
-      /* sql: opsToken.find */ `SELECT id::text AS id, name, role,
+      /* sql: opsToken.find */ `SELECT id::text AS id, name, role, created_by, created_by_name,
               CASE WHEN revoked_at IS NOT NULL THEN 'revoked' WHEN expires_at <= now() THEN 'expired' ELSE 'live' END AS state
          FROM ops_token WHERE token_sha256 = $1`,
       [tokenSha256],
@@ -110,6 +138,13 @@ export class OpsTokenRepository {
         WHERE id = $1::bigint AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [r.id],
     );
-    return { state: 'live', id: r.id, name: r.name, role: r.role };
+    return {
+      state: 'live',
+      id: r.id,
+      name: r.name,
+      role: r.role,
+      createdBy: r.created_by,
+      createdByName: r.created_by_name ?? r.created_by,
+    };
   }
 }

@@ -2,7 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { OperationsError, OperationsErrorCode } from '../operations.errors.js';
 import { type OperatorActionRepository } from '../operator-action.repository.js';
-import { OPERATOR_ROLES, type Operator, type OperatorDirectory, type OperatorRole } from '../operators.js';
+import {
+  mayDo,
+  OPERATOR_ROLES,
+  refusalOf,
+  viaLabel,
+  type Operator,
+  type OperatorDirectory,
+  type OperatorRole,
+} from '../operators.js';
 import { type TokenCheck } from '../sign-in-gate.js';
 import { type OpsTokenRepository, type OpsTokenView } from './ops-token.repository.js';
 
@@ -25,9 +33,17 @@ export interface IssuedToken extends OpsTokenView {
   readonly token: string;
 }
 
+/** Tokens are issued and revoked by a person signed in as themselves, never by a token. */
+function allowTokens(who: Operator): void {
+  if (!mayDo(who, 'tokens'))
+    throw new OperationsError(OperationsErrorCode.Forbidden, refusalOf(who, 'tokens'));
+}
+
 /**
  * Automation tokens: issued, listed and revoked by an approver through the operations API,
- * without a restart (ADR 0021). Each expires. The configured OPS_OPERATORS tokens stay beside
+ * without a restart (ADR 0021). Each expires. A token acts for the human who issued it (issue
+ * 30): its actions are theirs, so it cannot be the second pair of eyes on its issuer's proposal,
+ * and it can neither decide nor issue or revoke tokens. The configured OPS_OPERATORS tokens stay beside
  * them, for bootstrap and break-glass.
  */
 export class OpsTokens {
@@ -42,6 +58,7 @@ export class OpsTokens {
   ) {}
 
   async issue(who: Operator, body: Record<string, unknown>): Promise<IssuedToken> {
+    allowTokens(who);
     const { name, role, ttlMs } = this.decode(who, body);
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const client = await this.d.pool.connect();
@@ -52,10 +69,13 @@ export class OpsTokens {
         name,
         role,
         createdBy: who.id,
+        createdByName: who.name,
         expiresAt: new Date((this.d.now?.() ?? Date.now()) + ttlMs),
       });
       await this.d.actions.record(client, {
         operatorId: who.id,
+        operatorName: who.name,
+        via: viaLabel(who.via),
         role: who.role,
         action: 'token_issue',
         result: `token ${view.id} (${name}, ${role})`,
@@ -82,12 +102,13 @@ export class OpsTokens {
   }
 
   async revoke(who: Operator, id: string): Promise<OpsTokenView> {
+    allowTokens(who);
     if (!/^[1-9][0-9]{0,17}$/.test(id))
       throw new OperationsError(OperationsErrorCode.NotFound, `no token ${id}`);
     const client = await this.d.pool.connect();
     try {
       await client.query('BEGIN');
-      const view = await this.d.tokens.revoke(client, id, who.id);
+      const view = await this.d.tokens.revoke(client, id, who);
       if (!view) {
         await client.query('ROLLBACK');
         if (await this.d.tokens.exists(this.d.pool, id))
@@ -96,6 +117,8 @@ export class OpsTokens {
       }
       await this.d.actions.record(client, {
         operatorId: who.id,
+        operatorName: who.name,
+        via: viaLabel(who.via),
         role: who.role,
         action: 'token_revoke',
         result: `token ${id} (${view.name})`,
@@ -121,7 +144,16 @@ export class OpsTokens {
         reason: found.state === 'expired' ? 'expired_token' : 'revoked_token',
         tokenId: found.id,
       };
-    return { ok: true, operator: { id: `token:${found.name}`, role: found.role }, tokenId: found.id };
+    return {
+      ok: true,
+      operator: {
+        id: found.createdBy,
+        name: found.createdByName,
+        role: found.role,
+        via: { kind: 'token', tokenId: found.id, tokenName: found.name },
+      },
+      tokenId: found.id,
+    };
   }
 
   private decode(

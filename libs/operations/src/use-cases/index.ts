@@ -1,6 +1,9 @@
 import { AcknowledgeContradiction } from './acknowledge-contradiction/acknowledge-contradiction.use-case.js';
 import { ApproveProposal } from './approve-proposal/approve-proposal.use-case.js';
 import { BatchTimeline } from './batch-timeline/batch-timeline.use-case.js';
+import { ConfirmAcknowledgement } from './confirm-acknowledgement/confirm-acknowledgement.use-case.js';
+import { DecideBeneficiaryChange } from './decide-beneficiary-change/decide-beneficiary-change.use-case.js';
+import { ListBeneficiaryProposals } from './list-beneficiary-proposals/list-beneficiary-proposals.use-case.js';
 import { ExportPayouts } from './export-payouts/export-payouts.use-case.js';
 import { ListDeadLetters } from './list-dead-letters/list-dead-letters.use-case.js';
 import { ListDeadOutboxRows } from './list-dead-outbox-rows/list-dead-outbox-rows.use-case.js';
@@ -27,12 +30,15 @@ export {
   AcknowledgeContradiction,
   ApproveProposal,
   BatchTimeline,
+  ConfirmAcknowledgement,
   CreateBeneficiary,
+  DecideBeneficiaryChange,
   ExportPayouts,
   GetBatch,
   GetBeneficiary,
   GetPayout,
   ListDeadLetters,
+  ListBeneficiaryProposals,
   ListDeadOutboxRows,
   ListProposals,
   ListRequiringAttention,
@@ -45,6 +51,11 @@ export {
   SearchPayouts,
 };
 export type { BeneficiaryView } from './shared/beneficiaries.js';
+export type { BeneficiaryProposalView } from './shared/beneficiary-proposals.js';
+export {
+  parseListBeneficiaryProposals,
+  type ListBeneficiaryProposalsCommand,
+} from './list-beneficiary-proposals/list-beneficiary-proposals.use-case.js';
 export {
   parseCreateBeneficiary,
   type CreateBeneficiaryCommand,
@@ -74,6 +85,7 @@ export function createOperationsUseCases(p: OperationsPorts) {
     batchTimeline: new BatchTimeline(p),
     listRequiringAttention: new ListRequiringAttention(p),
     acknowledgeContradiction: new AcknowledgeContradiction(p),
+    confirmAcknowledgement: new ConfirmAcknowledgement(p),
     searchPayouts: new SearchPayouts(p),
     exportPayouts: new ExportPayouts(p),
     recheckPayout: new RecheckPayout(p),
@@ -87,6 +99,8 @@ export function createOperationsUseCases(p: OperationsPorts) {
     getBeneficiary: new GetBeneficiary(p),
     createBeneficiary: new CreateBeneficiary(p),
     removeBeneficiary: new RemoveBeneficiary(p),
+    decideBeneficiaryChange: new DecideBeneficiaryChange(p),
+    listBeneficiaryProposals: new ListBeneficiaryProposals(p),
   };
 }
 

@@ -6,9 +6,11 @@ import {
   type HistoryRepository,
   type PayoutLedger,
   type PayoutRepository,
+  type SecretsCipher,
 } from '#ledger';
 import { type AppLogger } from '#observability';
 import { type ManageBeneficiaries } from '#pipeline';
+import { type BeneficiaryProposalRepository } from '../beneficiary-proposal.repository.js';
 import { type DeadOutboxRows } from '../dead-letters.js';
 import { type OperatorActionRepository } from '../operator-action.repository.js';
 import { type ProposalRepository } from '../proposal.repository.js';
@@ -39,6 +41,10 @@ export interface OperationsPorts {
   deadOutboxRows: DeadOutboxRows;
   /** The beneficiary use case the Kafka requests use too, so both answer alike. */
   manage: ManageBeneficiaries;
+  /** A person's beneficiary changes, waiting for a second person (issue 30). */
+  beneProposals: BeneficiaryProposalRepository;
+  /** Seals a registration's details while its proposal waits (the ledger's key). */
+  cipher: SecretsCipher;
   /** Accounts the provider client knows: a beneficiary on another is refused before any call. */
   accountIds: readonly string[];
   /** Contradictions of published terminal states (ADR 0018): listed in the queue until acknowledged. */

@@ -1,9 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
+import { SecretsCipher } from '#ledger';
 import { type ManageBeneficiaries } from '#pipeline';
 import { strictFake } from '#test-support';
 import { OperationsError, OperationsErrorCode } from '../../operations.errors.js';
+import {
+  type BeneficiaryProposalRepository,
+  type NewBeneficiaryProposal,
+} from '../../beneficiary-proposal.repository.js';
 import { type OperatorActionEntry } from '../../operator-action.repository.js';
 import { type Operator } from '../../operators.js';
 import { parseCreateBeneficiary } from './create-beneficiary.command.js';
@@ -18,13 +23,32 @@ const details = {
   phone: '9876543210',
   address1: '12 MG Road',
 };
-const OLGA: Operator = { id: 'olga', role: 'operator' };
+const OLGA: Operator = { id: 'olga', name: 'olga', role: 'operator', via: { kind: 'configured' } };
 
-function useCase(recorded: OperatorActionEntry[], manage: Partial<ManageBeneficiaries> = {}) {
+const cipher = new SecretsCipher('k1', Buffer.alloc(32, 7));
+
+function useCase(recorded: OperatorActionEntry[], proposed: NewBeneficiaryProposal[] = []) {
   return new CreateBeneficiary({
     pool: strictFake<pg.Pool>('pool'),
     actions: { record: async (_db: unknown, a: OperatorActionEntry) => void recorded.push(a) } as never,
-    manage: strictFake<ManageBeneficiaries>('manage', manage),
+    // Nothing is asked of the provider when a person proposes: a call would fail the test.
+    manage: strictFake<ManageBeneficiaries>('manage'),
+    beneProposals: strictFake<BeneficiaryProposalRepository>('beneProposals', {
+      insert: async (_db: unknown, p: NewBeneficiaryProposal) => {
+        proposed.push(p);
+        return {
+          ...p,
+          id: '7',
+          proposedAt: new Date(0),
+          state: 'open',
+          decidedBy: null,
+          decidedAt: null,
+          decisionNote: null,
+          result: null,
+        };
+      },
+    }),
+    cipher,
     accountIds: ['default'],
   });
 }
@@ -69,7 +93,9 @@ describe('CreateBeneficiary', () => {
     const recorded: OperatorActionEntry[] = [];
     const c = parseCreateBeneficiary('default', { beneId: 'OPSB3' });
     assert.equal(
-      await codeOf(useCase(recorded).execute({ id: 'vic', role: 'viewer' }, c)),
+      await codeOf(
+        useCase(recorded).execute({ id: 'vic', name: 'vic', role: 'viewer', via: { kind: 'configured' } }, c),
+      ),
       OperationsErrorCode.Forbidden,
     );
     assert.deepEqual(
@@ -84,16 +110,22 @@ describe('CreateBeneficiary', () => {
     assert.equal(await codeOf(useCase(recorded).execute(OLGA, c)), OperationsErrorCode.NotFound);
   });
 
-  it('created: the masked answer, recorded as created', async () => {
+  it('a proposal, not a call: the details sealed, shown masked, recorded as proposed', async () => {
     const recorded: OperatorActionEntry[] = [];
-    const s = useCase(recorded, {
-      create: async () => ({ ok: true, generation: 'v1', result: 'created' }),
-    });
-    const v = await s.execute(OLGA, parseCreateBeneficiary('default', details));
-    assert.deepEqual(v, { accountId: 'default', generation: 'v1', result: 'created' });
+    const proposed: NewBeneficiaryProposal[] = [];
+    const v = await useCase(recorded, proposed).execute(OLGA, parseCreateBeneficiary('default', details));
     assert.deepEqual(
-      recorded.map((a) => a.result),
-      ['created'],
+      [v.id, v.change, v.state, v.proposedBy, v.proposedVia],
+      ['7', 'create', 'open', 'olga', 'configured'],
+    );
+    assert.equal(v.summary?.['bankAccount'], 'XXXXXXXXXXX1191');
+    const stored = JSON.stringify(proposed);
+    for (const secret of [details.bankAccount, details.phone, details.email])
+      assert.ok(!stored.includes(secret) && !JSON.stringify(v).includes(secret), 'no personal data in clear');
+    assert.deepEqual(JSON.parse(cipher.open(proposed[0]!.details!)), details, 'sealed, for the approval');
+    assert.deepEqual(
+      recorded.map((a) => [a.action, a.result, a.beneProposalId]),
+      [['bene_create', 'proposed', '7']],
     );
   });
 });

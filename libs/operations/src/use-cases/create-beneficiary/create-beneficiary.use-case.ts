@@ -1,29 +1,35 @@
+import { maskBeneficiary } from '#pipeline';
 import { type Operator } from '../../operators.js';
-import { type OperationsPorts } from '../operations.ports.js';
+import { checkIds } from '../shared/beneficiaries.js';
 import {
-  beneficiaryViewOf,
-  checkIds,
-  recordedBeneficiaryChange,
-  type BeneficiaryView,
-} from '../shared/beneficiaries.js';
+  type BeneficiaryProposalPorts,
+  type BeneficiaryProposalView,
+  proposeBeneficiaryChange,
+} from '../shared/beneficiary-proposals.js';
 import { invalid } from '../shared/refusals.js';
 import { type CreateBeneficiaryCommand } from './create-beneficiary.command.js';
 
 /**
- * Registers a beneficiary through the same use case as the Kafka request (ManageBeneficiaries), so
- * both answer alike; the same details again answer `exists`. Recorded, done or refused.
+ * A person asks to register a beneficiary: an instrument money will be sent to, so a second
+ * person approves it (ApproveBeneficiaryChange) before the provider is asked (issue 30). The
+ * details are checked now (the contract's schema, a known account), sealed with the ledger's key
+ * until then, and shown to the approver masked. Recorded, done or refused.
  */
 export class CreateBeneficiary {
-  constructor(private readonly d: Pick<OperationsPorts, 'pool' | 'actions' | 'manage' | 'accountIds'>) {}
+  constructor(private readonly d: BeneficiaryProposalPorts) {}
 
-  execute(who: Operator, c: CreateBeneficiaryCommand): Promise<BeneficiaryView> {
-    return recordedBeneficiaryChange(this.d, who, 'bene_create', c.accountId, c.beneId, async () => {
+  execute(who: Operator, c: CreateBeneficiaryCommand): Promise<BeneficiaryProposalView> {
+    return proposeBeneficiaryChange(this.d, who, 'bene_create', c, () => {
       if (!c.details.ok) throw invalid(`beneficiary details: ${c.details.detail}`);
-      checkIds(this.d.accountIds, c.accountId, c.details.value.beneId);
-      return beneficiaryViewOf(
-        c.accountId,
-        await this.d.manage.create(c.accountId, c.details.value, undefined),
-      );
+      const details = c.details.value;
+      checkIds(this.d.accountIds, c.accountId, details.beneId);
+      return {
+        accountId: c.accountId,
+        beneId: details.beneId,
+        change: 'create',
+        details: this.d.cipher.seal(JSON.stringify(details)),
+        summary: { ...maskBeneficiary(details) },
+      };
     });
   }
 }

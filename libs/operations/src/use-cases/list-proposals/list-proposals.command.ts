@@ -14,6 +14,14 @@ export interface ListProposalsCommand {
 
 /** `?state=` (open, approved, rejected, stale or all), `?limit=` (default 50), `?cursor=`. */
 export function parseListProposals(query: SearchQuery): ListProposalsCommand {
+  return parseProposalPage(query, STATES);
+}
+
+/** A page of proposals in one of `states` (or all), as `parseListProposals` reads it. */
+export function parseProposalPage<S extends string>(
+  query: SearchQuery,
+  states: readonly S[],
+): { state: S | null; limit: number; afterId: string | null } {
   const q: Record<string, string | undefined> = {};
   for (const k of ['state', 'limit', 'cursor']) {
     const v = query[k];
@@ -21,8 +29,8 @@ export function parseListProposals(query: SearchQuery): ListProposalsCommand {
     q[k] = v;
   }
   const s = q['state'];
-  const state = s === undefined || s === '' || s === 'all' ? null : STATES.find((x) => x === s);
-  if (state === undefined) throw invalid('state must be open, approved, rejected, stale or all');
+  const state = s === undefined || s === '' || s === 'all' ? null : states.find((x) => x === s);
+  if (state === undefined) throw invalid(`state must be ${states.join(', ')} or all`);
   const limit = q['limit'] === undefined ? 50 : Number(q['limit']);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw invalid(`limit must be an integer from 1 to ${MAX_PAGE}`);

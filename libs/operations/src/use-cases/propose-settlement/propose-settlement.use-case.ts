@@ -3,7 +3,7 @@ import { OperationsError, OperationsErrorCode } from '../../operations.errors.js
 import { proposalView, type ProposalView } from '../../operations.views.js';
 import { type Operator } from '../../operators.js';
 import { type OperationsPorts } from '../operations.ports.js';
-import { allow, recorded } from '../shared/operator-actions.js';
+import { actorOf, allow, recorded } from '../shared/operator-actions.js';
 import { findPayout } from '../shared/refs.js';
 import { type ProposeSettlementCommand } from './propose-settlement.command.js';
 
@@ -42,6 +42,8 @@ export class ProposeSettlement {
           utr: p.utr,
           note: p.note,
           proposedBy: who.id,
+          proposedByName: who.name,
+          proposedVia: actorOf(who).via,
         });
       });
       if (!proposal)
@@ -50,7 +52,7 @@ export class ProposeSettlement {
           `payout ${transferId} already has an open proposal: approve or reject it first`,
         );
       this.d.logger.info(
-        { transferId, proposalId: proposal.id, outcome: p.outcome, operator: who.id },
+        { transferId, proposalId: proposal.id, outcome: p.outcome, operator: who.name },
         'operator proposed a settlement',
       );
       return { value: proposalView(proposal), result: 'proposed', proposalId: proposal.id };

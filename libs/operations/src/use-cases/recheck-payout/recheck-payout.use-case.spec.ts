@@ -49,7 +49,7 @@ function useCase(payouts: Partial<Record<keyof PayoutRepository, unknown>>): Rec
 }
 
 const recorded: OperatorActionEntry[] = [];
-const ALICE: Operator = { id: 'alice', role: 'operator' };
+const ALICE: Operator = { id: 'alice', name: 'alice', role: 'operator', via: { kind: 'configured' } };
 
 const codeOf = async (p: Promise<unknown>): Promise<OperationsErrorCode> => {
   try {
@@ -114,7 +114,12 @@ describe('RecheckPayout', () => {
   it('a viewer may not recheck: refused before anything is read', async () => {
     const s = useCase({});
     assert.equal(
-      await codeOf(s.execute({ id: 'v', role: 'viewer' }, { accountId: 'acc', transferId: 't1' })),
+      await codeOf(
+        s.execute(
+          { id: 'v', name: 'v', role: 'viewer', via: { kind: 'configured' } },
+          { accountId: 'acc', transferId: 't1' },
+        ),
+      ),
       OperationsErrorCode.Forbidden,
     );
   });

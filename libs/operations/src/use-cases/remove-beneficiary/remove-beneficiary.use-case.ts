@@ -1,23 +1,25 @@
 import { type Operator } from '../../operators.js';
-import { type OperationsPorts } from '../operations.ports.js';
+import { checkIds } from '../shared/beneficiaries.js';
 import {
-  beneficiaryViewOf,
-  checkIds,
-  recordedBeneficiaryChange,
-  type BeneficiaryView,
-} from '../shared/beneficiaries.js';
+  type BeneficiaryProposalPorts,
+  type BeneficiaryProposalView,
+  proposeBeneficiaryChange,
+} from '../shared/beneficiary-proposals.js';
 
-/** Removes a beneficiary; one already gone answers `absent`. Recorded, done or refused. */
+/**
+ * A person asks to remove a beneficiary (a step of redirecting its money: remove, then register
+ * again with other details): a second person approves it before the provider is asked.
+ */
 export class RemoveBeneficiary {
-  constructor(private readonly d: Pick<OperationsPorts, 'pool' | 'actions' | 'manage' | 'accountIds'>) {}
+  constructor(private readonly d: BeneficiaryProposalPorts) {}
 
   execute(
     who: Operator,
     { accountId, beneId }: { accountId: string; beneId: string },
-  ): Promise<BeneficiaryView> {
-    return recordedBeneficiaryChange(this.d, who, 'bene_delete', accountId, beneId, async () => {
+  ): Promise<BeneficiaryProposalView> {
+    return proposeBeneficiaryChange(this.d, who, 'bene_delete', { accountId, beneId }, () => {
       checkIds(this.d.accountIds, accountId, beneId);
-      return beneficiaryViewOf(accountId, await this.d.manage.remove(accountId, beneId));
+      return { accountId, beneId, change: 'delete', details: null, summary: null };
     });
   }
 }

@@ -1,7 +1,8 @@
 import { type BeneficiaryAnswer, type MaskedBeneficiary } from '#pipeline';
 import { OperationsError, OperationsErrorCode } from '../../operations.errors.js';
-import { roleAllows, type Operator } from '../../operators.js';
+import { mayDo, refusalOf, type Operator, type OperatorAction } from '../../operators.js';
 import { type OperationsPorts } from '../operations.ports.js';
+import { actorOf } from './operator-actions.js';
 import { invalid } from './refusals.js';
 
 /** What the operations API answers: the beneficiary masked, and the generation that answered. */
@@ -22,35 +23,36 @@ export function checkIds(accountIds: readonly string[], accountId: string, beneI
 }
 
 /**
- * Runs an operator's beneficiary change and records it (done or refused) with who asked: an id
- * and a result, never details. The role is checked (and a refusal recorded) before anything.
+ * Runs a person's step of a beneficiary change (a proposal, an approval, a rejection) and records
+ * it (done or refused) with who asked: an id and a result, never details. The role (`need`) is
+ * checked, and a refusal recorded, before anything.
  */
-export async function recordedBeneficiaryChange(
+export async function recordedBeneficiaryChange<T>(
   d: Pick<OperationsPorts, 'pool' | 'actions'>,
   who: Operator,
-  action: 'bene_create' | 'bene_delete',
-  accountId: string,
-  beneId: string | null,
-  work: () => Promise<BeneficiaryView>,
-): Promise<BeneficiaryView> {
-  const record = (result: string) =>
+  action: 'bene_create' | 'bene_delete' | 'bene_approve' | 'bene_reject',
+  need: OperatorAction,
+  on: { accountId: string; beneId: string | null; beneProposalId?: string | null },
+  work: () => Promise<{ value: T; result: string; beneProposalId?: string }>,
+): Promise<T> {
+  const record = (result: string, beneProposalId?: string | null) =>
     d.actions.record(d.pool, {
-      operatorId: who.id,
-      role: who.role,
+      ...actorOf(who),
       action,
-      accountId,
-      beneId: beneId !== null && BENE_ID.test(beneId) ? beneId : null,
+      accountId: on.accountId,
+      beneId: on.beneId !== null && BENE_ID.test(on.beneId) ? on.beneId : null,
+      beneProposalId: beneProposalId ?? on.beneProposalId ?? null,
       result,
     });
-  if (!roleAllows(who.role, 'beneficiary')) {
-    const e = new OperationsError(OperationsErrorCode.Forbidden, `operator ${who.id} (${who.role}) may not`);
+  if (!mayDo(who, need)) {
+    const e = new OperationsError(OperationsErrorCode.Forbidden, refusalOf(who, need));
     await record(e.code);
     throw e;
   }
   try {
     const v = await work();
-    await record(v.result);
-    return v;
+    await record(v.result, v.beneProposalId);
+    return v.value;
   } catch (e) {
     if (e instanceof OperationsError) await record(e.code);
     throw e;

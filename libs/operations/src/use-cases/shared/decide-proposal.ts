@@ -5,7 +5,7 @@ import { type OperatorActionEntry } from '../../operator-action.repository.js';
 import { type Operator } from '../../operators.js';
 import { type OperationsPorts } from '../operations.ports.js';
 import { type DecideProposalCommand } from './decide-proposal.command.js';
-import { allow } from './operator-actions.js';
+import { actorOf, allow, allowSecondPerson } from './operator-actions.js';
 import { notFound } from './refusals.js';
 
 /** The reason a payout settled by four-eyes carries (its event's `reason`). */
@@ -14,7 +14,9 @@ export const OPERATOR_SETTLED_REASON = 'settled_by_operator';
 export type DecidePorts = Pick<OperationsPorts, 'payouts' | 'ledger' | 'proposals' | 'actions'>;
 
 /**
- * Four eyes, second pair (approve and reject): a different approver decides. In one transaction:
+ * Four eyes, second pair (approve and reject): a different human, an approver signed in as
+ * themselves (never through a token), decides. Humans are compared, not ways in: a proposal made
+ * with a token is its issuer's, so the issuer cannot approve it. In one transaction:
  * the proposal is still open and its payout still at the proposed version, the ledger moves the
  * payout (its event, its history row with both identities), the proposal is closed. A payout that
  * moved on meanwhile closes the proposal as stale and moves nothing.
@@ -41,15 +43,15 @@ export async function decideProposal(
       return refuse(
         new OperationsError(OperationsErrorCode.ProposalDecided, `proposal ${p.id} is already ${p.state}`),
       );
-    if (p.proposedBy === who.id)
-      return refuse(
-        new OperationsError(
-          OperationsErrorCode.Forbidden,
-          `proposal ${p.id} is your own: a different approver must decide it`,
-        ),
-      );
+    try {
+      allowSecondPerson(who, p.proposedBy, `proposal ${p.id}`);
+    } catch (e) {
+      if (e instanceof OperationsError) return refuse(e);
+      throw e;
+    }
+    const decider = { id: who.id, name: who.name, via: actorOf(who).via };
     if (decision === 'rejected') {
-      const done = await d.proposals.decide(c, p.id, 'rejected', who.id, note);
+      const done = await d.proposals.decide(c, p.id, 'rejected', decider, note);
       await d.actions.record(c, actionEntry(who, action, p, 'rejected'));
       return { proposal: done ?? p } as const;
     }
@@ -66,7 +68,7 @@ export async function decideProposal(
       [moved] = await d.ledger.apply(tx, [change], 'operations');
     }
     if (!moved) {
-      await d.proposals.decide(c, p.id, 'stale', who.id, note);
+      await d.proposals.decide(c, p.id, 'stale', decider, note);
       return refuse(
         new OperationsError(
           OperationsErrorCode.ConcurrentChange,
@@ -74,7 +76,7 @@ export async function decideProposal(
         ),
       );
     }
-    const done = await d.proposals.decide(c, p.id, 'approved', who.id, note);
+    const done = await d.proposals.decide(c, p.id, 'approved', decider, note);
     await d.actions.record(c, actionEntry(who, action, p, 'approved'));
     return { proposal: done ?? p } as const;
   });
@@ -89,8 +91,7 @@ function actionEntry(
   result: string,
 ): OperatorActionEntry {
   return {
-    operatorId: who.id,
-    role: who.role,
+    ...actorOf(who),
     action,
     payoutId: p.payoutId,
     accountId: p.accountId,

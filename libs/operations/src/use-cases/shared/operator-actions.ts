@@ -1,14 +1,30 @@
 import { OperationsError, OperationsErrorCode } from '../../operations.errors.js';
 import { type OperatorActionEntry } from '../../operator-action.repository.js';
-import { roleAllows, type Operator, type OperatorAction } from '../../operators.js';
+import { mayDo, refusalOf, viaLabel, type Operator, type OperatorAction } from '../../operators.js';
 import { type OperationsPorts } from '../operations.ports.js';
 
 /** The role check of the use case itself (the HTTP edge checks first; this holds without it). */
 export function allow(who: Operator, action: OperatorAction): void {
-  if (!roleAllows(who.role, action))
+  if (!mayDo(who, action)) throw new OperationsError(OperationsErrorCode.Forbidden, refusalOf(who, action));
+}
+
+/** Who did it, as an action row records it: the human, their display name, their role, how. */
+export function actorOf(
+  who: Operator,
+): Pick<OperatorActionEntry, 'operatorId' | 'operatorName' | 'role' | 'via'> {
+  return { operatorId: who.id, operatorName: who.name, role: who.role, via: viaLabel(who.via) };
+}
+
+/**
+ * The second pair of eyes: `decider` may decide what `proposerId` proposed only as another
+ * human, with a role that decides, and never through a token (whose human is its issuer).
+ */
+export function allowSecondPerson(decider: Operator, proposerId: string, what: string): void {
+  allow(decider, 'decide');
+  if (decider.id === proposerId)
     throw new OperationsError(
       OperationsErrorCode.Forbidden,
-      `operator ${who.id} (${who.role}) may not ${action === 'decide' ? 'approve or reject' : action}`,
+      `${what} is your own (directly or through a token you issued): a different person must decide it`,
     );
 }
 
@@ -17,14 +33,16 @@ export async function recorded<T>(
   d: Pick<OperationsPorts, 'pool' | 'actions'>,
   who: Operator,
   action: OperatorActionEntry['action'],
-  on: Pick<OperatorActionEntry, 'payoutId' | 'accountId' | 'transferId' | 'eventId'>,
+  on: Pick<
+    OperatorActionEntry,
+    'payoutId' | 'accountId' | 'transferId' | 'eventId' | 'beneId' | 'beneProposalId'
+  >,
   work: () => Promise<{ value: T; result: string; proposalId?: string }>,
 ): Promise<T> {
   try {
     const r = await work();
     await d.actions.record(d.pool, {
-      operatorId: who.id,
-      role: who.role,
+      ...actorOf(who),
       action,
       ...on,
       result: r.result,
@@ -34,8 +52,7 @@ export async function recorded<T>(
   } catch (e) {
     if (e instanceof OperationsError)
       await d.actions.record(d.pool, {
-        operatorId: who.id,
-        role: who.role,
+        ...actorOf(who),
         action,
         ...on,
         result: e.code,
