@@ -68,7 +68,7 @@ import { httpStatusOf } from './problem.filter.js';
 import { cookieOf, OPS_ACCESS, type OpsAccess, SESSION_COOKIE } from './ops-access.js';
 
 /** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
-const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
+export const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
 
 interface OpsRequest {
   method: string;
@@ -79,7 +79,7 @@ interface OpsRequest {
 }
 
 /** The operator the guard authenticated. */
-const Who = createParamDecorator(
+export const Who = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Operator => ctx.switchToHttp().getRequest<OpsRequest>().operator!,
 );
 
@@ -190,7 +190,7 @@ export class OpsAuthGuard implements CanActivate {
   }
 }
 
-async function answer<T>(work: () => Promise<T> | T): Promise<T> {
+export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (e) {

@@ -29,6 +29,7 @@ import { ConsoleAuthController } from './console-auth.controller.js';
 import { CONSOLE_ASSETS, CONSOLE_DIR, ConsoleController, loadConsoleAssets } from './console.controller.js';
 import { OPS_ACCESS, type OpsAccess } from './ops-access.js';
 import { OpsAuthGuard, OpsController } from './ops.controller.js';
+import { ApprovalsController } from './approvals.controller.js';
 import { type ServiceConfig } from './service.config.js';
 
 /** Says once, at boot, whether the operations API is on, and for how many operators. */
@@ -102,7 +103,9 @@ export class OpsModule {
     const enabled = directory.enabled || oidc !== undefined;
     return {
       module: OpsModule,
-      controllers: enabled ? [OpsController, ConsoleController, ConsoleAuthController] : [],
+      controllers: enabled
+        ? [OpsController, ApprovalsController, ConsoleController, ConsoleAuthController]
+        : [],
       providers: [
         { provide: OperatorDirectory, useValue: directory },
         OpsAnnouncer,

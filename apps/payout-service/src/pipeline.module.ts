@@ -36,6 +36,9 @@ import {
   RecheckPayout,
   RejectProposal,
   RemoveBeneficiary,
+  ListApprovals,
+  GetApproval,
+  DecideApproval,
   ReplayDeadEvent,
   SearchPayouts,
 } from '#operations';
@@ -84,6 +87,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.reconciler.start();
       this.p.batchChecks.start();
       this.p.historyMaintenance.start();
+      this.p.approvalExpiry.start();
     }
     if (roles.has('webhooks')) {
       this.p.webhookWorker.start();
@@ -106,6 +110,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.reconciler.stop(),
       this.p.batchChecks.stop(),
       this.p.historyMaintenance.stop(),
+      this.p.approvalExpiry.stop(),
       this.p.webhookWorker.stop(),
     ]);
     const drained = await this.p.submission.drain(deadline);
@@ -166,6 +171,9 @@ const OPERATIONS_USE_CASES = {
   getBeneficiary: GetBeneficiary,
   createBeneficiary: CreateBeneficiary,
   removeBeneficiary: RemoveBeneficiary,
+  listApprovals: ListApprovals,
+  getApproval: GetApproval,
+  decideApproval: DecideApproval,
 } satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
 
 const operationsUseCases = (): Provider[] =>

@@ -17,6 +17,7 @@ describe('operator roles', () => {
       acknowledge: false,
       beneficiary: false,
       decide: false,
+      approve_payout: false,
       tokens: false,
     },
     operator: {
@@ -27,6 +28,7 @@ describe('operator roles', () => {
       acknowledge: true,
       beneficiary: true,
       decide: false,
+      approve_payout: true,
       tokens: false,
     },
     approver: {
@@ -37,6 +39,7 @@ describe('operator roles', () => {
       acknowledge: true,
       beneficiary: true,
       decide: true,
+      approve_payout: true,
       tokens: true,
     },
   };

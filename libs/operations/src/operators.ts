@@ -33,6 +33,11 @@ export const ACTION_ROLE = {
   /** Register or remove a beneficiary at the provider (audited); reading one is `read`. */
   beneficiary: 'operator',
   decide: 'approver',
+  /**
+   * Approve or reject a payout held by the approval policy (issue 30): the hold names the role it
+   * needs (operator or approver), checked by the use case; a token never decides.
+   */
+  approve_payout: 'operator',
   /** Issue, list and revoke automation tokens (the secret shown once, stored hashed). */
   tokens: 'approver',
 } as const satisfies Record<string, OperatorRole>;

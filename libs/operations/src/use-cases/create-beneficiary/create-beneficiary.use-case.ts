@@ -22,7 +22,10 @@ export class CreateBeneficiary {
       checkIds(this.d.accountIds, c.accountId, c.details.value.beneId);
       return beneficiaryViewOf(
         c.accountId,
-        await this.d.manage.create(c.accountId, c.details.value, undefined),
+        await this.d.manage.create(c.accountId, c.details.value, undefined, {
+          source: 'ops',
+          operatorId: who.id,
+        }),
       );
     });
   }

@@ -17,7 +17,10 @@ export class RemoveBeneficiary {
   ): Promise<BeneficiaryView> {
     return recordedBeneficiaryChange(this.d, who, 'bene_delete', accountId, beneId, async () => {
       checkIds(this.d.accountIds, accountId, beneId);
-      return beneficiaryViewOf(accountId, await this.d.manage.remove(accountId, beneId));
+      return beneficiaryViewOf(
+        accountId,
+        await this.d.manage.remove(accountId, beneId, undefined, { source: 'ops', operatorId: who.id }),
+      );
     });
   }
 }
