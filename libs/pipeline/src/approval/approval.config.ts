@@ -20,8 +20,10 @@ function durationMs(s: string): number {
 
 const amount = z
   .string()
-  .regex(/^\d{1,14}(\.\d{1,2})?$/, 'a decimal amount with at most 2 decimals, e.g. "50000.00"')
-  .refine((a) => toPaise(a) > 0n, 'more than 0');
+  .refine(
+    (a) => /^\d{1,14}(\.\d{1,2})?$/.test(a) && toPaise(a) > 0n,
+    'a decimal amount above 0 with at most 2 decimals, e.g. "50000.00"',
+  );
 
 const period = z.string().transform((s, ctx) => {
   try {
