@@ -264,3 +264,120 @@ describe('approval before sending, with no policy', () => {
     assert.equal((await stack.sql(`SELECT 1 FROM approval_hold`)).length, 0);
   });
 });
+
+describe('approval before sending: beneficiary rules and the daily sum', () => {
+  let stack: Stack;
+  let url: string;
+  const OSCAR = 'approval-oscar-token-0123456789abcde';
+  const rules = [
+    { rule: 'first_payout_to_beneficiary', role: 'operator' },
+    { rule: 'beneficiary_changed_within', period: '1h', role: 'operator' },
+    { rule: 'daily_sum_above', scope: 'account', cap: '100.00', role: 'operator' },
+  ];
+  const call = async (method: string, path: string, token: string, body?: unknown): Promise<Answer> => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(method === 'GET' ? {} : { body: JSON.stringify(body ?? {}) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  };
+  const to = (transferId: string, beneId: string, amount: string) => ({
+    type: 'payout.standard_transfer',
+    data: { transferId, beneId, amount, transferMode: 'imps' },
+  });
+  const holdOf = async (id: string) =>
+    (await call('GET', `/ops/approvals/payouts/${ACCOUNT}/${id}`, OLGA)).body as {
+      rules: Array<{ rule: string }>;
+      excluded: string[];
+    };
+  const approve = (token: string, id: string) =>
+    call('POST', `/ops/approvals/payouts/${ACCOUNT}/${id}/approve`, token);
+
+  before(async () => {
+    stack = await startStack({
+      env: {
+        OPS_OPERATORS: operatorsEnv([
+          { id: 'olga', role: 'operator', token: OLGA },
+          { id: 'oscar', role: 'operator', token: OSCAR },
+        ]),
+        APPROVAL_POLICIES: JSON.stringify([{ accountId: ACCOUNT, rules }]),
+      },
+    });
+    url = (await stack.startService()).url;
+    // Registered at the provider directly, long ago as far as this service knows.
+    await stack.registerBeneficiary({ beneId: 'OLDB1', bankAccount: '026291800001191', ifsc: 'YESB0000262' });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('the first payout to a beneficiary waits; once one is through, the next does not', async () => {
+    await stack.send(to('apf_1', 'OLDB1', '10.00'));
+    await stack.waitForStatus('apf_1', 'AWAITING_APPROVAL');
+    assert.deepEqual(
+      (await holdOf('apf_1')).rules.map((r) => r.rule),
+      ['first_payout_to_beneficiary'],
+    );
+    assert.equal((await approve(OSCAR, 'apf_1')).status, 200);
+    await stack.waitForStatus('apf_1', 'SUCCESS');
+    await stack.send(to('apf_2', 'OLDB1', '10.00'));
+    await stack.waitForStatus('apf_2', 'SUCCESS');
+    assert.ok(!stack.eventsOf('apf_2').some((e) => e.data.status === 'AWAITING_APPROVAL'));
+  });
+
+  it('a beneficiary changed by a person (ops) or a Kafka request: its payouts wait, and whoever changed it may not approve', async () => {
+    const bene = {
+      beneId: 'CHGB1',
+      name: 'Asha Rao',
+      bankAccount: '026291800001191',
+      ifsc: 'YESB0000262',
+      email: 'asha@example.com',
+      phone: '9876543210',
+      address1: '12 MG Road',
+    };
+    const made = await call('POST', `/ops/beneficiaries/${ACCOUNT}`, OLGA, bene);
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    await stack.query({ type: 'beneficiary.create', queryId: 'apq_1', data: { ...bene, beneId: 'CHGB2' } });
+    await eventually(() => stack.replies.find((r) => r.queryId === 'apq_1'));
+    const changes = await stack.sql<{ bene_id: string; source: string; operator_id: string | null }>(
+      `SELECT bene_id, source, operator_id FROM beneficiary_change ORDER BY id`,
+    );
+    assert.deepEqual(changes, [
+      { bene_id: 'CHGB1', source: 'ops', operator_id: 'olga' },
+      { bene_id: 'CHGB2', source: 'queries', operator_id: null },
+    ]);
+
+    await stack.send(to('apc_1', 'CHGB1', '10.00'));
+    await stack.waitForStatus('apc_1', 'AWAITING_APPROVAL');
+    const hold = await holdOf('apc_1');
+    assert.ok(hold.rules.some((r) => r.rule === 'beneficiary_changed_within'));
+    assert.deepEqual(hold.excluded, ['olga']);
+    const self = await approve(OLGA, 'apc_1');
+    assert.equal(self.status, 403);
+    assert.match(String(self.body['detail']), /you changed a beneficiary/);
+    assert.equal((await approve(OSCAR, 'apc_1')).body['state'], 'approved');
+    // Sent: the sandbox refuses a payout to a beneficiary added less than 30 minutes ago, as the provider does.
+    await stack.waitForStatus('apc_1', 'SUBMITTING');
+
+    await stack.send(to('apc_2', 'CHGB2', '10.00'));
+    await stack.waitForStatus('apc_2', 'AWAITING_APPROVAL');
+    assert.ok((await holdOf('apc_2')).rules.some((r) => r.rule === 'beneficiary_changed_within'));
+  });
+
+  it("the account's daily sum above its cap holds what goes over it", async () => {
+    // So far today: 10 + 10 + 10 + 10 = 40.00; 50.00 more stays at 90.00, 20.00 more is over 100.00.
+    await stack.send(to('apd_1', 'OLDB1', '50.00'));
+    // Not held: sent (the sandbox then refuses it, a beneficiary was added minutes ago; the day's
+    // sum counts what was admitted, which errs on the side of a hold).
+    await stack.waitForStatus('apd_1', 'SUBMITTING');
+    assert.ok(!stack.eventsOf('apd_1').some((e) => e.data.status === 'AWAITING_APPROVAL'));
+    await stack.send(to('apd_2', 'OLDB1', '20.00'));
+    await stack.waitForStatus('apd_2', 'AWAITING_APPROVAL');
+    assert.deepEqual(
+      (await holdOf('apd_2')).rules.map((r) => r.rule),
+      ['daily_sum_above'],
+    );
+  });
+});
