@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '#config';
-import { pipelineConfig } from '../pipeline.config.js';
-import { approvalPolicies } from './approval.config.js';
+import { defineSection, loadConfig } from '#config';
+import { APPROVAL_VARS, approvalPolicies } from './approval.config.js';
 import { type ApprovalRule, approvalPolicy } from './approval-policy.js';
 import { decideHold, type HoldFacts } from './decide-hold.js';
 
@@ -109,7 +108,8 @@ describe('decideHold: each rule', () => {
 });
 
 describe('approval policy configuration', () => {
-  const load = (env: Record<string, string>) => loadConfig([pipelineConfig], env)[0];
+  const load = (env: Record<string, string>) =>
+    loadConfig([defineSection('pipeline', APPROVAL_VARS)], env)[0];
 
   it('none by default: no account has a policy', () => {
     assert.equal(approvalPolicies(load({})).size, 0);

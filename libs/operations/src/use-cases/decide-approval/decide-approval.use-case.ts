@@ -33,7 +33,8 @@ export class DecideApproval {
     const approvals = this.d.approvals;
     const batchLedger = this.d.batchLedger;
     if (!approvals || !batchLedger) throw notFound(`no approval hold for ${c.subject} ${c.transferId}`);
-    const out = await this.d.ledger.transaction(async (tx) => {
+    type Out = { readonly error: OperationsError } | { readonly view: ApprovalView };
+    const out = await this.d.ledger.transaction(async (tx): Promise<Out> => {
       const db = tx.client;
       const hold = await approvals.lock(db, c.subject, c.accountId, c.transferId);
       if (!hold) throw notFound(`no approval hold for ${c.subject} ${c.transferId}`);
@@ -42,7 +43,7 @@ export class DecideApproval {
       const refusal = refusalOf(who, hold);
       if (refusal) {
         await record(refusal.code);
-        return { error: refusal } as const;
+        return { error: refusal };
       }
       const me = approverIdentity(who);
       const first = await approvals.decide(db, {
@@ -58,7 +59,7 @@ export class DecideApproval {
           `you have decided ${c.subject} ${c.transferId} already: a different person must approve it`,
         );
         await record(e.code);
-        return { error: e } as const;
+        return { error: e };
       }
       const ports = { ...this.d, approvals, batchLedger };
       if (c.decision === 'reject') {
@@ -75,7 +76,7 @@ export class DecideApproval {
         await record(`approval_${hold.approvals + 1}_of_${hold.approvalsNeeded}`);
       }
       const after = await approvals.find(db, c.subject, c.accountId, c.transferId);
-      return { view: approvalView(after ?? hold, await approvals.decisions(db, hold.id)) } as const;
+      return { view: approvalView(after ?? hold, await approvals.decisions(db, hold.id)) };
     });
     if ('error' in out) throw out.error;
     return out.view;
