@@ -18,6 +18,7 @@ export interface OpenApiHelpers {
 }
 
 export function approvalPaths(x: OpenApiHelpers): Record<string, Json> {
+  const param = x.query;
   const kind = x.path('kind', '`payouts` (a single payout) or `batches` (a whole batch)');
   const params = [
     kind,
@@ -57,9 +58,9 @@ export function approvalPaths(x: OpenApiHelpers): Record<string, Json> {
         summary: "payouts and batches waiting for approval under their account's policy, oldest first",
         ...x.role(x.readRole),
         parameters: [
-          x.query('accountId', 'only this account'),
-          x.query('limit', `page size, 1 to ${x.maxPage} (default 50)`, { type: 'integer' }),
-          x.query('after', '`next` of the previous page'),
+          param('accountId', 'only this account'),
+          param('limit', `page size, 1 to ${x.maxPage} (default 50)`, { type: 'integer' }),
+          param('after', '`next` of the previous page'),
         ],
         responses: { ...x.ok('one page', x.ref('ApprovalPage')), ...x.errors(400, 401) },
       },
