@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { RequestMethod } from '@nestjs/common';
 import { OpsController } from '../../apps/payout-service/src/ops.controller.js';
+import { ApprovalsController } from '../../apps/payout-service/src/approvals.controller.js';
 import { FAST_RECONCILE, operatorsEnv, startStack, type Stack } from '#test-support';
 
 const ACCOUNT = 'default';
@@ -488,20 +489,26 @@ describe('operator side', () => {
       assert.deepEqual(served.body, JSON.parse(file));
       const paths = served.body['paths'] as Record<string, Record<string, Row>>;
       // The routes as Nest knows them (its route metadata): one added without a document entry fails here.
-      const proto = OpsController.prototype as unknown as Record<string, object>;
-      const routes = Object.getOwnPropertyNames(proto)
-        .filter((n) => n !== 'constructor' && Reflect.hasMetadata(PATH_METADATA, proto[n]!))
-        .map((n) => {
-          const path = String(Reflect.getMetadata(PATH_METADATA, proto[n]!)).replace(/:(\w+)/g, '{$1}');
-          const method = String(
-            RequestMethod[Reflect.getMetadata(METHOD_METADATA, proto[n]!) as number],
-          ).toLowerCase();
-          return {
-            method,
-            path: `/ops/${path}`,
-            action: Reflect.getMetadata('ops-action', proto[n]!) as string | undefined,
-          };
-        });
+      const controllers: Array<[object, string]> = [
+        [OpsController.prototype, '/ops'],
+        [ApprovalsController.prototype, '/ops/approvals'],
+      ];
+      const routes = controllers.flatMap(([prototype, prefix]) => {
+        const proto = prototype as unknown as Record<string, object>;
+        return Object.getOwnPropertyNames(proto)
+          .filter((n) => n !== 'constructor' && Reflect.hasMetadata(PATH_METADATA, proto[n]!))
+          .map((n) => {
+            const path = String(Reflect.getMetadata(PATH_METADATA, proto[n]!)).replace(/:(\w+)/g, '{$1}');
+            const method = String(
+              RequestMethod[Reflect.getMetadata(METHOD_METADATA, proto[n]!) as number],
+            ).toLowerCase();
+            return {
+              method,
+              path: path === '/' ? prefix : `${prefix}/${path}`,
+              action: Reflect.getMetadata('ops-action', proto[n]!) as string | undefined,
+            };
+          });
+      });
       assert.ok(routes.length >= 15, `found the routes (${routes.length})`);
       for (const r of routes) {
         const op = paths[r.path.replace('{id}', '{proposalId}')]?.[r.method];
@@ -514,6 +521,7 @@ describe('operator side', () => {
           acknowledge: 'operator',
           beneficiary: 'operator',
           decide: 'approver',
+          approve_payout: 'operator',
           tokens: 'approver',
         }[r.action ?? 'read'];
         assert.equal(op['x-required-role'], want, `${r.method} ${r.path}: role`);
