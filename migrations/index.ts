@@ -23,6 +23,7 @@ import { ProviderSubState1764620000000 } from './1764620000000-provider-sub-stat
 import { TransferIdentity1764630000000 } from './1764630000000-transfer-identity.js';
 import { BatchEntrySubState1764640000000 } from './1764640000000-batch-entry-sub-state.js';
 import { HumanIdentity1764650000000 } from './1764650000000-human-identity.js';
+import { ApprovalHolds1764660000000 } from './1764660000000-approval-holds.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   TransferIdentity1764630000000,
   BatchEntrySubState1764640000000,
   HumanIdentity1764650000000,
+  ApprovalHolds1764660000000,
 ];

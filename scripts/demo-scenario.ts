@@ -383,6 +383,7 @@ async function main(): Promise<void> {
   );
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   await showHistory(id('pending'));
+  const approvalOk = await showApproval(producer, events, beneId);
   await showTrace(id('std'));
   const left = events.some((e) => e.subject === id('withdraw') && e.data.status === 'REQUIRES_ATTENTION')
     ? id('withdraw')
@@ -400,7 +401,72 @@ async function main(): Promise<void> {
     );
   await producer.disconnect();
   await consumer.disconnect();
-  if (missing.length || answered() < queries.length) process.exitCode = 1;
+  if (missing.length || answered() < queries.length || !approvalOk) process.exitCode = 1;
+}
+
+/**
+ * Approval before sending (issue 30): with the demo's rule (APPROVAL_POLICIES: 10,000.00 or more on
+ * the default account), a payout of 25,000.00 waits; demo-approver approves it through the operations
+ * API (a configured operator's own token; an issued automation token may not decide), then it is
+ * paid. Prints its events and where a person does the same in the console.
+ */
+async function showApproval(
+  producer: {
+    send: (r: { topic: string; messages: Array<{ key: string; value: string }> }) => Promise<unknown>;
+  },
+  events: readonly PayoutEvent[],
+  beneId: string,
+): Promise<boolean> {
+  const approver = process.env['DEMO_OPS_APPROVER_TOKEN'];
+  if (!process.env['APPROVAL_POLICIES'] || !approver) return true;
+  const transferId = id('approval');
+  const command = { type: 'payout.standard_transfer', data: { transferId, beneId, amount: '25000.00' } };
+  await producer.send({
+    topic: topicName(prefix, TOPICS.commands),
+    messages: [{ key: transferId, value: JSON.stringify(command) }],
+  });
+  const status = (s: string) => () => events.find((e) => e.subject === transferId && e.data.status === s);
+  if (!(await until(status('AWAITING_APPROVAL'), 20_000))) {
+    console.log(`
+approval: ${transferId} did not wait for approval (is APPROVAL_POLICIES set on the service?)`);
+    return false;
+  }
+  const auth = { authorization: `Bearer ${approver}`, 'content-type': 'application/json' };
+  const waiting = (await (await fetch(`${service}/ops/approvals`, { headers: auth })).json()) as {
+    items: Array<{
+      transferId: string;
+      rules: Array<{ rule: string; detail: string }>;
+      policyVersion: string;
+    }>;
+  };
+  const hold = waiting.items.find((i) => i.transferId === transferId);
+  console.log(
+    `
+Approval before sending: ${transferId} (25000.00) waits for a person, held by ` +
+      `${hold?.rules.map((r) => `${r.rule} (${r.detail})`).join(', ') ?? '?'}, policy ${hold?.policyVersion ?? '?'}.` +
+      `
+  A person approves it in the console: ${service}/console#/approvals; here demo-approver approves it` +
+      ` through the operations API (POST /ops/approvals/payouts/default/${transferId}/approve).`,
+  );
+  const res = await fetch(`${service}/ops/approvals/payouts/default/${transferId}/approve`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ note: 'demo: checked against the invoice' }),
+  });
+  console.log(`  approve answered ${res.status}: ${((await res.json()) as { state?: string }).state ?? ''}`);
+  const paid = await until(status('SUCCESS'), 30_000);
+  console.log(`
+Its events:
+`);
+  console.log(
+    table([
+      ['version', 'type', 'status', 'reason'],
+      ...events
+        .filter((e) => e.subject === transferId)
+        .map((e) => [String(e.data.version), e.type, e.data.status, e.data.reason ?? '']),
+    ]),
+  );
+  return paid !== undefined;
 }
 
 /** The operations API's timeline of one payout: its durable history, with the cause of each change. */

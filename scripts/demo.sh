@@ -27,6 +27,9 @@ export RECONCILE_SCHEDULE=${RECONCILE_SCHEDULE:-3s,5s,10s,30s,1m,2m,5m,10m,30m,1
 # The provider's webhooks (ADR 0013): the service listens here, the sandbox posts here.
 export WEBHOOKS_PORT=${WEBHOOKS_PORT:-3900}
 export PROVIDER_ACCOUNT_ID=${PROVIDER_ACCOUNT_ID:-default}
+# Approval before sending (issue 30): one rule on the default account. A payout of 10,000.00 or more
+# waits (AWAITING_APPROVAL) until a person approves it; the scenario shows one, approved by demo-approver.
+export APPROVAL_POLICIES=${APPROVAL_POLICIES:-'[{"accountId":"default","rules":[{"rule":"amount_at_least","amount":"10000.00"}]}]'}
 
 # One service process with SERVICE_ROLES as set (all roles by default), or one process per role set.
 case "${DEMO_ROLES:-}" in

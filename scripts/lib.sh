@@ -16,7 +16,10 @@ port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 # which npm scripts put first on PATH; we do the same for anything run from these scripts).
 ensure_deps() {
   command -v npm >/dev/null || fail "npm is needed to install the project (install Node.js and npm from Debian: apt-get install nodejs npm)"
-  if [ ! -x node_modules/.bin/node ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if [ -L node_modules ]; then
+    # A git worktree sharing another checkout's install: `npm ci` would empty that one in place.
+    say "node_modules is a link to $(readlink node_modules): using it as it is (no npm ci)"
+  elif [ ! -x node_modules/.bin/node ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     say "installing npm dependencies (npm ci), including Node 24"
     npm ci --no-audit --no-fund --loglevel=error
   fi

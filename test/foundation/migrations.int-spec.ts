@@ -5,8 +5,12 @@ import { revertLastMigration, runMigrations } from '#database';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
 const LEDGER_TABLES = [
+  'approval_daily_sum',
+  'approval_decision',
+  'approval_hold',
   'batch',
   'batch_item',
+  'beneficiary_change',
   'beneficiary_proposal',
   'dead_letter',
   'operator_action',

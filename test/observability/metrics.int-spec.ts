@@ -148,6 +148,7 @@ describe('metrics after a known run, and the alert rules and dashboard that use 
       'DeadLettersIncreasing',
       'ConsumerLagHigh',
       'ProviderErrorsHigh',
+      'PayoutApprovalWaitingTooLong',
     ])
       assert.ok(names.has(a), `alert ${a}`);
   });

@@ -7,6 +7,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { RequestMethod } from '@nestjs/common';
 import { OpsController } from '../../apps/payout-service/src/ops.controller.js';
 import { OpsFourEyesController } from '../../apps/payout-service/src/ops-four-eyes.controller.js';
+import { ApprovalsController } from '../../apps/payout-service/src/approvals.controller.js';
 import { FAST_RECONCILE, operatorsEnv, startStack, type Stack } from '#test-support';
 
 const ACCOUNT = 'default';
@@ -489,8 +490,13 @@ describe('operator side', () => {
       assert.deepEqual(served.body, JSON.parse(file));
       const paths = served.body['paths'] as Record<string, Record<string, Row>>;
       // The routes as Nest knows them (its route metadata): one added without a document entry fails here.
-      const routes = [OpsController, OpsFourEyesController].flatMap((controller) => {
-        const proto = controller.prototype as unknown as Record<string, object>;
+      const controllers: Array<[object, string]> = [
+        [OpsController.prototype, '/ops'],
+        [OpsFourEyesController.prototype, '/ops'],
+        [ApprovalsController.prototype, '/ops/approvals'],
+      ];
+      const routes = controllers.flatMap(([prototype, prefix]) => {
+        const proto = prototype as unknown as Record<string, object>;
         return Object.getOwnPropertyNames(proto)
           .filter((n) => n !== 'constructor' && Reflect.hasMetadata(PATH_METADATA, proto[n]!))
           .map((n) => {
@@ -500,7 +506,7 @@ describe('operator side', () => {
             ).toLowerCase();
             return {
               method,
-              path: `/ops/${path}`,
+              path: path === '/' ? prefix : `${prefix}/${path}`,
               action: Reflect.getMetadata('ops-action', proto[n]!) as string | undefined,
             };
           });
@@ -517,6 +523,7 @@ describe('operator side', () => {
           acknowledge: 'operator',
           beneficiary: 'operator',
           decide: 'approver',
+          approve_payout: 'operator',
           tokens: 'approver',
         }[r.action ?? 'read'];
         assert.equal(op['x-required-role'], want, `${r.method} ${r.path}: role`);

@@ -1,6 +1,6 @@
 // @ts-check
 // The console's shell: sign-in, navigation, hash routes (#/queue, #/search, #/payout/<account>/<id>,
-// #/proposals, #/dead-letters, #/beneficiaries, #/tokens). Each view is a function that fills <main> from the operations API.
+// #/proposals, #/approvals, #/dead-letters, #/beneficiaries, #/tokens). Each view is a function that fills <main> from the operations API.
 // Sign-in: with the company's identity provider (a server-side session, an HttpOnly cookie) when
 // the service has one, or with a token typed in (automation, break-glass).
 import {
@@ -15,6 +15,7 @@ import {
   whoAmI,
 } from './api.js';
 import { h, mount, notice } from './dom.js';
+import { approvalsView } from './view-approvals.js';
 import { beneficiariesView } from './view-beneficiaries.js';
 import { deadLettersView } from './view-dead-letters.js';
 import { payoutView } from './view-payout.js';
@@ -36,6 +37,7 @@ const ROUTES = [
   [/^\/search$/, 'search', searchView],
   [/^\/payout\/([^/]+)\/([^/]+)$/, 'payout', payoutView],
   [/^\/proposals$/, 'proposals', proposalsView],
+  [/^\/approvals$/, 'approvals', approvalsView],
   [/^\/dead-letters$/, 'dead-letters', deadLettersView],
   [/^\/beneficiaries$/, 'beneficiaries', beneficiariesView],
   [/^\/tokens$/, 'tokens', tokensView],

@@ -5,6 +5,7 @@ import { call, describe, seg } from './api.js';
 import { confirmAction, h, mount, notice, statusBadge, when } from './dom.js';
 import { fourEyesSection } from './view-four-eyes.js';
 import { timelineSection } from './view-timeline.js';
+import { SUB_STATE_LABELS } from './vocabulary.js';
 
 /**
  * @typedef {{ accountId: string, transferId: string, kind: string, status: string, version: number,
@@ -79,7 +80,7 @@ export async function payoutView(ctx) {
     ['Kind', p.kind],
     ['Amount', p.amount],
     ['Reason', p.reason ?? ''],
-    ['At the provider', p.subState ?? ''],
+    ['At the provider', p.subState ? `${p.subState}: ${SUB_STATE_LABELS[p.subState] ?? ''}` : ''],
     ['Provider status code', p.statusCode ?? ''],
     ['Version / attempt', `${p.version} / ${p.attempt}`],
     ['Reference id', p.referenceId ?? ''],

@@ -4,6 +4,7 @@
 
 export const STATUSES = [
   'RECEIVED',
+  'AWAITING_APPROVAL',
   'SUBMITTING',
   'PENDING',
   'UNKNOWN',
@@ -31,3 +32,16 @@ export const SUB_STATES = [
   'scheduled_next_working_day',
   'sent_to_bank',
 ];
+
+/**
+ * What each sub-state means, for a person: a payout waiting for an approval in the provider's own
+ * dashboard (approval_pending) is not waiting for this service's approval (AWAITING_APPROVAL).
+ * @type {Record<string, string>}
+ */
+export const SUB_STATE_LABELS = {
+  queued: 'queued at the provider for low balance',
+  approval_pending: "waiting for approval in the provider's dashboard (not this service's approval)",
+  approved: "approved in the provider's dashboard, not yet settled",
+  scheduled_next_working_day: "scheduled for the bank's next working day",
+  sent_to_bank: "with the beneficiary's bank",
+};

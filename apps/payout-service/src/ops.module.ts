@@ -30,6 +30,7 @@ import { CONSOLE_ASSETS, CONSOLE_DIR, ConsoleController, loadConsoleAssets } fro
 import { OPS_ACCESS, type OpsAccess } from './ops-access.js';
 import { OpsAuthGuard, OpsController } from './ops.controller.js';
 import { OpsFourEyesController } from './ops-four-eyes.controller.js';
+import { ApprovalsController } from './approvals.controller.js';
 import { type ServiceConfig } from './service.config.js';
 
 /** Says once, at boot, whether the operations API is on, and for how many operators. */
@@ -104,7 +105,13 @@ export class OpsModule {
     return {
       module: OpsModule,
       controllers: enabled
-        ? [OpsController, OpsFourEyesController, ConsoleController, ConsoleAuthController]
+        ? [
+            OpsController,
+            OpsFourEyesController,
+            ApprovalsController,
+            ConsoleController,
+            ConsoleAuthController,
+          ]
         : [],
       providers: [
         { provide: OperatorDirectory, useValue: directory },

@@ -80,6 +80,7 @@ import {
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
+import { createApprovals } from './approvals.factory.js';
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -159,6 +160,16 @@ export function createPipeline(i: PipelineInputs) {
   // The provider per API generation, over the one client (shared auth, budgets, metrics).
   const connectors = connectorsOf(client);
 
+  const { approvals, beneficiaryChanges, approvalGate, approvalExpiry } = createApprovals({
+    config: c,
+    pool,
+    payouts,
+    batches,
+    payoutLedger,
+    batchLedger,
+    logger: log('approvals'),
+  });
+
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
   const intake = new IntakeService({
     payouts,
@@ -176,6 +187,7 @@ export function createPipeline(i: PipelineInputs) {
     providerApiOf: (accountId) => accountApi(clientOptions, accountId),
     maxCommandBytes: c.MAX_COMMAND_BYTES,
     tracing,
+    ...(approvalGate ? { approvals: approvalGate } : {}),
   });
 
   const leases = new LeaseKeeper(pool, payouts, executorLog, leaseKeeperSettings(c, owner), () =>
@@ -292,6 +304,7 @@ export function createPipeline(i: PipelineInputs) {
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
     beneficiaries,
     ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
+    beneficiaryChanges,
   });
   const webhooks = createWebhooks({
     config,
@@ -321,8 +334,10 @@ export function createPipeline(i: PipelineInputs) {
     contradictions,
     deadLetters: new DeadLetterRepository(),
     deadOutboxRows: (page) => outbox.listDead(pool, page),
-    manage: new ManageBeneficiaries(beneficiaries),
+    manage: new ManageBeneficiaries(beneficiaries, beneficiaryChanges),
     accountIds: clientOptions.accounts.map((a) => a.accountId),
+    approvals,
+    batchLedger,
   });
 
   return {
@@ -339,6 +354,7 @@ export function createPipeline(i: PipelineInputs) {
     batchSubmits,
     batchChecks,
     historyMaintenance,
+    approvalExpiry,
     relay,
     walRelay,
     slotHealth: {

@@ -39,6 +39,9 @@ import {
   RecheckPayout,
   RejectProposal,
   RemoveBeneficiary,
+  ListApprovals,
+  GetApproval,
+  DecideApproval,
   ReplayDeadEvent,
   SearchPayouts,
 } from '#operations';
@@ -87,6 +90,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.reconciler.start();
       this.p.batchChecks.start();
       this.p.historyMaintenance.start();
+      this.p.approvalExpiry.start();
     }
     if (roles.has('webhooks')) {
       this.p.webhookWorker.start();
@@ -109,6 +113,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.reconciler.stop(),
       this.p.batchChecks.stop(),
       this.p.historyMaintenance.stop(),
+      this.p.approvalExpiry.stop(),
       this.p.webhookWorker.stop(),
     ]);
     const drained = await this.p.submission.drain(deadline);
@@ -172,6 +177,9 @@ const OPERATIONS_USE_CASES = {
   removeBeneficiary: RemoveBeneficiary,
   decideBeneficiaryChange: DecideBeneficiaryChange,
   listBeneficiaryProposals: ListBeneficiaryProposals,
+  listApprovals: ListApprovals,
+  getApproval: GetApproval,
+  decideApproval: DecideApproval,
 } satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
 
 const operationsUseCases = (): Provider[] =>

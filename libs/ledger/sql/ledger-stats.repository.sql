@@ -8,6 +8,10 @@ SELECT 'payout' AS kind, 'RECEIVED' AS status, count(*) AS count,
   EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'RECEIVED'
   UNION ALL
+  SELECT 'payout' AS kind, 'AWAITING_APPROVAL' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'AWAITING_APPROVAL'
+  UNION ALL
   SELECT 'payout' AS kind, 'SUBMITTING' AS status, count(*) AS count,
   EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'SUBMITTING'
@@ -32,7 +36,11 @@ SELECT 'batch' AS kind, status, count(*) AS count,
 UNION ALL
 SELECT 'contradiction' AS kind, 'open' AS status, count(*) AS count,
        COALESCE(EXTRACT(EPOCH FROM now() - min(seen_at))::float8, 0) AS age
-  FROM payout_contradiction WHERE acknowledged_at IS NULL;
+  FROM payout_contradiction WHERE acknowledged_at IS NULL
+UNION ALL
+SELECT 'approval' AS kind, 'waiting' AS status, count(*) AS count,
+       COALESCE(EXTRACT(EPOCH FROM now() - min(created_at))::float8, 0) AS age
+  FROM approval_hold WHERE state = 'waiting';
 
 -- ledgerStats.settledCounts (LedgerStatsRepository.settledCounts)
 SELECT 'payout' AS kind, status, count(*) AS count,

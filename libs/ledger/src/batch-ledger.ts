@@ -18,6 +18,7 @@ import {
   type HistoryCause,
   type HistoryEntry,
   type HistoryRepository,
+  type OperatorActor,
 } from './history.repository.js';
 import {
   type BatchEntryUpdate,
@@ -55,6 +56,8 @@ export interface BatchChange {
   readonly log?: Readonly<Record<string, unknown>>;
   /** The history's cause when the source alone does not say it (the batch submitter: executor). */
   readonly cause?: HistoryCause;
+  /** The person behind a change of source `operations` (an approval's): written to the history. */
+  readonly actor?: OperatorActor;
 }
 
 export interface BatchLedgerDeps {
@@ -170,7 +173,7 @@ export class BatchLedger {
     if (moved) {
       await this.d.outbox.enqueue(tx.client, [batchStateEvent(moved)]);
       await this.d.history.record(tx.client, [
-        batchHistory(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source]),
+        batchHistory(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source], change.actor),
       ]);
     }
     announce(() => this.announce(change, moved, source));
@@ -395,7 +398,12 @@ export class BatchLedger {
   }
 }
 
-function batchHistory(from: BatchStatus | null, b: BatchRow, cause: HistoryCause): HistoryEntry {
+function batchHistory(
+  from: BatchStatus | null,
+  b: BatchRow,
+  cause: HistoryCause,
+  actor?: OperatorActor,
+): HistoryEntry {
   return {
     subject: 'batch',
     subjectId: b.id,
@@ -408,5 +416,6 @@ function batchHistory(from: BatchStatus | null, b: BatchRow, cause: HistoryCause
     reason: b.reason,
     statusCode: b.statusCode,
     referenceId: b.referenceId,
+    ...(actor ? { actor } : {}),
   };
 }

@@ -2,7 +2,7 @@ import { SERVICE_SOURCE, TOPICS, type EventData, type PayoutEvent } from '#contr
 import { maskAccountNumber, maskDigitRuns, maskVpa } from '#observability';
 import { type ContradictionRow } from './contradiction.repository.js';
 import { type TransferHolder } from './transfer-identity.repository.js';
-import { BATCH_EVENT_NAME, PAYOUT_EVENT_NAME } from './state-machine.js';
+import { BATCH_EVENT_NAME, eventNameOf, PAYOUT_EVENT_NAME } from './state-machine.js';
 import { type BatchItemRow, type BatchRow, type PayoutRow } from './ledger.types.js';
 
 /** One row for the outbox: the event and where it goes. Kafka key = the entity's stream key. */
@@ -129,7 +129,7 @@ export function payoutStateEvent(row: PayoutRow): OutboxMessage {
     envelope(
       stateEventId(key, row.version),
       row.transferId,
-      `payouts.payout.${PAYOUT_EVENT_NAME[row.status]}`,
+      `payouts.payout.${eventNameOf(PAYOUT_EVENT_NAME, row.status, row.version)}`,
       data,
       at,
     ),
@@ -165,7 +165,7 @@ export function batchStateEvent(row: BatchRow): OutboxMessage {
     envelope(
       stateEventId(key, row.version),
       row.batchTransferId,
-      `payouts.batch.${BATCH_EVENT_NAME[row.status]}`,
+      `payouts.batch.${eventNameOf(BATCH_EVENT_NAME, row.status, row.version)}`,
       data,
       at,
     ),

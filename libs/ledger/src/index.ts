@@ -25,3 +25,4 @@ export type { LedgerTransaction } from './ledger-transaction.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';
 export * from './bene-history.repository.js';
+export * from './approval.repository.js';

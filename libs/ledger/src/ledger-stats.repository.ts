@@ -5,9 +5,10 @@ type Db = pg.Pool | pg.PoolClient;
 /**
  * One line of the ledger snapshot: rows of one table in one status, and how old the oldest is.
  * `contradiction`/`open`: contradictions no person has acknowledged yet (ADR 0018).
+ * `approval`/`waiting`: payouts and batches waiting for people's approval (issue 30).
  */
 export interface LedgerStatusCount {
-  readonly kind: 'payout' | 'batch' | 'contradiction';
+  readonly kind: 'payout' | 'batch' | 'contradiction' | 'approval';
   readonly status: string;
   readonly count: number;
   /** Seconds since the oldest row in this status was created. */
@@ -35,7 +36,11 @@ export class LedgerStatsRepository {
        UNION ALL
        SELECT 'contradiction' AS kind, 'open' AS status, count(*) AS count,
               COALESCE(EXTRACT(EPOCH FROM now() - min(seen_at))::float8, 0) AS age
-         FROM payout_contradiction WHERE acknowledged_at IS NULL`);
+         FROM payout_contradiction WHERE acknowledged_at IS NULL
+       UNION ALL
+       SELECT 'approval' AS kind, 'waiting' AS status, count(*) AS count,
+              COALESCE(EXTRACT(EPOCH FROM now() - min(created_at))::float8, 0) AS age
+         FROM approval_hold WHERE state = 'waiting'`);
     return rows.map(toCount);
   }
 
@@ -62,6 +67,10 @@ const LIVE_PAYOUTS = `SELECT 'payout' AS kind, 'RECEIVED' AS status, count(*) AS
        EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'RECEIVED'
 UNION ALL
+SELECT 'payout' AS kind, 'AWAITING_APPROVAL' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'AWAITING_APPROVAL'
+UNION ALL
 SELECT 'payout' AS kind, 'SUBMITTING' AS status, count(*) AS count,
        EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'SUBMITTING'
@@ -81,7 +90,7 @@ SELECT 'payout' AS kind, 'REQUIRES_ATTENTION' AS status, count(*) AS count,
   FROM payout WHERE status = 'REQUIRES_ATTENTION'`;
 
 interface Raw {
-  kind: 'payout' | 'batch' | 'contradiction';
+  kind: LedgerStatusCount['kind'];
   status: string;
   count: string;
   age: number | null;

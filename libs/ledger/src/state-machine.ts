@@ -6,7 +6,10 @@ import { type BatchStatus, type PayoutStatus } from '#contracts';
  * backwards is recognised by its caller with `canMove` first, and counted, never applied.
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
-  RECEIVED: ['SUBMITTING', 'REJECTED'],
+  // AWAITING_APPROVAL: held by the account's approval policy in intake's own transaction (issue 30).
+  RECEIVED: ['SUBMITTING', 'REJECTED', 'AWAITING_APPROVAL'],
+  // Approved: RECEIVED again, for the executor; rejected or expired: REJECTED (nothing was sent).
+  AWAITING_APPROVAL: ['RECEIVED', 'REJECTED'],
   // REVERSED too: a status check of a row left SUBMITTING (a crash mid-call) may find the payout
   // already paid and returned, as from UNKNOWN.
   SUBMITTING: [
@@ -48,7 +51,8 @@ export function isTerminal(s: PayoutStatus): boolean {
 }
 
 const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> = {
-  RECEIVED: ['SUBMITTING', 'REJECTED'],
+  RECEIVED: ['SUBMITTING', 'REJECTED', 'AWAITING_APPROVAL'],
+  AWAITING_APPROVAL: ['RECEIVED', 'REJECTED'],
   SUBMITTING: [
     'PROCESSING',
     'COMPLETED',
@@ -70,9 +74,13 @@ export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
   return BATCH_TRANSITIONS[from].includes(to);
 }
 
-/** Event type per status: `payouts.payout.<name>`. RECEIVED is announced as "accepted". */
+/**
+ * Event type per status: `payouts.payout.<name>`. RECEIVED is announced as "accepted" (its first
+ * version) or "approved" (a later one: the only way back to RECEIVED is an approval; eventNameOf).
+ */
 export const PAYOUT_EVENT_NAME: Readonly<Record<PayoutStatus, string>> = {
   RECEIVED: 'accepted',
+  AWAITING_APPROVAL: 'awaiting_approval',
   SUBMITTING: 'submitting',
   PENDING: 'pending',
   UNKNOWN: 'unknown',
@@ -85,6 +93,7 @@ export const PAYOUT_EVENT_NAME: Readonly<Record<PayoutStatus, string>> = {
 
 export const BATCH_EVENT_NAME: Readonly<Record<BatchStatus, string>> = {
   RECEIVED: 'accepted',
+  AWAITING_APPROVAL: 'awaiting_approval',
   SUBMITTING: 'submitting',
   PROCESSING: 'processing',
   UNKNOWN: 'unknown',
@@ -93,6 +102,19 @@ export const BATCH_EVENT_NAME: Readonly<Record<BatchStatus, string>> = {
   REJECTED: 'rejected',
   REQUIRES_ATTENTION: 'requires_attention',
 };
+
+/**
+ * The name of the event of a payout's or batch's version: RECEIVED after version 1 was reached by
+ * an approval (AWAITING_APPROVAL -> RECEIVED is the only move into RECEIVED), so it says
+ * "approved"; a function of (status, version), as the event of a version must be.
+ */
+export function eventNameOf(
+  names: Readonly<Record<string, string>>,
+  status: string,
+  version: number,
+): string {
+  return status === 'RECEIVED' && version > 1 ? 'approved' : (names[status] ?? status.toLowerCase());
+}
 
 /** A move the state machine does not allow: a defect in the caller, never applied. */
 export class IllegalTransitionError extends Error {

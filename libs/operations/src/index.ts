@@ -1,6 +1,7 @@
 export * from './operations.config.js';
 export * from './operations.errors.js';
 export * from './operations.views.js';
+export * from './approvals.views.js';
 export * from './use-cases/index.js';
 export * from './operators.js';
 export * from './sign-in-gate.js';

@@ -5,6 +5,7 @@ import { ACTION_ROLE, OPERATOR_ROLES } from './operators.js';
 import { MAX_PAGE_LIMIT as DEAD_PAGE } from './dead-letters.js';
 import { PROBLEM_JSON, PROBLEM_SCHEMA, PROBLEM_TITLES } from './problem-details.js';
 import { fourEyesPaths, fourEyesSchemas, type OpenApiParts } from './openapi-four-eyes.js';
+import { approvalPaths, approvalSchemas } from './openapi-approvals.js';
 
 /**
  * The operations API as OpenAPI 3.1: served at GET /ops/openapi.json and checked in as
@@ -376,6 +377,12 @@ export function opsOpenApi(): Json {
           responses: { ...ok('one page', ref('DeadLetterPage')), ...errors(400, 401) },
         },
       },
+      ...approvalPaths({
+        ...{ ref, ok, errors, role, path, query },
+        readRole: ACTION_ROLE.read,
+        decideRole: ACTION_ROLE.approve_payout,
+        maxPage: MAX_PAGE,
+      }),
     },
     components: {
       securitySchemes: {
@@ -394,6 +401,7 @@ export function opsOpenApi(): Json {
         },
       },
       schemas: {
+        ...approvalSchemas(),
         Problem: PROBLEM_SCHEMA as unknown as Json,
         ...fourEyesSchemas(parts),
         Me: {

@@ -25,6 +25,7 @@ describe('operator roles', () => {
       acknowledge: false,
       beneficiary: false,
       decide: false,
+      approve_payout: false,
       tokens: false,
     },
     operator: {
@@ -35,6 +36,7 @@ describe('operator roles', () => {
       acknowledge: true,
       beneficiary: true,
       decide: false,
+      approve_payout: true,
       tokens: false,
     },
     approver: {
@@ -45,6 +47,7 @@ describe('operator roles', () => {
       acknowledge: true,
       beneficiary: true,
       decide: true,
+      approve_payout: true,
       tokens: true,
     },
   };

@@ -60,6 +60,11 @@ export const ACTION_ROLE = {
   /** Propose registering or removing a beneficiary (a second person approves); reading one is `read`. */
   beneficiary: 'operator',
   decide: 'approver',
+  /**
+   * Approve or reject a payout held by the approval policy (issue 30): the hold names the role it
+   * needs (operator or approver), checked by the use case; a token never decides.
+   */
+  approve_payout: 'operator',
   /** Issue, list and revoke automation tokens (the secret shown once, stored hashed). */
   tokens: 'approver',
 } as const satisfies Record<string, OperatorRole>;
@@ -71,6 +76,8 @@ export type OperatorAction = keyof typeof ACTION_ROLE;
  * and issue or revoke tokens. A token is a program acting for its issuer; the second pair of
  * eyes, and the minting of more credentials, stay with a person signed in as themselves.
  */
+// A held payout's approval (`approve_payout`) is refused to tokens by its use case, which records
+// the attempt in the operator actions.
 export const NOT_BY_TOKEN: ReadonlySet<OperatorAction> = new Set<OperatorAction>(['decide', 'tokens']);
 
 export function roleAllows(role: OperatorRole, action: OperatorAction): boolean {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
 import { LONG_WAIT_VARS } from './long-waits.config.js';
+import { APPROVAL_VARS } from './approval/approval.config.js';
 
 /** A watch's schedule (delays between checks of a settled payout): a list, or "off" for none. */
 const watchSchedule = z.string().transform((s, ctx) => {
@@ -142,6 +143,7 @@ export const pipelineConfig = defineSection('pipeline', {
   }),
   // The provider's long waits and the attention watch (issue 29).
   ...LONG_WAIT_VARS,
+  ...APPROVAL_VARS,
 });
 
 export type PipelineConfig = SectionValues<typeof pipelineConfig.vars>;

@@ -107,6 +107,24 @@ export class PipelineGauges {
         this.set(open?.count ?? 0);
       },
     });
+    // Approval before sending (issue 30): the alert PayoutApprovalWaitingTooLong watches the age.
+    const waiting = async () => (await ledger()).find((r) => r.kind === 'approval' && r.status === 'waiting');
+    new Gauge({
+      name: 'payouts_approvals_waiting',
+      help: "Payouts and batches waiting for people's approval under their account's policy (AWAITING_APPROVAL)",
+      registers: [registry],
+      async collect() {
+        this.set((await waiting())?.count ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'payouts_approvals_oldest_age_seconds',
+      help: 'Age of the oldest payout or batch waiting for approval (0 if none)',
+      registers: [registry],
+      async collect() {
+        this.set((await waiting())?.oldestAgeSeconds ?? 0);
+      },
+    });
     if (sources.consumerLag) {
       const lag = cachedSource(
         sources.consumerLag,

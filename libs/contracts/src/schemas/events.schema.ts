@@ -1,7 +1,13 @@
 import { amountSchema, RULE } from './common.schema.js';
 
+/**
+ * AWAITING_APPROVAL (issue 30): held at intake by the account's approval policy, before the executor
+ * may claim it; approved, it is RECEIVED again (`payouts.payout.approved`), rejected or expired it
+ * is REJECTED (`approval_rejected`, `approval_expired`). Nothing was sent to the provider.
+ */
 export const PAYOUT_STATUSES = [
   'RECEIVED',
+  'AWAITING_APPROVAL',
   'SUBMITTING',
   'PENDING',
   'UNKNOWN',
@@ -37,6 +43,7 @@ export type ProviderSubState = (typeof PROVIDER_SUB_STATES)[number];
 
 export const BATCH_STATUSES = [
   'RECEIVED',
+  'AWAITING_APPROVAL',
   'SUBMITTING',
   'PROCESSING',
   'UNKNOWN',

@@ -21,6 +21,8 @@ import { RecheckPayout } from './recheck-payout/recheck-payout.use-case.js';
 import { RejectProposal } from './reject-proposal/reject-proposal.use-case.js';
 import { ReplayDeadEvent } from './replay-dead-event/replay-dead-event.use-case.js';
 import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
+import { DecideApproval } from './decide-approval/decide-approval.use-case.js';
+import { GetApproval, ListApprovals } from './list-approvals/list-approvals.use-case.js';
 
 // Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
@@ -49,7 +51,16 @@ export {
   RemoveBeneficiary,
   ReplayDeadEvent,
   SearchPayouts,
+  DecideApproval,
+  GetApproval,
+  ListApprovals,
 };
+export { parseListApprovals, type ListApprovalsCommand } from './list-approvals/list-approvals.use-case.js';
+export {
+  parseDecideApproval,
+  type DecideApprovalCommand,
+} from './decide-approval/decide-approval.command.js';
+export { approverIdentity, isAutomation } from './shared/approver-identity.js';
 export type { BeneficiaryView } from './shared/beneficiaries.js';
 export type { BeneficiaryProposalView } from './shared/beneficiary-proposals.js';
 export {
@@ -101,6 +112,9 @@ export function createOperationsUseCases(p: OperationsPorts) {
     removeBeneficiary: new RemoveBeneficiary(p),
     decideBeneficiaryChange: new DecideBeneficiaryChange(p),
     listBeneficiaryProposals: new ListBeneficiaryProposals(p),
+    listApprovals: new ListApprovals(p),
+    getApproval: new GetApproval(p),
+    decideApproval: new DecideApproval(p),
   };
 }
 

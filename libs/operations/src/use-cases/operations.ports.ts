@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import {
+  type ApprovalRepository,
+  type BatchLedger,
   type BatchRepository,
   type ContradictionRepository,
   type DeadLetterRepository,
@@ -49,4 +51,7 @@ export interface OperationsPorts {
   accountIds: readonly string[];
   /** Contradictions of published terminal states (ADR 0018): listed in the queue until acknowledged. */
   contradictions?: ContradictionRepository;
+  /** The approval holds (issue 30) and the batch's ledger step their decisions move. */
+  approvals?: ApprovalRepository;
+  batchLedger?: BatchLedger;
 }

@@ -21,6 +21,7 @@ import {
   type PayoutKind,
   type PayoutLedger,
   type PayoutRepository,
+  type PayoutRow,
   payoutStateEvent,
   type SecretsCipher,
   splitSecrets,
@@ -46,6 +47,7 @@ import { refusalOf } from './database-refusal.js';
 import { idInUse } from './transfer-id-in-use.js';
 import { scrubForDeadLetter, scrubText } from './scrub.js';
 import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
+import { type ApprovalHolds, type HeldBatch } from '../shared/approval-ports.js';
 
 export interface IntakeDeps {
   payouts: PayoutRepository;
@@ -75,6 +77,8 @@ export interface IntakeDeps {
   maxCommandBytes?: number;
   /** A span per intake transaction, in the commands' traces (ADR 0015). */
   tracing?: Tracing;
+  /** The approval policy (issue 30), in this transaction; absent when no account has one. */
+  approvals?: ApprovalHolds;
 }
 
 interface Valid {
@@ -276,6 +280,7 @@ export class IntakeService {
     for (const v of valid) if (!firstOf.has(keyOf(v))) firstOf.set(keyOf(v), v);
     const candidates = [...firstOf.values()];
     const inserting = new Set<Valid>();
+    const [admitted, admittedBatches]: [PayoutRow[], HeldBatch[]] = [[], []];
 
     // The rows, their accepted events and first history rows go in first: a refusal below is
     // the next version of its payout.
@@ -301,7 +306,7 @@ export class IntakeService {
           'intake',
         );
         result = 'rejected';
-      }
+      } else admitted.push(row);
       outcomes.push({ type: `payout.${row.kind}`, result });
     }
     // A batch whose entry ids are held already (by a single payout, or another batch's entries):
@@ -327,8 +332,10 @@ export class IntakeService {
         continue;
       }
       inserting.add(v);
+      admittedBatches.push({ row, entries: d.entries });
       outcomes.push({ type: v.command.type, result: 'accepted' });
     }
+    await this.d.approvals?.hold(tx, admitted, admittedBatches);
 
     // Every other message repeats an identity now in the ledger: the same request re-emits the
     // current state; a different request is a conflict, and the first request stands.

@@ -10,6 +10,14 @@ import {
   maskBeneficiary,
   type BeneficiaryAnswer,
 } from './beneficiary-decisions.js';
+import { type BeneficiaryChangeLog } from '../shared/approval-ports.js';
+
+/** Who asks for a change: a person of the operations API, or (none given) a Kafka request. */
+export interface ChangedBy {
+  readonly source: 'ops' | 'queries';
+  readonly operatorId: string | null;
+}
+const KAFKA_REQUEST: ChangedBy = { source: 'queries', operatorId: null };
 
 /**
  * Create, get and delete a beneficiary on an account, whatever its API generation. Each is safe
@@ -18,9 +26,19 @@ import {
  * Used by the Kafka request/reply handler and the operations API alike.
  */
 export class ManageBeneficiaries {
-  constructor(private readonly connector: BeneficiaryConnector) {}
+  /** `changes`: where each create and remove is recorded before the provider is asked (issue 30). */
+  constructor(
+    private readonly connector: BeneficiaryConnector,
+    private readonly changes?: BeneficiaryChangeLog,
+  ) {}
 
-  async create(accountId: string, b: BeneficiaryDetails, requestId?: string): Promise<BeneficiaryAnswer> {
+  async create(
+    accountId: string,
+    b: BeneficiaryDetails,
+    requestId?: string,
+    by: ChangedBy = KAFKA_REQUEST,
+  ): Promise<BeneficiaryAnswer> {
+    await this.changes?.record({ accountId, beneId: b.beneId, change: 'created', ...by });
     const { generation, result } = await this.connector.create(accountId, b, requestId);
     if (result.outcome === 'success') {
       return { ok: true, generation, result: 'created', beneficiary: maskBeneficiary(result.data) };
@@ -41,7 +59,13 @@ export class ManageBeneficiaries {
     return { ok: true, generation, result: 'found', beneficiary: maskBeneficiary(result.data) };
   }
 
-  async remove(accountId: string, beneId: string, requestId?: string): Promise<BeneficiaryAnswer> {
+  async remove(
+    accountId: string,
+    beneId: string,
+    requestId?: string,
+    by: ChangedBy = KAFKA_REQUEST,
+  ): Promise<BeneficiaryAnswer> {
+    await this.changes?.record({ accountId, beneId, change: 'removed', ...by });
     const { generation, result } = await this.connector.remove(accountId, beneId, requestId);
     if (result.outcome === 'success') return { ok: true, generation, result: 'deleted' };
     if (result.outcome === 'failed' && result.kind === 'not-found')

@@ -11,6 +11,7 @@ import { Counter, type Registry } from 'prom-client';
 import { type BeneficiaryAnswer } from './beneficiary-decisions.js';
 import { type BeneHistoryReader } from './ledger-bene-history.js';
 import { ManageBeneficiaries } from './manage-beneficiaries.js';
+import { type BeneficiaryChangeLog } from '../shared/approval-ports.js';
 import { type InboundMessage, type MessageProducer } from '../shared/ports.js';
 
 export interface QueryDeps {
@@ -27,6 +28,8 @@ export interface QueryDeps {
   ledgerHistory: BeneHistoryReader;
   /** A reply's time (its `ce_time` header). Default: the clock. */
   now?: () => Date;
+  /** Where beneficiary creates and removes are recorded (the approval policy reads them; issue 30). */
+  beneficiaryChanges?: BeneficiaryChangeLog;
 }
 
 /** One reply ready to send: where, and the query's trace (for its headers). */
@@ -51,7 +54,7 @@ export class QueryService {
   private readonly manage: ManageBeneficiaries;
 
   constructor(private readonly d: QueryDeps) {
-    this.manage = new ManageBeneficiaries(d.beneficiaries);
+    this.manage = new ManageBeneficiaries(d.beneficiaries, d.beneficiaryChanges);
     this.answered = new Counter({
       name: 'payouts_queries_total',
       help: 'Queries answered, by type and result',

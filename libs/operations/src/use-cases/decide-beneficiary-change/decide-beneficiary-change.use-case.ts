@@ -88,11 +88,14 @@ export class DecideBeneficiaryChange {
   }
 
   private ask(p: BeneficiaryProposalRow) {
-    if (p.change === 'delete') return this.d.manage.remove(p.accountId, p.beneId, undefined);
+    // Recorded as a change by the person who proposed it (the approval policy's "changed
+    // recently" rule then keeps that person from approving payouts to it).
+    const by = { source: 'ops', operatorId: p.proposedBy.id } as const;
+    if (p.change === 'delete') return this.d.manage.remove(p.accountId, p.beneId, undefined, by);
     if (!p.details) throw new Error(`beneficiary proposal ${p.id} has no details to register`);
     // Decoded again by the contract's schema: what was sealed is what was checked, or nothing is sent.
     const data = decodeQueryData('beneficiary.create', JSON.parse(this.d.cipher.open(p.details)));
     if (!data.ok) throw new Error(`beneficiary proposal ${p.id}: its sealed details no longer decode`);
-    return this.d.manage.create(p.accountId, data.value, undefined);
+    return this.d.manage.create(p.accountId, data.value, undefined, by);
   }
 }

@@ -50,6 +50,11 @@ export class RecheckPayout {
           OperationsErrorCode.NotSubmitted,
           `payout ${transferId} has not been sent yet; the executor will send it`,
         );
+      case 'AWAITING_APPROVAL':
+        throw new OperationsError(
+          OperationsErrorCode.NotSubmitted,
+          `payout ${transferId} waits for approval under its account's policy: nothing was sent`,
+        );
       case 'REQUIRES_ATTENTION':
         return this.reopen(who, row);
       case 'PENDING':
