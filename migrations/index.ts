@@ -21,6 +21,7 @@ import { DropDueCheckIdx1764530000000 } from './1764530000000-drop-due-check-idx
 import { NegativeWatch1764610000000 } from './1764610000000-negative-watch.js';
 import { ProviderSubState1764620000000 } from './1764620000000-provider-sub-state.js';
 import { TransferIdentity1764630000000 } from './1764630000000-transfer-identity.js';
+import { QueryAnswers1764670000000 } from './1764670000000-query-answers.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   NegativeWatch1764610000000,
   ProviderSubState1764620000000,
   TransferIdentity1764630000000,
+  QueryAnswers1764670000000,
 ];

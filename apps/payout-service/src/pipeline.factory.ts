@@ -16,10 +16,11 @@ import {
   SecretsCipher,
   WithdrawalQuotaRepository,
   BeneHistoryRepository,
+  QueryAnswerRepository,
 } from '#ledger';
 import { createPool } from '#database';
 import { type OutboxSlotView } from '#health';
-import { ReconnectingProducer } from '#messaging';
+import { PRODUCER_SETTINGS, ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
   createOperationsUseCases,
@@ -79,6 +80,9 @@ import {
 } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
+
+/** A query reply's send: about 3 s of retries (a broker outage fails the dead letter too, and the batch is redelivered). */
+const REPLY_RETRY = { initialRetryTime: 200, retries: 4, maxRetryTime: 1_000 };
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -283,7 +287,9 @@ export function createPipeline(i: PipelineInputs) {
   });
   const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
   const queries = new QueryService({
-    producer: new ReconnectingProducer(kafka),
+    // Fewer retries than the other producers: a reply topic that does not exist (a requester's
+    // mistake) fails in seconds and is dead-lettered, instead of holding the partition ~20 s.
+    producer: new ReconnectingProducer(kafka, { ...PRODUCER_SETTINGS, retry: REPLY_RETRY }),
     client,
     registry,
     topicPrefix,
@@ -291,6 +297,13 @@ export function createPipeline(i: PipelineInputs) {
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
     beneficiaries,
     ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
+    replyTopics: c.QUERY_REPLY_TOPICS,
+    pool,
+    answers: new QueryAnswerRepository(),
+    cipher,
+    keepAnswersMs: c.QUERY_ANSWERS_KEEP_MS,
+    dlq,
+    deadLetters: new DeadLetterRepository(),
   });
   const webhooks = createWebhooks({
     config,

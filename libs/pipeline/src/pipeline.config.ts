@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
 import { LONG_WAIT_VARS } from './long-waits.config.js';
+import { parseReplyTopics } from './queries/reply-topics.js';
 
 /** A watch's schedule (delays between checks of a settled payout): a list, or "off" for none. */
 const watchSchedule = z.string().transform((s, ctx) => {
@@ -139,6 +140,22 @@ export const pipelineConfig = defineSection('pipeline', {
     schema: env.positiveInt(),
     default: String(512 * 1024),
     description: 'Commands larger than this are dead-lettered (reason oversized)',
+  }),
+  QUERY_REPLY_TOPICS: envVar({
+    schema: z.string().transform((s, ctx) => {
+      const { topics, problems } = parseReplyTopics(s);
+      for (const message of problems) ctx.addIssue({ code: 'custom', message });
+      return problems.length > 0 ? z.NEVER : topics;
+    }),
+    default: 'payouts.query-replies',
+    description:
+      "Where a query's `replyTo` may send its reply: comma-separated logical topic names, each exact or a prefix ending in `*` (`replies.*`), under KAFKA_TOPIC_PREFIX. Never the service's own topics (commands, events, queries, dead letters): the boot refuses an entry that would allow one. A query naming another topic is dead-lettered (reason reply_topic_refused) and nothing is asked of the provider",
+  }),
+  QUERY_ANSWERS_KEEP_MS: envVar({
+    schema: env.positiveInt(),
+    default: '604800000',
+    description:
+      'How long the recorded answer of a query with side effects (beneficiary.create, beneficiary.delete, query.sdk_token; sealed with LEDGER_ENCRYPTION_KEY) is kept: the same request id asked again within it gets that answer, and the provider is not called again. Default 7 days',
   }),
   // The provider's long waits and the attention watch (issue 29).
   ...LONG_WAIT_VARS,
