@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { Registry } from 'prom-client';
 import { TOPICS, topicName } from '#contracts';
@@ -94,6 +95,7 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       // A reply that cannot be sent is dead-lettered: through the same broker, down as well.
       dlq,
       deadLetters: { record: () => Promise.resolve() },
+      deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
     });
     await broker.stop();
   });

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { type Registry } from 'prom-client';
@@ -163,6 +164,7 @@ export function createPipeline(i: PipelineInputs) {
   const connectors = connectorsOf(client);
 
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
+  const deadLetterKey = createSecretKey(Buffer.from(c.DEAD_LETTER_DIGEST_KEY, 'base64'));
   const intake = new IntakeService({
     payouts,
     ledger: payoutLedger,
@@ -176,6 +178,8 @@ export function createPipeline(i: PipelineInputs) {
     metrics,
     logger: log('intake'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+    knownAccounts: new Set(clientOptions.accounts.map((a) => a.accountId)),
+    deadLetterKey,
     providerApiOf: (accountId) => accountApi(clientOptions, accountId),
     maxCommandBytes: c.MAX_COMMAND_BYTES,
     tracing,
@@ -304,6 +308,7 @@ export function createPipeline(i: PipelineInputs) {
     keepAnswersMs: c.QUERY_ANSWERS_KEEP_MS,
     dlq,
     deadLetters: new DeadLetterRepository(),
+    deadLetterKey,
   });
   const webhooks = createWebhooks({
     config,

@@ -3,6 +3,10 @@ import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
 import { LONG_WAIT_VARS } from './long-waits.config.js';
 import { parseReplyTopics } from './queries/reply-topics.js';
+import { keyProblem } from '#ledger';
+
+/** A development key, so `npm run demo` works out of the box. Production must set its own. */
+export const DEVELOPMENT_DEAD_LETTER_DIGEST_KEY = Buffer.alloc(32, 9).toString('base64');
 
 /** A watch's schedule (delays between checks of a settled payout): a list, or "off" for none. */
 const watchSchedule = z.string().transform((s, ctx) => {
@@ -140,6 +144,16 @@ export const pipelineConfig = defineSection('pipeline', {
     schema: env.positiveInt(),
     default: String(512 * 1024),
     description: 'Commands larger than this are dead-lettered (reason oversized)',
+  }),
+  DEAD_LETTER_DIGEST_KEY: envVar({
+    schema: z.string().superRefine((v, ctx) => {
+      const problem = keyProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    default: DEVELOPMENT_DEAD_LETTER_DIGEST_KEY,
+    description:
+      "Key (base64, 32 bytes) of a dead letter's `dlq-original-hmac-sha256`, the HMAC-SHA-256 of the original bytes (ADR 0007): an operator holding it matches a producer's copy; without it nothing of what the dead letter masks can be recovered by trying candidates. Its own key, not the ledger's: it may be handed to whoever matches dead letters",
+    sensitive: true,
   }),
   QUERY_REPLY_TOPICS: envVar({
     schema: z.string().transform((s, ctx) => {

@@ -1,3 +1,4 @@
+import { type KeyObject } from 'node:crypto';
 import { type ProviderApi } from '#provider-client';
 import {
   type Command,
@@ -67,6 +68,13 @@ export interface IntakeDeps {
   logger: AppLogger;
   defaultAccountId: string;
   /**
+   * The accounts this service has (PROVIDER_ACCOUNT_ID and PROVIDER_ACCOUNTS): a command naming
+   * another is dead-lettered (unknown_account), not admitted to wait for a person.
+   */
+  knownAccounts: ReadonlySet<string>;
+  /** DEAD_LETTER_DIGEST_KEY: a dead letter's digest of the original bytes is keyed with it (ADR 0007). */
+  deadLetterKey: KeyObject;
+  /**
    * The API generation an account sends on now (PROVIDER_API_GENERATION, PROVIDER_ACCOUNTS[].api):
    * written on each new payout and batch, which keep it for every send and check. Default: v1.
    */
@@ -109,7 +117,12 @@ export interface IntakeResult {
  * (a schema rule, a parse error) have digit runs masked as account numbers; the ones the intake
  * writes itself from counts (`oversized`: "1048300 bytes > 524288") hold no input and stay readable.
  */
-const OWN_TEXT: ReadonlySet<RejectReason> = new Set(['empty', 'oversized', 'not_an_object']);
+const OWN_TEXT: ReadonlySet<RejectReason> = new Set([
+  'empty',
+  'oversized',
+  'not_an_object',
+  'unknown_account',
+]);
 const safeDetail = (reason: RejectReason, detail: string) =>
   OWN_TEXT.has(reason) ? detail : maskDigitRuns(detail, ACCOUNT_MIN_DIGITS);
 
@@ -137,6 +150,12 @@ export class IntakeService {
         continue;
       }
       const accountId = r.value.accountId ?? this.d.defaultAccountId;
+      if (!this.d.knownAccounts.has(accountId)) {
+        // Admitted, it could only fail at the provider and wait for a person; the producer has it wrong.
+        const detail = `accountId is not one of this service's accounts (PROVIDER_ACCOUNT_ID, PROVIDER_ACCOUNTS)`;
+        dead.push({ m, reason: 'unknown_account', detail, type: r.value.type });
+        continue;
+      }
       const canonical = canonicalRequest(accountId, r.value);
       valid.push({
         message: m,
@@ -404,7 +423,7 @@ export class IntakeService {
       topic,
       partition,
       { ...x, detail: safeDetail(x.reason, x.detail) },
-      this.d.maxCommandBytes ?? MAX_COMMAND_BYTES,
+      { maxValueBytes: this.d.maxCommandBytes ?? MAX_COMMAND_BYTES, digestKey: this.d.deadLetterKey },
     );
   }
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
@@ -99,6 +100,7 @@ function setup(failures: number, removeOutcome: 'success' | 'retry-safe' = 'succ
       },
     },
     deadLetters: { record: () => Promise.resolve() },
+    deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
   });
   const replies = () => sent.flatMap((t) => t.messages.map((m) => JSON.parse(String(m.value)) as QueryReply));
   return { service, replies, removes, dead, answers };

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { replyHeaderProblems, replyProblems, type QueryReply } from '#contracts';
@@ -57,6 +58,7 @@ function service(sent: OutboundTopicMessages[]): QueryService {
     keepAnswersMs: 60_000,
     dlq: strict<DeadLetterPublisher>('dlq'),
     deadLetters: strict<Pick<DeadLetterRepository, 'record'>>('deadLetters'),
+    deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
     now: () => AT,
   });
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { type KeyObject, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { decodeQuery, type Query, type QueryReply, queryReplyHeaders, TOPICS, topicName } from '#contracts';
 import { type DeadLetterRepository, type QueryAnswerRepository } from '#ledger';
@@ -46,6 +46,8 @@ export interface QueryDeps {
   /** Queries whose reply is refused or cannot be sent: to the dead-letter topic, and mirrored. */
   dlq: DeadLetterPublisher;
   deadLetters: Pick<DeadLetterRepository, 'record'>;
+  /** DEAD_LETTER_DIGEST_KEY (ADR 0007). */
+  deadLetterKey: KeyObject;
   /** A reply's time (its `ce_time` header). Default: the clock. */
   now?: () => Date;
 }
@@ -118,7 +120,12 @@ export class QueryService {
     dead.push(...unsent);
     if (dead.length > 0) {
       await this.d.dlq.publish(
-        dead.map((x) => deadLetterOf(topic, partition, x, MAX_QUERY_DEAD_LETTER_BYTES)),
+        dead.map((x) =>
+          deadLetterOf(topic, partition, x, {
+            maxValueBytes: MAX_QUERY_DEAD_LETTER_BYTES,
+            digestKey: this.d.deadLetterKey,
+          }),
+        ),
       );
       await this.d.deadLetters.record(
         this.d.pool,

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 import { type DeadLetterRecord } from '#ledger';
 import { type DeadLetterMessage, type InboundMessage } from './ports.js';
-import { scrubForDeadLetter, scrubText } from './scrub.js';
+import { idsNamedIn, scrubForDeadLetter, scrubText } from './scrub.js';
 
 /** A message that goes to the dead-letter topic, why, and the detail (already safe to show). */
 export interface DeadLetterCause {
@@ -16,17 +16,36 @@ export interface DeadLetterCause {
 export const DEAD_LETTER_MAX_VALUE_BYTES = 900_000;
 const MAX_DEAD_LETTER_KEY_BYTES = 1_024;
 
+/** How dead letters are made: how much of a value is kept, and the key of their digest. */
+export interface DeadLetterSettings {
+  readonly maxValueBytes: number;
+  /** DEAD_LETTER_DIGEST_KEY: the digest of the original bytes is keyed with it. */
+  readonly digestKey: KeyObject;
+}
+
+/**
+ * The digest an operator matches a producer's copy with (header `dlq-original-hmac-sha256`).
+ * Keyed: the original holds what the value masks (a phone, an account number), and an unkeyed
+ * SHA-256 of it gives the masked digits back to anyone trying the few candidates (10^8 for a
+ * phone with two digits shown: minutes on one core). Without the key nothing can be tried.
+ */
+export function deadLetterDigest(key: KeyObject, original: Buffer | string): string {
+  return createHmac('sha256', key).update(original).digest('hex');
+}
+
 /**
  * The dead letter of a message consumed from `topic`/`partition` (ADR 0007): its bytes scrubbed
- * and cut to `maxValueBytes`, its key scrubbed, and headers saying why and where it came from.
- * The intake (commands) and the queries use the same one, on the same topic.
+ * and cut to `maxValueBytes`, its key scrubbed (unless it is one of the message's own ids), and
+ * headers saying why and where it came from. The intake (commands) and the queries use the same
+ * one, on the same topic.
  */
 export function deadLetterOf(
   topic: string,
   partition: number,
   x: DeadLetterCause,
-  maxValueBytes: number,
+  settings: DeadLetterSettings,
 ): DeadLetterMessage {
+  const maxValueBytes = settings.maxValueBytes;
   const original = x.m.value ?? Buffer.alloc(0);
   // A full copy of an oversized message, plus these headers, may not fit under the broker's
   // size limit; a dead letter that cannot be sent would stall the partition. Keep its head.
@@ -39,7 +58,10 @@ export function deadLetterOf(
   // The key is the producer's text too (an account number, for a key that is not the identity).
   const cutKey = x.m.key !== null && x.m.key.length > MAX_DEAD_LETTER_KEY_BYTES;
   const keyText = x.m.key?.subarray(0, MAX_DEAD_LETTER_KEY_BYTES).toString('utf8');
-  const key = keyText === undefined ? null : scrubText(keyText);
+  // A key that is the message's own id (its transferId, say) is an id, not personal data: kept
+  // whole, so an operator finds the command it came from.
+  const isId = keyText !== undefined && idsNamedIn(original.subarray(0, max).toString('utf8')).has(keyText);
+  const key = keyText === undefined ? null : isId ? keyText : scrubText(keyText);
   const keyScrubbed = key !== null && key !== keyText;
   return {
     key: key === null ? null : cutKey || keyScrubbed ? Buffer.from(key) : x.m.key,
@@ -52,7 +74,7 @@ export function deadLetterOf(
       'dlq-original-topic': topic,
       'dlq-original-partition': String(partition),
       'dlq-original-offset': x.m.offset,
-      'dlq-original-sha256': createHash('sha256').update(original).digest('hex'),
+      'dlq-original-hmac-sha256': deadLetterDigest(settings.digestKey, original),
       'dlq-scrubbed': String(scrubbed || keyScrubbed),
     },
   };
