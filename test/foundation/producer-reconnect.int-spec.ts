@@ -7,7 +7,7 @@ import { TOPICS, topicName } from '#contracts';
 import { ensureTopics, ReconnectingProducer } from '#messaging';
 import type pg from 'pg';
 import { DEVELOPMENT_ENCRYPTION_KEY, type QueryAnswerRepository, SecretsCipher } from '#ledger';
-import { KafkaDeadLetterPublisher, parseReplyTopics, QueryService } from '#pipeline';
+import { KafkaDeadLetterPublisher, parseReplyTopics, PipelineMetrics, QueryService } from '#pipeline';
 import { BeneficiaryConnector, createProviderClient } from '#provider-client';
 import { capturingLogger, eventually, PrivateBroker, testTopicPrefix } from '#test-support';
 
@@ -96,6 +96,7 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       dlq,
       deadLetters: { record: () => Promise.resolve() },
       deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
+      metrics: new PipelineMetrics(new Registry()),
     });
     await broker.stop();
   });

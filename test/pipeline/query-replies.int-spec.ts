@@ -94,6 +94,13 @@ describe('query replies: allowed topics only, dead-lettered when refused or unse
       'nothing on payouts.events',
     );
     assert.equal(await providerCalls(REMOVE), 0, 'the provider was not asked to delete anything');
+    const { samples } = parseExposition(
+      await (await fetch(`${stack.services[0]?.url ?? ''}/metrics`)).text(),
+    );
+    const counted = valueOf(samples, 'payouts_commands_dead_lettered_total', {
+      reason: 'reply_topic_refused',
+    });
+    assert.equal(counted, 3, 'counted with the dead letters (one alert: DeadLettersIncreasing)');
   });
 
   it('a reply topic that is no topic name is dead-lettered and committed: the partition goes on', async () => {

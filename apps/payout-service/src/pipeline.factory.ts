@@ -309,6 +309,7 @@ export function createPipeline(i: PipelineInputs) {
     dlq,
     deadLetters: new DeadLetterRepository(),
     deadLetterKey,
+    metrics,
   });
   const webhooks = createWebhooks({
     config,

@@ -88,7 +88,7 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: jsonOf(z.array(accountSchema).optional()),
     default: '',
     description:
-      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both), notReceivedFails? (default false: see PROVIDER_NOT_RECEIVED_FAILS)}; adds accounts',
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both), notReceivedFails? (default false: see PROVIDER_NOT_RECEIVED_FAILS)}; adds accounts. Each account needs its own client secret (it also keys its webhook signatures): the boot refuses two accounts sharing one',
     sensitive: true,
   }),
   PROVIDER_API_VERSION: envVar({

@@ -15,6 +15,7 @@ import {
 import { createLogger } from '#observability';
 import { type BeneficiaryConnector, type ProviderClient } from '#provider-client';
 import { type DeadLetterMessage, type MessageProducer, type OutboundTopicMessages } from '../shared/ports.js';
+import { PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { QueryService } from './query.service.js';
 import { parseReplyTopics } from './reply-topics.js';
 
@@ -101,6 +102,7 @@ function setup(failures: number, removeOutcome: 'success' | 'retry-safe' = 'succ
     },
     deadLetters: { record: () => Promise.resolve() },
     deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
+    metrics: new PipelineMetrics(new Registry()),
   });
   const replies = () => sent.flatMap((t) => t.messages.map((m) => JSON.parse(String(m.value)) as QueryReply));
   return { service, replies, removes, dead, answers };

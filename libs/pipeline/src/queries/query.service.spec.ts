@@ -13,6 +13,7 @@ import {
   type MessageProducer,
   type OutboundTopicMessages,
 } from '../shared/ports.js';
+import { PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { type RecordedQueriesDeps } from './recorded-queries.js';
 import { parseReplyTopics } from './reply-topics.js';
 import { QueryService } from './query.service.js';
@@ -59,6 +60,7 @@ function service(sent: OutboundTopicMessages[]): QueryService {
     dlq: strict<DeadLetterPublisher>('dlq'),
     deadLetters: strict<Pick<DeadLetterRepository, 'record'>>('deadLetters'),
     deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
+    metrics: new PipelineMetrics(new Registry()),
     now: () => AT,
   });
 }

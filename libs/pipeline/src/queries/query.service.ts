@@ -14,6 +14,7 @@ import { type BeneficiaryAnswer } from './beneficiary-decisions.js';
 import { type BeneHistoryReader } from './ledger-bene-history.js';
 import { ManageBeneficiaries } from './manage-beneficiaries.js';
 import { deadLetterOf, deadLetterRecordOf, type DeadLetterCause } from '../shared/dead-letter.js';
+import { type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { type DeadLetterPublisher, type InboundMessage, type MessageProducer } from '../shared/ports.js';
 import {
   type Answer,
@@ -48,6 +49,8 @@ export interface QueryDeps {
   deadLetters: Pick<DeadLetterRepository, 'record'>;
   /** DEAD_LETTER_DIGEST_KEY (ADR 0007). */
   deadLetterKey: KeyObject;
+  /** Dead letters are counted with the commands' (payouts_commands_dead_lettered_total): one topic, one alert. */
+  metrics: Pick<PipelineMetrics, 'deadLettered'>;
   /** A reply's time (its `ce_time` header). Default: the clock. */
   now?: () => Date;
 }
@@ -131,6 +134,7 @@ export class QueryService {
         this.d.pool,
         dead.map((x) => deadLetterRecordOf(topic, partition, x)),
       );
+      for (const x of dead) this.d.metrics.deadLettered.inc({ reason: x.reason });
       this.d.logger.warn(
         { topic, partition, count: dead.length, reasons: [...new Set(dead.map((x) => x.reason))] },
         'queries dead-lettered',
