@@ -24,6 +24,7 @@ import { TransferIdentity1764630000000 } from './1764630000000-transfer-identity
 import { BatchEntrySubState1764640000000 } from './1764640000000-batch-entry-sub-state.js';
 import { HumanIdentity1764650000000 } from './1764650000000-human-identity.js';
 import { ApprovalHolds1764660000000 } from './1764660000000-approval-holds.js';
+import { QueryAnswers1764670000000 } from './1764670000000-query-answers.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   BatchEntrySubState1764640000000,
   HumanIdentity1764650000000,
   ApprovalHolds1764660000000,
+  QueryAnswers1764670000000,
 ];

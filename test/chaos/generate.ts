@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { COMMAND_EXAMPLES, decodeCommand } from '#contracts';
 import {
   CARD_TOKENS,
@@ -118,10 +118,14 @@ export interface Secret {
   readonly value: string;
 }
 
+/** The services' DEAD_LETTER_DIGEST_KEY in a chaos run: dead letters are found by their keyed digest. */
+export const CHAOS_DEAD_LETTER_KEY = Buffer.alloc(32, 17).toString('base64');
+
 export interface Hostile {
   readonly n: number;
   readonly category: string;
-  readonly sha256: string;
+  /** HMAC-SHA-256 of its bytes with CHAOS_DEAD_LETTER_KEY: its dead letter's `dlq-original-hmac-sha256`. */
+  readonly hmac: string;
   readonly secrets: readonly Secret[];
   /** Well-formed commands with a bad value (zero amount): a REJECTED/FAILED event also settles them. */
   readonly identity?: string;
@@ -547,14 +551,14 @@ export function hostileMessage(n: number, r: Random, runTag: string, maxCommandB
       break;
     }
   }
-  const sha256 = createHash('sha256')
+  const hmac = createHmac('sha256', Buffer.from(CHAOS_DEAD_LETTER_KEY, 'base64'))
     .update(value ?? Buffer.alloc(0))
     .digest('hex');
   return {
     key,
     value,
     role: 'hostile',
-    hostile: { n, category, sha256, secrets, ...(identity ? { identity } : {}) },
+    hostile: { n, category, hmac, secrets, ...(identity ? { identity } : {}) },
   };
 }
 

@@ -96,10 +96,10 @@ describe('chaos checks', () => {
 
   it('dead letters: a missing one, one without a reason and a leaked secret are found', () => {
     const hostile: Hostile[] = [
-      { n: 1, category: 'random_bytes', sha256: 'aa', secrets: [] },
-      { n: 2, category: 'secrets_inside', sha256: 'bb', secrets: [{ what: 'card token', value: '4111' }] },
-      { n: 3, category: 'empty', sha256: 'cc', secrets: [] },
-      { n: 4, category: 'zero_amount', sha256: 'dd', secrets: [], identity: 'z' },
+      { n: 1, category: 'random_bytes', hmac: 'aa', secrets: [] },
+      { n: 2, category: 'secrets_inside', hmac: 'bb', secrets: [{ what: 'card token', value: '4111' }] },
+      { n: 3, category: 'empty', hmac: 'cc', secrets: [] },
+      { n: 4, category: 'zero_amount', hmac: 'dd', secrets: [], identity: 'z' },
     ];
     const dlq: TopicMessage[] = [
       {
@@ -107,9 +107,9 @@ describe('chaos checks', () => {
         offset: '1',
         key: null,
         value: Buffer.from('x 4111'),
-        headers: { 'dlq-original-sha256': 'bb', 'dlq-reason': 'schema_violation' },
+        headers: { 'dlq-original-hmac-sha256': 'bb', 'dlq-reason': 'schema_violation' },
       },
-      { partition: 0, offset: '2', key: null, value: null, headers: { 'dlq-original-sha256': 'cc' } },
+      { partition: 0, offset: '2', key: null, value: null, headers: { 'dlq-original-hmac-sha256': 'cc' } },
     ];
     const d = analyseDeadLetters(dlq, hostile, new Map([['default|z', event('z', 2, 'REJECTED')]]));
     assert.deepEqual(d.missing, ['hostile #1 (random_bytes) not dead-lettered']);

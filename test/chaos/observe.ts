@@ -245,7 +245,7 @@ export interface DeadLetterAnalysis {
   readonly maxCopies: number;
 }
 
-/** Every hostile message is in the DLQ (found by the sha256 of its bytes) with a reason, and nothing secret. */
+/** Every hostile message is in the DLQ (found by the keyed digest of its bytes) with a reason, and nothing secret. */
 export function analyseDeadLetters(
   messages: readonly TopicMessage[],
   hostile: readonly Hostile[],
@@ -255,7 +255,7 @@ export function analyseDeadLetters(
   const copies = new Map<string, number>();
   const byReason = new Map<string, number>();
   for (const m of messages) {
-    const sha = m.headers['dlq-original-sha256'];
+    const sha = m.headers['dlq-original-hmac-sha256'];
     if (sha) {
       bySha.set(sha, m);
       copies.set(sha, (copies.get(sha) ?? 0) + 1);
@@ -268,7 +268,7 @@ export function analyseDeadLetters(
   const secretLeaks: string[] = [];
   let settledByEvent = 0;
   for (const h of hostile) {
-    const m = bySha.get(h.sha256);
+    const m = bySha.get(h.hmac);
     if (!m) {
       // Hostile commands name no account: the primary's.
       const e = h.identity ? last.get(keyOf(PRIMARY_ACCOUNT, h.identity)) : undefined;
@@ -291,7 +291,7 @@ export function analyseDeadLetters(
       );
     }
   }
-  const maxCopies = Math.max(0, ...hostile.map((h) => copies.get(h.sha256) ?? 0));
+  const maxCopies = Math.max(0, ...hostile.map((h) => copies.get(h.hmac) ?? 0));
   return { total: messages.length, byReason, missing, withoutReason, secretLeaks, settledByEvent, maxCopies };
 }
 

@@ -12,6 +12,7 @@ import { type ChaosConfig } from './config.js';
 import {
   chaosAccounts,
   commandKey,
+  CHAOS_DEAD_LETTER_KEY,
   conflicting,
   hostileMessage,
   keyOf,
@@ -358,6 +359,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
       PROVIDER_HEADERS_TIMEOUT_MS: String(cfg.leaseMs * 2),
       SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
+      // Hostile messages are found in the DLQ by their keyed digest (generate.ts).
+      DEAD_LETTER_DIGEST_KEY: CHAOS_DEAD_LETTER_KEY,
       OUTBOX_TRANSPORT: cfg.outboxTransport,
       ...FAST_RECONCILE,
     });

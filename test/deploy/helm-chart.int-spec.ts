@@ -98,12 +98,13 @@ const PRODUCTION_CONFIG = valuesFile(
 );
 const SMALL_ONLY = `${CHART}/values-small.yaml,${PRODUCTION_CONFIG}`;
 const LARGE = `${CHART}/values-large.yaml,${PRODUCTION_CONFIG}`;
-const SECRETS = 'secrets.LEDGER_ENCRYPTION_KEY=k;secrets.PROVIDER_CLIENT_SECRET=s';
+const SECRETS =
+  'secrets.LEDGER_ENCRYPTION_KEY=k;secrets.PROVIDER_CLIENT_SECRET=s;secrets.DEAD_LETTER_DIGEST_KEY=d';
 const SMALL = `${SMALL_ONLY};${DB};${SECRETS}`;
 const cases: Record<string, string> = {
   small: `small:${SMALL}`,
   // The same release with other secret values: its pod specs must not tell them apart.
-  smallOtherSecrets: `smallOtherSecrets:${SMALL_ONLY};secrets.DATABASE_URL=postgres://payouts:y@postgres:5432/payouts;secrets.LEDGER_ENCRYPTION_KEY=k2;secrets.PROVIDER_CLIENT_SECRET=s2`,
+  smallOtherSecrets: `smallOtherSecrets:${SMALL_ONLY};secrets.DATABASE_URL=postgres://payouts:y@postgres:5432/payouts;secrets.LEDGER_ENCRYPTION_KEY=k2;secrets.PROVIDER_CLIENT_SECRET=s2;secrets.DEAD_LETTER_DIGEST_KEY=d2`,
   smallRevision: `smallRevision:${SMALL};secretsRevision=7`,
   largeRevision: `largeRevision:${LARGE};secretsRevision=2025-06-rotation`,
   webhooksFromCidr: `webhooksFromCidr:${SMALL};networkPolicy.webhooksFrom[0].ipBlock.cidr=203.0.113.0/24`,
@@ -404,7 +405,7 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
   it('refuses to render for production without the secrets, the provider ids and hosts, naming each gap once', () => {
     assert.match(
       renderError('productionBare'),
-      /deploymentMode=production needs secrets\.DATABASE_URL, secrets\.LEDGER_ENCRYPTION_KEY, secrets\.PROVIDER_CLIENT_SECRET, config\.PROVIDER_CLIENT_ID, config\.LEDGER_ENCRYPTION_KEY_ID, config\.PROVIDER_BASE_URL \(the provider's production host, not the placeholder\), config\.PROVIDER_PAYOUT_URL/,
+      /deploymentMode=production needs secrets\.DATABASE_URL, secrets\.LEDGER_ENCRYPTION_KEY, secrets\.PROVIDER_CLIENT_SECRET, secrets\.DEAD_LETTER_DIGEST_KEY, config\.PROVIDER_CLIENT_ID, config\.LEDGER_ENCRYPTION_KEY_ID, config\.PROVIDER_BASE_URL \(the provider's production host, not the placeholder\), config\.PROVIDER_PAYOUT_URL/,
     );
     assert.match(
       renderError('productionBare'),
@@ -412,7 +413,7 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
     );
     assert.match(
       renderError('productionNoSecrets'),
-      /deploymentMode=production needs secrets\.LEDGER_ENCRYPTION_KEY, secrets\.PROVIDER_CLIENT_SECRET\. /,
+      /deploymentMode=production needs secrets\.LEDGER_ENCRYPTION_KEY, secrets\.PROVIDER_CLIENT_SECRET, secrets\.DEAD_LETTER_DIGEST_KEY\. /,
     );
     // existingSecret: the chart cannot read it (the pods check it at boot), but the config it can.
     assert.match(
@@ -455,6 +456,7 @@ describe('Helm chart deploy/helm/payouts', { timeout: 300_000 }, () => {
       if (name === 'small')
         assert.deepEqual(Object.keys(secret?.stringData ?? {}).sort(), [
           'DATABASE_URL',
+          'DEAD_LETTER_DIGEST_KEY',
           'LEDGER_ENCRYPTION_KEY',
           'PROVIDER_CLIENT_SECRET',
         ]);

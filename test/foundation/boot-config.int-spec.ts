@@ -42,6 +42,29 @@ describe('service boot with a bad environment', () => {
     assert.doesNotMatch(out, /plain-text-token/);
   });
 
+  it("refuses accounts that share a client secret (the webhook key): A's webhook would verify on B's path (issue 30, defect 6)", () => {
+    const r = spawnSync(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        PROVIDER_ACCOUNT_ID: 'acc_a',
+        PROVIDER_CLIENT_ID: 'client-a',
+        PROVIDER_CLIENT_SECRET: 'shared-secret-value-1234',
+        PROVIDER_ACCOUNTS: JSON.stringify([
+          { accountId: 'acc_b', clientId: 'client-b', clientSecret: 'shared-secret-value-1234' },
+          { accountId: 'acc_c', clientId: 'client-c', clientSecret: 'own-secret-of-c-5678' },
+        ]),
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(r.status, 78, `exit code (stderr: ${r.stderr})`);
+    const out = r.stderr + r.stdout;
+    assert.match(out, /accounts acc_a and acc_b share a client secret/);
+    assert.match(out, /webhook/);
+    assert.doesNotMatch(out, /acc_c/);
+    assert.doesNotMatch(out, /shared-secret-value|own-secret-of-c/);
+  });
+
   it('in production, refuses every development default with exit 78 and one list, before opening a listener, printing no secret', () => {
     const started = Date.now();
     const r = spawnSync(process.execPath, [MAIN], {
@@ -60,7 +83,7 @@ describe('service boot with a bad environment', () => {
     assert.equal(r.status, 78, `exit code (stderr: ${r.stderr})`);
     assert.ok(Date.now() - started < 10_000, 'said at once');
     const out = r.stderr + r.stdout;
-    assert.match(out, /Invalid configuration \(9 problems\)/);
+    assert.match(out, /Invalid configuration \(10 problems\)/);
     for (const name of [
       'DATABASE_URL',
       'KAFKA_BROKERS',
@@ -71,13 +94,14 @@ describe('service boot with a bad environment', () => {
       'LEDGER_ENCRYPTION_KEY',
       'LEDGER_ENCRYPTION_KEY_ID',
       'LEDGER_PREVIOUS_KEYS',
+      'DEAD_LETTER_DIGEST_KEY',
     ])
       assert.match(out, new RegExp(`- ${name}\\b`));
     assert.match(out, /plain http to provider\.example/);
     assert.match(out, /DEPLOYMENT_MODE=production refuses every development default/);
     assert.doesNotMatch(out, /sandbox_client_secret|BwcHBwcH/);
     assert.doesNotMatch(out, /listening|started/i);
-    assert.equal(out.trim().split('\n').length, 11, `one message and nothing else:\n${out}`);
+    assert.equal(out.trim().split('\n').length, 12, `one message and nothing else:\n${out}`);
   });
 
   it('the provider sandbox fails the same way: exit 78 and one list, no stack trace, no secret', () => {

@@ -232,6 +232,7 @@ describe('boot with dependencies missing: the health listener at once, a bounded
         'PROVIDER_CLIENT_SECRET',
         'LEDGER_ENCRYPTION_KEY',
         'LEDGER_ENCRYPTION_KEY_ID',
+        'DEAD_LETTER_DIGEST_KEY',
       ]);
       assert.doesNotMatch(warnings[0] ?? '', /sandbox_client_secret/);
       run.child.kill('SIGTERM');

@@ -24,6 +24,7 @@ const LEDGER_TABLES = [
   'payout_proposal',
   'provider_rate_budget',
   'provider_webhook',
+  'query_answer',
   'state_history',
   'transfer_identity',
   'withdrawal_quota',

@@ -1,10 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { Registry } from 'prom-client';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics, ReconnectingProducer } from '#messaging';
-import { KafkaDeadLetterPublisher, QueryService } from '#pipeline';
+import type pg from 'pg';
+import { DEVELOPMENT_ENCRYPTION_KEY, type QueryAnswerRepository, SecretsCipher } from '#ledger';
+import { KafkaDeadLetterPublisher, parseReplyTopics, PipelineMetrics, QueryService } from '#pipeline';
 import { BeneficiaryConnector, createProviderClient } from '#provider-client';
 import { capturingLogger, eventually, PrivateBroker, testTopicPrefix } from '#test-support';
 
@@ -83,6 +86,17 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       defaultAccountId: 'main',
       beneficiaries: new BeneficiaryConnector(client, () => 'v1'),
       ledgerHistory: { page: () => Promise.reject(new Error('not expected in this test')) },
+      replyTopics: parseReplyTopics(TOPICS.queryReplies).topics,
+      // No Postgres here: the query is refused before any record, and its reply needs none.
+      pool: {} as pg.Pool,
+      answers: { purge: () => Promise.resolve(0) } as unknown as QueryAnswerRepository,
+      cipher: SecretsCipher.fromConfig('t', DEVELOPMENT_ENCRYPTION_KEY, ''),
+      keepAnswersMs: 60_000,
+      // A reply that cannot be sent is dead-lettered: through the same broker, down as well.
+      dlq,
+      deadLetters: { record: () => Promise.resolve() },
+      deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
+      metrics: new PipelineMetrics(new Registry()),
     });
     await broker.stop();
   });
@@ -95,7 +109,7 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
 
   it('fail while the broker is down', async () => {
     await assert.rejects(dlq.publish([deadLetter]));
-    await assert.rejects(queries.handle([badQuery]));
+    await assert.rejects(queries.handle(topicName(prefix, TOPICS.queries), 0, [badQuery]));
   });
 
   it('send once it is back', async () => {
@@ -105,11 +119,18 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       intervalMs: 500,
       what: 'a dead letter sent after the restart',
     });
-    await eventually(() => queries.handle([badQuery]).then(() => true), {
-      timeoutMs: 30_000,
-      intervalMs: 500,
-      what: 'a query reply sent after the restart',
-    });
+    // Until the reply itself is on its topic (a dead letter of it would not do).
+    await eventually(
+      async () => {
+        await queries.handle(topicName(prefix, TOPICS.queries), 0, [badQuery]);
+        return (await produced(kafka, repliesTopic)) >= 1 ? true : undefined;
+      },
+      {
+        timeoutMs: 30_000,
+        intervalMs: 500,
+        what: 'a query reply sent after the restart',
+      },
+    );
     assert.ok((await produced(kafka, dlqTopic)) >= 1);
     assert.ok((await produced(kafka, repliesTopic)) >= 1);
   });

@@ -55,6 +55,8 @@ describe('operations API: beneficiaries', () => {
 
   before(async () => {
     stack = await startStack({
+      // acc_v2 is a merchant of its own: accounts never share a client secret (issue 30).
+      sandbox: { merchants: [{ clientId: 'v2_client_id', clientSecret: 'v2_client_secret' }] },
       env: {
         OPS_OPERATORS: operatorsEnv([
           { id: 'olga', role: 'operator', token: OLGA },
@@ -65,8 +67,8 @@ describe('operations API: beneficiaries', () => {
         PROVIDER_ACCOUNTS: JSON.stringify([
           {
             accountId: 'acc_v2',
-            clientId: 'sandbox_client_id',
-            clientSecret: 'sandbox_client_secret',
+            clientId: 'v2_client_id',
+            clientSecret: 'v2_client_secret',
             api: 'v2',
           },
         ]),

@@ -8,25 +8,27 @@ const V2_ACCOUNT = '000100289877623';
 const PHONE = '9876543210';
 const EMAIL = 'asha.rao@example.com';
 
+const V2_CLIENT = { clientId: 'v2_client_id', clientSecret: 'v2_client_secret' };
+
 /**
  * Beneficiary management over Kafka, end to end: the request on payouts.queries, the provider
  * sandbox over HTTP (v1 endpoints for the primary account, v2 /payout/beneficiary for a v2
- * account on the same sandbox client, so both share one beneficiary store), the reply on the
- * reply topic; and the history of a v2 account read from the ledger.
+ * account, a sandbox merchant of its own: accounts never share a client secret, issue 30), the
+ * reply on the reply topic; and the history of a v2 account read from the ledger.
  */
 describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
   let stack: Stack;
   let n = 0;
   before(async () => {
     stack = await startStack({
+      sandbox: { merchants: [V2_CLIENT] },
       env: {
         // Every provider call is logged (with the provider's scrubbed message): none may hold personal data.
         LOG_LEVEL: 'debug',
         PROVIDER_ACCOUNTS: JSON.stringify([
           {
             accountId: 'acc_v2',
-            clientId: 'sandbox_client_id',
-            clientSecret: 'sandbox_client_secret',
+            ...V2_CLIENT,
             api: 'v2',
           },
         ]),
@@ -129,7 +131,7 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
   });
 
   it('a create whose answer was lost (applied at the provider) is checked: exists, and asking again is the same', async () => {
-    await stack.sandboxCall('POST', '/__sandbox/faults', {
+    await stack.sandboxCall('POST', `/__sandbox/faults?clientId=${V2_CLIENT.clientId}`, {
       endpoint: 'v2CreateBeneficiary',
       loseAnswer: 'reset',
       times: 1,
@@ -147,7 +149,7 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
     });
     assert.deepEqual([retried.ok, retried.data?.['result']], [true, 'exists']);
     // A delete whose answer was lost: checked, it is gone.
-    await stack.sandboxCall('POST', '/__sandbox/faults', {
+    await stack.sandboxCall('POST', `/__sandbox/faults?clientId=${V2_CLIENT.clientId}`, {
       endpoint: 'v2RemoveBeneficiary',
       loseAnswer: 'reset',
       times: 1,
@@ -165,6 +167,8 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
   });
 
   it('bene_history on a v2 account comes from the ledger, paged newest first as v1 pages', async () => {
+    // On both merchants: the v2 account pays it, and so does the primary (another account's history).
+    await ask({ type: 'beneficiary.create', accountId: 'acc_v2', data: details('BENEHIST') });
     await stack.registerBeneficiary({ beneId: 'BENEHIST', bankAccount: ACCOUNT, ifsc: 'YESB0000262' });
     for (const [i, amount] of ['101.50', '202', '303.25'].entries()) {
       await stack.send({

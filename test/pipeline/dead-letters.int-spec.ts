@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { type KafkaMessage } from 'kafkajs';
 import { eventually, startStack, type Stack } from '#test-support';
 
@@ -8,6 +8,11 @@ const CARD_TOKEN = '4718610000000001';
 const CRYPTOGRAM = 'AgAAAAAAAIR8CQrXSohbQAAAAAA=';
 const ACCOUNT = '026291800001191';
 const MAX_COMMAND_BYTES = 2048;
+/** The dead-letter digest key of this stack (DEAD_LETTER_DIGEST_KEY, base64 of 32 bytes). */
+const DIGEST_KEY = Buffer.alloc(32, 42).toString('base64');
+const hmacOf = (bytes: Buffer | string) =>
+  createHmac('sha256', Buffer.from(DIGEST_KEY, 'base64')).update(bytes).digest('hex');
+const sha256Of = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 const internal = (transferId: string, extra: Record<string, unknown> = {}) => ({
   type: 'payout.internal_transfer',
@@ -28,7 +33,14 @@ const cardText = JSON.stringify(card('dl_card_trunc'));
 const json = (v: unknown) => JSON.stringify(v);
 
 /** Everything goes to partition 0 in one produce request, in this order; offsets start at 0. */
-const MESSAGES: ReadonlyArray<{ key?: string; value: string | null; reason?: string; name: string }> = [
+const MESSAGES: ReadonlyArray<{
+  key?: string;
+  value: string | null;
+  reason?: string;
+  name: string;
+  /** The dead letter's key when it is not the message's own (masked). */
+  dlqKey?: string;
+}> = [
   { name: 'valid 1', key: 'dl_ok_1', value: json(internal('dl_ok_1')) },
   { name: 'malformed JSON', value: '{not json at all', reason: 'malformed_json' },
   {
@@ -96,6 +108,28 @@ const MESSAGES: ReadonlyArray<{ key?: string; value: string | null; reason?: str
     value: json(internal('dl_rule', { amount: '10.001', scheduledFor: '2030-01-01' })),
     reason: 'schema_violation',
   },
+  // Issue 30, defect 6: a transferId is an id, kept whole in the key, so an operator finds the command.
+  {
+    name: 'a transferId with digits, as the key',
+    key: 'PO-2026112700001',
+    value: json(internal('PO-2026112700001', { amount: 10 })),
+    reason: 'schema_violation',
+  },
+  // ...while a key that is not the message's id, an account number, is masked.
+  {
+    name: 'an account number as the key',
+    key: ACCOUNT,
+    value: json(internal('dl_acct_key', { amount: 10 })),
+    reason: 'schema_violation',
+    dlqKey: 'XXXXXXXXXXX1191',
+  },
+  // Issue 30, defect 6: an account the service does not have is refused at intake, with a reason.
+  {
+    name: 'an unknown account',
+    key: 'dl_nobody',
+    value: json({ ...internal('dl_nobody'), accountId: 'acc_nobody' }),
+    reason: 'unknown_account',
+  },
 ];
 const DEAD = MESSAGES.filter((m) => m.reason !== undefined);
 const VALID = MESSAGES.filter((m) => m.reason === undefined);
@@ -109,7 +143,9 @@ describe('dead letters', () => {
     stack.dlq.find((m) => header(m, 'dlq-original-offset') === String(offset));
 
   before(async () => {
-    stack = await startStack({ env: { MAX_COMMAND_BYTES: String(MAX_COMMAND_BYTES) } });
+    stack = await startStack({
+      env: { MAX_COMMAND_BYTES: String(MAX_COMMAND_BYTES), DEAD_LETTER_DIGEST_KEY: DIGEST_KEY },
+    });
     await stack.startService();
     await stack.sendToPartition(
       0,
@@ -137,10 +173,14 @@ describe('dead letters', () => {
       assert.ok(header(d, 'dlq-detail'), `${m.name} has a detail`);
       assert.equal(header(d, 'dlq-original-partition'), '0');
       assert.ok(header(d, 'dlq-original-topic')?.endsWith('.payouts.commands'));
-      assert.equal(d.key?.toString() ?? undefined, m.key, `${m.name} keeps its key`);
+      assert.equal(d.key?.toString() ?? undefined, m.dlqKey ?? m.key, `${m.name}: its key`);
       const original = Buffer.from(m.value ?? '');
-      assert.equal(header(d, 'dlq-original-sha256'), createHash('sha256').update(original).digest('hex'));
+      assert.equal(header(d, 'dlq-original-hmac-sha256'), hmacOf(original));
     });
+    assert.match(
+      String(header(dlqAt(17) as KafkaMessage, 'dlq-detail')),
+      /accountId is not one of this service's accounts/,
+    );
     assert.match(String(header(dlqAt(6) as KafkaMessage, 'dlq-detail')), /rechargeAccount/);
     assert.match(String(header(dlqAt(5) as KafkaMessage, 'dlq-detail')), /\/data\/amount/);
   });
@@ -215,7 +255,30 @@ describe('dead letters', () => {
     // The service's own counts, not input: never masked as if they were account numbers (issue 24).
     assert.equal(header(d, 'dlq-detail'), `${Buffer.byteLength(huge)} bytes > ${MAX_COMMAND_BYTES}`);
     assert.equal(header(d, 'dlq-truncated'), 'true');
-    assert.equal(header(d, 'dlq-original-sha256'), createHash('sha256').update(huge).digest('hex'));
+    assert.equal(header(d, 'dlq-original-hmac-sha256'), hmacOf(huge));
     assert.equal(d.value?.toString(), huge.slice(0, MAX_COMMAND_BYTES));
+  });
+
+  it('the digest of the original is keyed (issue 30, defect 4): a masked phone cannot be found by trying candidates', async () => {
+    const phone = '9876543210';
+    const command = (p: string) =>
+      json({
+        type: 'payout.direct_transfer',
+        data: {
+          transferId: 'dl_phone',
+          amount: 150,
+          beneDetails: { name: 'A Person', phone: p, vpa: 'asha@okbank', ifsc: 'YESB0000262' },
+        },
+      });
+    await stack.sendToPartition(0, [{ key: 'dl_phone', value: command(phone) }]);
+    const d = await eventually(() => stack.dlq.find((m) => m.key?.toString() === 'dl_phone'), {
+      what: 'the dead letter with a phone',
+    });
+    assert.doesNotMatch(String(d.value), new RegExp(phone), 'the phone is masked in the value');
+    assert.equal(header(d, 'dlq-original-hmac-sha256'), hmacOf(command(phone)));
+    // What an attacker holding the dead letter would try: every header against the plain digest.
+    const headers = Object.values(d.headers ?? {}).map((h) => String(h));
+    assert.ok(!headers.includes(sha256Of(command(phone))), 'no unkeyed digest of the original');
+    assert.equal(header(d, 'dlq-original-sha256'), undefined);
   });
 });

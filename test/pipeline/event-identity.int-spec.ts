@@ -16,6 +16,11 @@ const direct = (transferId: string, to: object, extra: object = {}, amount = '10
 
 // An event id stands for one event: unique across accounts and namespaces, and the same content
 // whenever it is emitted again (a duplicate command, a retry after a key rotation).
+const ACCOUNTS = ['acct_a', 'acct_b'].map((id) => ({
+  id,
+  client: { clientId: `${id}_client`, clientSecret: `${id}_secret` },
+}));
+
 describe('event identity', () => {
   let stack: Stack;
   before(async () => {
@@ -23,8 +28,13 @@ describe('event identity', () => {
       // Three quick looks, then a long wait: a PENDING payout is rescheduled (the row is written
       // to) without a state change, and stays PENDING for the test.
       // Published rows are kept, so the test can read the keys they were written with.
-      env: { RECONCILE_SCHEDULE: '200ms,200ms,200ms,60s', OUTBOX_RETENTION_HOURS: '72' },
-      sandbox: { batchDelayMs: 100 },
+      env: {
+        RECONCILE_SCHEDULE: '200ms,200ms,200ms,60s',
+        OUTBOX_RETENTION_HOURS: '72',
+        // Two more accounts (a command for an account the service does not have is refused).
+        PROVIDER_ACCOUNTS: JSON.stringify(ACCOUNTS.map((a) => ({ accountId: a.id, ...a.client }))),
+      },
+      sandbox: { batchDelayMs: 100, merchants: ACCOUNTS.map((a) => a.client) },
     });
     await stack.startService();
   });

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import pg from 'pg';
 import { type KafkaMessage } from 'kafkajs';
 import { Registry } from 'prom-client';
@@ -198,6 +199,8 @@ describe('ordering: a repeat racing a state change', () => {
         metrics: new PipelineMetrics(new Registry()),
         logger: capturingLogger('warn').logger,
         defaultAccountId: 'acc',
+        knownAccounts: new Set(['acc']),
+        deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
       });
       const command = {
         type: 'payout.internal_transfer',

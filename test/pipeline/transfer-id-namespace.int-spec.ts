@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import pg from 'pg';
 import { Registry } from 'prom-client';
 import { type PayoutEvent } from '#contracts';
@@ -52,6 +53,8 @@ describe('one namespace of transfer ids across single payouts and batch entries'
       metrics: new PipelineMetrics(new Registry()),
       logger,
       defaultAccountId: 'acc',
+      knownAccounts: new Set(['acc']),
+      deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
     });
   }
 

@@ -25,6 +25,7 @@ describe('provider webhooks', () => {
   let v1: string;
   let v2: string;
   const secret = () => stack.sandbox.clientSecret;
+  const PINNED_SECRET = 'pinned-account-client-secret';
 
   before(async () => {
     stack = await startStack({
@@ -39,12 +40,13 @@ describe('provider webhooks', () => {
         WEBHOOKS_UNMATCHED_RETRY_MS: '300',
         WEBHOOKS_REOPEN_LIMIT: '1',
         WEBHOOKS_REFUSALS_PER_SOURCE: '10',
-        // A second account on the sandbox's merchant, its webhook version pinned to v2.
+        // A second account, a merchant of its own (accounts never share a secret, the webhook
+        // key: issue 30), its webhook version pinned to v2.
         PROVIDER_ACCOUNTS: JSON.stringify([
           {
             accountId: 'pinned',
-            clientId: 'sandbox_client_id',
-            clientSecret: 'sandbox_client_secret',
+            clientId: 'pinned_client_id',
+            clientSecret: PINNED_SECRET,
             webhookVersion: 'v2',
           },
         ]),
@@ -591,7 +593,7 @@ describe('provider webhooks', () => {
   it('an account whose webhook version is pinned refuses the other version (404), and takes its own', async () => {
     const pinnedV1 = `${service.webhooksUrl}/webhooks/v1/pinned`;
     const pinnedV2 = `${service.webhooksUrl}/webhooks/v2/pinned`;
-    const v1Body = signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_pin_1', reason: 'X' }, secret());
+    const v1Body = signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_pin_1', reason: 'X' }, PINNED_SECRET);
     const refused = await postFrom(pinnedV1, '127.0.0.3', v1Body, {
       'content-type': 'application/x-www-form-urlencoded',
     });
@@ -602,9 +604,15 @@ describe('provider webhooks', () => {
     );
     const signed = signV2(
       { type: 'TRANSFER_SUCCESS', event_time: istTime(), data: v2TransferData('wh_pin_2') },
-      secret(),
+      PINNED_SECRET,
     );
     assert.equal((await postFrom(pinnedV2, '127.0.0.3', signed.body, signed.headers)).status, 200);
+    // Another account's key does not verify on this account's path (issue 30, defect 6).
+    const others = signV2(
+      { type: 'TRANSFER_SUCCESS', event_time: istTime(), data: v2TransferData('wh_pin_4') },
+      secret(),
+    );
+    assert.equal((await postFrom(pinnedV2, '127.0.0.3', others.body, others.headers)).status, 401);
     // The account without a pinned version still takes both.
     assert.equal(
       await postV1(v1, signV1({ event: 'TRANSFER_FAILED', transferId: 'wh_pin_3', reason: 'X' }, secret())),

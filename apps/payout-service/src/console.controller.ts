@@ -67,6 +67,7 @@ export function loadConsoleAssets(dir: string): Map<string, Asset> {
     const path = join(dir, name);
     if (!type || !statSync(path).isFile()) continue;
     const body = readFileSync(path);
+    // A digest of a static file shipped with the service: no personal data in it.
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
     assets.set(name, { body, type, etag });
   }

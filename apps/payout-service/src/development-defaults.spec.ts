@@ -23,6 +23,7 @@ const PRODUCTION: Record<string, string> = {
   PROVIDER_CLIENT_SECRET: 'live-secret-7c1e',
   LEDGER_ENCRYPTION_KEY: OWN_KEY,
   LEDGER_ENCRYPTION_KEY_ID: 'prod-1',
+  DEAD_LETTER_DIGEST_KEY: Buffer.alloc(32, 43).toString('base64'),
 };
 
 function productionProblems(env: Record<string, string>): ConfigError {
@@ -72,8 +73,9 @@ describe('development defaults (DEPLOYMENT_MODE)', () => {
       'PROVIDER_CLIENT_SECRET',
       'LEDGER_ENCRYPTION_KEY',
       'LEDGER_ENCRYPTION_KEY_ID',
+      'DEAD_LETTER_DIGEST_KEY',
     ]);
-    assert.match(e.message, /Invalid configuration \(8 problems\)/);
+    assert.match(e.message, /Invalid configuration \(9 problems\)/);
     assert.match(e.message, /DEPLOYMENT_MODE=production refuses every development default/);
     assert.doesNotMatch(e.message, /sandbox_client_secret/);
     assert.ok(!e.message.includes(DEVELOPMENT_ENCRYPTION_KEY));
@@ -99,6 +101,7 @@ describe('development defaults (DEPLOYMENT_MODE)', () => {
         'PROVIDER_CLIENT_SECRET',
         'LEDGER_ENCRYPTION_KEY',
         'LEDGER_ENCRYPTION_KEY_ID',
+        'DEAD_LETTER_DIGEST_KEY',
       ],
     );
   });
@@ -155,7 +158,7 @@ describe('development defaults (DEPLOYMENT_MODE)', () => {
 
   it('lists schema problems and development defaults together, in one error', () => {
     const e = productionProblems({ DEPLOYMENT_MODE: 'production', HTTP_PORT: 'eighty' });
-    assert.equal(e.problems.length, 9);
+    assert.equal(e.problems.length, 10);
     assert.match(e.problems[0] ?? '', /^HTTP_PORT="eighty" is invalid/);
   });
 });

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { providerUrlRefusal, type DevelopmentDefaultRule } from '#config';
 import { DEVELOPMENT_ENCRYPTION_KEY, parsePreviousKeys } from '#ledger';
+import { DEVELOPMENT_DEAD_LETTER_DIGEST_KEY } from '#pipeline';
 import { providerClientConfig } from '#provider-client';
 
 const SANDBOX_CLIENT_ID = providerClientConfig.vars.PROVIDER_CLIENT_ID.default;
 const SANDBOX_CLIENT_SECRET = providerClientConfig.vars.PROVIDER_CLIENT_SECRET.default;
 const DEVELOPMENT_KEY = Buffer.from(DEVELOPMENT_ENCRYPTION_KEY, 'base64');
+const DEVELOPMENT_DIGEST_KEY = Buffer.from(DEVELOPMENT_DEAD_LETTER_DIGEST_KEY, 'base64');
 /** The SHA-256 of an empty token: an operator entry anyone could sign in with. */
 const EMPTY_TOKEN_SHA256 = createHash('sha256').update('').digest('hex');
 
@@ -92,6 +94,17 @@ export const SERVICE_DEVELOPMENT_DEFAULTS: readonly DevelopmentDefaultRule[] = [
     variable: 'LEDGER_PREVIOUS_KEYS',
     why: 'an older key would be the development key',
     refuse: { what: 'the development key among the older keys', check: previousDevelopmentKeys },
+  },
+  {
+    variable: 'DEAD_LETTER_DIGEST_KEY',
+    why: "dead letters' digests would be keyed with the development key, published in the source: a masked phone or account number could be recovered from them",
+    refuse: {
+      what: 'the development key in another base64 spelling',
+      check: (v) =>
+        Buffer.from(v.trim(), 'base64').equals(DEVELOPMENT_DIGEST_KEY)
+          ? 'it is the development key (published in the source) in another spelling'
+          : undefined,
+    },
   },
   {
     variable: 'OPS_OPERATORS',

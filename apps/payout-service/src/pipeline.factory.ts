@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { type Registry } from 'prom-client';
@@ -16,10 +17,11 @@ import {
   SecretsCipher,
   WithdrawalQuotaRepository,
   BeneHistoryRepository,
+  QueryAnswerRepository,
 } from '#ledger';
 import { createPool } from '#database';
 import { type OutboxSlotView } from '#health';
-import { ReconnectingProducer } from '#messaging';
+import { PRODUCER_SETTINGS, ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
   BeneficiaryProposalRepository,
@@ -81,6 +83,9 @@ import {
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
 import { createApprovals } from './approvals.factory.js';
+
+/** A query reply's send: about 3 s of retries (a broker outage fails the dead letter too, and the batch is redelivered). */
+const REPLY_RETRY = { initialRetryTime: 200, retries: 4, maxRetryTime: 1_000 };
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -171,6 +176,7 @@ export function createPipeline(i: PipelineInputs) {
   });
 
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
+  const deadLetterKey = createSecretKey(Buffer.from(c.DEAD_LETTER_DIGEST_KEY, 'base64'));
   const intake = new IntakeService({
     payouts,
     ledger: payoutLedger,
@@ -184,6 +190,8 @@ export function createPipeline(i: PipelineInputs) {
     metrics,
     logger: log('intake'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
+    knownAccounts: new Set(clientOptions.accounts.map((a) => a.accountId)),
+    deadLetterKey,
     providerApiOf: (accountId) => accountApi(clientOptions, accountId),
     maxCommandBytes: c.MAX_COMMAND_BYTES,
     tracing,
@@ -296,7 +304,9 @@ export function createPipeline(i: PipelineInputs) {
   });
   const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
   const queries = new QueryService({
-    producer: new ReconnectingProducer(kafka),
+    // Fewer retries than the other producers: a reply topic that does not exist (a requester's
+    // mistake) fails in seconds and is dead-lettered, instead of holding the partition ~20 s.
+    producer: new ReconnectingProducer(kafka, { ...PRODUCER_SETTINGS, retry: REPLY_RETRY }),
     client,
     registry,
     topicPrefix,
@@ -305,6 +315,15 @@ export function createPipeline(i: PipelineInputs) {
     beneficiaries,
     ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
     beneficiaryChanges,
+    replyTopics: c.QUERY_REPLY_TOPICS,
+    pool,
+    answers: new QueryAnswerRepository(),
+    cipher,
+    keepAnswersMs: c.QUERY_ANSWERS_KEEP_MS,
+    dlq,
+    deadLetters: new DeadLetterRepository(),
+    deadLetterKey,
+    metrics,
   });
   const webhooks = createWebhooks({
     config,

@@ -12,6 +12,8 @@ export class QueriesController {
   async onQueries(@Payload() batch: KafkaBatch): Promise<void> {
     // Each reply carries its query's trace (a header), as each payout carries its command's.
     await this.queries.handle(
+      batch.topic,
+      batch.partition,
       batch.messages.map((m, i) => ({
         key: m.key,
         value: m.value,

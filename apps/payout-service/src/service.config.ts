@@ -24,7 +24,7 @@ import {
 } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
 import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
-import { providerClientConfig, type ProviderClientConfig } from '#provider-client';
+import { providerClientConfig, type ProviderClientConfig, sharedSecretProblems } from '#provider-client';
 import { SERVICE_DEVELOPMENT_DEFAULTS } from './development-defaults.js';
 
 export const serviceConfigSections = [
@@ -69,7 +69,10 @@ export function loadServiceConfig(
   const deployment = load(deploymentConfig);
   const core = load(coreConfig);
   const hosts = load(providerHostsConfig);
+  const beforeAccounts = problems.length;
   const providerClient = load(providerClientConfig);
+  // Each account was checked on its own; their secrets must also differ (webhook keys).
+  if (problems.length === beforeAccounts) problems.push(...sharedSecretProblems(providerClient));
   const ledger = load(ledgerConfig);
   const pipeline = load(pipelineConfig);
   const outbox = load(outboxConfig);

@@ -59,7 +59,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       commandsDlq: {
         address: TOPICS.commandsDlq,
         description:
-          'Commands that could not be decoded or validated, or that the ledger database refused to store: the original bytes (secrets redacted, account numbers masked; cut short when too large, with dlq-truncated and dlq-original-bytes) with headers dlq-reason (empty, oversized, malformed_json, not_an_object, unknown_type, schema_violation, key_mismatch, database_refused), dlq-detail, dlq-original-topic/partition/offset, dlq-original-sha256, dlq-scrubbed.',
+          "Commands that could not be decoded or validated, that name an account the service does not have, or that the ledger database refused to store; and queries whose reply was refused or could not be sent: the original bytes (secrets redacted, account numbers, e-mail addresses and VPAs masked, ids kept whole; cut short when too large, with dlq-truncated and dlq-original-bytes) with headers dlq-reason (empty, oversized, malformed_json, not_an_object, unknown_type, schema_violation, key_mismatch, database_refused, unknown_account; for a query reply_topic_refused, reply_unsendable), dlq-detail, dlq-original-topic/partition/offset, dlq-original-hmac-sha256 (HMAC-SHA-256 of the original bytes keyed with DEAD_LETTER_DIGEST_KEY, ADR 0007), dlq-scrubbed. The Kafka key is the original key when it is the message's own id, else scrubbed.",
         messages: { deadLetter: { $ref: '#/components/messages/deadLetter' } },
       },
       events: { address: TOPICS.events, messages: { event: { $ref: '#/components/messages/event' } } },

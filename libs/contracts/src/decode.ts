@@ -48,7 +48,9 @@ export type RejectReason =
   | 'schema_violation'
   | 'key_mismatch'
   /** Valid by the schema, yet the ledger's database refused to store it. */
-  | 'database_refused';
+  | 'database_refused'
+  /** Valid, but for an account this service does not have (issue 30). */
+  | 'unknown_account';
 
 export type Decoded<T> =
   { ok: true; value: T } | { ok: false; reason: RejectReason; detail: string; type?: string };

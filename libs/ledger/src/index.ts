@@ -9,6 +9,7 @@ export * from './payout.repository.js';
 export * from './batch.repository.js';
 export * from './withdrawal-quota.repository.js';
 export * from './dead-letter.repository.js';
+export * from './query-answer.repository.js';
 export * from './ledger-stats.repository.js';
 export * from './rate-budget.repository.js';
 export * from './webhook.repository.js';

@@ -86,6 +86,60 @@ export function maskPhone(v: string): string {
   return maskTail(v);
 }
 
+const isName = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 45;
+const isDomain = (c: number) => isName(c) && c !== 95;
+
+/**
+ * E-mail addresses and VPAs in free text: `success@upi` -> `su***@upi`, `asha.rao@example.com` ->
+ * `as***@example.com`. Every run of name characters (`[A-Za-z0-9._-]`) followed by `@` and a
+ * domain (`[A-Za-z0-9.-]+`) keeps its first two characters. One pass: the equivalent pattern,
+ * `/([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g`, backtracks over a whole run from
+ * each of its characters, quadratic in the run's length: a hostile command with a 500 kB run of
+ * letters took minutes, longer than the consumer's session, and stalled its partition.
+ */
+export function maskAddresses(s: string): string {
+  let out = '';
+  let copied = 0; // s[0, copied) is in out
+  let run = 0; // where the current run of name characters starts
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (isName(c)) continue;
+    if (c === 64 && i > run && isDomain(s.charCodeAt(i + 1))) {
+      let end = i + 1;
+      while (end < s.length && isDomain(s.charCodeAt(end))) end += 1;
+      out += `${s.slice(copied, run)}${s.slice(run, Math.min(run + 2, i))}***@${s.slice(i + 1, end)}`;
+      copied = end;
+      i = end - 1;
+    }
+    run = i + 1;
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+/**
+ * Free text from outside (a provider's message, a webhook's reason, a database error's detail):
+ * runs of 6 digits or more that may be account numbers keep their last 4 (amounts stay), and
+ * e-mail addresses and VPAs keep their first two characters and their domain.
+ */
+export function maskFreeText(text: string): string {
+  return maskAddresses(maskDigitRuns(text, ACCOUNT_MIN_DIGITS));
+}
+
+/**
+ * Fields of a database error (pg's DatabaseError) that quote the data: `detail` ("Failing row
+ * contains (...)": the whole row, the request JSON; "Key (...)=(...)": the key's values), `where`
+ * and `internalQuery`. A failing row is withheld; a key's values and the rest are masked as free
+ * text. The SQLSTATE, table, column and constraint names stay: they are what a person needs.
+ */
+const DATABASE_TEXT_KEYS = new Set(['detail', 'where', 'internalquery', 'hint']);
+
+function maskDatabaseText(v: string): string {
+  const row = /^Failing row contains \(/.exec(v);
+  if (row) return `Failing row contains ${REDACTED}`;
+  return maskFreeText(v);
+}
+
 function maskTail(v: string): string {
   return v.length <= 2 ? '**' : `${'*'.repeat(v.length - 2)}${v.slice(-2)}`;
 }
@@ -114,8 +168,13 @@ export function redactDeep(value: unknown, seen: WeakSet<object> = new WeakSet()
         }
       : (value as Record<string, unknown>);
   const out: Record<string, unknown> = {};
+  const isError = value instanceof Error;
   for (const [k, v] of Object.entries(src)) {
     const nk = normaliseKey(k);
+    if (isError && DATABASE_TEXT_KEYS.has(nk) && typeof v === 'string') {
+      out[k] = maskDatabaseText(v);
+      continue;
+    }
     if (SECRET_KEYS.has(nk)) {
       out[k] = v === undefined || v === null || v === '' ? v : REDACTED;
       continue;

@@ -3,6 +3,11 @@ import { defineSection, env, envVar, type SectionValues } from '#config';
 import { parseSchedule } from './shared/status-mapping.js';
 import { LONG_WAIT_VARS } from './long-waits.config.js';
 import { APPROVAL_VARS } from './approval/approval.config.js';
+import { parseReplyTopics } from './queries/reply-topics.js';
+import { keyProblem } from '#ledger';
+
+/** A development key, so `npm run demo` works out of the box. Production must set its own. */
+export const DEVELOPMENT_DEAD_LETTER_DIGEST_KEY = Buffer.alloc(32, 9).toString('base64');
 
 /** A watch's schedule (delays between checks of a settled payout): a list, or "off" for none. */
 const watchSchedule = z.string().transform((s, ctx) => {
@@ -140,6 +145,32 @@ export const pipelineConfig = defineSection('pipeline', {
     schema: env.positiveInt(),
     default: String(512 * 1024),
     description: 'Commands larger than this are dead-lettered (reason oversized)',
+  }),
+  DEAD_LETTER_DIGEST_KEY: envVar({
+    schema: z.string().superRefine((v, ctx) => {
+      const problem = keyProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    default: DEVELOPMENT_DEAD_LETTER_DIGEST_KEY,
+    description:
+      "Key (base64, 32 bytes) of a dead letter's `dlq-original-hmac-sha256`, the HMAC-SHA-256 of the original bytes (ADR 0007): an operator holding it matches a producer's copy; without it nothing of what the dead letter masks can be recovered by trying candidates. Its own key, not the ledger's: it may be handed to whoever matches dead letters",
+    sensitive: true,
+  }),
+  QUERY_REPLY_TOPICS: envVar({
+    schema: z.string().transform((s, ctx) => {
+      const { topics, problems } = parseReplyTopics(s);
+      for (const message of problems) ctx.addIssue({ code: 'custom', message });
+      return problems.length > 0 ? z.NEVER : topics;
+    }),
+    default: 'payouts.query-replies',
+    description:
+      "Where a query's `replyTo` may send its reply: comma-separated logical topic names, each exact or a prefix ending in `*` (`replies.*`), under KAFKA_TOPIC_PREFIX. Never the service's own topics (commands, events, queries, dead letters): the boot refuses an entry that would allow one. A query naming another topic is dead-lettered (reason reply_topic_refused) and nothing is asked of the provider",
+  }),
+  QUERY_ANSWERS_KEEP_MS: envVar({
+    schema: env.positiveInt(),
+    default: '604800000',
+    description:
+      'How long the recorded answer of a query with side effects (beneficiary.create, beneficiary.delete, query.sdk_token; sealed with LEDGER_ENCRYPTION_KEY) is kept: the same request id asked again within it gets that answer, and the provider is not called again. Default 7 days',
   }),
   // The provider's long waits and the attention watch (issue 29).
   ...LONG_WAIT_VARS,

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig, providerHostsConfig, resolveProviderHosts } from '#config';
-import { providerClientConfig } from './provider-client.config.js';
+import { providerClientConfig, sharedSecretProblems } from './provider-client.config.js';
 import { accountApi, providerClientOptionsFromConfig } from './provider-client.options.js';
 
 describe('providerClientConfig', () => {
@@ -89,5 +89,27 @@ describe('providerClientConfig', () => {
     assert.equal(caught.problems.length, 2);
     assert.match(caught.message, /PROVIDER_ACCOUNTS=<redacted>.*clientId/);
     assert.doesNotMatch(caught.message, /hunter2/);
+  });
+
+  it('names accounts that share a client secret (their webhook key), by id, never the secret (issue 30)', () => {
+    const problems = (accounts: object[], primarySecret = 'primary-secret') =>
+      sharedSecretProblems({
+        PROVIDER_ACCOUNT_ID: 'main',
+        PROVIDER_CLIENT_SECRET: primarySecret,
+        PROVIDER_ACCOUNTS: accounts as never,
+      });
+    const acc = (accountId: string, clientSecret: string) => ({
+      accountId,
+      clientId: `c-${accountId}`,
+      clientSecret,
+    });
+    assert.deepEqual(problems([acc('a', 's-a'), acc('b', 's-b')]), []);
+    const shared = problems([acc('a', 'primary-secret'), acc('b', 's-b'), acc('c', 's-b')]);
+    assert.equal(shared.length, 2);
+    assert.match(shared[0] ?? '', /accounts main and a share a client secret/);
+    assert.match(shared[1] ?? '', /accounts b and c share/);
+    assert.doesNotMatch(shared.join('\n'), /primary-secret|s-b/);
+    // An entry with the primary's id replaces the primary: one account, nothing shared.
+    assert.deepEqual(problems([acc('main', 'primary-secret')]), []);
   });
 });

@@ -88,7 +88,7 @@ export const providerClientConfig = defineSection('provider-client', {
     schema: jsonOf(z.array(accountSchema).optional()),
     default: '',
     description:
-      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both), notReceivedFails? (default false: see PROVIDER_NOT_RECEIVED_FAILS)}; adds accounts',
+      'Optional JSON array of {accountId, clientId, clientSecret, publicKey?, publicKeyFile?, api? (v1|v2, default v1), apiVersion? (x-api-version, default PROVIDER_API_VERSION), webhookVersion? (v1|v2: only that webhook version is taken; unset: both), notReceivedFails? (default false: see PROVIDER_NOT_RECEIVED_FAILS)}; adds accounts. Each account needs its own client secret (it also keys its webhook signatures): the boot refuses two accounts sharing one',
     sensitive: true,
   }),
   PROVIDER_API_VERSION: envVar({
@@ -227,3 +227,26 @@ export const providerClientConfig = defineSection('provider-client', {
 export type ProviderClientConfig = SectionValues<typeof providerClientConfig.vars>;
 export type ProviderAccountConfig = z.infer<typeof accountSchema>;
 export type EndpointTimeoutOverrides = Readonly<Record<string, z.infer<typeof timeoutOverride>>>;
+
+/**
+ * Accounts that share a client secret, one sentence per group, naming account ids only (issue
+ * 30). The client secret is also the key of the account's webhook signatures (v1 and v2): with
+ * one shared, a webhook signed for account A verifies on B's path too, and a configuration that
+ * does it is refused at boot. Counted as the client builds its accounts: an entry of
+ * PROVIDER_ACCOUNTS with the primary's id replaces the primary.
+ */
+export function sharedSecretProblems(
+  c: Pick<ProviderClientConfig, 'PROVIDER_ACCOUNT_ID' | 'PROVIDER_CLIENT_SECRET' | 'PROVIDER_ACCOUNTS'>,
+): string[] {
+  const secretOf = new Map<string, string>([[c.PROVIDER_ACCOUNT_ID, c.PROVIDER_CLIENT_SECRET]]);
+  for (const a of c.PROVIDER_ACCOUNTS ?? []) secretOf.set(a.accountId, a.clientSecret);
+  const bySecret = new Map<string, string[]>();
+  for (const [accountId, secret] of secretOf)
+    bySecret.set(secret, [...(bySecret.get(secret) ?? []), accountId]);
+  return [...bySecret.values()]
+    .filter((ids) => ids.length > 1)
+    .map((ids) => {
+      const named = `${ids.slice(0, -1).join(', ')} and ${ids.at(-1) ?? ''}`;
+      return `PROVIDER_ACCOUNTS: accounts ${named} share a client secret, which is also their webhook signing key: a webhook signed for one would verify on the other's path. Give each account its own provider credentials`;
+    });
+}

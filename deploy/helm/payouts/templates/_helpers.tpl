@@ -40,7 +40,7 @@ The variables docs/CONFIGURATION.md marks sensitive (test/deploy/helm-chart.int-
 list equal to it). They may only come from the Secret, never from `config` or a role's `env`.
 */}}
 {{- define "payouts.sensitiveVars" -}}
-DATABASE_URL PROVIDER_CLIENT_SECRET PROVIDER_ACCOUNTS LEDGER_ENCRYPTION_KEY LEDGER_PREVIOUS_KEYS OPS_OPERATORS OIDC_CLIENT_SECRET OTEL_EXPORTER_OTLP_HEADERS
+DATABASE_URL PROVIDER_CLIENT_SECRET PROVIDER_ACCOUNTS LEDGER_ENCRYPTION_KEY LEDGER_PREVIOUS_KEYS DEAD_LETTER_DIGEST_KEY OPS_OPERATORS OIDC_CLIENT_SECRET OTEL_EXPORTER_OTLP_HEADERS
 {{- end -}}
 
 {{- define "payouts.refuseSensitive" -}}
@@ -62,7 +62,7 @@ pods check it at boot (exit 78, the list in `kubectl logs`).
 {{- if eq .Values.deploymentMode "production" -}}
 {{- $missing := list -}}
 {{- if not .Values.existingSecret -}}
-{{- range $name := list "DATABASE_URL" "LEDGER_ENCRYPTION_KEY" "PROVIDER_CLIENT_SECRET" -}}
+{{- range $name := list "DATABASE_URL" "LEDGER_ENCRYPTION_KEY" "PROVIDER_CLIENT_SECRET" "DEAD_LETTER_DIGEST_KEY" -}}
 {{- if not (index $.Values.secrets $name) -}}
 {{- $missing = append $missing (printf "secrets.%s" $name) -}}
 {{- end -}}

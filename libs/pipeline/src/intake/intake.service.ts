@@ -1,5 +1,5 @@
+import { type KeyObject } from 'node:crypto';
 import { type ProviderApi } from '#provider-client';
-import { createHash } from 'node:crypto';
 import {
   type Command,
   commandIdentity,
@@ -45,7 +45,7 @@ import {
 import { type CommandResult, type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
 import { idInUse } from './transfer-id-in-use.js';
-import { scrubForDeadLetter, scrubText } from './scrub.js';
+import { deadLetterOf, deadLetterRecordOf } from '../shared/dead-letter.js';
 import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 import { type ApprovalHolds, type HeldBatch } from '../shared/approval-ports.js';
 
@@ -69,6 +69,13 @@ export interface IntakeDeps {
   metrics: PipelineMetrics;
   logger: AppLogger;
   defaultAccountId: string;
+  /**
+   * The accounts this service has (PROVIDER_ACCOUNT_ID and PROVIDER_ACCOUNTS): a command naming
+   * another is dead-lettered (unknown_account), not admitted to wait for a person.
+   */
+  knownAccounts: ReadonlySet<string>;
+  /** DEAD_LETTER_DIGEST_KEY: a dead letter's digest of the original bytes is keyed with it (ADR 0007). */
+  deadLetterKey: KeyObject;
   /**
    * The API generation an account sends on now (PROVIDER_API_GENERATION, PROVIDER_ACCOUNTS[].api):
    * written on each new payout and batch, which keep it for every send and check. Default: v1.
@@ -109,17 +116,17 @@ export interface IntakeResult {
   deadLettered: number;
 }
 
-/** A dead letter's value and key are cut to these, so one always fits a produce request. */
-const DEAD_LETTER_MAX_VALUE_BYTES = 900_000;
-const MAX_DEAD_LETTER_KEY_BYTES = 1_024;
-
-/** A detail names fields, and an unexpected field's name may itself be an account number. */
 /**
  * A reason's detail, safe for a header, a row and a log line. Details that may quote the message
  * (a schema rule, a parse error) have digit runs masked as account numbers; the ones the intake
  * writes itself from counts (`oversized`: "1048300 bytes > 524288") hold no input and stay readable.
  */
-const OWN_TEXT: ReadonlySet<RejectReason> = new Set(['empty', 'oversized', 'not_an_object']);
+const OWN_TEXT: ReadonlySet<RejectReason> = new Set([
+  'empty',
+  'oversized',
+  'not_an_object',
+  'unknown_account',
+]);
 const safeDetail = (reason: RejectReason, detail: string) =>
   OWN_TEXT.has(reason) ? detail : maskDigitRuns(detail, ACCOUNT_MIN_DIGITS);
 
@@ -147,6 +154,12 @@ export class IntakeService {
         continue;
       }
       const accountId = r.value.accountId ?? this.d.defaultAccountId;
+      if (!this.d.knownAccounts.has(accountId)) {
+        // Admitted, it could only fail at the provider and wait for a person; the producer has it wrong.
+        const detail = `accountId is not one of this service's accounts (PROVIDER_ACCOUNT_ID, PROVIDER_ACCOUNTS)`;
+        dead.push({ m, reason: 'unknown_account', detail, type: r.value.type });
+        continue;
+      }
       const canonical = canonicalRequest(accountId, r.value);
       valid.push({
         message: m,
@@ -413,45 +426,16 @@ export class IntakeService {
   }
 
   private deadLetter(topic: string, partition: number, x: Dead): DeadLetterMessage {
-    const original = x.m.value ?? Buffer.alloc(0);
-    // A full copy of an oversized message, plus these headers, may not fit under the broker's
-    // size limit; a dead letter that cannot be sent would stall the partition. Keep its head.
-    const max = Math.min(this.d.maxCommandBytes ?? MAX_COMMAND_BYTES, DEAD_LETTER_MAX_VALUE_BYTES);
-    const cut = original.length > max;
-    const { bytes, scrubbed } = scrubForDeadLetter(cut ? original.subarray(0, max) : original);
-    // Scrubbing re-encodes text (an invalid UTF-8 byte becomes 3 bytes): the size that counts is
-    // the one sent. What is cut from scrubbed bytes was already scrubbed.
-    const truncated = cut || bytes.length > max;
-    // The key is the producer's text too (an account number, for a key that is not the identity).
-    const cutKey = x.m.key !== null && x.m.key.length > MAX_DEAD_LETTER_KEY_BYTES;
-    const keyText = x.m.key?.subarray(0, MAX_DEAD_LETTER_KEY_BYTES).toString('utf8');
-    const key = keyText === undefined ? null : scrubText(keyText);
-    const keyScrubbed = key !== null && key !== keyText;
-    return {
-      key: key === null ? null : cutKey || keyScrubbed ? Buffer.from(key) : x.m.key,
-      value: x.m.value ? bytes.subarray(0, max) : null,
-      headers: {
-        ...(truncated ? { 'dlq-truncated': 'true', 'dlq-original-bytes': String(original.length) } : {}),
-        ...(cutKey ? { 'dlq-key-truncated': 'true' } : {}),
-        'dlq-reason': x.reason,
-        'dlq-detail': safeDetail(x.reason, x.detail).slice(0, 1000),
-        'dlq-original-topic': topic,
-        'dlq-original-partition': String(partition),
-        'dlq-original-offset': x.m.offset,
-        'dlq-original-sha256': createHash('sha256').update(original).digest('hex'),
-        'dlq-scrubbed': String(scrubbed || keyScrubbed),
-      },
-    };
+    return deadLetterOf(
+      topic,
+      partition,
+      { ...x, detail: safeDetail(x.reason, x.detail) },
+      { maxValueBytes: this.d.maxCommandBytes ?? MAX_COMMAND_BYTES, digestKey: this.d.deadLetterKey },
+    );
   }
 
   private deadLetterRecord(topic: string, partition: number, x: Dead): DeadLetterRecord {
-    return {
-      topic,
-      partition,
-      offset: x.m.offset,
-      reason: x.reason,
-      detail: { detail: safeDetail(x.reason, x.detail), type: x.type ?? null },
-    };
+    return deadLetterRecordOf(topic, partition, { ...x, detail: safeDetail(x.reason, x.detail) });
   }
 
   private count(

@@ -1,11 +1,21 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSecretKey } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { replyHeaderProblems, replyProblems, type QueryReply } from '#contracts';
 import { createLogger } from '#observability';
 import { type BeneficiaryConnector, type ProviderClient } from '#provider-client';
-import { type MessageProducer, type OutboundTopicMessages } from '../shared/ports.js';
+import type pg from 'pg';
+import { type DeadLetterRepository, type QueryAnswerRepository } from '#ledger';
+import {
+  type DeadLetterPublisher,
+  type MessageProducer,
+  type OutboundTopicMessages,
+} from '../shared/ports.js';
+import { PipelineMetrics } from '../shared/pipeline.metrics.js';
+import { type RecordedQueriesDeps } from './recorded-queries.js';
+import { parseReplyTopics } from './reply-topics.js';
 import { QueryService } from './query.service.js';
 
 /** A strict fake: any member the test did not give fails the test when used. */
@@ -42,6 +52,15 @@ function service(sent: OutboundTopicMessages[]): QueryService {
     defaultAccountId: 'default',
     beneficiaries: strict<BeneficiaryConnector>('beneficiaries', { generationOf: () => 'v2' }),
     ledgerHistory: { page: () => Promise.resolve([]) },
+    replyTopics: parseReplyTopics('payouts.query-replies').topics,
+    pool: strict<pg.Pool>('pool'),
+    answers: strict<QueryAnswerRepository>('answers'),
+    cipher: strict<RecordedQueriesDeps['cipher']>('cipher'),
+    keepAnswersMs: 60_000,
+    dlq: strict<DeadLetterPublisher>('dlq'),
+    deadLetters: strict<Pick<DeadLetterRepository, 'record'>>('deadLetters'),
+    deadLetterKey: createSecretKey(Buffer.alloc(32, 9)),
+    metrics: new PipelineMetrics(new Registry()),
     now: () => AT,
   });
 }
@@ -51,7 +70,7 @@ const bytes = (v: object) => Buffer.from(JSON.stringify(v));
 describe('QueryService replies', () => {
   it('carry the content type, CloudEvents attributes, the query id, and the query trace when it had one', async () => {
     const sent: OutboundTopicMessages[] = [];
-    await service(sent).handle([
+    await service(sent).handle('p.payouts.queries', 0, [
       {
         key: null,
         offset: '1',

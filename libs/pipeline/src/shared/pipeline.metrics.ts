@@ -18,7 +18,7 @@ export class PipelineMetrics {
     });
     this.deadLettered = new Counter({
       name: 'payouts_commands_dead_lettered_total',
-      help: 'Commands sent to payouts.commands.dlq, by reason',
+      help: 'Commands and queries sent to payouts.commands.dlq, by reason',
       labelNames: ['reason'],
       registers: [registry],
     });

@@ -251,6 +251,8 @@ function compact(f: Record<string, string | undefined>): WebhookFields {
 /**
  * A webhook's identity: what it says, not how it was delivered (the signature and the v2
  * delivery timestamp are left out, so a redelivery signed again is still the same webhook).
+ * Unkeyed on purpose: it is a lookup key, kept in the row beside the same fields in clear
+ * (already masked free text, ids, amounts), so it reveals nothing the row does not (issue 30).
  */
 export function webhookIdentity(version: WebhookApiVersion, event: string, f: WebhookFields): string {
   const parts = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
+import { maskFreeText } from '#observability';
 import { type LegacyDecoder } from '../core/legacy-classify.js';
 import { type ProviderSubState } from '#contracts';
 import { type FailureKind, type OutcomeClass } from '../core/outcome.js';
@@ -9,13 +9,13 @@ const idString = z.union([z.string(), z.number()]).transform((v) => String(v));
 
 /**
  * The provider's free text about a transfer (a status description, a failure reason): it may
- * quote an account number, so digit runs are masked here, where it enters our code, before any
- * event, log line or row sees it.
+ * quote an account number, an e-mail address or a VPA, so they are masked here, where it enters
+ * our code, before any event, log line or row sees it.
  */
 const providerText = z
   .string()
   .nullish()
-  .transform((v) => (typeof v === 'string' ? maskDigitRuns(v, ACCOUNT_MIN_DIGITS) : v));
+  .transform((v) => (typeof v === 'string' ? maskFreeText(v) : v));
 
 /** `data` of requestTransfer, directTransfer and cardpay. */
 export interface LegacyTransferResult {

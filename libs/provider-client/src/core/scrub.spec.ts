@@ -10,4 +10,15 @@ describe('scrub', () => {
     assert.ok(!long.includes('SECR'));
     assert.ok(long.length <= 301);
   });
+
+  it('masks account numbers, e-mail addresses and VPAs the provider echoes (issue 30, defect 6)', () => {
+    const out = scrub(
+      'Beneficiary asha.rao@example.com with VPA asha@okicici and account 026291800001191 exists',
+      [],
+    );
+    assert.equal(
+      out,
+      'Beneficiary as***@example.com with VPA as***@okicici and account XXXXXXXXXXX1191 exists',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
+import { maskFreeText } from '#observability';
 
 const JWT_LIKE = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const MAX_MESSAGE = 300;
@@ -6,7 +6,7 @@ const MAX_MESSAGE = 300;
 /**
  * Provider messages go into diagnostics and logs. They can echo what was sent, so every secret
  * of the call (client secret, bearer token, card token, cryptogram, transfer token) is cut out,
- * and digit runs that may be account numbers are masked.
+ * and digit runs that may be account numbers, e-mail addresses and VPAs are masked.
  */
 export function scrub(
   text: string | undefined,
@@ -18,8 +18,8 @@ export function scrub(
     if (s && s.length >= 4) out = out.split(s).join('[REDACTED]');
   }
   out = out.replace(JWT_LIKE, '[REDACTED]');
-  // It may quote an account number too.
-  out = maskDigitRuns(out, ACCOUNT_MIN_DIGITS);
+  // It may quote an account number, an e-mail address or a VPA too.
+  out = maskFreeText(out);
   // Cut after scrubbing, so a secret is never left half-visible at the edge.
   return out.length > MAX_MESSAGE ? `${out.slice(0, MAX_MESSAGE)}…` : out;
 }

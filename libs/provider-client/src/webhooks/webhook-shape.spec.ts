@@ -100,6 +100,10 @@ describe('webhook free text', () => {
       'Account XXXXXXXXXXX1191 closed; limit Rs. 100000',
     );
     assert.equal(maskWebhookText('FAILED'), 'FAILED');
+    assert.equal(
+      maskWebhookText('Credit to asha@okicici failed; notified asha.rao@example.com'),
+      'Credit to as***@okicici failed; notified as***@example.com',
+    );
     assert.equal(maskWebhookText(undefined), undefined);
     const long = maskWebhookText('x'.repeat(1_000));
     assert.equal(long?.length, 301);

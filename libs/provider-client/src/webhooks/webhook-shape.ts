@@ -1,4 +1,4 @@
-import { ACCOUNT_MIN_DIGITS, maskDigitRuns } from '#observability';
+import { maskFreeText } from '#observability';
 
 /*
  * What a verified webhook may look like (shared/spec/provider-facts.md, "Webhooks"), as data the
@@ -88,11 +88,11 @@ const MAX_TEXT = 300;
 
 /**
  * A webhook's free text (reason, status) as it may be kept, published and logged: digit runs that
- * may be account numbers keep their last 4 (as the provider-client path masks the same text),
- * and the length is bounded.
+ * may be account numbers keep their last 4, e-mail addresses and VPAs their first two characters
+ * (as the provider-client path masks the same text), and the length is bounded.
  */
 export function maskWebhookText(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  const masked = maskDigitRuns(text, ACCOUNT_MIN_DIGITS);
+  const masked = maskFreeText(text);
   return masked.length > MAX_TEXT ? `${masked.slice(0, MAX_TEXT)}…` : masked;
 }

@@ -1,4 +1,10 @@
-import { ACCOUNT_MIN_DIGITS, maskAccountNumber, maskDigitRuns, redactDeep } from '#observability';
+import {
+  ACCOUNT_MIN_DIGITS,
+  maskAccountNumber,
+  maskAddresses,
+  maskDigitRuns,
+  redactDeep,
+} from '#observability';
 
 // The value may be a string (perhaps cut short) or, in text that is not JSON, a bare word.
 const SECRET_VALUE =
@@ -17,35 +23,7 @@ function norm(k: string): string {
 
 const digits = (s: string) => maskDigitRuns(s, ACCOUNT_MIN_DIGITS);
 
-const isName = (c: number) =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 45;
-const isDomain = (c: number) => isName(c) && c !== 95;
-
-/**
- * `success@upi` -> `su***@upi`: every run of name characters (`[A-Za-z0-9._-]`) followed by `@`
- * and a domain (`[A-Za-z0-9.-]+`) keeps its first two characters. One pass: the equivalent
- * pattern, `/([A-Za-z0-9._-]{1,2})[A-Za-z0-9._-]*@([A-Za-z0-9.-]+)/g`, backtracks over a whole
- * run from each of its characters, quadratic in the run's length: a hostile command with a
- * 500 kB run of letters took minutes, longer than the consumer's session, and stalled its partition.
- */
-function vpas(s: string): string {
-  let out = '';
-  let copied = 0; // s[0, copied) is in out
-  let run = 0; // where the current run of name characters starts
-  for (let i = 0; i < s.length; i += 1) {
-    const c = s.charCodeAt(i);
-    if (isName(c)) continue;
-    if (c === 64 && i > run && isDomain(s.charCodeAt(i + 1))) {
-      let end = i + 1;
-      while (end < s.length && isDomain(s.charCodeAt(end))) end += 1;
-      out += `${s.slice(copied, run)}${s.slice(run, Math.min(run + 2, i))}***@${s.slice(i + 1, end)}`;
-      copied = end;
-      i = end - 1;
-    }
-    run = i + 1;
-  }
-  return copied === 0 ? s : out + s.slice(copied);
-}
+const vpas = maskAddresses;
 
 /**
  * After the logger's redaction (secrets by key, known personal fields): whatever may still be an
@@ -72,16 +50,42 @@ function maskAccounts(v: unknown, key = ''): unknown {
   return v;
 }
 
-/** Text that is not JSON (cut short, malformed, a Kafka key): secrets, digit runs and VPAs by pattern. */
+/**
+ * A field of ID_KEYS with a string value, in text that may not parse: `"transferId":"PO-2026112700001"`.
+ * Ids are ours and the producer's, never a person's: kept whole, so an operator finds the command.
+ */
+const ID_FIELD =
+  /"(type|transferId|batchTransferId|withdrawalId|requestId|accountId|queryId)"\s*:\s*"([^"\\]{0,128})"/g;
+
+const maskText = (s: string) => vpas(digits(s));
+
+/**
+ * Text that is not JSON (cut short, malformed, a Kafka key): secrets, digit runs and VPAs by
+ * pattern; the ids of ID_KEYS are kept whole.
+ */
 export function scrubText(text: string): string {
-  return vpas(
-    digits(
-      text.replace(
-        SECRET_VALUE,
-        (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
-      ),
-    ),
+  const t = text.replace(
+    SECRET_VALUE,
+    (_m, prefix: string, close: string | undefined) => `${prefix}"[REDACTED]${close ?? '"'}`,
   );
+  let out = '';
+  let last = 0;
+  for (const m of t.matchAll(ID_FIELD)) {
+    out += maskText(t.slice(last, m.index)) + m[0];
+    last = m.index + m[0].length;
+  }
+  return last === 0 ? maskText(t) : out + maskText(t.slice(last));
+}
+
+/**
+ * The ids a message names (transferId, batchTransferId, withdrawalId, queryId, requestId), read
+ * by pattern so a message that does not parse still gives them: a dead letter's Kafka key that
+ * is one of them is an id, kept whole (issue 30, defect 6).
+ */
+export function idsNamedIn(text: string): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const m of text.matchAll(ID_FIELD)) if (m[1] !== 'type' && m[1] !== 'accountId') ids.add(m[2] ?? '');
+  return ids;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeCommand, MAX_COMMAND_BYTES } from '#contracts';
-import { scrubForDeadLetter } from './scrub.js';
+import { idsNamedIn, scrubForDeadLetter, scrubText } from './scrub.js';
 
 const scrub = (s: string) => scrubForDeadLetter(Buffer.from(s)).bytes.toString();
 
@@ -61,6 +61,17 @@ describe('scrubForDeadLetter: account numbers under any key, of any type or leng
 
   it('masks 6-8 digit runs in text that is not JSON', () => {
     assert.equal(scrub('{"rechargeAccount":"1234567","x":"12'), '{"rechargeAccount":"XXX4567","x":"12');
+  });
+
+  it('keeps ids whole in text that is not JSON, and names them (issue 30, defect 6)', () => {
+    const cut =
+      '{"type":"payout.direct_transfer","data":{"transferId":"PO-2026112700001","bankAccount":"026291800001191","email":"asha@example.com';
+    assert.equal(
+      scrubText(cut),
+      '{"type":"payout.direct_transfer","data":{"transferId":"PO-2026112700001","bankAccount":"XXXXXXXXXXX1191","email":"as***@example.com',
+    );
+    assert.deepEqual([...idsNamedIn(cut)], ['PO-2026112700001']);
+    assert.equal(scrubText('PO-2026112700001'), 'PO-XXXXXXXXX0001', 'a bare key is not known to be an id');
   });
 });
 
