@@ -50,6 +50,11 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.readinessGauge(registry);
     this.consumerGauges(registry, failures);
+    consumerLifeMetrics(
+      registry,
+      failures,
+      consumerGroups(config).map((g) => g.groupId),
+    );
     const state = this.access;
     new Gauge({
       name: 'payouts_provider_fatal_config_accounts',
@@ -147,6 +152,44 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.lags.map((l) => l.close()));
   }
+}
+
+/**
+ * A group's consumer that crashed and is not back in its group reads nothing while the process
+ * looks alive (the chaos run of 2026-11-27: 3,865 commands never read); these show it.
+ */
+function consumerLifeMetrics(
+  registry: Registry,
+  failures: ConsumerFailures,
+  groups: readonly string[],
+): void {
+  new Gauge({
+    name: 'payouts_consumer_stopped_seconds',
+    help: "Seconds since a consumer group's consumer crashed without joining its group again (0 while it runs), by group",
+    labelNames: ['group'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const now = Date.now();
+      for (const group of groups) this.set({ group }, 0);
+      for (const s of failures.stoppedConsumers())
+        this.set({ group: s.groupId }, (now - s.since.getTime()) / 1000);
+    },
+  });
+  const reported = new Map<string, number>();
+  new Counter({
+    name: 'payouts_consumer_recreations_total',
+    help: 'Consumers replaced by a fresh one (same group and topics) after a crash kafkajs does not restart, by group',
+    labelNames: ['group'],
+    registers: [registry],
+    collect() {
+      for (const [group, n] of failures.recreations()) {
+        const delta = n - (reported.get(group) ?? 0);
+        if (delta > 0) this.inc({ group }, delta);
+        reported.set(group, n);
+      }
+    },
+  });
 }
 
 @Global()

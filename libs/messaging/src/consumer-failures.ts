@@ -9,14 +9,26 @@ export interface FailingPartition {
   readonly lastError: string;
 }
 
+/** A group's consumer that crashed and has not joined its group since: nothing of its topics is read. */
+export interface StoppedConsumer {
+  readonly groupId: string;
+  readonly since: Date;
+  /** Crashes since it last joined (kafkajs' own restarts and the transport's recreations). */
+  readonly crashes: number;
+  /** The latest error's name and Kafka error type, never its message. */
+  readonly lastError: string;
+}
+
 /**
- * Which partitions' batches keep failing. The batch transport reports each batch's end; readiness
+ * Which partitions' batches keep failing, and which groups' consumers are not running. The batch transport reports each batch's end; readiness
  * and the metrics read it. A batch that fails is delivered again, so a partition that stays here
  * is stalled: nothing behind its failing batch is consumed.
  */
 export class ConsumerFailures {
   private readonly failing = new Map<string, FailingPartition>();
   private readonly totals = new Map<string, number>();
+  private readonly stopped = new Map<string, StoppedConsumer>();
+  private readonly recreated = new Map<string, number>();
 
   constructor(
     /** Logical topic to report a physical one under (e.g. without the prefix). */
@@ -62,6 +74,38 @@ export class ConsumerFailures {
   /** Failed batch deliveries since the start, per logical topic. */
   totalFailures(): ReadonlyMap<string, number> {
     return this.totals;
+  }
+
+  /** The group's consumer crashed (kafkajs may start it again, or the transport recreates it). */
+  consumerCrashed(groupId: string, error: unknown): void {
+    const before = this.stopped.get(groupId);
+    this.stopped.set(groupId, {
+      groupId,
+      since: before?.since ?? new Date(this.now()),
+      crashes: (before?.crashes ?? 0) + 1,
+      lastError: describe(error),
+    });
+  }
+
+  /** The group's consumer joined its group: it is reading again. */
+  consumerJoined(groupId: string): void {
+    this.stopped.delete(groupId);
+  }
+
+  /** The transport replaced a consumer kafkajs would not restart with a fresh one. */
+  consumerRecreated(groupId: string): void {
+    this.recreated.set(groupId, (this.recreated.get(groupId) ?? 0) + 1);
+  }
+
+  /** Groups whose consumer has not been running for at least `minMs`. */
+  stoppedConsumers(minMs = 0): StoppedConsumer[] {
+    const now = this.now();
+    return [...this.stopped.values()].filter((s) => now - s.since.getTime() >= minMs);
+  }
+
+  /** Consumers recreated since the start, per group. */
+  recreations(): ReadonlyMap<string, number> {
+    return this.recreated;
   }
 }
 

@@ -57,6 +57,10 @@ export interface KafkaBatchTransportOptions {
   readonly tracing?: Tracing;
 }
 
+/** The back-off between attempts to recreate a consumer kafkajs does not restart: 1, 2, 4 ... 30 s. */
+const RECREATE_FIRST_DELAY_MS = 1_000;
+const RECREATE_MAX_DELAY_MS = 30_000;
+
 /**
  * A Nest transport that hands each Kafka batch (one partition's fetched messages) to the handler
  * whose pattern names the topic, and commits the batch's offsets only after the handler resolves.
@@ -65,7 +69,14 @@ export interface KafkaBatchTransportOptions {
  */
 export class KafkaBatchTransport extends Server implements CustomTransportStrategy {
   private consumer: Consumer | undefined;
+  /** Physical topic to handler pattern, of this transport's consumer. */
+  private topics: ReadonlyMap<string, string> = new Map();
   private closing = false;
+  private consumerStartedAt = 0;
+  private recreateAttempts = 0;
+  private recreateTimer: NodeJS.Timeout | undefined;
+  /** A recreated consumer has not joined its group yet. */
+  private recreating = false;
   private readonly log: AppLogger;
 
   constructor(private readonly options: KafkaBatchTransportOptions) {
@@ -96,6 +107,12 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       topics.set(this.options.topicFor(pattern), pattern);
     }
     if (topics.size === 0) return;
+    this.topics = topics;
+    await this.run(this.createConsumer());
+    this.log.info({ topics: [...topics.keys()] }, 'consuming');
+  }
+
+  private createConsumer(): Consumer {
     const consumer = this.options.kafka.consumer({
       groupId: this.options.groupId,
       sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
@@ -108,35 +125,96 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       // retries: 5 is kafkajs's own default for consumers, which a `retry` option would replace.
       retry: { retries: 5, restartOnFailure: () => Promise.resolve(!this.closing) },
     });
-    consumer.on(consumer.events.CRASH, (e) =>
+    consumer.on(consumer.events.CRASH, (e) => this.onCrash(consumer, e.payload.error, e.payload.restart));
+    const mine = [...this.topics.keys()];
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      if (consumer !== this.consumer) return;
+      this.options.failures?.assigned(e.payload.memberAssignment, mine);
+      this.options.failures?.consumerJoined(this.options.groupId);
+      if (!this.recreating) return;
+      this.recreating = false;
+      this.options.failures?.consumerRecreated(this.options.groupId);
       this.log.warn(
-        { err: e.payload.error, groupId: e.payload.groupId, restart: e.payload.restart },
-        'consumer crashed',
-      ),
-    );
+        { topics: mine, attempt: this.recreateAttempts },
+        'consumer recreated after a crash kafkajs does not restart',
+      );
+    });
     this.consumer = consumer;
-    const failures = this.options.failures;
-    if (failures) {
-      const mine = [...topics.keys()];
-      consumer.on(consumer.events.GROUP_JOIN, (e) => failures.assigned(e.payload.memberAssignment, mine));
-    }
+    this.consumerStartedAt = Date.now();
+    return consumer;
+  }
+
+  /** Connects, subscribes and runs `consumer`; stops between the steps once the transport closes. */
+  private async run(consumer: Consumer): Promise<void> {
+    const stopIfClosing = async () => {
+      if (!this.closing) return;
+      await consumer.disconnect();
+      throw new Error('the transport closed while its consumer started');
+    };
     await consumer.connect();
+    await stopIfClosing();
     await consumer.subscribe({
-      topics: [...topics.keys()],
+      topics: [...this.topics.keys()],
       fromBeginning: this.options.fromBeginning ?? true,
     });
+    await stopIfClosing();
     await consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.onBatch(payload, topics),
+      eachBatch: (payload) => this.onBatch(consumer, payload),
     });
-    this.log.info({ topics: [...topics.keys()] }, 'consuming');
+    await stopIfClosing();
   }
 
-  private async onBatch(payload: EachBatchPayload, topics: ReadonlyMap<string, string>): Promise<void> {
+  /**
+   * kafkajs starts a crashed consumer again only for errors it deems retriable (and asks
+   * `restartOnFailure` only then). Others (an unrecoverable error such as a TypeError, a
+   * non-retriable Kafka error such as a commit refused with UNKNOWN_MEMBER_ID) end it with
+   * `restart: false`, and the process goes on with nothing reading its topics. Such a consumer is
+   * replaced by a fresh one of the same group and topics, after a bounded back-off; what was not
+   * committed is delivered again (the handlers are idempotent).
+   */
+  private onCrash(consumer: Consumer, error: Error, restart: boolean): void {
+    this.log.warn({ err: error, groupId: this.options.groupId, restart }, 'consumer crashed');
+    if (this.closing || consumer !== this.consumer) return;
+    this.options.failures?.consumerCrashed(this.options.groupId, error);
+    if (!restart) this.scheduleRecreation();
+  }
+
+  private scheduleRecreation(): void {
+    // A consumer that ran well past the longest back-off before it crashed starts the count again.
+    if (Date.now() - this.consumerStartedAt > 2 * RECREATE_MAX_DELAY_MS) this.recreateAttempts = 0;
+    const delayMs = Math.min(RECREATE_FIRST_DELAY_MS * 2 ** this.recreateAttempts, RECREATE_MAX_DELAY_MS);
+    this.recreateAttempts += 1;
+    this.log.warn(
+      { attempt: this.recreateAttempts, delayMs },
+      'kafkajs does not restart this consumer: recreating it',
+    );
+    this.recreateTimer = setTimeout(() => void this.recreate(), delayMs);
+  }
+
+  /** A fresh consumer; counted and logged as recreated once it has joined its group. */
+  private async recreate(): Promise<void> {
+    this.recreateTimer = undefined;
+    if (this.closing) return;
+    this.recreating = true;
+    const consumer = this.createConsumer();
+    try {
+      await this.run(consumer);
+    } catch (e) {
+      // Connecting or subscribing failed: kafkajs does not retry those for us.
+      await consumer.disconnect().catch(() => undefined);
+      if (this.closing) return;
+      this.log.warn({ err: e, attempt: this.recreateAttempts }, 'recreating the consumer failed');
+      this.options.failures?.consumerCrashed(this.options.groupId, e);
+      this.scheduleRecreation();
+    }
+  }
+
+  private async onBatch(consumer: Consumer, payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
-    const pattern = topics.get(batch.topic);
+    const pattern = this.topics.get(batch.topic);
     const handler = pattern === undefined ? null : this.getHandlerByPattern(pattern);
     if (!handler || batch.messages.length === 0) return;
     const tracing = this.options.tracing ?? NOOP_TRACING;
@@ -169,9 +247,13 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       payload.resolveOffset(last.offset);
       // autoCommit is off, so commitOffsetsIfNecessary would do nothing: commit explicitly, and
       // only now that the handler (and its database transaction) has finished.
-      await this.consumer?.commitOffsets([
-        { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
-      ]);
+      await consumer
+        .commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
+        ])
+        .catch((e: unknown) => {
+          throw groupMembershipError(e) ?? e;
+        });
       this.options.failures?.succeeded(batch.topic, batch.partition);
     } catch (e) {
       this.options.failures?.failed(batch.topic, batch.partition, e);
@@ -204,11 +286,34 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
 
   async close(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.recreateTimer);
     const consumer = this.consumer;
     this.consumer = undefined;
     if (consumer) await consumer.disconnect();
   }
 }
+
+/**
+ * The group's answer that this member lost its place (dropped after its session, or the group
+ * moved on to a new generation), from under kafkajs' retry wrapper. kafkajs' commit retrier wraps
+ * such an answer in a KafkaJSNonRetriableError, which its fetch loop does not recognise, so the
+ * consumer crashed with `restart: false` (the chaos run of 2026-11-27). Thrown bare, the loop
+ * re-joins the group, as it does when a fetch or heartbeat gets the same answer.
+ */
+function groupMembershipError(e: unknown): Error | undefined {
+  for (let c: unknown = e; c instanceof Error; c = c.cause) {
+    const { type } = c as { type?: unknown };
+    if (typeof type === 'string' && REJOIN_ERRORS.has(type)) return c;
+  }
+  return undefined;
+}
+
+const REJOIN_ERRORS = new Set([
+  'UNKNOWN_MEMBER_ID',
+  'ILLEGAL_GENERATION',
+  'REBALANCE_IN_PROGRESS',
+  'NOT_COORDINATOR_FOR_GROUP',
+]);
 
 /** A header's first value (kafkajs gives a Buffer, a string or an array of them). */
 function headerOf(m: KafkaMessage, name: string): Buffer | string | undefined {
