@@ -344,7 +344,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     "The provider's lifecycle (issue 29) joins the mix with `--lifecycle=all` (or a list of",
     '`error-then-paid`, `queued-until-funded`, `approval`, `next-working-day`, `late-reversal`,',
     '`entry-id-reused`; test/chaos/lifecycle.ts) and `--in-doubt-apply=0.5` (the share of 5xx, 520',
-    'and hang faults the sandbox applies anyway); both are off by default. `npm test` runs the short',
+    'and hang faults the sandbox applies anyway); the full run has both, the short one neither. `npm test` runs the short',
     'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
     'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
     '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
