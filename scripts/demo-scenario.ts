@@ -466,7 +466,33 @@ Its events:
         .map((e) => [String(e.data.version), e.type, e.data.status, e.data.reason ?? '']),
     ]),
   );
-  return paid !== undefined;
+  // A second one stays held for a person: approving it in the console is the step the demo leaves you.
+  const yours = id('approve_me');
+  await producer.send({
+    topic: topicName(prefix, TOPICS.commands),
+    messages: [
+      {
+        key: yours,
+        value: JSON.stringify({
+          type: 'payout.standard_transfer',
+          data: { transferId: yours, beneId, amount: '12000.00' },
+        }),
+      },
+    ],
+  });
+  const held = await until(
+    () => events.find((e) => e.subject === yours && e.data.status === 'AWAITING_APPROVAL'),
+    20_000,
+  );
+  console.log(
+    held
+      ? `
+Left for you to approve in the console: ${yours} (12000.00) waits at ${service}/console#/approvals;` +
+          ` sign in with the approver token and approve it (or reject it: it ends REJECTED, never sent).`
+      : `
+approval: ${yours} did not wait for approval`,
+  );
+  return paid !== undefined && held !== undefined;
 }
 
 /** The operations API's timeline of one payout: its durable history, with the cause of each change. */
