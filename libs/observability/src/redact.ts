@@ -39,10 +39,6 @@ function normaliseKey(k: string): string {
   return k.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(normaliseKey(key));
-}
-
 /** `026291800001191` -> `XXXXXXXXXXX1191`. Short values are masked whole. */
 export function maskAccountNumber(v: string): string {
   if (v.length <= 4) return 'X'.repeat(v.length);
