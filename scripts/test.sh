@@ -22,8 +22,7 @@ step() {
   return 0
 }
 
-# A step that runs beside the next ones, to the end of the tests (format and lint read only the
-# sources, one core each; measured: lint alone 45-95 s on this machine):
+# A step that runs beside the next ones (format and lint read only the sources, one core each):
 # its output goes to .run/logs/<slug>.log and is shown if it fails; `collect` waits for it and
 # puts it in the summary in the order it was started.
 declare -a bg_pids=() bg_names=() bg_logs=() bg_slots=()
@@ -68,6 +67,7 @@ step "checked-in SQL (npm run sql drift)" node dist/scripts/sql.js --check
 step "ops OpenAPI (npm run ops:openapi drift)" node dist/scripts/ops-openapi.js --check
 step "architecture (dependency-cruiser)" depcruise --config .dependency-cruiser.cjs --output-type err apps libs test migrations
 step "test template database" node dist/test/support/prepare-template.js
+collect
 
 test_log=.run/logs/tests.log
 run_tests() {
@@ -78,9 +78,6 @@ run_tests() {
   return "${PIPESTATUS[0]}"
 }
 step "unit + integration tests (node --test)" run_tests
-# Format and lint ran beside the build and the tests (the integration tests mostly wait on
-# brokers, databases and timers, so the cores have room): their results join the summary here.
-collect
 
 echo
 say "summary ($(( $(date +%s) - started ))s)"
