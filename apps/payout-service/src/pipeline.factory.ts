@@ -13,15 +13,11 @@ import {
   DeadLetterRepository,
   PayoutLedger,
   PayoutRepository,
-  RateBudgetRepository,
   SecretsCipher,
   WithdrawalQuotaRepository,
-  BeneHistoryRepository,
-  QueryAnswerRepository,
 } from '#ledger';
-import { createPool } from '#database';
 import { type OutboxSlotView } from '#health';
-import { PRODUCER_SETTINGS, ReconnectingProducer } from '#messaging';
+import { ReconnectingProducer } from '#messaging';
 import { type AppLogger, type Tracing } from '#observability';
 import {
   BeneficiaryProposalRepository,
@@ -60,22 +56,16 @@ import {
   PayoutReconciler,
   PayoutSubmission,
   PipelineMetrics,
-  QueryService,
   ReconcilerMetrics,
   reconcilerSettings,
   reversalWatchSettings,
-  LedgerBeneHistory,
   ManageBeneficiaries,
 } from '#pipeline';
 import {
   accountApi,
   connectorsOf,
   createProviderClient,
-  PromRateBudgetMetrics,
   providerClientOptionsFromConfig,
-  type ProviderClientOptions,
-  SharedRateBudget,
-  sharedRateBudgetSettings,
   accountApiGeneration,
   accountsWhereNotReceivedFails,
   BeneficiaryConnector,
@@ -83,9 +73,8 @@ import {
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
 import { createApprovals } from './approvals.factory.js';
-
-/** A query reply's send: about 3 s of retries (a broker outage fails the dead letter too, and the batch is redelivered). */
-const REPLY_RETRY = { initialRetryTime: 200, retries: 4, maxRetryTime: 1_000 };
+import { createQueries } from './queries.factory.js';
+import { createRateBudget } from './rate-budget.factory.js';
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -158,7 +147,7 @@ export function createPipeline(i: PipelineInputs) {
   const client = createProviderClient(clientOptions, {
     registry,
     logger: log('provider-client'),
-    rateBudget: rateBudget(i, clientOptions),
+    rateBudget: createRateBudget(i, clientOptions),
     tracing,
   });
 
@@ -303,25 +292,20 @@ export function createPipeline(i: PipelineInputs) {
     onWake: () => executor.wake(),
   });
   const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
-  const queries = new QueryService({
-    // Fewer retries than the other producers: a reply topic that does not exist (a requester's
-    // mistake) fails in seconds and is dead-lettered, instead of holding the partition ~20 s.
-    producer: new ReconnectingProducer(kafka, { ...PRODUCER_SETTINGS, retry: REPLY_RETRY }),
+  const queries = createQueries({
+    kafka,
     client,
     registry,
     topicPrefix,
     logger: log('queries'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
     beneficiaries,
-    ledgerHistory: new LedgerBeneHistory(pool, new BeneHistoryRepository()),
     beneficiaryChanges,
     replyTopics: c.QUERY_REPLY_TOPICS,
     pool,
-    answers: new QueryAnswerRepository(),
     cipher,
     keepAnswersMs: c.QUERY_ANSWERS_KEEP_MS,
     dlq,
-    deadLetters: new DeadLetterRepository(),
     deadLetterKey,
     metrics,
   });
@@ -394,29 +378,3 @@ export function createPipeline(i: PipelineInputs) {
 }
 
 export type Pipeline = ReturnType<typeof createPipeline>;
-
-/**
- * The provider's limit is the account's: with `postgres` (the default), every instance on this
- * database reserves its send slots from one row per (account, endpoint). The reservations have a
- * pool of their own (2 connections, 5 s statement cap), so they never queue behind the pipeline's
- * statements: a late reservation is budget lost. Closing the client closes it.
- */
-function rateBudget(i: PipelineInputs, clientOptions: ProviderClientOptions): SharedRateBudget | undefined {
-  const c = i.config.providerClient;
-  if (c.PROVIDER_RATE_BUDGET !== 'postgres') return undefined;
-  const logger = i.logger.child({ component: 'rate-budget' });
-  const pool = createPool({
-    url: i.config.core.DATABASE_URL,
-    max: 2,
-    applicationName: `${i.config.core.KAFKA_CLIENT_ID}-rate-budget`,
-    statementTimeoutMs: 5_000,
-    onConnectionError: (e) =>
-      logger.warn({ err: e }, 'a rate budget connection failed; the pool replaces it'),
-  });
-  return new SharedRateBudget(sharedRateBudgetSettings(clientOptions, c), {
-    store: new RateBudgetRepository(pool),
-    metrics: new PromRateBudgetMetrics(i.registry),
-    logger,
-    onClose: () => pool.end(),
-  });
-}
