@@ -1,6 +1,6 @@
 // @ts-check
 // The names a search filters on. Kept in step with the service's own lists by a test
-// (apps/payout-service/src/console.spec.ts): PAYOUT_STATUSES (#contracts), PAYOUT_KIND_NAMES (#pipeline).
+// (apps/payout-service/src/console.spec.ts): PAYOUT_STATUSES and PAYOUT_KIND_NAMES (#contracts).
 
 export const STATUSES = [
   'RECEIVED',

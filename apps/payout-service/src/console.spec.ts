@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PAYOUT_STATUSES, PROVIDER_SUB_STATES } from '#contracts';
-import { PAYOUT_KIND_NAMES } from '#pipeline';
+import { PAYOUT_KIND_NAMES, PAYOUT_STATUSES, PROVIDER_SUB_STATES } from '#contracts';
 import { CONSOLE_CSP, CONSOLE_DIR, loadConsoleAssets } from './console.controller.js';
 
 describe('web console files', () => {

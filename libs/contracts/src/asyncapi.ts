@@ -1,5 +1,5 @@
 import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
-import { commandSchemas } from './schemas/commands.schema.js';
+import { COMMAND_TYPES, commandSchemas, type CommandType } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { querySchemas, queryReplySchema } from './schemas/queries.schema.js';
 import { queryReplyHeadersSchema } from './reply-headers.js';
@@ -16,7 +16,7 @@ export function buildAsyncApi(): Record<string, unknown> {
       {
         name: type,
         contentType: 'application/json',
-        summary: `Command ${type}; Kafka key = ${type === 'payout.batch_transfer' ? 'batchTransferId' : type === 'payout.self_withdrawal' ? 'withdrawalId' : 'transferId'}`,
+        summary: `Command ${type}; Kafka key = ${COMMAND_TYPES[type as CommandType]}`,
         payload: schema,
         headers: {
           type: 'object',

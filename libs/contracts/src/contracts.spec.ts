@@ -12,7 +12,7 @@ import {
 } from './decode.js';
 import { COMMAND_EXAMPLES, EVENT_EXAMPLES, QUERY_EXAMPLES, REPLY_EXAMPLES } from './examples.js';
 import { RULE } from './schemas/common.schema.js';
-import { COMMAND_TYPES, commandSchemas } from './schemas/commands.schema.js';
+import { COMMAND_TYPES, commandSchemas, PAYOUT_KIND_NAMES } from './schemas/commands.schema.js';
 import { eventSchema } from './schemas/events.schema.js';
 import { QUERY_TYPES, querySchemas, queryReplySchema } from './schemas/queries.schema.js';
 import { renderAsyncApi, renderContractsDoc } from './render.js';
@@ -40,6 +40,23 @@ describe('contracts', () => {
       assert.equal(decodeQuery(Buffer.from(JSON.stringify(q))).ok, true, q.type);
     for (const e of EVENT_EXAMPLES) assert.equal(eventProblems(e), undefined, e.type);
     for (const r of REPLY_EXAMPLES) assert.equal(replyProblems(r), undefined, r.type);
+  });
+
+  it('lists the payout kinds once: every command but the batch, named without `payout.`', () => {
+    assert.deepEqual(PAYOUT_KIND_NAMES, [
+      'standard_transfer',
+      'direct_transfer',
+      'validated_upi_payout',
+      'card_payout',
+      'internal_transfer',
+      'self_withdrawal',
+    ]);
+    for (const c of COMMAND_EXAMPLES) {
+      const field = { 'payout.batch_transfer': 'batchTransferId', 'payout.self_withdrawal': 'withdrawalId' }[
+        c.type as string
+      ];
+      assert.equal(commandIdentity(c), (c.data as unknown as Record<string, string>)[field ?? 'transferId']);
+    }
   });
 
   it('applies one key rule to every command: the Kafka key is the command id, a missing key included', () => {

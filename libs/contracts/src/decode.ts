@@ -176,19 +176,20 @@ function parseJson(bytes: Buffer | null | undefined, max: number): Decoded<Recor
   return { ok: true, value: parsed as Record<string, unknown> };
 }
 
+/** Command types whose identity field (COMMAND_TYPES) is not a string of their data: none, or the next function fails to compile. */
+type IdentityNotText = {
+  [T in CommandType]: (typeof COMMAND_TYPES)[T] extends infer F extends keyof CommandData<T>
+    ? CommandData<T>[F] extends string
+      ? never
+      : T
+    : T;
+}[CommandType];
+
+/** The command's identity (the Kafka key): the field of its data that COMMAND_TYPES names. */
 export function commandIdentity(c: Command): string {
-  switch (c.type) {
-    case 'payout.batch_transfer':
-      return c.data.batchTransferId;
-    case 'payout.self_withdrawal':
-      return c.data.withdrawalId;
-    case 'payout.standard_transfer':
-    case 'payout.direct_transfer':
-    case 'payout.validated_upi_payout':
-    case 'payout.card_payout':
-    case 'payout.internal_transfer':
-      return c.data.transferId;
-  }
+  const field: [IdentityNotText] extends [never] ? (typeof COMMAND_TYPES)[CommandType] : never =
+    COMMAND_TYPES[c.type];
+  return (c.data as unknown as Record<string, string>)[field]!;
 }
 
 function batchViolations(c: Extract<Command, { type: 'payout.batch_transfer' }>): string | undefined {

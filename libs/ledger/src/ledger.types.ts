@@ -1,14 +1,15 @@
-import { type BatchFormat, type BatchStatus, type PayoutStatus, type ProviderSubState } from '#contracts';
+import {
+  type BatchFormat,
+  type BatchStatus,
+  type PayoutKind,
+  type PayoutStatus,
+  type ProviderSubState,
+} from '#contracts';
 import { type ProviderApi } from '#provider-client';
 import { type SealedSecret } from './secrets-cipher.js';
 
-export type PayoutKind =
-  | 'standard_transfer'
-  | 'direct_transfer'
-  | 'validated_upi_payout'
-  | 'card_payout'
-  | 'internal_transfer'
-  | 'self_withdrawal';
+/** A payout's kind: the contracts' list (one per `payout.<kind>` command but the batch's). */
+export type { PayoutKind };
 
 /** A payout row as the repository returns it. Amounts are decimal strings. */
 export interface PayoutRow {

@@ -1,5 +1,4 @@
-import { PAYOUT_STATUSES } from '#contracts';
-import { PAYOUT_KIND_NAMES } from '#pipeline';
+import { PAYOUT_KIND_NAMES, PAYOUT_STATUSES } from '#contracts';
 
 /** What a search may filter on: payout statuses (batch entries use the same names) and kinds. */
 export const PAYOUT_STATUSES_LIST: readonly string[] = PAYOUT_STATUSES;

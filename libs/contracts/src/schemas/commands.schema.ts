@@ -28,6 +28,30 @@ export const COMMAND_TYPES = {
 
 export type CommandType = keyof typeof COMMAND_TYPES;
 
+/** The command that makes a batch (a row of its own table); every other command makes one payout. */
+export const BATCH_COMMAND = 'payout.batch_transfer' satisfies CommandType;
+
+/** A command that makes one payout: `payout.<kind>`. */
+export type PayoutCommandType = Exclude<CommandType, typeof BATCH_COMMAND>;
+
+/**
+ * A payout's kind: its command's type without `payout.` (the ledger's `payout.kind` column, the
+ * connector's sending calls, the pipeline's policy table, the console's search filter). The one
+ * list every other derives from or is tested against (test/foundation/payout-kinds.int-spec.ts:
+ * the migration's CHECK; apps/payout-service/src/console.spec.ts: the console's vocabulary).
+ */
+export type PayoutKind = PayoutCommandType extends `payout.${infer K}` ? K : never;
+
+/** The kind of a payout command (`payout.card_payout` → `card_payout`). */
+export function kindOfCommand(type: PayoutCommandType): PayoutKind {
+  return type.slice('payout.'.length) as PayoutKind;
+}
+
+/** Every payout kind, in the order of COMMAND_TYPES. */
+export const PAYOUT_KIND_NAMES: readonly PayoutKind[] = (Object.keys(COMMAND_TYPES) as CommandType[])
+  .filter((t): t is PayoutCommandType => t !== BATCH_COMMAND)
+  .map(kindOfCommand);
+
 function envelope(type: CommandType, data: object) {
   return {
     type: 'object',

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { PAYOUT_KIND_NAMES as KINDS } from '#contracts';
 import { PROVIDER_APIS } from '#provider-client';
-import { hasStatusCheck, PAYOUT_KIND_NAMES as KINDS, traitsOf } from '../shared/payout-kinds.js';
+import { hasStatusCheck, traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 
 /** Every kind on every generation: the traits are the connector's, by the generation a payout was sent on. */

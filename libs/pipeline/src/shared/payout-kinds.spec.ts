@@ -1,8 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { COMMAND_EXAMPLES, COMMAND_TYPES, commandIdentity, type Command } from '#contracts';
-import { SecretsCipher, splitSecrets, type PayoutKind, type PayoutRow } from '#ledger';
+import {
+  COMMAND_EXAMPLES,
+  COMMAND_TYPES,
+  commandIdentity,
+  PAYOUT_KIND_NAMES,
+  type Command,
+  type PayoutKind,
+} from '#contracts';
+import { SecretsCipher, splitSecrets, type PayoutRow } from '#ledger';
 import {
   type CallOptions,
   connectorsOf,
@@ -13,7 +20,7 @@ import {
 } from '#provider-client';
 import { decideAfterSubmit } from './decide-after-submit.js';
 import { submitPayout } from './submit-payout.js';
-import { PAYOUT_KIND_NAMES, PAYOUT_KINDS, REVERSAL_WATCH_KINDS, traitsOf } from './payout-kinds.js';
+import { PAYOUT_KINDS, REVERSAL_WATCH_KINDS, traitsOf } from './payout-kinds.js';
 
 interface Call {
   method: string;
@@ -87,6 +94,7 @@ describe('the payout kind table', () => {
       .filter((t) => t !== 'payout.batch_transfer')
       .map((t) => t.slice('payout.'.length));
     assert.deepEqual([...PAYOUT_KIND_NAMES].sort(), commands.sort());
+    assert.deepEqual(Object.keys(PAYOUT_KINDS).sort(), commands.sort());
     for (const api of PROVIDER_APIS) assert.deepEqual(Object.keys(KIND_TRAITS[api]).sort(), commands.sort());
   });
 

@@ -1,4 +1,5 @@
-import { type PayoutKind, type PayoutRow } from '#ledger';
+import { PAYOUT_KIND_NAMES, type PayoutKind } from '#contracts';
+import { type PayoutRow } from '#ledger';
 import { KIND_TRAITS, kindTraits, PROVIDER_APIS, type KindTraits, type ProviderApi } from '#provider-client';
 
 /** A count a kind uses up when it is accepted; past the limit the payout is rejected at intake. */
@@ -18,8 +19,10 @@ export interface KindPolicy {
 export type KindTable = { readonly [K in PayoutKind]: KindPolicy };
 
 /**
- * The payout kinds. A new kind is a row here (plus its traits and calls in the connector and its
- * command in the contracts); `payout-kinds.spec.ts` walks every row on both generations.
+ * The pipeline's policy per payout kind. The kinds are the contracts' (PAYOUT_KIND_NAMES, from the
+ * `payout.<kind>` commands): a new kind is its command there, then a row here and its traits and
+ * calls in the connector (the compiler asks for each); `payout-kinds.spec.ts` walks every row on
+ * both generations.
  */
 export const PAYOUT_KINDS: KindTable = {
   standard_transfer: { quota: null },
@@ -30,8 +33,6 @@ export const PAYOUT_KINDS: KindTable = {
   // Three a day per account (Asia/Kolkata), counted at intake.
   self_withdrawal: { quota: 'daily_withdrawal' },
 };
-
-export const PAYOUT_KIND_NAMES = Object.keys(PAYOUT_KINDS) as readonly PayoutKind[];
 
 /** The generation a payout was sent on (its row's, set at intake); rows built by hand: v1. */
 export function apiOf(row: { readonly providerApi?: ProviderApi | undefined }): ProviderApi {

@@ -2,6 +2,7 @@ import {
   type BatchEntry,
   type BatchFormat,
   type CommandData,
+  type PayoutKind,
   type PayoutStatus,
   type ProviderSubState,
 } from '#contracts';
@@ -12,14 +13,8 @@ import { type ProviderApi } from './provider-api.js';
 
 export { PROVIDER_APIS, isProviderApi, type ProviderApi } from './provider-api.js';
 
-/** The payout kinds the connector sends (the ledger's PayoutKind; batches have their own calls). */
-export type ConnectorKind =
-  | 'standard_transfer'
-  | 'direct_transfer'
-  | 'validated_upi_payout'
-  | 'card_payout'
-  | 'internal_transfer'
-  | 'self_withdrawal';
+/** The payout kinds the connector sends: the contracts' PayoutKind (batches have their own calls). */
+export type ConnectorKind = PayoutKind;
 
 /** The decoded command data of a payout of kind K, secrets included. */
 export type PayoutRequest<K extends ConnectorKind> = CommandData<`payout.${K}`>;
