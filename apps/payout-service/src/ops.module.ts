@@ -28,9 +28,8 @@ import { LOGGER, METRICS_REGISTRY, type AppLogger } from '#observability';
 import { ConsoleAuthController } from './console-auth.controller.js';
 import { CONSOLE_ASSETS, CONSOLE_DIR, ConsoleController, loadConsoleAssets } from './console.controller.js';
 import { OPS_ACCESS, type OpsAccess } from './ops-access.js';
-import { OpsAuthGuard, OpsController } from './ops.controller.js';
-import { OpsFourEyesController } from './ops-four-eyes.controller.js';
-import { ApprovalsController } from './approvals.controller.js';
+import { OpsAuthGuard } from './ops-auth.guard.js';
+import { OpsController } from './ops.controller.js';
 import { type ServiceConfig } from './service.config.js';
 
 /** Says once, at boot, whether the operations API is on, and for how many operators. */
@@ -104,15 +103,7 @@ export class OpsModule {
     const enabled = directory.enabled || oidc !== undefined;
     return {
       module: OpsModule,
-      controllers: enabled
-        ? [
-            OpsController,
-            OpsFourEyesController,
-            ApprovalsController,
-            ConsoleController,
-            ConsoleAuthController,
-          ]
-        : [],
+      controllers: enabled ? [OpsController, ConsoleController, ConsoleAuthController] : [],
       providers: [
         { provide: OperatorDirectory, useValue: directory },
         OpsAnnouncer,

@@ -17,37 +17,10 @@ import { PG_POOL } from '#database';
 import { OUTBOX_SLOT } from '#health';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
-import {
-  AcknowledgeContradiction,
-  ApproveProposal,
-  BatchTimeline,
-  ConfirmAcknowledgement,
-  CreateBeneficiary,
-  DecideBeneficiaryChange,
-  ExportPayouts,
-  GetBatch,
-  GetBeneficiary,
-  GetPayout,
-  ListBeneficiaryProposals,
-  ListDeadLetters,
-  ListDeadOutboxRows,
-  ListProposals,
-  ListRequiringAttention,
-  type OperationsUseCases,
-  PayoutTimeline,
-  ProposeSettlement,
-  RecheckPayout,
-  RejectProposal,
-  RemoveBeneficiary,
-  ListApprovals,
-  GetApproval,
-  DecideApproval,
-  ReplayDeadEvent,
-  SearchPayouts,
-} from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
+import { OPERATIONS } from './ops.controller.js';
 import { QueriesController } from './queries.controller.js';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
 import { createPipeline, type Pipeline } from './pipeline.factory.js';
@@ -153,42 +126,6 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   }
 }
 
-/** The operations use cases, each under its class token (the operations controller injects them). */
-const OPERATIONS_USE_CASES = {
-  getPayout: GetPayout,
-  getBatch: GetBatch,
-  payoutTimeline: PayoutTimeline,
-  batchTimeline: BatchTimeline,
-  listRequiringAttention: ListRequiringAttention,
-  acknowledgeContradiction: AcknowledgeContradiction,
-  confirmAcknowledgement: ConfirmAcknowledgement,
-  searchPayouts: SearchPayouts,
-  exportPayouts: ExportPayouts,
-  recheckPayout: RecheckPayout,
-  replayDeadEvent: ReplayDeadEvent,
-  proposeSettlement: ProposeSettlement,
-  approveProposal: ApproveProposal,
-  rejectProposal: RejectProposal,
-  listProposals: ListProposals,
-  listDeadLetters: ListDeadLetters,
-  listDeadOutboxRows: ListDeadOutboxRows,
-  getBeneficiary: GetBeneficiary,
-  createBeneficiary: CreateBeneficiary,
-  removeBeneficiary: RemoveBeneficiary,
-  decideBeneficiaryChange: DecideBeneficiaryChange,
-  listBeneficiaryProposals: ListBeneficiaryProposals,
-  listApprovals: ListApprovals,
-  getApproval: GetApproval,
-  decideApproval: DecideApproval,
-} satisfies { [K in keyof OperationsUseCases]: abstract new (...args: never[]) => OperationsUseCases[K] };
-
-const operationsUseCases = (): Provider[] =>
-  (Object.keys(OPERATIONS_USE_CASES) as (keyof OperationsUseCases)[]).map((key) => ({
-    provide: OPERATIONS_USE_CASES[key],
-    inject: [PIPELINE],
-    useFactory: (p: Pipeline) => p.operations[key],
-  }));
-
 /** A provider of one part of the pipeline under its class token; the compiler checks the type. */
 function part<K extends keyof Pipeline>(
   token: abstract new (...args: never[]) => Pipeline[K],
@@ -227,7 +164,8 @@ const providers: Provider[] = [
   part(BatchSubmitWorker, 'batchSubmits'),
   part(QueryService, 'queries'),
   part(ProviderClient, 'client'),
-  ...operationsUseCases(),
+  // The operations use cases, one object (OpsController runs them by the route registry).
+  { provide: OPERATIONS, inject: [PIPELINE], useFactory: (p: Pipeline) => p.operations },
   part(WebhookIntake, 'webhookIntake'),
   { provide: OUTBOX_SLOT, inject: [PIPELINE], useFactory: (p: Pipeline) => p.slotHealth },
   Workers,
@@ -251,7 +189,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OUTBOX_SLOT, ...Object.values(OPERATIONS_USE_CASES)],
+      exports: [ProviderClient, OUTBOX_SLOT, OPERATIONS],
     };
   }
 }

@@ -28,33 +28,6 @@ import { GetApproval, ListApprovals } from './list-approvals/list-approvals.use-
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
 export { parseDeadLetterPage, type DeadLetterPageCommand } from './shared/dead-letter-page.command.js';
 export { parseDecideProposal, type DecideProposalCommand } from './shared/decide-proposal.command.js';
-export {
-  AcknowledgeContradiction,
-  ApproveProposal,
-  BatchTimeline,
-  ConfirmAcknowledgement,
-  CreateBeneficiary,
-  DecideBeneficiaryChange,
-  ExportPayouts,
-  GetBatch,
-  GetBeneficiary,
-  GetPayout,
-  ListDeadLetters,
-  ListBeneficiaryProposals,
-  ListDeadOutboxRows,
-  ListProposals,
-  ListRequiringAttention,
-  PayoutTimeline,
-  ProposeSettlement,
-  RecheckPayout,
-  RejectProposal,
-  RemoveBeneficiary,
-  ReplayDeadEvent,
-  SearchPayouts,
-  DecideApproval,
-  GetApproval,
-  ListApprovals,
-};
 export { parseListApprovals, type ListApprovalsCommand } from './list-approvals/list-approvals.use-case.js';
 export {
   parseDecideApproval,
@@ -87,35 +60,44 @@ export {
 } from './propose-settlement/propose-settlement.command.js';
 export { parseSearchPayouts, type SearchPayoutsCommand } from './search-payouts/search-payouts.command.js';
 
-/** The operator's use cases, one per file, on the ports they are given. */
-export function createOperationsUseCases(p: OperationsPorts) {
-  return {
-    getPayout: new GetPayout(p),
-    getBatch: new GetBatch(p),
-    payoutTimeline: new PayoutTimeline(p),
-    batchTimeline: new BatchTimeline(p),
-    listRequiringAttention: new ListRequiringAttention(p),
-    acknowledgeContradiction: new AcknowledgeContradiction(p),
-    confirmAcknowledgement: new ConfirmAcknowledgement(p),
-    searchPayouts: new SearchPayouts(p),
-    exportPayouts: new ExportPayouts(p),
-    recheckPayout: new RecheckPayout(p),
-    replayDeadEvent: new ReplayDeadEvent(p),
-    proposeSettlement: new ProposeSettlement(p),
-    approveProposal: new ApproveProposal(p),
-    rejectProposal: new RejectProposal(p),
-    listProposals: new ListProposals(p),
-    listDeadLetters: new ListDeadLetters(p),
-    listDeadOutboxRows: new ListDeadOutboxRows(p),
-    getBeneficiary: new GetBeneficiary(p),
-    createBeneficiary: new CreateBeneficiary(p),
-    removeBeneficiary: new RemoveBeneficiary(p),
-    decideBeneficiaryChange: new DecideBeneficiaryChange(p),
-    listBeneficiaryProposals: new ListBeneficiaryProposals(p),
-    listApprovals: new ListApprovals(p),
-    getApproval: new GetApproval(p),
-    decideApproval: new DecideApproval(p),
-  };
-}
+/**
+ * The operator's use cases, one per file, each under the name the routes use
+ * (http/routes*.ts); every one is built on the ports it is given.
+ */
+export const OPERATIONS_USE_CASES = {
+  getPayout: GetPayout,
+  getBatch: GetBatch,
+  payoutTimeline: PayoutTimeline,
+  batchTimeline: BatchTimeline,
+  listRequiringAttention: ListRequiringAttention,
+  acknowledgeContradiction: AcknowledgeContradiction,
+  confirmAcknowledgement: ConfirmAcknowledgement,
+  searchPayouts: SearchPayouts,
+  exportPayouts: ExportPayouts,
+  recheckPayout: RecheckPayout,
+  replayDeadEvent: ReplayDeadEvent,
+  proposeSettlement: ProposeSettlement,
+  approveProposal: ApproveProposal,
+  rejectProposal: RejectProposal,
+  listProposals: ListProposals,
+  listDeadLetters: ListDeadLetters,
+  listDeadOutboxRows: ListDeadOutboxRows,
+  getBeneficiary: GetBeneficiary,
+  createBeneficiary: CreateBeneficiary,
+  removeBeneficiary: RemoveBeneficiary,
+  decideBeneficiaryChange: DecideBeneficiaryChange,
+  listBeneficiaryProposals: ListBeneficiaryProposals,
+  listApprovals: ListApprovals,
+  getApproval: GetApproval,
+  decideApproval: DecideApproval,
+} as const satisfies Record<string, new (p: OperationsPorts) => object>;
 
-export type OperationsUseCases = ReturnType<typeof createOperationsUseCases>;
+export type OperationsUseCases = {
+  readonly [K in keyof typeof OPERATIONS_USE_CASES]: InstanceType<(typeof OPERATIONS_USE_CASES)[K]>;
+};
+
+export function createOperationsUseCases(p: OperationsPorts): OperationsUseCases {
+  return Object.fromEntries(
+    Object.entries(OPERATIONS_USE_CASES).map(([name, UseCase]) => [name, new UseCase(p)]),
+  ) as unknown as OperationsUseCases;
+}

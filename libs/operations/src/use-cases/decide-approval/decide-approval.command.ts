@@ -1,4 +1,4 @@
-import { bodyOf, optionalNote } from '../shared/notes.js';
+import { decisionNote } from '../shared/notes.js';
 
 /** A person's approval or rejection of a held payout or batch (issue 30). */
 export interface DecideApprovalCommand {
@@ -15,5 +15,5 @@ export function parseDecideApproval(
   ref: Pick<DecideApprovalCommand, 'subject' | 'accountId' | 'transferId' | 'decision'>,
   body: unknown,
 ): DecideApprovalCommand {
-  return { ...ref, note: optionalNote(bodyOf(body)['note']) };
+  return { ...ref, note: decisionNote(body) };
 }

@@ -1,4 +1,4 @@
-import { bodyOf, optionalNote } from './notes.js';
+import { decisionNote } from './notes.js';
 
 /** An approval or a rejection: the proposal (path) and the approver's optional note (body). */
 export interface DecideProposalCommand {
@@ -9,5 +9,5 @@ export interface DecideProposalCommand {
 }
 
 export function parseDecideProposal(proposalId: string, body: unknown): DecideProposalCommand {
-  return { proposalId, note: optionalNote(bodyOf(body)['note']) };
+  return { proposalId, note: decisionNote(body) };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { maskDigitRuns } from '#observability';
 import { invalid } from './refusals.js';
 
@@ -8,12 +9,19 @@ export function cleanNote(v: string): string {
   return maskDigitRuns(v.trim());
 }
 
-/** An optional note on a decision: absent, null or empty is none. */
-export function optionalNote(v: unknown): string | null {
-  if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > MAX_NOTE)
-    throw invalid(`note must be text of at most ${MAX_NOTE} characters`);
-  return cleanNote(v);
+/**
+ * The body of a decision (an approval, a rejection, an acknowledgement): the one schema it is
+ * checked with and the OpenAPI document shows (`DecisionInput`). Other fields are ignored.
+ */
+export const decisionInput = z.looseObject({
+  note: z.string().max(MAX_NOTE).nullable().optional().describe('digit runs of 9 or more are masked'),
+});
+
+/** The optional note of a decision's body: absent, null or empty is none. */
+export function decisionNote(body: unknown): string | null {
+  const r = decisionInput.safeParse(bodyOf(body));
+  if (!r.success) throw invalid(`note must be text of at most ${MAX_NOTE} characters`);
+  return r.data.note ? cleanNote(r.data.note) : null;
 }
 
 /** The JSON body's fields, or none when it is not an object. */
