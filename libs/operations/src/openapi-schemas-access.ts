@@ -23,24 +23,6 @@ export function accessSchemas(): Record<string, Json> {
       },
       required: ['id', 'name', 'role', 'via', 'may'],
     },
-    TokenInput: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          pattern: '^[A-Za-z0-9._-]{1,64}$',
-          description:
-            "unique among tokens not revoked; what the token does is its issuer's, shown as via `token:<name>`",
-        },
-        role: {
-          type: 'string',
-          enum: [...OPERATOR_ROLES],
-          description: "at most the issuer's; whatever it is, a token never decides nor manages tokens",
-        },
-        ttlHours: { type: 'number', exclusiveMinimum: 0 },
-      },
-      required: ['name', 'role'],
-    },
     Token: {
       type: 'object',
       properties: {

@@ -10,6 +10,8 @@ import { accessSchemas } from './openapi-schemas-access.js';
 import { payoutSchemas } from './openapi-schemas.js';
 import { proposalInput } from './use-cases/propose-settlement/propose-settlement.command.js';
 import { decisionInput } from './use-cases/shared/notes.js';
+import { acknowledgementInput } from './use-cases/acknowledge-contradiction/acknowledge-contradiction.command.js';
+import { tokenInput } from './sign-in/ops-tokens.js';
 
 /**
  * The operations API as OpenAPI 3.1: served at GET /ops/openapi.json and checked in as
@@ -90,6 +92,8 @@ export function opsOpenApi(): Json {
         ...payoutSchemas(),
         ProposalInput: jsonSchemaOf(proposalInput),
         DecisionInput: jsonSchemaOf(decisionInput),
+        AcknowledgementInput: jsonSchemaOf(acknowledgementInput),
+        TokenInput: jsonSchemaOf(tokenInput),
       },
     },
   };

@@ -46,6 +46,7 @@ const BATCH_PARAMS = [ACCOUNT, pathParam('batchTransferId', "the batch's batchTr
 const PROPOSAL = pathParam('proposalId', 'the proposal id');
 const CONTRADICTION = pathParam('contradictionId', 'the contradiction id (from the queue)');
 const DECISION = { required: false, schema: ref('DecisionInput') } as const;
+const ACKNOWLEDGEMENT = { required: false, schema: ref('AcknowledgementInput') } as const;
 
 /** The document, who is asking, and the payouts, batches and settlements of the operations API. */
 export const PAYOUT_ROUTES: readonly OpsRoute[] = [
@@ -240,7 +241,7 @@ export const PAYOUT_ROUTES: readonly OpsRoute[] = [
     summary:
       'the first person: acknowledge a contradiction of a published terminal state (ADR 0018); it stays in the queue until another human confirms (POST .../confirm); the payout is not changed (recorded with the operator)',
     parameters: [CONTRADICTION],
-    body: DECISION,
+    body: ACKNOWLEDGEMENT,
     answer: {
       status: 202,
       description: 'acknowledged by one person, waiting for a second',
@@ -261,7 +262,7 @@ export const PAYOUT_ROUTES: readonly OpsRoute[] = [
     summary:
       'the second person: confirm the acknowledgement of a contradiction that another human acknowledged; it leaves the queue (never by a token, never by the one who acknowledged it)',
     parameters: [CONTRADICTION],
-    body: DECISION,
+    body: ACKNOWLEDGEMENT,
     answer: { status: 200, description: 'the acknowledged contradiction', schema: ref('Contradiction') },
     errors: [400, 401, 403, 404, 409, 413, 415],
     run: (s, c) =>

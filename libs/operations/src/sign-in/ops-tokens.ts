@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { z } from 'zod';
 import { OperationsError, OperationsErrorCode } from '../operations.errors.js';
 import { type OperatorActionRepository } from '../operator-action.repository.js';
 import {
@@ -17,6 +18,23 @@ import { type OpsTokenRepository, type OpsTokenView } from './ops-token.reposito
 const DAY = 86_400_000;
 const DEFAULT_TTL_MS = 30 * DAY;
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * The body of POST /ops/tokens: the one schema it is checked with and the OpenAPI document shows
+ * (`TokenInput`). The ceiling of `ttlHours` is configuration (OPS_TOKEN_MAX_TTL_MS), checked after.
+ */
+export const tokenInput = z.looseObject({
+  name: z
+    .string()
+    .regex(NAME)
+    .describe(
+      "unique among tokens not revoked; what the token does is its issuer's, shown as via `token:<name>`",
+    ),
+  role: z
+    .enum(OPERATOR_ROLES)
+    .describe("at most the issuer's; whatever it is, a token never decides nor manages tokens"),
+  ttlHours: z.number().positive().optional(),
+});
+
 /** Issued tokens carry a prefix, so a secret scanner (and a person) can tell one from other strings. */
 export const TOKEN_PREFIX = 'pot_';
 
@@ -160,30 +178,35 @@ export class OpsTokens {
     who: Operator,
     body: Record<string, unknown>,
   ): { name: string; role: OperatorRole; ttlMs: number } {
-    const { name, role, ttlHours } = body;
-    if (typeof name !== 'string' || !NAME.test(name))
+    const maxHours = this.d.maxTtlMs / 3_600_000;
+    const r = tokenInput.safeParse(body);
+    const refused = (f: string) => !r.success && r.error.issues.some((i) => i.path[0] === f);
+    if (refused('name'))
       throw new OperationsError(OperationsErrorCode.InvalidInput, 'name: 1 to 64 of A-Z a-z 0-9 . _ -');
-    if (typeof role !== 'string' || !(OPERATOR_ROLES as readonly string[]).includes(role))
+    if (refused('role'))
       throw new OperationsError(
         OperationsErrorCode.InvalidInput,
         `role: one of ${OPERATOR_ROLES.join(', ')}`,
       );
-    if (OPERATOR_ROLES.indexOf(role as OperatorRole) > OPERATOR_ROLES.indexOf(who.role))
+    const role = body['role'] as OperatorRole;
+    if (OPERATOR_ROLES.indexOf(role) > OPERATOR_ROLES.indexOf(who.role))
       throw new OperationsError(
         OperationsErrorCode.Forbidden,
         'a token cannot have a higher role than its issuer',
       );
-    const maxHours = this.d.maxTtlMs / 3_600_000;
+    const ttlRefused = () =>
+      new OperationsError(
+        OperationsErrorCode.InvalidInput,
+        `ttlHours: a number of hours above 0, at most ${maxHours}`,
+      );
+    if (!r.success) throw ttlRefused();
+    const { name, ttlHours } = r.data;
     let ttlMs = Math.min(DEFAULT_TTL_MS, this.d.maxTtlMs);
     if (ttlHours !== undefined) {
-      if (typeof ttlHours !== 'number' || !Number.isFinite(ttlHours) || ttlHours <= 0 || ttlHours > maxHours)
-        throw new OperationsError(
-          OperationsErrorCode.InvalidInput,
-          `ttlHours: a number of hours above 0, at most ${maxHours}`,
-        );
+      if (ttlHours > maxHours) throw ttlRefused();
       ttlMs = Math.round(ttlHours * 3_600_000);
     }
-    return { name, role: role as OperatorRole, ttlMs };
+    return { name, role, ttlMs };
   }
 }
 

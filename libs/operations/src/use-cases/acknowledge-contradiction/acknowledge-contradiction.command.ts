@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import { maskDigitRuns } from '#observability';
 import { invalid } from '../shared/refusals.js';
-import { bodyOf } from '../shared/notes.js';
+import { bodyOf, MAX_NOTE } from '../shared/notes.js';
 
 export interface AcknowledgeContradictionCommand {
   /** The contradiction's id as the path gives it (an unknown one is not found, not invalid). */
@@ -9,10 +10,17 @@ export interface AcknowledgeContradictionCommand {
   readonly note: string | null;
 }
 
+/**
+ * The body of an acknowledgement or its confirmation: the one schema it is checked with and the
+ * OpenAPI document shows (`AcknowledgementInput`). Other fields are ignored.
+ */
+export const acknowledgementInput = z.looseObject({
+  note: z.string().max(MAX_NOTE).optional().describe('digit runs of 9 or more are masked'),
+});
+
 /** The path's id and the body's optional `note` (at most 500 characters). */
 export function parseAcknowledgeContradiction(id: string, body: unknown): AcknowledgeContradictionCommand {
-  const note = bodyOf(body)['note'];
-  if (note !== undefined && (typeof note !== 'string' || note.length > 500))
-    throw invalid('note must be a string of at most 500 characters');
-  return { id, note: note === undefined ? null : maskDigitRuns(note) };
+  const r = acknowledgementInput.safeParse(bodyOf(body));
+  if (!r.success) throw invalid(`note must be a string of at most ${MAX_NOTE} characters`);
+  return { id, note: r.data.note === undefined ? null : maskDigitRuns(r.data.note) };
 }
