@@ -1,6 +1,7 @@
 /**
  * `npm run ops:openapi`: writes docs/ops-openapi.json, the operations API's OpenAPI document
- * (libs/operations/src/openapi.ts), the one GET /ops/openapi.json serves.
+ * (libs/operations/src/openapi.ts: its paths from the route registry, OPS_ROUTES, its request bodies
+ * from the commands' zod schemas), the one GET /ops/openapi.json serves.
  * `node dist/scripts/ops-openapi.js --check` (a step of `npm test`) writes nothing and fails when
  * the checked-in file differs.
  */
