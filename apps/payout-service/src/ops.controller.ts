@@ -15,6 +15,7 @@ import { type FastifyReply } from 'fastify';
 import {
   type OperationsUseCases,
   OperationsError,
+  OPERATIONS,
   OPS_ROUTES,
   opsOpenApi,
   OpsTokens,
@@ -25,9 +26,6 @@ import {
 } from '#operations';
 import { httpStatusOf } from './problem.filter.js';
 import { Needs, OpsAuthGuard, type OpsRequest } from './ops-auth.guard.js';
-
-/** The operations use cases (createOperationsUseCases, built with the pipeline), as one provider. */
-export const OPERATIONS = Symbol('OPERATIONS');
 
 export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   try {

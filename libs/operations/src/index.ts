@@ -1,4 +1,5 @@
 export * from './operations.config.js';
+export * from './tokens.js';
 export * from './operations.errors.js';
 export * from './operations.views.js';
 export * from './approvals.views.js';

@@ -1,0 +1,2 @@
+/** DI token of the operations use cases, one object (createOperationsUseCases). */
+export const OPERATIONS = Symbol('OPERATIONS');
