@@ -23,6 +23,7 @@ import { cookieOf, OPS_ACCESS, type OpsAccess, SESSION_COOKIE } from './ops-acce
 /** The least role a route needs (ACTION_ROLE): read, recheck, replay, propose or decide. */
 export const Needs = (action: OperatorAction) => SetMetadata('ops-action', action);
 
+/** The request as the guard reads it; it sets `operator` for the handler. */
 export interface OpsRequest {
   method: string;
   headers: Record<string, string | string[] | undefined>;
