@@ -6,7 +6,7 @@ import {
   type PayoutLedger,
   type PayoutRepository,
 } from '#ledger';
-import { type AppLogger } from '#observability';
+import { type AppLogger, type WorkerMetricsPort } from '#observability';
 import {
   ApprovalExpiryWorker,
   ApprovalGate,
@@ -28,6 +28,7 @@ export function createApprovals(i: {
   payoutLedger: PayoutLedger;
   batchLedger: BatchLedger;
   logger: AppLogger;
+  workerMetrics?: WorkerMetricsPort;
 }) {
   const approvals = new ApprovalRepository();
   const policies = approvalPolicies(i.config);
@@ -44,6 +45,7 @@ export function createApprovals(i: {
         ...ledgers,
         transaction: (work) => i.payoutLedger.transaction(work),
         logger: i.logger,
+        workerMetrics: i.workerMetrics,
       },
       { pollMs: i.config.APPROVAL_EXPIRY_POLL_MS },
     ),

@@ -18,7 +18,7 @@ import {
 } from '#ledger';
 import { type OutboxSlotView } from '#health';
 import { ReconnectingProducer } from '#messaging';
-import { type AppLogger, type Tracing } from '#observability';
+import { type AppLogger, type Tracing, WorkerMetrics } from '#observability';
 import {
   BeneficiaryProposalRepository,
   createOperationsUseCases,
@@ -110,6 +110,8 @@ export function createPipeline(i: PipelineInputs) {
   const history = new HistoryRepository();
   const metrics = new PipelineMetrics(registry);
   const reconcilerMetrics = new ReconcilerMetrics(registry);
+  // Failed steps of the polling workers, by worker (the one Poller, ADR 0025).
+  const workerMetrics = new WorkerMetrics(registry);
   const stale = (source: string) => metrics.staleResults.inc({ source });
   const attention = (reason: string) => reconcilerMetrics.requiresAttention.inc({ reason });
   const contradictions = new ContradictionRepository();
@@ -162,6 +164,7 @@ export function createPipeline(i: PipelineInputs) {
     payoutLedger,
     batchLedger,
     logger: log('approvals'),
+    workerMetrics,
   });
 
   const dlq = new KafkaDeadLetterPublisher(new ReconnectingProducer(kafka), topicPrefix);
@@ -196,7 +199,7 @@ export function createPipeline(i: PipelineInputs) {
     decisionTimings(c),
   );
   const executor = new PayoutExecutor(
-    { ledger: payoutLedger, logger: executorLog },
+    { ledger: payoutLedger, logger: executorLog, workerMetrics },
     executorSettings(c, owner),
     submission,
   );
@@ -210,6 +213,7 @@ export function createPipeline(i: PipelineInputs) {
       metrics: reconcilerMetrics,
       logger: log('reconciler'),
       tracing,
+      workerMetrics,
     },
     reconcilerSettings(c, owner, accountsWhereNotReceivedFails(config.providerClient)),
   );
@@ -220,7 +224,7 @@ export function createPipeline(i: PipelineInputs) {
     batchSubmissionSettings(c),
   );
   const batchSubmits = new BatchSubmitWorker(
-    { ledger: batchLedger, submission: batchSubmission, logger: executorLog },
+    { ledger: batchLedger, submission: batchSubmission, logger: executorLog, workerMetrics },
     batchSubmitWorkerSettings(c, owner),
   );
   const batchChecks = new BatchCheckWorker(
@@ -233,6 +237,7 @@ export function createPipeline(i: PipelineInputs) {
       metrics: reconcilerMetrics,
       logger: batchLog,
       tracing,
+      workerMetrics,
     },
     batchCheckWorkerSettings(c, owner),
   );
@@ -267,6 +272,7 @@ export function createPipeline(i: PipelineInputs) {
     repository: outbox,
     metrics: outboxMetrics,
     tracing,
+    workerMetrics,
   });
   // `wal`: the slot's stream is published by this relay; the table relay above serves what it
   // parks (failed events, and later events of their keys) and rows left by the table transport.
@@ -281,6 +287,7 @@ export function createPipeline(i: PipelineInputs) {
         repository: outbox,
         metrics: outboxMetrics,
         onParked: () => relay.wake(),
+        workerMetrics,
       })
     : undefined;
   // An executor without the intake in its process (roles split) hears of new payouts from
@@ -319,6 +326,7 @@ export function createPipeline(i: PipelineInputs) {
     outbox: events,
     ledger: payoutLedger,
     accounts: clientOptions.accounts,
+    workerMetrics,
   });
   const operations = createOperationsUseCases({
     pool,

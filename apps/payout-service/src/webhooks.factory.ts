@@ -7,7 +7,7 @@ import {
   type PayoutRepository,
   WebhookRepository,
 } from '#ledger';
-import { type AppLogger } from '#observability';
+import { type AppLogger, type WorkerMetricsPort } from '#observability';
 import { OutboxListener } from '#outbox';
 import {
   WebhookHintWorker,
@@ -31,6 +31,8 @@ export interface WebhooksInputs {
   readonly ledger: PayoutLedger;
   /** The configured provider accounts: one webhook endpoint each, keyed by its client secret. */
   readonly accounts: readonly ProviderAccount[];
+  /** Counts the hint worker's failed rounds. */
+  readonly workerMetrics?: WorkerMetricsPort;
 }
 
 /**
@@ -53,6 +55,7 @@ export function createWebhooks(i: WebhooksInputs) {
       outbox: i.outbox,
       metrics,
       logger,
+      workerMetrics: i.workerMetrics,
     },
     webhookWorkerSettings(config.webhooks),
   );

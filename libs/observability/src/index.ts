@@ -6,3 +6,5 @@ export * from './metrics.controller.js';
 export * from './process-warnings.js';
 export * from './tracing.js';
 export * from './tracing.config.js';
+export * from './poller.js';
+export * from './worker.metrics.js';

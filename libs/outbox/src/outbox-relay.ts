@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { type Kafka } from 'kafkajs';
 import { inTransaction } from '#database';
-import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
+import { type AppLogger, NOOP_TRACING, Poller, type Tracing, type WorkerMetricsPort } from '#observability';
 import { type OutboxRelaySettings } from './outbox.config.js';
 import { noopOutboxMetrics, type OutboxMetrics } from './outbox.metrics.js';
 import { OutboxListener } from './outbox-listener.js';
@@ -24,6 +24,8 @@ export interface OutboxRelayDeps {
    * child; several: links to each). The headers themselves are sent as stored (ADR 0015).
    */
   readonly tracing?: Tracing;
+  /** Counts failed rounds (payouts_worker_failures_total{worker="outbox_relay"}). */
+  readonly workerMetrics?: WorkerMetricsPort;
 }
 
 export interface RoundResult {
@@ -44,12 +46,9 @@ export class OutboxRelay {
   private readonly publisher: OutboxPublisher;
   private readonly listener: OutboxListener;
   private readonly log: AppLogger;
-  private running = false;
-  private loop: Promise<void> | undefined;
+  private readonly poller: Poller;
   private purgeTimer: NodeJS.Timeout | undefined;
   private purging: Promise<unknown> | undefined;
-  private woken = false;
-  private wakeUp: (() => void) | undefined;
 
   constructor(private readonly deps: OutboxRelayDeps) {
     this.repo = deps.repository ?? new OutboxRepository();
@@ -67,10 +66,20 @@ export class OutboxRelay {
       logger: deps.logger,
       onWake: () => this.wake(),
     });
+    // A full batch means more is waiting: go again at once. After errors, back off up to the poll.
+    this.poller = new Poller({
+      name: 'outbox_relay',
+      logger: this.log,
+      metrics: deps.workerMetrics,
+      step: async () => ((await this.round()).claimed >= deps.settings.batchSize ? 'busy' : 'idle'),
+      pollMs: deps.settings.pollIntervalMs,
+      backoff: { maxMs: deps.settings.pollIntervalMs },
+      failureMessage: 'outbox relay round failed',
+    });
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.poller.running;
   }
 
   /** Whether the LISTEN connection is up (for a health indicator; polling works without it). */
@@ -79,14 +88,13 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.poller.running) return;
     // Kafka being down at boot is not fatal: rounds connect again and back off until it is up.
     await this.publisher
       .connect()
       .catch((e: unknown) => this.log.warn({ err: e }, 'Kafka not reachable yet'));
-    this.running = true;
     await this.listener.start();
-    this.loop = this.run();
+    this.poller.start();
     if (this.deps.settings.retentionHours > 0) this.schedulePurge();
     this.log.info({ batchSize: this.deps.settings.batchSize }, 'outbox relay started');
   }
@@ -103,12 +111,10 @@ export class OutboxRelay {
 
   /** Lets the round in flight finish (its rows are marked), then closes the producer and LISTEN. */
   async stop(): Promise<void> {
-    const wasRunning = this.running;
-    this.running = false;
+    const wasRunning = this.poller.running;
     clearInterval(this.purgeTimer);
     this.purgeTimer = undefined;
-    this.wake();
-    await this.loop;
+    await this.poller.stop();
     await this.purging;
     // Also when never started: a round() called directly may have opened the producer.
     await this.listener.stop();
@@ -118,45 +124,7 @@ export class OutboxRelay {
 
   /** Asks for a round now (the NOTIFY handler calls this; so may code that just committed rows). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  private async run(): Promise<void> {
-    let errors = 0;
-    while (this.running) {
-      this.woken = false;
-      let full = false;
-      try {
-        const r = await this.round();
-        full = r.claimed >= this.deps.settings.batchSize;
-        errors = 0;
-      } catch (e) {
-        errors++;
-        this.log.error({ err: e }, 'outbox relay round failed');
-      }
-      if (!this.running) break;
-      // A full batch means more is waiting: go again at once. After errors, back off.
-      if (full && errors === 0) continue;
-      const delay =
-        errors > 0
-          ? Math.min(this.deps.settings.pollIntervalMs, 100 * 2 ** errors)
-          : this.deps.settings.pollIntervalMs;
-      await this.sleep(delay);
-    }
-  }
-
-  private async sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
-    this.wakeUp = undefined;
+    this.poller.wake();
   }
 
   /**

@@ -1,6 +1,6 @@
 import { type Kafka } from 'kafkajs';
 import type pg from 'pg';
-import { type AppLogger } from '#observability';
+import { type AppLogger, type PollOutcome, Poller, type WorkerMetricsPort } from '#observability';
 import { type OutboxRelaySettings, type WalRelaySettings } from './outbox.config.js';
 import { noopOutboxMetrics, type OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox-publisher.js';
@@ -22,6 +22,8 @@ export interface WalRelayDeps {
   readonly repository?: OutboxRepository;
   /** Called after events were parked in the table: the table relay publishes them. */
   readonly onParked?: () => void;
+  /** Counts streams that ended in an error (payouts_worker_failures_total{worker="wal_relay"}). */
+  readonly workerMetrics?: WorkerMetricsPort;
 }
 
 export type WalRelayState = 'stopped' | 'connecting' | 'streaming' | 'standby';
@@ -61,15 +63,15 @@ export class WalRelay {
   private readonly metrics: OutboxMetrics;
   private readonly publisher: OutboxPublisher;
   private readonly log: AppLogger;
-  private running = false;
-  private loop: Promise<void> | undefined;
+  /** Runs one replication connection per step, and backs off after one that failed. */
+  private readonly poller: Poller;
+  private standbyLogged = false;
   private streamEnded: ((err: Error | undefined) => void) | undefined;
   private queue: Item[] = [];
   private queuedEvents = 0;
   private processing: Promise<void> | undefined;
   private confirmed = 0n;
   private statusTimer: NodeJS.Timeout | undefined;
-  private wakeUp: (() => void) | undefined;
   private _state: WalRelayState = 'stopped';
 
   constructor(private readonly deps: WalRelayDeps) {
@@ -83,6 +85,15 @@ export class WalRelay {
       maxMessageBytes: deps.settings.maxMessageBytes,
       sendTimeoutMs: deps.settings.sendTimeoutMs,
     });
+    this.poller = new Poller({
+      name: 'wal_relay',
+      logger: this.log,
+      metrics: deps.workerMetrics,
+      step: () => this.connection(),
+      pollMs: deps.settings.standbyRetryMs,
+      backoff: { firstMs: 200, maxMs: 5_000 },
+      failureMessage: 'WAL relay stream ended; restarting from the confirmed position',
+    });
   }
 
   get state(): WalRelayState {
@@ -95,22 +106,21 @@ export class WalRelay {
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.poller.running) return;
     await this.publisher
       .connect()
       .catch((e: unknown) => this.log.warn({ err: e }, 'Kafka not reachable yet'));
-    this.running = true;
-    this.loop = this.run();
+    this.poller.start();
     this.log.info({ slot: this.deps.settings.slot }, 'WAL relay started');
   }
 
   /** Ends the stream after the batch in flight (its position is confirmed); the rest is sent again later. */
   async stop(): Promise<void> {
-    const wasRunning = this.running;
-    this.running = false;
-    this.wakeUp?.();
+    const wasRunning = this.poller.running;
+    const stopped = this.poller.stop();
     this.streamEnded?.(undefined);
-    await this.loop;
+    await stopped;
+    this._state = 'stopped';
     await this.publisher.disconnect();
     if (wasRunning) this.log.info('WAL relay stopped');
   }
@@ -127,48 +137,30 @@ export class WalRelay {
     }
   }
 
-  private async run(): Promise<void> {
-    let errors = 0;
-    let standbyLogged = false;
-    while (this.running) {
-      let delay = 0;
-      try {
-        this._state = 'connecting';
-        const ended = await this.streamOnce();
-        if (ended) throw ended;
-        errors = 0;
-      } catch (e) {
-        if ((e as { code?: string }).code === '55006') {
-          // Another process streams the slot: stand by.
-          this._state = 'standby';
-          if (!standbyLogged)
-            this.log.info({ slot: this.deps.settings.slot }, 'slot streamed elsewhere: standing by');
-          standbyLogged = true;
-          delay = this.deps.settings.standbyRetryMs;
-        } else {
-          errors++;
-          this.log.error({ err: e }, 'WAL relay stream ended; restarting from the confirmed position');
-          delay = Math.min(5_000, 100 * 2 ** errors);
-        }
-      }
-      if (this._state === 'streaming') standbyLogged = false;
-      if (!this.running) break;
-      await this.sleep(delay);
+  /**
+   * One step of the poller: a replication connection until it ends. Ended by stop() or the server:
+   * connect again at once; refused because another process streams the slot (55006): stand by;
+   * ended by an error: thrown, so the poller backs off.
+   */
+  private async connection(): Promise<PollOutcome> {
+    this._state = 'connecting';
+    let ended: Error | undefined;
+    try {
+      ended = await this.streamOnce();
+    } catch (e) {
+      ended = e instanceof Error ? e : new Error(String(e));
     }
-    this._state = 'stopped';
-  }
-
-  private async sleep(ms: number): Promise<void> {
-    if (!this.running || ms <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
-    this.wakeUp = undefined;
+    if (this.state === 'streaming') this.standbyLogged = false;
+    if (ended === undefined) return 'busy';
+    if ((ended as { code?: string }).code === '55006') {
+      // Another process streams the slot: stand by.
+      this._state = 'standby';
+      if (!this.standbyLogged)
+        this.log.info({ slot: this.deps.settings.slot }, 'slot streamed elsewhere: standing by');
+      this.standbyLogged = true;
+      return { waitMs: this.deps.settings.standbyRetryMs };
+    }
+    throw ended;
   }
 
   /**
@@ -235,6 +227,8 @@ export class WalRelay {
       this.confirmed = lsnToBigInt(slot?.confirmedFlushLsn ?? '0/0');
       await stream.start();
       this._state = 'streaming';
+      // Connected: a failure after this is a new streak, backed off from the start.
+      this.poller.progressed();
       this.log.info({ slot: settings.slot }, 'streaming the outbox slot');
       this.statusTimer = setInterval(() => {
         if (this.confirmed > 0n) stream.acknowledge(this.confirmed);

@@ -1,11 +1,12 @@
 import { type LedgerTransaction } from '#ledger';
-import { type AppLogger } from '#observability';
-import { Idle } from '../shared/idle.js';
+import { type AppLogger, Poller, type WorkerMetricsPort } from '#observability';
 import { releaseHold, type ReleaseDeps } from './release-hold.js';
 
 export interface ApprovalExpiryDeps extends ReleaseDeps {
   readonly transaction: <T>(work: (tx: LedgerTransaction) => Promise<T>) => Promise<T>;
   readonly logger: AppLogger;
+  /** Counts failed rounds (payouts_worker_failures_total{worker="approval_expiry"}). */
+  readonly workerMetrics?: WorkerMetricsPort;
 }
 
 export interface ApprovalExpirySettings {
@@ -21,25 +22,28 @@ export interface ApprovalExpirySettings {
  * decision in flight (which locks the hold) is never overtaken.
  */
 export class ApprovalExpiryWorker {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private readonly idle = new Idle();
+  private readonly poller: Poller;
 
   constructor(
     private readonly d: ApprovalExpiryDeps,
     private readonly s: ApprovalExpirySettings,
-  ) {}
+  ) {
+    this.poller = new Poller({
+      name: 'approval_expiry',
+      logger: d.logger,
+      metrics: d.workerMetrics,
+      step: () => this.round(),
+      pollMs: s.pollMs,
+      failureMessage: 'approval expiry failed; retrying',
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.poller.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.idle.wake();
-    await this.loop;
+    await this.poller.stop();
   }
 
   /** Ends up to one round of expired holds; returns how many ended. */
@@ -64,16 +68,11 @@ export class ApprovalExpiryWorker {
     });
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let n = 0;
-      try {
-        n = await this.expireDue();
-        if (n > 0) this.d.logger.info({ expired: n }, 'approval holds expired: their payouts are REJECTED');
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'approval expiry failed; retrying');
-      }
-      if (n === 0 && this.running) await this.idle.wait(this.s.pollMs);
-    }
+  /** One round; another at once while holds were ending, else after the poll. */
+  private async round(): Promise<'busy' | 'idle'> {
+    const n = await this.expireDue();
+    if (n === 0) return 'idle';
+    this.d.logger.info({ expired: n }, 'approval holds expired: their payouts are REJECTED');
+    return 'busy';
   }
 }

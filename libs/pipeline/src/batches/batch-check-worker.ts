@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type BatchStatus, type PayoutStatus } from '#contracts';
 import {
@@ -11,7 +10,7 @@ import {
   contradictionOf,
   type EntryContradiction,
 } from '#ledger';
-import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
+import { type AppLogger, NOOP_TRACING, Poller, type Tracing, type WorkerMetricsPort } from '#observability';
 import {
   type BatchCheck,
   type BatchEntryState,
@@ -46,6 +45,8 @@ export interface BatchCheckWorkerDeps {
   metrics: ReconcilerMetrics;
   /** A batch's checks join its command's trace, as a payout's do. */
   tracing?: Tracing;
+  /** Counts failed rounds (payouts_worker_failures_total{worker="batch_check"}). */
+  workerMetrics?: WorkerMetricsPort;
 }
 
 export interface BatchCheckWorkerSettings {
@@ -91,36 +92,29 @@ function itemMayMove(from: string, to: string): boolean {
  * REQUIRES_ATTENTION, where the attention watch still asks the provider.
  */
 export class BatchCheckWorker {
-  private running = false;
-  private loop: Promise<void> | undefined;
+  private readonly poller: Poller;
 
   constructor(
     private readonly d: BatchCheckWorkerDeps,
     private readonly s: BatchCheckWorkerSettings,
-  ) {}
+  ) {
+    this.poller = new Poller({
+      name: 'batch_check',
+      logger: d.logger,
+      metrics: d.workerMetrics,
+      step: async () => ((await this.checkDue(s.perRound)) === 0 ? 'idle' : 'busy'),
+      pollMs: s.pollMs,
+      failureMessage: 'batch checks failed; retrying',
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.poller.start();
   }
 
-  /** Stops claiming; resolves once the round in progress has ended. */
+  /** Stops claiming, ending the wait between rounds at once; resolves once the round in progress has ended. */
   async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let n = 0;
-      try {
-        n = await this.checkDue(this.s.perRound);
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'batch checks failed; retrying');
-      }
-      if (n === 0 && this.running) await sleep(this.s.pollMs);
-    }
+    await this.poller.stop();
   }
 
   /**

@@ -1,12 +1,13 @@
 import { type BatchLedger } from '#ledger';
-import { type AppLogger } from '#observability';
-import { Idle } from '../shared/idle.js';
+import { type AppLogger, Poller, type WorkerMetricsPort } from '#observability';
 import { type BatchSubmission } from './batch-submission.js';
 
 export interface BatchSubmitWorkerDeps {
   ledger: BatchLedger;
   submission: BatchSubmission;
   logger: AppLogger;
+  /** Counts failed rounds (payouts_worker_failures_total{worker="batch_submit"}). */
+  workerMetrics?: WorkerMetricsPort;
 }
 
 export interface BatchSubmitWorkerSettings {
@@ -22,31 +23,34 @@ export interface BatchSubmitWorkerSettings {
  * sends them, from a loop of its own: a batch call is slow and must not hold up single payouts.
  */
 export class BatchSubmitWorker {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private readonly idle = new Idle();
+  private readonly poller: Poller;
 
   constructor(
     private readonly d: BatchSubmitWorkerDeps,
     private readonly s: BatchSubmitWorkerSettings,
-  ) {}
+  ) {
+    this.poller = new Poller({
+      name: 'batch_submit',
+      logger: d.logger,
+      metrics: d.workerMetrics,
+      step: async () => ((await this.submitDue(s.perRound)) === 0 ? 'idle' : 'busy'),
+      pollMs: s.idlePollMs,
+      failureMessage: 'batch submission failed; retrying',
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.poller.start();
   }
 
   /** Intake calls this after a commit, so a new batch starts without waiting for the poll. */
   wake(): void {
-    this.idle.wake();
+    this.poller.wake();
   }
 
   /** Stops claiming; resolves once the round in progress (its sends included) has ended. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.poller.stop();
   }
 
   /** Claims RECEIVED batches and submits them. Returns how many it claimed. */
@@ -54,17 +58,5 @@ export class BatchSubmitWorker {
     const claimed = await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit);
     await Promise.all(claimed.map((b) => this.d.submission.submit(b)));
     return claimed.length;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let n = 0;
-      try {
-        n = await this.submitDue(this.s.perRound);
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'batch submission failed; retrying');
-      }
-      if (n === 0 && this.running) await this.idle.wait(this.s.idlePollMs);
-    }
   }
 }

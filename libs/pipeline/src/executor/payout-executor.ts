@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type PayoutLedger } from '#ledger';
-import { type AppLogger } from '#observability';
-import { Idle } from '../shared/idle.js';
+import { type AppLogger, type PollOutcome, Poller, type WorkerMetricsPort } from '#observability';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 
 export interface ExecutorSettings {
@@ -14,6 +13,8 @@ export interface ExecutorSettings {
 export interface ExecutorDeps {
   ledger: PayoutLedger;
   logger: AppLogger;
+  /** Counts failed claims (payouts_worker_failures_total{worker="executor"}). */
+  workerMetrics?: WorkerMetricsPort;
 }
 
 /**
@@ -24,26 +25,31 @@ export interface ExecutorDeps {
  * provider about it before any re-send.
  */
 export class PayoutExecutor {
-  private running = false;
-  private loop: Promise<void> | undefined;
   private inFlight = 0;
-  private readonly idleWait = new Idle();
+  private readonly poller: Poller;
 
   constructor(
     private readonly d: ExecutorDeps,
     private readonly s: ExecutorSettings,
     private readonly submission: PayoutSubmission,
-  ) {}
+  ) {
+    this.poller = new Poller({
+      name: 'executor',
+      logger: d.logger,
+      metrics: d.workerMetrics,
+      step: () => this.step(),
+      pollMs: s.idlePollMs,
+      failureMessage: 'executor: claim failed; retrying',
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.poller.start();
   }
 
   /** Intake calls this after a commit, so new work starts without waiting for the poll. */
   wake(): void {
-    this.idleWait.wake();
+    this.poller.wake();
   }
 
   /**
@@ -52,32 +58,20 @@ export class PayoutExecutor {
    * under a deadline, through PayoutSubmission).
    */
   async stop(untilClaimsEnd = false): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.poller.stop();
     if (untilClaimsEnd) return;
     while (this.inFlight > 0) await sleep(10);
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      let free = 0;
-      try {
-        free = this.s.concurrency - this.inFlight;
-        if (free > 0) claimed = await this.claimAndDispatch(free);
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'executor: claim failed; retrying');
-        await sleep(this.s.idlePollMs);
-      }
-      // Fewer rows than asked for: none is left now, so wait for a wake (kept if one came during
-      // the claim) or the poll, rather than spend a transaction finding nothing.
-      if (claimed < free || this.inFlight >= this.s.concurrency) await this.idle();
-    }
-  }
-
-  private idle(): Promise<void> {
-    return this.idleWait.wait(this.s.idlePollMs);
+  /**
+   * One claim, as many rows as there are free slots. Fewer rows than asked for: none is left now,
+   * so wait for a wake (kept if one came during the claim) or the poll, rather than spend a
+   * transaction finding nothing; all slots busy: wait for one to free (it wakes the poller).
+   */
+  private async step(): Promise<PollOutcome> {
+    const free = this.s.concurrency - this.inFlight;
+    const claimed = free > 0 ? await this.claimAndDispatch(free) : 0;
+    return claimed < free || this.inFlight >= this.s.concurrency ? 'idle' : 'busy';
   }
 
   private async claimAndDispatch(limit: number): Promise<number> {
@@ -86,7 +80,7 @@ export class PayoutExecutor {
       this.inFlight++;
       void this.submission.run(row).finally(() => {
         this.inFlight--;
-        this.idleWait.wake();
+        this.poller.wake();
       });
     }
     return rows.length;

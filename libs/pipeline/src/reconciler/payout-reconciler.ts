@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
-import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
+import { type AppLogger, NOOP_TRACING, Poller, type Tracing, type WorkerMetricsPort } from '#observability';
 import { type Connectors } from '#provider-client';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
@@ -55,6 +54,8 @@ export interface ReconcilerDeps {
   logger: AppLogger;
   /** A span per check, in the payout's trace (ADR 0015). */
   tracing?: Tracing;
+  /** Counts failed rounds (payouts_worker_failures_total{worker="reconciler"}). */
+  workerMetrics?: WorkerMetricsPort;
 }
 
 /**
@@ -68,39 +69,34 @@ export interface ReconcilerDeps {
  * any number of instances can run.
  */
 export class PayoutReconciler {
-  private running = false;
   /** Set by stop(): a round in progress claims nothing more. */
   private stopping = false;
-  private loop: Promise<void> | undefined;
+  private readonly poller: Poller;
 
   constructor(
     private readonly d: ReconcilerDeps,
     private readonly s: ReconcilerSettings,
-  ) {}
+  ) {
+    this.poller = new Poller({
+      name: 'reconciler',
+      logger: d.logger,
+      metrics: d.workerMetrics,
+      step: async () => ((await this.tick()) === 0 ? 'idle' : 'busy'),
+      pollMs: s.pollMs,
+      failureMessage: 'reconciler: round failed',
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.poller.running) return;
     this.stopping = false;
-    this.loop = this.run();
+    this.poller.start();
   }
 
+  /** Ends the wait between rounds at once; resolves when the round in progress has ended. */
   async stop(): Promise<void> {
-    this.running = false;
     this.stopping = true;
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let n = 0;
-      try {
-        n = await this.tick();
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'reconciler: round failed');
-      }
-      if (n === 0) await sleep(this.s.pollMs);
-    }
+    await this.poller.stop();
   }
 
   /**

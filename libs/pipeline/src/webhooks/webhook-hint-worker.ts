@@ -16,8 +16,7 @@ import {
   type WebhookRow,
   type WebhookState,
 } from '#ledger';
-import { type AppLogger } from '#observability';
-import { Idle } from '../shared/idle.js';
+import { type AppLogger, Poller, type WorkerMetricsPort } from '#observability';
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
 import { decideHint, type HintContext, onContradiction, WEBHOOK_STATUS } from './decide-hint.js';
 import { decideSubStateHint } from './decide-sub-state-hint.js';
@@ -52,6 +51,8 @@ export interface WebhookWorkerDeps {
   readonly outbox: LedgerOutbox;
   readonly metrics: WebhookMetrics;
   readonly logger: AppLogger;
+  /** Counts failed rounds (payouts_worker_failures_total{worker="webhook_hints"}). */
+  readonly workerMetrics?: WorkerMetricsPort;
 }
 
 /** What came of one look at a webhook. */
@@ -76,9 +77,7 @@ const REPEATED: ReadonlySet<WebhookState> = new Set(['waiting', 'unmatched']);
  * arrival order.
  */
 export class WebhookHintWorker {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private readonly idle = new Idle();
+  private readonly poller: Poller;
   private lastPurge = 0;
   private readonly identities: TransferIdentityRepository;
 
@@ -87,35 +86,38 @@ export class WebhookHintWorker {
     private readonly s: WebhookWorkerSettings,
   ) {
     this.identities = d.identities ?? new TransferIdentityRepository();
+    this.poller = new Poller({
+      name: 'webhook_hints',
+      logger: d.logger,
+      metrics: d.workerMetrics,
+      step: () => this.round(),
+      pollMs: s.pollMs,
+      failureMessage: 'webhook worker: round failed',
+    });
+  }
+
+  /** Until stop(): a claimed group's later webhooks are left to their lease once it is called. */
+  private get running(): boolean {
+    return this.poller.running;
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.poller.start();
   }
 
   wake(): void {
-    this.idle.wake();
+    this.poller.wake();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.idle.wake();
-    await this.loop;
+    await this.poller.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let n = 0;
-      try {
-        n = await this.tick();
-        await this.purge();
-      } catch (e) {
-        this.d.logger.error({ err: e }, 'webhook worker: round failed');
-      }
-      if (n < this.s.batchSize) await this.idle.wait(this.s.pollMs);
-    }
+  /** One round and the purge; another at once after a full claim, else after the poll or a wake. */
+  private async round(): Promise<'busy' | 'idle'> {
+    const n = await this.tick();
+    await this.purge();
+    return n < this.s.batchSize ? 'idle' : 'busy';
   }
 
   /**
