@@ -1,5 +1,5 @@
 import { type KeyObject } from 'node:crypto';
-import { type ProviderApi } from '#provider-client';
+import { generationRuleRefusing, type ProviderApi } from '#provider-client';
 import {
   type Command,
   commandIdentity,
@@ -78,7 +78,8 @@ export interface IntakeDeps {
   deadLetterKey: KeyObject;
   /**
    * The API generation an account sends on now (PROVIDER_API_GENERATION, PROVIDER_ACCOUNTS[].api):
-   * written on each new payout and batch, which keep it for every send and check. Default: v1.
+   * written on each new payout and batch, which keep it for every send and check; a command a rule
+   * of that generation refuses is dead-lettered (api_generation_rule). Default: v1.
    */
   providerApiOf?: (accountId: string) => ProviderApi;
   maxCommandBytes?: number;
@@ -158,6 +159,13 @@ export class IntakeService {
         // Admitted, it could only fail at the provider and wait for a person; the producer has it wrong.
         const detail = `accountId is not one of this service's accounts (PROVIDER_ACCOUNT_ID, PROVIDER_ACCOUNTS)`;
         dead.push({ m, reason: 'unknown_account', detail, type: r.value.type });
+        continue;
+      }
+      // What the account's generation would refuse at the provider is refused here, named, and
+      // nothing is stored: the producer can send it again, corrected, under the same id.
+      const refusal = generationRuleRefusing(this.apiOf(accountId), r.value);
+      if (refusal) {
+        dead.push({ m, reason: 'api_generation_rule', detail: refusal.reason, type: r.value.type });
         continue;
       }
       const canonical = canonicalRequest(accountId, r.value);
