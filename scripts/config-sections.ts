@@ -4,7 +4,7 @@ import { tracingConfig } from '#observability';
 import { operationsConfig, signInConfig } from '#operations';
 import { outboxConfig } from '#outbox';
 import { pipelineConfig, webhooksConfig } from '#pipeline';
-import { providerClientConfig } from '#provider-client';
+import { GENERATION_RULES, providerClientConfig } from '#provider-client';
 import { sandboxConfig } from '#sandbox';
 import { SERVICE_DEVELOPMENT_DEFAULTS } from '../apps/payout-service/src/development-defaults.js';
 
@@ -15,7 +15,8 @@ const MOVE_TO_V2 = `## Moving an account to the v2 API
 An account's generation decides where its new \`standard_transfer\`, \`direct_transfer\` and
 \`batch_transfer\` commands go: v1 (\`requestTransfer\`, \`directTransfer\`, \`requestBatchTransfer\`) or
 Transfers V2 (\`POST /payout/transfers\`, \`POST /payout/transfers/batch\`). The other kinds do not change
-(ADR 0019). The command contract does not change for upstream; events carry \`providerApi\`.
+(ADR 0019). The commands are the same, but a v2 account refuses some that a v1 account takes (the
+table below); events carry \`providerApi\`.
 
 1. Ask the provider to enable Transfers V2 on the account (else every v2 call answers 403
    \`apis_not_enabled\`, a configuration fault: payouts wait SUBMITTING, nothing is paid).
@@ -34,9 +35,21 @@ Transfers V2 (\`POST /payout/transfers\`, \`POST /payout/transfers/batch\`). The
    and the reconciler asks the provider on its schedule.
 5. Going back to v1 is the same steps in reverse; v2 payouts in flight are still checked on v2.
 
-On v2, a wallet transfer mode (\`wallet_a\`, \`wallet_b\`) is refused before sending (REJECTED): v2
-names its wallets itself and no source maps ours to them. A batch entry without a beneficiary id
-needs \`name\` (v2 requires \`beneficiary_name\` for inline details).
+### What a v2 account refuses that a v1 account takes
+
+The command contract is the v1 interface's; Transfers V2 is stricter where upstream can see it. Each
+difference is a rule of the connector (\`GENERATION_RULES\`, libs/provider-client/src/generation-rules.ts),
+checked at intake against the account's generation now: a command one refuses is dead-lettered
+(\`dlq-reason: api_generation_rule\`, \`dlq-detail\` naming the rule and the field, never the value),
+nothing is stored or sent, and it can be sent again corrected under the same id. Check your producers
+against this table before step 2. Card, validated UPI, internal transfer and self withdrawal use the
+same endpoints on both generations and have no rule. A retry of a command accepted on v1 before the
+switch is checked against v2 too: it is dead-lettered if a rule refuses it (the payout itself goes on, on
+v1), else answered with its current state as before.
+
+| rule | commands | field | on v2 it takes | source |
+| --- | --- | --- | --- | --- |
+${GENERATION_RULES.v2.map((r) => `| \`${r.name}\` | ${r.commands.map((c) => `\`${c.slice('payout.'.length)}\``).join(', ')} | ${r.field} | ${r.takes} | ${r.source} |`).join('\n')}
 
 `;
 

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { COMMAND_EXAMPLES, decodeCommand } from '#contracts';
+import { generationRuleRefusing } from '#provider-client';
 import {
   CARD_TOKENS,
   FAILING_WALLET_PHONE,
@@ -84,6 +85,10 @@ export function chaosAccounts(primaryWebhookVersion: 'v1' | 'v2'): readonly Chao
     },
   ];
 }
+
+/** The generation an account of the run sends on (an account not in the run: v1). */
+const apiOf = (account: string): 'v1' | 'v2' =>
+  chaosAccounts('v1').find((a) => a.accountId === account)?.api ?? 'v1';
 
 /** One command's key in every check: the same transferId on two accounts is two payouts. */
 export const keyOf = (account: string, id: string): string => `${account}|${id}`;
@@ -230,6 +235,9 @@ export async function planCommands(
     // A valid command the contract refuses would be a fault of this harness, not of the service.
     const decoded = decodeCommand(Buffer.from(JSON.stringify(c.value)), Buffer.from(c.identity));
     if (!decoded.ok) throw new Error(`chaos generated an invalid ${c.label} command: ${decoded.detail}`);
+    // Nor one its account's generation refuses at intake (issue 31): it would only be dead-lettered.
+    const refusal = generationRuleRefusing(apiOf(c.account), decoded.value);
+    if (refusal) throw new Error(`chaos generated a ${c.label} command ${refusal.reason}`);
     out.push(c);
   }
   return out;
@@ -257,7 +265,9 @@ export async function planOne(
   let entries: string[] = [];
   switch (kind) {
     case 'direct_transfer': {
-      const mode = r.pick(['banktransfer', 'imps', 'neft', 'rtgs', 'upi', 'wallet_a', 'wallet_b'] as const);
+      // Wallet modes are v1's only (the v2 rule v2_no_wallet_modes refuses them at intake).
+      const wallets = apiOf(account) === 'v1' ? (['wallet_a', 'wallet_b'] as const) : [];
+      const mode = r.pick(['banktransfer', 'imps', 'neft', 'rtgs', 'upi', ...wallets] as const);
       data['transferId'] = id;
       data['amount'] = mode === 'rtgs' ? `${r.int(200_000, 400_000)}.00` : amount(r);
       data['transferMode'] = mode;

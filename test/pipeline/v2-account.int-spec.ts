@@ -207,7 +207,7 @@ describe('a provider account on the v2 API, end to end', () => {
     assert.equal((await outcomeOf(stack, 'v2_dup_1'))?.paid, 1);
   });
 
-  it('a refusal of a first send is final: unknown beneficiary FAILED (sent), wallet mode REJECTED (not sent)', async () => {
+  it('a refusal of a first send is final: unknown beneficiary FAILED (sent); a wallet mode refused at intake (v2 rule, not sent)', async () => {
     await stack.send({
       type: 'payout.standard_transfer',
       data: { transferId: 'v2_ref_1', beneId: 'NOPE1', amount: '5.00' },
@@ -218,7 +218,10 @@ describe('a provider account on the v2 API, end to end', () => {
       type: 'payout.standard_transfer',
       data: { transferId: 'v2_ref_2', beneId: 'BENE2', amount: '5.00', transferMode: 'wallet_a' },
     });
-    await stack.waitForStatus('v2_ref_2', 'REJECTED');
+    const dead = await eventually(async () => stack.dlq.find((m) => m.key?.toString() === 'v2_ref_2'));
+    assert.equal(dead.headers?.['dlq-reason']?.toString(), 'api_generation_rule');
+    assert.match(dead.headers?.['dlq-detail']?.toString() ?? '', /v2_no_wallet_modes/);
+    assert.deepEqual(stack.eventsOf('v2_ref_2'), []);
     assert.equal((await outcomeOf(stack, 'v2_ref_2'))?.initiations ?? 0, 0, 'never sent');
   });
 });

@@ -50,7 +50,12 @@ export type RejectReason =
   /** Valid by the schema, yet the ledger's database refused to store it. */
   | 'database_refused'
   /** Valid, but for an account this service does not have (issue 30). */
-  | 'unknown_account';
+  | 'unknown_account'
+  /**
+   * Valid, but refused by a rule of its account's provider API generation (issue 31): the
+   * provider would refuse it there. `dlq-detail` names the rule and the field.
+   */
+  | 'api_generation_rule';
 
 export type Decoded<T> =
   { ok: true; value: T } | { ok: false; reason: RejectReason; detail: string; type?: string };

@@ -1,25 +1,21 @@
 import type pg from 'pg';
-import { type BatchStatus, type PayoutStatus } from '#contracts';
+import { type BatchStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { BatchMoves } from './batch-moves.repository.js';
-import {
-  batchItemEvent,
-  batchStateEvent,
-  entryContradictedEvent,
-  entryContradictionEventId,
-} from './events.js';
+import { batchItemEvent, batchStateEvent } from './events.js';
 import {
   type ContradictionRepository,
   type ContradictionRow,
   type ContradictionSource,
 } from './contradiction.repository.js';
+import { type EntryContradiction, recordEntryContradictions } from './contradictions.js';
 import {
   CAUSE_OF_SOURCE,
   type HistoryCause,
-  type HistoryEntry,
   type HistoryRepository,
   type OperatorActor,
 } from './history.repository.js';
+import { batchHistoryOf } from './history-rows.js';
 import {
   type BatchEntryUpdate,
   type BatchItemRow,
@@ -35,7 +31,9 @@ import {
   type LedgerOutbox,
   type StaleCounter,
 } from './ledger.ports.js';
-import { assertBatchMove, contradictionOf } from './state-machine.js';
+import { assertBatchMove } from './state-machine.js';
+
+export type { EntryContradiction } from './contradictions.js';
 
 /** What a batch's move writes besides its status. */
 export interface BatchChangeFields {
@@ -77,15 +75,6 @@ export interface BatchLedgerDeps {
   readonly contradictions?: ContradictionRepository;
   /** Counts a contradiction recorded for the first time (payouts_contradictions_total). */
   readonly contradicted?: ContradictionCounter;
-}
-
-/** A later provider answer about an entry whose terminal state is published (ADR 0018). */
-export interface EntryContradiction {
-  /** The entry as the reporter read it, under the batch's lock: recorded only at this version. */
-  readonly item: BatchItemRow;
-  readonly observed: PayoutStatus;
-  /** The provider's own status word (masked in the event). */
-  readonly observedCode?: string | null;
 }
 
 /**
@@ -151,7 +140,7 @@ export class BatchLedger {
     }
     await tx.client.query('RELEASE SAVEPOINT batch_admit');
     if (!row) return undefined;
-    await this.d.history.record(tx.client, [batchHistory(null, row, 'intake')]);
+    await this.d.history.record(tx.client, [batchHistoryOf(null, row, 'intake')]);
     await this.d.outbox.enqueue(tx.client, [batchStateEvent(row)]);
     announce(() => this.line(null, undefined, row));
     return row;
@@ -173,7 +162,7 @@ export class BatchLedger {
     if (moved) {
       await this.d.outbox.enqueue(tx.client, [batchStateEvent(moved)]);
       await this.d.history.record(tx.client, [
-        batchHistory(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source], change.actor),
+        batchHistoryOf(batch.status, moved, change.cause ?? CAUSE_OF_SOURCE[source], change.actor),
       ]);
     }
     announce(() => this.announce(change, moved, source));
@@ -251,72 +240,7 @@ export class BatchLedger {
     reports: readonly EntryContradiction[],
     source: ContradictionSource,
   ): Promise<ContradictionRow[]> {
-    if (reports.length === 0) return [];
-    const repo = this.d.contradictions;
-    if (!repo) throw new Error('the batch ledger has no contradiction repository');
-    const announce = announcerOf(tx);
-    const recorded: Array<{ report: EntryContradiction; row: ContradictionRow }> = [];
-    for (const report of reports) {
-      const { item, observed } = report;
-      const kind = contradictionOf(item.status as PayoutStatus, observed);
-      if (!kind)
-        throw new Error(`not a contradiction of ${item.transferId}: ${item.status} then ${observed}`);
-      const row = await repo.insertEntry(tx.client, {
-        batchId: batch.id,
-        transferId: item.transferId,
-        version: item.version,
-        published: item.status,
-        observed,
-        kind,
-        source,
-        observedCode: report.observedCode ?? null,
-        eventId: entryContradictionEventId(batch, item.transferId, item.version, observed),
-      });
-      if (row) recorded.push({ report, row });
-    }
-    if (recorded.length === 0) return [];
-    await this.d.outbox.enqueue(
-      tx.client,
-      recorded.map(({ report, row }) => entryContradictedEvent(batch, report.item, row)),
-    );
-    await this.d.history.record(
-      tx.client,
-      recorded.map(({ report: { item }, row }) => ({
-        subject: 'batch_entry' as const,
-        subjectId: batch.id,
-        accountId: batch.accountId,
-        transferId: item.transferId,
-        from: item.status,
-        to: item.status,
-        version: item.version,
-        cause: CAUSE_OF_SOURCE[source],
-        reason: `contradicted_${row.kind}`,
-        statusCode: row.observed,
-        referenceId: item.referenceId,
-        utr: item.utr,
-      })),
-    );
-    announce(() => {
-      for (const { report, row } of recorded) {
-        this.d.contradicted?.({ kind: row.kind, published: row.published, observed: row.observed, source });
-        this.log.error(
-          {
-            transferId: report.item.transferId,
-            batchTransferId: batch.batchTransferId,
-            accountId: batch.accountId,
-            requestId: batch.requestId,
-            kind: 'batch_entry',
-            published: row.published,
-            observed: row.observed,
-            contradiction: row.kind,
-            version: report.item.version,
-            eventId: row.eventId,
-          },
-          'batch entry contradicted: the provider now says otherwise than the published terminal state; a person must settle it',
-        );
-      }
-    });
-    return recorded.map((r) => r.row);
+    return recordEntryContradictions(this.d, this.log, tx, batch, reports, source);
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */
@@ -331,7 +255,7 @@ export class BatchLedger {
       );
       await this.d.history.record(
         tx.client,
-        rows.map((r) => batchHistory('RECEIVED', r, 'executor')),
+        rows.map((r) => batchHistoryOf('RECEIVED', r, 'executor')),
       );
       announce(() => {
         for (const b of rows) this.line('RECEIVED', b.checkCount, b);
@@ -353,7 +277,7 @@ export class BatchLedger {
       const next = await this.moves.markResent(tx.client, batch.id, batch.version, owner, leaseMs);
       if (next) {
         await this.d.outbox.enqueue(tx.client, [batchStateEvent(next)]);
-        await this.d.history.record(tx.client, [batchHistory(batch.status, next, CAUSE_OF_SOURCE[source])]);
+        await this.d.history.record(tx.client, [batchHistoryOf(batch.status, next, CAUSE_OF_SOURCE[source])]);
       }
       announce(() => this.announce({ batch, to: 'SUBMITTING' }, next, source));
       return next;
@@ -396,26 +320,4 @@ export class BatchLedger {
       this.log.info({ ...fields, ...log }, 'batch state changed');
     }
   }
-}
-
-function batchHistory(
-  from: BatchStatus | null,
-  b: BatchRow,
-  cause: HistoryCause,
-  actor?: OperatorActor,
-): HistoryEntry {
-  return {
-    subject: 'batch',
-    subjectId: b.id,
-    accountId: b.accountId,
-    transferId: b.batchTransferId,
-    from,
-    to: b.status,
-    version: b.version,
-    cause,
-    reason: b.reason,
-    statusCode: b.statusCode,
-    referenceId: b.referenceId,
-    ...(actor ? { actor } : {}),
-  };
 }

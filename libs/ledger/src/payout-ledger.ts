@@ -1,19 +1,15 @@
 import type pg from 'pg';
 import { type PayoutStatus } from '#contracts';
-import { inTransaction } from '#database';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { contradictedEvent, contradictionEventId, payoutStateEvent } from './events.js';
+import { payoutStateEvent } from './events.js';
 import {
   type ContradictionRepository,
   type ContradictionRow,
   type ContradictionSource,
 } from './contradiction.repository.js';
-import {
-  CAUSE_OF_SOURCE,
-  type HistoryEntry,
-  type HistoryRepository,
-  type OperatorActor,
-} from './history.repository.js';
+import { type ContradictionReport, recordPayoutContradiction } from './contradictions.js';
+import { CAUSE_OF_SOURCE, type HistoryRepository, type OperatorActor } from './history.repository.js';
+import { payoutHistoryOf } from './history-rows.js';
 import {
   type NewPayout,
   type OutcomeFields,
@@ -29,7 +25,9 @@ import {
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { PayoutMoves } from './payout-moves.repository.js';
-import { assertPayoutMove, contradictionOf, isTerminal } from './state-machine.js';
+import { assertPayoutMove, isTerminal } from './state-machine.js';
+
+export type { ContradictionReport } from './contradictions.js';
 
 /** One state change of a payout, from the version its caller saw. */
 export interface PayoutChange {
@@ -75,16 +73,6 @@ export interface PayoutLedgerDeps {
   readonly contradictions?: ContradictionRepository;
   /** Counts a contradiction recorded for the first time (payouts_contradictions_total). */
   readonly contradicted?: ContradictionCounter;
-}
-
-/** A later provider signal about a payout whose terminal state is published (ADR 0018). */
-export interface ContradictionReport {
-  /** The row as the reporter read it: recorded only while it is still at this version. */
-  readonly row: PayoutRow;
-  /** What the provider now says, as a ledger status. */
-  readonly observed: PayoutStatus;
-  /** The provider's own status word (masked in the event). */
-  readonly observedCode?: string | null;
 }
 
 /**
@@ -272,53 +260,9 @@ export class PayoutLedger {
     report: ContradictionReport,
     source: ContradictionSource,
   ): Promise<ContradictionRow | undefined> {
-    const { row, observed } = report;
-    const kind = contradictionOf(row.status, observed);
-    if (!kind) throw new Error(`not a contradiction of ${row.transferId}: ${row.status} then ${observed}`);
-    const repo = this.d.contradictions;
-    if (!repo) throw new Error('the ledger has no contradiction repository');
-    const recorded = await this.traced('ledger contradiction', source, [row.traceparent], () =>
-      inTransaction(this.d.pool, async (c) => {
-        const inserted = await repo.insert(c, {
-          payoutId: row.id,
-          version: row.version,
-          published: row.status,
-          observed,
-          kind,
-          source,
-          observedCode: report.observedCode ?? null,
-          eventId: contradictionEventId(row.accountId, row.transferId, row.version, observed),
-        });
-        if (!inserted) return undefined;
-        await this.d.outbox.enqueue(c, [contradictedEvent(row, inserted)]);
-        await this.d.history.record(c, [
-          {
-            ...historyOf(row.status, row, CAUSE_OF_SOURCE[source]),
-            reason: `contradicted_${kind}`,
-            statusCode: observed,
-          },
-        ]);
-        return inserted;
-      }),
+    return recordPayoutContradiction(this.d, report, source, this.logger(source), (fn) =>
+      this.traced('ledger contradiction', source, [report.row.traceparent], fn),
     );
-    if (recorded) {
-      this.d.contradicted?.({ kind, published: row.status, observed, source });
-      this.logger(source).error(
-        {
-          transferId: row.transferId,
-          accountId: row.accountId,
-          requestId: row.requestId,
-          kind: row.kind,
-          published: row.status,
-          observed,
-          contradiction: kind,
-          version: row.version,
-          eventId: recorded.eventId,
-        },
-        'payout contradicted: the provider now says otherwise than the published terminal state; a person must settle it',
-      );
-    }
-    return recorded;
   }
 
   /** After the commit: one line per change, or a stale count for a row that had moved on. */
@@ -349,7 +293,7 @@ export class PayoutLedger {
         if (next) {
           await this.enqueue(tx.client, [next]);
           await this.d.history.record(tx.client, [
-            historyOf(row.status, next, CAUSE_OF_SOURCE[source], actor),
+            payoutHistoryOf(row.status, next, CAUSE_OF_SOURCE[source], actor),
           ]);
         }
         announce(() => this.announce([{ row, to }], [next], source));
@@ -430,28 +374,4 @@ export class PayoutLedger {
     if (!l) this.loggers.set(source, (l = this.d.logger.child({ component: source })));
     return l;
   }
-}
-
-/** A payout's history row: its new state and provider references, never its request. */
-function historyOf(
-  from: PayoutStatus | null,
-  r: PayoutRow,
-  cause: HistoryEntry['cause'],
-  actor?: OperatorActor,
-): HistoryEntry {
-  return {
-    subject: 'payout',
-    subjectId: r.id,
-    accountId: r.accountId,
-    transferId: r.transferId,
-    from,
-    to: r.status,
-    version: r.version,
-    cause,
-    reason: r.reason,
-    statusCode: r.statusCode,
-    referenceId: r.referenceId,
-    utr: r.utr,
-    ...(actor ? { actor } : {}),
-  };
 }

@@ -36,5 +36,6 @@ export * from './metrics/rate-budget-metrics.js';
 export * from './webhooks/webhook-reader.js';
 export { parseEventTime, maskWebhookText, V1_FIELDS } from './webhooks/webhook-shape.js';
 export * from './account-generation.js';
+export * from './generation-rules.js';
 export * from './beneficiaries/beneficiary-connector.js';
 export * from './connector/index.js';

@@ -1,41 +1,24 @@
 import { type KeyObject } from 'node:crypto';
 import { type ProviderApi } from '#provider-client';
-import {
-  type Command,
-  commandIdentity,
-  decodeCommand,
-  MAX_COMMAND_BYTES,
-  type RejectReason,
-} from '#contracts';
+import { type RejectReason } from '#contracts';
 import {
   type BatchLedger,
   type BatchRepository,
-  batchStateEvent,
-  canonicalRequest,
-  conflictEvent,
   type DeadLetterRecord,
   type DeadLetterRepository,
   type LedgerTransaction,
   type NewPayout,
   type OutboxMessage,
-  type PayoutKind,
   type PayoutLedger,
   type PayoutRepository,
   type PayoutRow,
-  payoutStateEvent,
   type SecretsCipher,
   splitSecrets,
   sumAmounts,
   TransferIdentityRepository,
   type WithdrawalQuotaRepository,
 } from '#ledger';
-import {
-  ACCOUNT_MIN_DIGITS,
-  type AppLogger,
-  maskDigitRuns,
-  NOOP_TRACING,
-  type Tracing,
-} from '#observability';
+import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import {
   type DeadLetterMessage,
   type DeadLetterPublisher,
@@ -44,8 +27,8 @@ import {
 } from '../shared/ports.js';
 import { type CommandResult, type PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { refusalOf } from './database-refusal.js';
-import { idInUse } from './transfer-id-in-use.js';
-import { deadLetterOf, deadLetterRecordOf } from '../shared/dead-letter.js';
+import { answerRepeats, identityKey, kindOf } from './repeats.js';
+import { type Dead, intakeDeadLetter, intakeDeadLetterRecord, screen, type Valid } from './screen.js';
 import { PAYOUT_KINDS } from '../shared/payout-kinds.js';
 import { type ApprovalHolds, type HeldBatch } from '../shared/approval-ports.js';
 
@@ -78,7 +61,8 @@ export interface IntakeDeps {
   deadLetterKey: KeyObject;
   /**
    * The API generation an account sends on now (PROVIDER_API_GENERATION, PROVIDER_ACCOUNTS[].api):
-   * written on each new payout and batch, which keep it for every send and check. Default: v1.
+   * written on each new payout and batch, which keep it for every send and check; a command a rule
+   * of that generation refuses is dead-lettered (api_generation_rule). Default: v1.
    */
   providerApiOf?: (accountId: string) => ProviderApi;
   maxCommandBytes?: number;
@@ -86,24 +70,6 @@ export interface IntakeDeps {
   tracing?: Tracing;
   /** The approval policy (issue 30), in this transaction; absent when no account has one. */
   approvals?: ApprovalHolds;
-}
-
-interface Valid {
-  message: InboundMessage;
-  command: Command;
-  accountId: string;
-  identity: string;
-  canonical: string;
-  hash: string;
-  isBatch: boolean;
-}
-
-/** A message that goes to the DLQ, and why. */
-interface Dead {
-  m: InboundMessage;
-  reason: RejectReason;
-  detail: string;
-  type?: string;
 }
 
 export interface IntakeResult {
@@ -115,22 +81,6 @@ export interface IntakeResult {
   rejected: number;
   deadLettered: number;
 }
-
-/**
- * A reason's detail, safe for a header, a row and a log line. Details that may quote the message
- * (a schema rule, a parse error) have digit runs masked as account numbers; the ones the intake
- * writes itself from counts (`oversized`: "1048300 bytes > 524288") hold no input and stay readable.
- */
-const OWN_TEXT: ReadonlySet<RejectReason> = new Set([
-  'empty',
-  'oversized',
-  'not_an_object',
-  'unknown_account',
-]);
-const safeDetail = (reason: RejectReason, detail: string) =>
-  OWN_TEXT.has(reason) ? detail : maskDigitRuns(detail, ACCOUNT_MIN_DIGITS);
-
-const kindOf = (c: Command): PayoutKind => c.type.slice('payout.'.length) as PayoutKind;
 
 /**
  * Intake of one Kafka batch: invalid messages go to the DLQ, valid ones into the ledger, and
@@ -145,32 +95,13 @@ export class IntakeService {
   }
 
   async ingest(topic: string, partition: number, messages: readonly InboundMessage[]): Promise<IntakeResult> {
-    const valid: Valid[] = [];
-    const dead: Dead[] = [];
-    for (const m of messages) {
-      const r = decodeCommand(m.value, m.key, this.d.maxCommandBytes);
-      if (!r.ok) {
-        dead.push({ m, reason: r.reason, detail: r.detail, type: r.type });
-        continue;
-      }
-      const accountId = r.value.accountId ?? this.d.defaultAccountId;
-      if (!this.d.knownAccounts.has(accountId)) {
-        // Admitted, it could only fail at the provider and wait for a person; the producer has it wrong.
-        const detail = `accountId is not one of this service's accounts (PROVIDER_ACCOUNT_ID, PROVIDER_ACCOUNTS)`;
-        dead.push({ m, reason: 'unknown_account', detail, type: r.value.type });
-        continue;
-      }
-      const canonical = canonicalRequest(accountId, r.value);
-      valid.push({
-        message: m,
-        command: r.value,
-        accountId,
-        identity: commandIdentity(r.value),
-        canonical,
-        hash: this.d.cipher.hash(canonical),
-        isBatch: r.value.type === 'payout.batch_transfer',
-      });
-    }
+    const { valid, dead } = screen(messages, {
+      defaultAccountId: this.d.defaultAccountId,
+      knownAccounts: this.d.knownAccounts,
+      cipher: this.d.cipher,
+      apiOf: (accountId) => this.apiOf(accountId),
+      maxCommandBytes: this.d.maxCommandBytes,
+    });
 
     // The DLQ write happens before the ledger transaction: if that transaction then fails, the
     // batch is redelivered and the DLQ sees the message twice (deduped by its position header);
@@ -287,7 +218,7 @@ export class IntakeService {
   ): Promise<OutboxMessage[]> {
     const client = tx.client;
     const events: OutboxMessage[] = [];
-    const keyOf = (v: Valid) => `${v.isBatch ? 'b' : 'p'}|${v.accountId}|${v.identity}`;
+    const keyOf = identityKey;
     // Within one Kafka batch the first message of an identity is the one that may insert.
     const firstOf = new Map<string, Valid>();
     for (const v of valid) if (!firstOf.has(keyOf(v))) firstOf.set(keyOf(v), v);
@@ -350,55 +281,17 @@ export class IntakeService {
     }
     await this.d.approvals?.hold(tx, admitted, admittedBatches);
 
-    // Every other message repeats an identity now in the ledger: the same request re-emits the
-    // current state; a different request is a conflict, and the first request stands.
+    // Every other message repeats an identity now in the ledger (repeats.ts).
     const repeats = valid.filter((v) => !inserting.has(v));
     if (repeats.length === 0) return events;
-    const payoutRows = await this.d.payouts.findByIdentities(
+    const answers = await answerRepeats(
+      { ...this.d, identities: this.identities },
       client,
-      repeats.filter((v) => !v.isBatch).map((v) => ({ accountId: v.accountId, transferId: v.identity })),
+      repeats,
+      heldByBatch,
+      outcomes,
     );
-    const batchRows = await this.d.batches.findByIdentities(
-      client,
-      repeats.filter((v) => v.isBatch).map((v) => ({ accountId: v.accountId, batchTransferId: v.identity })),
-    );
-    const payoutByKey = new Map(payoutRows.map((r) => [`p|${r.accountId}|${r.transferId}`, r]));
-    const batchByKey = new Map(batchRows.map((r) => [`b|${r.accountId}|${r.batchTransferId}`, r]));
-    // No row of its own: its transfer id (or an entry's) is held by another transfer of the account.
-    const heldId = (v: Valid) => (v.isBatch ? heldByBatch.get(keyOf(v)) : v.identity);
-    const refused = repeats.filter((v) => !(v.isBatch ? batchByKey : payoutByKey).has(keyOf(v)));
-    const holders = await this.identities.holdersOf(
-      client,
-      refused.flatMap((v) => {
-        const transferId = heldId(v);
-        return transferId === undefined ? [] : [{ accountId: v.accountId, transferId }];
-      }),
-    );
-    const holderOf = new Map(holders.map((h) => [`${h.accountId}|${h.transferId}`, h]));
-    for (const v of repeats) {
-      const current = v.isBatch ? batchByKey.get(keyOf(v)) : payoutByKey.get(keyOf(v));
-      const holder = current ? undefined : holderOf.get(`${v.accountId}|${heldId(v) ?? ''}`);
-      if (holder) {
-        const kind = v.isBatch ? 'batch_transfer' : kindOf(v.command);
-        events.push(idInUse(this.d.logger, { ...v, kind, requestId: v.command.requestId }, holder));
-        outcomes.push({ type: v.command.type, result: 'conflict' });
-        continue;
-      }
-      if (!current) throw new Error('a repeated command has no ledger row: refusing to commit the batch');
-      // Checked with the key the stored hash was made with: a retry after a key rotation is a duplicate.
-      if (this.d.cipher.sameRequest(current.requestHash, v.canonical)) {
-        events.push('batchTransferId' in current ? batchStateEvent(current) : payoutStateEvent(current));
-        outcomes.push({ type: v.command.type, result: 'duplicate' });
-      } else {
-        const kind = v.isBatch ? 'batch_transfer' : kindOf(v.command);
-        events.push(conflictEvent(current, kind, v.hash, v.message.traceparent));
-        outcomes.push({ type: v.command.type, result: 'conflict' });
-        this.d.logger.warn(
-          { transferId: v.identity, requestId: v.command.requestId ?? null, accountId: v.accountId, kind },
-          'idempotency conflict: a different request reused an id; the first request stands',
-        );
-      }
-    }
+    events.push(...answers);
     return events;
   }
 
@@ -426,16 +319,11 @@ export class IntakeService {
   }
 
   private deadLetter(topic: string, partition: number, x: Dead): DeadLetterMessage {
-    return deadLetterOf(
-      topic,
-      partition,
-      { ...x, detail: safeDetail(x.reason, x.detail) },
-      { maxValueBytes: this.d.maxCommandBytes ?? MAX_COMMAND_BYTES, digestKey: this.d.deadLetterKey },
-    );
+    return intakeDeadLetter(topic, partition, x, this.d);
   }
 
   private deadLetterRecord(topic: string, partition: number, x: Dead): DeadLetterRecord {
-    return deadLetterRecordOf(topic, partition, { ...x, detail: safeDetail(x.reason, x.detail) });
+    return intakeDeadLetterRecord(topic, partition, x);
   }
 
   private count(

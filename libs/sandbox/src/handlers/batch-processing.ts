@@ -10,7 +10,8 @@ import { V2_STANDARD_TRANSFER } from '../tables/standard-transfer-v2.table.js';
 import { failV2, V2Answer } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 import { BANK_MODES, recordTransfer, WALLET_MODES } from './transfer-flow.js';
-import { decodeV2Transfer, recordV2Transfer, resolveV2Instrument, v2Outcome } from './v2-transfer-flow.js';
+import { decodeV2Transfer, resolveV2Instrument } from './v2-transfer-decode.js';
+import { recordV2Transfer, v2Outcome } from './v2-transfer-flow.js';
 
 /** The `format` of a Batch Transfer V2 record (entries in the v2 transfer shape). */
 export const V2_BATCH_FORMAT = 'V2';

@@ -3,7 +3,7 @@ import { failV2, V2Answer } from '../tables/v2-common.table.js';
 import { acceptBatch, V2_BATCH_FORMAT } from './batch-processing.js';
 import { type Obj } from './endpoint.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { decodeV2Transfer } from './v2-transfer-flow.js';
+import { decodeV2Transfer } from './v2-transfer-decode.js';
 
 const FIELDS = ['batch_transfer_id', 'transfers'];
 const BATCH_ID_RE = /^[A-Za-z0-9_]{1,60}$/;

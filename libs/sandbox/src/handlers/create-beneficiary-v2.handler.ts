@@ -4,7 +4,7 @@ import { failV2, V2_COMMON } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 import { beneficiaryView, checkAccount, checkBeneId } from './v2-beneficiary.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { V2_CONTACT_LIMITS, V2_NAME_RE, V2_VPA_RE } from './v2-transfer-flow.js';
+import { V2_CONTACT_LIMITS, V2_NAME_RE, V2_VPA_RE } from './v2-transfer-decode.js';
 
 const FIELDS = [
   'beneficiary_id',

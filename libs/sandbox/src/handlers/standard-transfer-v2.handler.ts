@@ -1,14 +1,8 @@
 import { V2_STANDARD_TRANSFER as R } from '../tables/standard-transfer-v2.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import {
-  decodeV2Transfer,
-  recordV2Transfer,
-  resolveV2Instrument,
-  v2Outcome,
-  v2TransferView,
-  V2_TRANSFER_KEYS,
-} from './v2-transfer-flow.js';
+import { decodeV2Transfer, resolveV2Instrument, V2_TRANSFER_KEYS } from './v2-transfer-decode.js';
+import { recordV2Transfer, v2Outcome, v2TransferView } from './v2-transfer-flow.js';
 
 const ROWS = { fields: R, beneNotFound: R.beneNotFound, transferIdExists: R.transferIdExists };
 
