@@ -1,3 +1,8 @@
+/**
+ * The name of every endpoint the sandbox serves: the client's names (libs/provider-client,
+ * `ENDPOINT_NAMES`) and `verifyToken`. The handler registry (handlers/registry.ts) is keyed by it,
+ * so the compiler holds the two equal; every runtime list of endpoints derives from the registry.
+ */
 export type EndpointId =
   | 'authorize'
   | 'verifyToken'
@@ -14,15 +19,15 @@ export type EndpointId =
   | 'addBeneficiary'
   | 'getBeneficiary'
   | 'removeBeneficiary'
-  | 'v2Transfer'
-  | 'v2TransferStatus'
-  | 'v2StandardTransfer'
-  | 'v2BatchTransfer'
-  | 'v2BatchTransferStatus'
-  | 'v2CreateBeneficiary'
-  | 'v2GetBeneficiary'
-  | 'v2RemoveBeneficiary'
-  | 'sdkToken';
+  | 'processValidatedPayout'
+  | 'getTransferStatusV2'
+  | 'transferV2'
+  | 'batchTransferV2'
+  | 'getBatchTransferStatusV2'
+  | 'createBeneficiaryV2'
+  | 'getBeneficiaryV2'
+  | 'deleteBeneficiaryV2'
+  | 'createSdkToken';
 
 import { type WebhookTarget } from '../webhooks/webhook.types.js';
 

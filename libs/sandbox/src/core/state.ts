@@ -311,7 +311,7 @@ export function initiationKey(endpoint: EndpointId, id: string): string {
     endpoint === 'internalTransfer' || endpoint === 'selfWithdrawal' || endpoint === 'requestBatchTransfer'
       ? endpoint
       : // v1 and v2 batch ids share one store (a v2 batch id already used on v1 is a repeat).
-        endpoint === 'v2BatchTransfer'
+        endpoint === 'batchTransferV2'
         ? 'requestBatchTransfer'
         : 'transfer';
   return `${family}\u0000${id}`;
@@ -325,7 +325,7 @@ export function knownInitiation(account: AccountState, endpoint: EndpointId, id:
     case 'selfWithdrawal':
       return account.withdrawals.some((w) => w.withdrawalId === id);
     case 'requestBatchTransfer':
-    case 'v2BatchTransfer':
+    case 'batchTransferV2':
       return account.batches.has(id);
     default:
       return account.transferIdTaken(id);
@@ -333,7 +333,7 @@ export function knownInitiation(account: AccountState, endpoint: EndpointId, id:
 }
 
 /** The v1 and v2 batch endpoints: what they receive is a batch id, not a transfer id. */
-export const BATCH_ENDPOINTS: readonly EndpointId[] = ['requestBatchTransfer', 'v2BatchTransfer'];
+export const BATCH_ENDPOINTS: readonly EndpointId[] = ['requestBatchTransfer', 'batchTransferV2'];
 
 /** A transfer the status endpoints do not show yet (status lag). */
 export function hiddenByLag(

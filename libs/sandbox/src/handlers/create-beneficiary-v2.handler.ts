@@ -39,8 +39,8 @@ function contactOf(v: unknown): Record<string, string> {
 }
 
 /** POST /payout/beneficiary: Create Beneficiary V2 (201 with the Beneficiary object). */
-export const v2CreateBeneficiary: V2Endpoint = {
-  id: 'v2CreateBeneficiary',
+export const createBeneficiaryV2: V2Endpoint = {
+  id: 'createBeneficiaryV2',
   fields: FIELDS,
   method: 'POST',
   paths: ['/payout/beneficiary'],

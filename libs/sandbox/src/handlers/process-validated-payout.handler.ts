@@ -4,7 +4,7 @@ import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
 import { V2_TRANSFER as R } from '../tables/process-validated-payout.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { v2TransferView } from './v2-transfer-flow.js';
+import { v2TransferView } from './v2-transfer-record.js';
 
 const FIELDS = [
   'transfer_amount',
@@ -21,8 +21,8 @@ function str(o: Readonly<Record<string, unknown>>, key: string): string | undefi
 }
 
 /** POST /payout/transfers: Process Validated Payout with a single-use transfer token. */
-export const v2Transfer: V2Endpoint = {
-  id: 'v2Transfer',
+export const processValidatedPayout: V2Endpoint = {
+  id: 'processValidatedPayout',
   fields: FIELDS,
   method: 'POST',
   paths: ['/payout/transfers'],
@@ -77,7 +77,7 @@ export const v2Transfer: V2Endpoint = {
       transferId,
       referenceId,
       svcTransferId: referenceId,
-      endpoint: 'v2Transfer',
+      endpoint: 'processValidatedPayout',
       amount: amount.paise,
       mode: 'upi',
       beneId: '',
@@ -95,7 +95,7 @@ export const v2Transfer: V2Endpoint = {
     };
     if (funded) account.balance -= amount.paise;
     account.addTransfer(record);
-    account.receive('v2Transfer', transferId, funded, steps[0]?.statusCode ?? '');
+    account.receive('processValidatedPayout', transferId, funded, steps[0]?.statusCode ?? '');
     return v2TransferView(world, record);
   },
 };
