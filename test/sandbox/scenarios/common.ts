@@ -34,6 +34,7 @@ export const TABLE_ENDPOINTS: Readonly<Record<string, EndpointCall>> = {
   addBeneficiary: { id: 'addBeneficiary', method: 'POST', path: '/payout/v1/addBeneficiary' },
   getBeneficiary: { id: 'getBeneficiary', method: 'GET', path: '/payout/v1/getBeneficiary/x' },
   removeBeneficiary: { id: 'removeBeneficiary', method: 'POST', path: '/payout/v1/removeBeneficiary' },
+  getBalance: { id: 'getBalance', method: 'GET', path: '/payout/v1/getBalance' },
 };
 
 function hit(h: Harness, ep: EndpointCall, token?: string | null): Promise<Res> {

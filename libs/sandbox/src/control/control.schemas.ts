@@ -43,6 +43,8 @@ export const flagsSchema = z.strictObject({
 
 export const fundSchema = z.strictObject({ amount });
 
+export const feesSchema = z.strictObject({ transferCharge: amount });
+
 export const approveSchema = z.strictObject({ transferId: z.string().min(1).max(100) });
 
 export const rejectSchema = z.strictObject({

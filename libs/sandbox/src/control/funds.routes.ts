@@ -1,14 +1,16 @@
 import { type FastifyInstance } from 'fastify';
+import { balanceOf } from '../core/balance.js';
 import { formatPaise, paiseFromConfig } from '../core/money.js';
 import { stepAt } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
 import { releaseQueue } from '../handlers/long-waits.js';
 import { type ControlTools, type Handler } from './control-tools.js';
-import { balanceSchema, fundSchema } from './control.schemas.js';
+import { balanceSchema, feesSchema, fundSchema } from './control.schemas.js';
 
 /**
- * The control calls of a merchant's money (docs/SANDBOX.md, "Balance and fees"): read or set its
- * balance, fund it (queued transfers go) and list what waits for funds.
+ * The control calls of a merchant's money (docs/SANDBOX.md, "Balance and fees"): read (ledger and
+ * available) or set its balance, fund it (queued transfers go), set the service charge per payout
+ * and list what waits for funds.
  */
 export function registerFunds(app: FastifyInstance, world: SandboxWorld, tools: ControlTools): void {
   const P = '/__sandbox';
@@ -18,8 +20,13 @@ export function registerFunds(app: FastifyInstance, world: SandboxWorld, tools: 
   get(
     `${P}/balance`,
     scoped(() => {
-      world.account.settle();
-      return { balance: formatPaise(world.account.balance) };
+      const { ledger, available } = balanceOf(world.account, world.clock.now());
+      // `balance` is the available balance (what POST /balance sets), as before.
+      return {
+        balance: formatPaise(available),
+        availableBalance: formatPaise(available),
+        ledgerBalance: formatPaise(ledger),
+      };
     }),
   );
   post(
@@ -43,6 +50,21 @@ export function registerFunds(app: FastifyInstance, world: SandboxWorld, tools: 
       world.setBalance(world.account.balance + paiseFromConfig(b.amount));
       const released = releaseQueue(world);
       return { balance: formatPaise(world.account.balance), released };
+    }),
+  );
+  const feeView = () => {
+    const fee = world.account.fee();
+    return { transferCharge: formatPaise(fee.charge), transferTax: formatPaise(fee.tax) };
+  };
+  get(`${P}/fees`, scoped(feeView));
+  post(
+    `${P}/fees`,
+    scoped((req, reply) => {
+      const b = decode(feesSchema, req.body, reply);
+      if (!b) return;
+      // Payouts from now on carry it; those already made keep theirs.
+      world.account.transferCharge = paiseFromConfig(b.transferCharge);
+      return feeView();
     }),
   );
   get(

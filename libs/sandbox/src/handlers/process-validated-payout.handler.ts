@@ -1,3 +1,4 @@
+import { debitOf } from '../core/fees.js';
 import { parseAmount, rupees } from '../core/money.js';
 import { type Step, type TransferRecord } from '../core/state.js';
 import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
@@ -58,7 +59,10 @@ export const processValidatedPayout: V2Endpoint = {
     token.used = true;
     account.settle();
     const now = world.clock.now();
-    const funded = account.balance >= amount.paise;
+    // The fee goes with the amount: a payout fits when both do.
+    const fee = account.fee();
+    const debit = debitOf({ amount: amount.paise, fee });
+    const funded = account.balance >= debit;
     const steps: Step[] = !funded
       ? [{ at: now, status: 'FAILED', statusCode: 'INSUFFICIENT_BALANCE', reason: 'INSUFFICIENT_BALANCE' }]
       : token.vpa === SUCCESS_VPA
@@ -89,11 +93,12 @@ export const processValidatedPayout: V2Endpoint = {
       paymentInstrumentId: fundsource,
       addedOn: now,
       steps,
+      fee,
       utr: `SBX${referenceId}`,
       refunded: false,
       debited: funded,
     };
-    if (funded) account.balance -= amount.paise;
+    if (funded) account.balance -= debit;
     account.addTransfer(record);
     account.receive('processValidatedPayout', transferId, funded, steps[0]?.statusCode ?? '');
     return v2TransferView(world, record);

@@ -9,6 +9,7 @@ import { removeBeneficiary } from './remove-beneficiary.handler.js';
 import { cardpay } from './cardpay.handler.js';
 import { directTransfer } from './direct-transfer.handler.js';
 import { type LegacyEndpoint } from './endpoint.js';
+import { getBalance } from './get-balance.handler.js';
 import { getBeneId } from './get-bene-id.handler.js';
 import { internalTransfer } from './internal-transfer.handler.js';
 import { requestTransfer } from './request-transfer.handler.js';
@@ -39,7 +40,8 @@ const v2 = (endpoint: V2Endpoint): RegisteredHandler => ({ generation: 'v2', end
 /**
  * Every endpoint the sandbox serves, once, under the name the client's endpoint registry gives it
  * (libs/provider-client, `ENDPOINT_NAMES`; test/sandbox/endpoint-names.int-spec.ts holds the two
- * equal), plus the ones the service does not call (`verifyToken`). Keyed by `EndpointId`, so
+ * equal), plus the ones the service does not call (`verifyToken`; `getBalance` until the
+ * client's balance adapter comes, issue 32). Keyed by `EndpointId`, so
  * the compiler refuses an id without its handler; everything else that lists endpoints derives
  * from it: the routes, the OpenAPI document, the error tables by endpoint, the control API's
  * vocabulary (faults, flags, rate limits) and random mode's initiations. The spec checks each key
@@ -62,6 +64,7 @@ export const HANDLER_REGISTRY: { readonly [N in EndpointId]: RegisteredHandler }
   addBeneficiary: v1(addBeneficiary),
   getBeneficiary: v1(getBeneficiary),
   removeBeneficiary: v1(removeBeneficiary),
+  getBalance: v1(getBalance),
   processValidatedPayout: v2(processValidatedPayout),
   createSdkToken: v2(createSdkToken),
   getTransferStatusV2: v2(getTransferStatusV2),

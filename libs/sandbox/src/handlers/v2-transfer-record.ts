@@ -1,4 +1,5 @@
 import { isoUtc } from '../core/clock.js';
+import { chargedFee, debitOf } from '../core/fees.js';
 import { formatPaise } from '../core/money.js';
 import { type EndpointId } from '../core/settings.js';
 import { inFlight, stepAt, type Step, type TransferRecord } from '../core/state.js';
@@ -89,12 +90,15 @@ export function recordV2Transfer(
   const planned = plan();
   const first = planned[0];
   const refusedAtOnce = first?.status === 'FAILED' || first?.status === 'REJECTED';
+  // The fee goes with the amount: a payout fits when both do.
+  const fee = account.fee();
+  const debit = debitOf({ amount: draft.amount, fee });
   // Queued for balance (opt in), held for approval, or as planned.
   const hold: Hold = refusedAtOnce
     ? { steps: planned }
-    : holdTransfer(world, outcome, draft.amount, plan, (at) => v2Succeed(world, at));
+    : holdTransfer(world, outcome, debit, plan, (at) => v2Succeed(world, at));
   const queued = hold.release !== undefined;
-  const funded = refusedAtOnce || queued || account.balance >= draft.amount;
+  const funded = refusedAtOnce || queued || account.balance >= debit;
   const steps: Step[] = funded
     ? hold.steps
     : [
@@ -123,12 +127,13 @@ export function recordV2Transfer(
     paymentInstrumentId: draft.fundsourceId,
     addedOn: world.clock.now(),
     steps,
+    fee,
     utr: `SBX${referenceId}`,
     refunded: false,
     debited,
   };
   if (funded) applyHold(record, hold);
-  if (debited) account.balance -= draft.amount;
+  if (debited) account.balance -= debit;
   if (queued) account.queue.push(record);
   account.addTransfer(record);
   account.receive(endpoint, draft.transferId, debited || queued, steps[0]?.statusCode ?? '');
@@ -149,6 +154,7 @@ function maskVpa(vpa: string): string {
 export function v2TransferView(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
   const step = stepAt(t, world.clock.now());
   const settled = step.status !== 'RECEIVED' && !inFlight(step.status);
+  const fee = chargedFee(t.fee, step.status);
   const instrument: Record<string, string> = {};
   if (t.bankAccount) instrument.bank_account_number = t.bankAccount;
   if (t.ifsc) {
@@ -168,7 +174,13 @@ export function v2TransferView(world: SandboxWorld, t: TransferRecord): Record<s
     },
     currency: 'INR',
     transfer_amount: Number(formatPaise(t.amount)),
-    ...(settled ? { transfer_service_charge: 0, transfer_service_tax: 0 } : {}),
+    // Once settled, as the provider shows them (0 when none was charged).
+    ...(settled
+      ? {
+          transfer_service_charge: Number(formatPaise(fee.charge)),
+          transfer_service_tax: Number(formatPaise(fee.tax)),
+        }
+      : {}),
     transfer_mode: t.mode,
     ...(step.status === 'SUCCESS' || step.status === 'REVERSED' ? { transfer_utr: t.utr } : {}),
     ...(t.paymentInstrumentId ? { fundsource_id: t.paymentInstrumentId } : {}),

@@ -8,6 +8,7 @@ import { BATCH_STATUS } from './get-batch-transfer-status.table.js';
 import { INTERNAL_TRANSFER } from './internal-transfer.table.js';
 import { SELF_WITHDRAWAL } from './self-withdrawal.table.js';
 import { GET_BENE_ID } from './get-bene-id.table.js';
+import { GET_BALANCE } from './get-balance.table.js';
 import { CARDPAY } from './cardpay.table.js';
 import { BENE_HISTORY } from './bene-history.table.js';
 import { TRANSFER_STATUS } from './get-transfer-status.table.js';
@@ -37,6 +38,7 @@ export {
   INTERNAL_TRANSFER,
   SELF_WITHDRAWAL,
   GET_BENE_ID,
+  GET_BALANCE,
   CARDPAY,
   BENE_HISTORY,
   TRANSFER_STATUS,
