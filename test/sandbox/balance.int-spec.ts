@@ -178,6 +178,8 @@ describe('sandbox: balance and fees', () => {
     const transferId = h.id();
     const res = await v2Transfer(transferId, SUCCESS_ACCOUNT, 100);
     assert.equal(res.body.status, 'QUEUED');
+    const queue = (await h.ctl('GET', '/__sandbox/queue')).body;
+    assert.deepEqual(queue.queued, [{ transferId, amount: '100.00', debit: '102.36' }]);
     assert.deepEqual(await getBalance(), { balance: '50.00', available: '50.00' });
     // 100 + 2 + 0.36 = 102.36: 52.36 more is one paisa short.
     let fund = await h.ctl('POST', '/__sandbox/fund', { amount: '52.35' });

@@ -1,5 +1,6 @@
 import { type FastifyInstance } from 'fastify';
 import { balanceOf } from '../core/balance.js';
+import { debitOf } from '../core/fees.js';
 import { formatPaise, paiseFromConfig } from '../core/money.js';
 import { stepAt } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
@@ -74,7 +75,12 @@ export function registerFunds(app: FastifyInstance, world: SandboxWorld, tools: 
       const queued = world.account.queue.filter((t) => stepAt(t, now).status === 'QUEUED');
       return {
         balance: formatPaise(world.account.balance),
-        queued: queued.map((t) => ({ transferId: t.transferId, amount: formatPaise(t.amount) })),
+        // `debit`: what funding it takes (its amount and fee).
+        queued: queued.map((t) => ({
+          transferId: t.transferId,
+          amount: formatPaise(t.amount),
+          debit: formatPaise(debitOf(t)),
+        })),
       };
     }),
   );
