@@ -60,7 +60,7 @@ describe('chaos lifecycle faults (issue 29)', () => {
     // Issue 29: the entry's rejection applied to the single payout the provider then paid.
     assert.match(check('none', 'REJECTED', 'directTransfer', 'SUCCESS')[0] ?? '', /single payout disagrees/);
     assert.match(check('SUCCESS', 'none', 'directTransfer', 'NOT_APPLIED').join(), /never applied/);
-    assert.deepEqual(check('REJECTED', 'REQUIRES_ATTENTION', 'v2BatchTransfer', 'REJECTED'), []);
+    assert.deepEqual(check('REJECTED', 'REQUIRES_ATTENTION', 'batchTransferV2', 'REJECTED'), []);
   });
 
   it('--in-doubt-apply: asked, and the sandbox applied none (or does not say): the run fails', () => {

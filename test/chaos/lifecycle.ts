@@ -199,7 +199,7 @@ export class LifecycleDriver {
   }
 }
 
-const BATCH_ENDPOINTS = new Set(['requestBatchTransfer', 'v2BatchTransfer']);
+const BATCH_ENDPOINTS = new Set(['requestBatchTransfer', 'batchTransferV2']);
 
 interface LastEvents {
   readonly last: ReadonlyMap<string, { data: { status: string } }>;

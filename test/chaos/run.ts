@@ -910,7 +910,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     // (issue 22: standard, direct and batch transfers follow the account's API generation).
     const ROUTED: Record<'v1' | 'v2', readonly string[]> = {
       v1: ['requestTransfer', 'directTransfer', 'requestBatchTransfer'],
-      v2: ['v2StandardTransfer', 'v2BatchTransfer'],
+      v2: ['transferV2', 'batchTransferV2'],
     };
     const misrouted: string[] = [];
     const routedCounts: string[] = [];

@@ -132,7 +132,7 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
 
   it('a create whose answer was lost (applied at the provider) is checked: exists, and asking again is the same', async () => {
     await stack.sandboxCall('POST', `/__sandbox/faults?clientId=${V2_CLIENT.clientId}`, {
-      endpoint: 'v2CreateBeneficiary',
+      endpoint: 'createBeneficiaryV2',
       loseAnswer: 'reset',
       times: 1,
     });
@@ -150,7 +150,7 @@ describe('beneficiaries on v1 and v2 accounts, over Kafka', () => {
     assert.deepEqual([retried.ok, retried.data?.['result']], [true, 'exists']);
     // A delete whose answer was lost: checked, it is gone.
     await stack.sandboxCall('POST', `/__sandbox/faults?clientId=${V2_CLIENT.clientId}`, {
-      endpoint: 'v2RemoveBeneficiary',
+      endpoint: 'deleteBeneficiaryV2',
       loseAnswer: 'reset',
       times: 1,
     });

@@ -73,7 +73,7 @@ describe('a provider account on the v2 API, end to end', () => {
     );
     assert.equal(row?.provider_api, 'v2');
     const o = await outcomeOf(stack, 'v2_std_1');
-    assert.equal(o?.endpoint, 'v2StandardTransfer');
+    assert.equal(o?.endpoint, 'transferV2');
     assert.equal(o?.paid, 1);
   });
 
@@ -81,7 +81,7 @@ describe('a provider account on the v2 API, end to end', () => {
     await stack.send(direct('v2_dir_1'));
     const done = await stack.waitForStatus('v2_dir_1', 'SUCCESS');
     assert.equal(done.data.beneficiary?.bankAccount, 'XXXXXXXXXXX1191');
-    assert.equal((await outcomeOf(stack, 'v2_dir_1'))?.endpoint, 'v2StandardTransfer');
+    assert.equal((await outcomeOf(stack, 'v2_dir_1'))?.endpoint, 'transferV2');
     for (const e of stack.eventsOf('v2_dir_1')) assert.ok(!JSON.stringify(e).includes(SUCCESS.bankAccount));
   });
 
@@ -140,7 +140,7 @@ describe('a provider account on the v2 API, end to end', () => {
       { type: 'payout.self_withdrawal', data: { withdrawalId: 'v2_wd_1', amount: '5.00' } },
     ];
     for (const c of commands) await stack.send(c);
-    const expected: Record<string, string> = { v2_card_1: 'cardpay', v2_upi_1: 'v2Transfer' };
+    const expected: Record<string, string> = { v2_card_1: 'cardpay', v2_upi_1: 'processValidatedPayout' };
     for (const id of ['v2_card_1', 'v2_upi_1', 'v2_int_1', 'v2_wd_1']) {
       await stack.waitForStatus(id, 'SUCCESS');
       assert.deepEqual(apisOf(stack.eventsOf(id)), ['v2'], id);
@@ -151,7 +151,7 @@ describe('a provider account on the v2 API, end to end', () => {
 
   it('a 5xx after the provider applied the transfer: UNKNOWN, found by status, paid once', async () => {
     await stack.sandboxCall('POST', '/__sandbox/faults', {
-      endpoint: 'v2StandardTransfer',
+      endpoint: 'transferV2',
       applyThenStatus: 500,
       times: 1,
     });
@@ -165,7 +165,7 @@ describe('a provider account on the v2 API, end to end', () => {
 
   it('a lost answer (connection reset after the apply): found by status, paid once', async () => {
     await stack.sandboxCall('POST', '/__sandbox/faults', {
-      endpoint: 'v2StandardTransfer',
+      endpoint: 'transferV2',
       loseAnswer: 'reset',
       times: 1,
     });
@@ -308,7 +308,7 @@ describe('an account switched from v1 to v2 with payouts in flight', () => {
     assert.deepEqual(apisOf(stack.eventsOf('sw_v1')), ['v1']);
     assert.deepEqual(apisOf(stack.eventsOf('sw_v2')), ['v2']);
     assert.equal((await outcomeOf(stack, 'sw_v1'))?.endpoint, 'directTransfer');
-    assert.equal((await outcomeOf(stack, 'sw_v2'))?.endpoint, 'v2StandardTransfer');
+    assert.equal((await outcomeOf(stack, 'sw_v2'))?.endpoint, 'transferV2');
     for (const id of ['sw_v1', 'sw_v2']) assert.equal((await outcomeOf(stack, id))?.paid, 1, id);
   });
 });

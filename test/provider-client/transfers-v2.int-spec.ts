@@ -161,9 +161,9 @@ describe('Transfers V2 on the wire', () => {
 /** Every row the sandbox can answer is known to the client's table (or its catch-all for that HTTP status). */
 describe('client tables cover the sandbox v2 tables', () => {
   const pairs: readonly [string, V2OutcomeTable][] = [
-    ['v2StandardTransfer', transferV2Outcomes],
-    ['v2BatchTransfer', batchTransferV2Outcomes],
-    ['v2BatchTransferStatus', getBatchTransferStatusV2Outcomes],
+    ['transferV2', transferV2Outcomes],
+    ['batchTransferV2', batchTransferV2Outcomes],
+    ['getBatchTransferStatusV2', getBatchTransferStatusV2Outcomes],
   ];
   for (const [id, table] of pairs) {
     it(id, () => {
@@ -256,7 +256,7 @@ describe('the v2 connector against the sandbox over HTTP', () => {
   });
 
   it('a 500 from the provider is unknown: sent once, then found by status', async () => {
-    await ctl('/__sandbox/faults', { endpoint: 'v2StandardTransfer', applyThenStatus: 500, times: 1 });
+    await ctl('/__sandbox/faults', { endpoint: 'transferV2', applyThenStatus: 500, times: 1 });
     const t = id('F');
     const r = await direct(t);
     assert.equal(r.result.outcome, 'unknown');

@@ -105,7 +105,7 @@ describe('sandbox fault injection', () => {
   it('apply then 5xx on v2 too', async () => {
     const transferId = h.id('V');
     const token = await h.transferToken(transferId);
-    await h.fault({ endpoint: 'v2Transfer', applyThenStatus: 502, times: 1 });
+    await h.fault({ endpoint: 'processValidatedPayout', applyThenStatus: 502, times: 1 });
     const res = await h.v2('POST', '/payout/transfers', {
       transfer_id: transferId,
       transfer_token: token,
@@ -191,7 +191,7 @@ describe('sandbox fault injection', () => {
   it('lose the answer by hanging, on v2', async () => {
     const transferId = h.id('V');
     const token = await h.transferToken(transferId);
-    await h.fault({ endpoint: 'v2Transfer', loseAnswer: 'hang', times: 1 });
+    await h.fault({ endpoint: 'processValidatedPayout', loseAnswer: 'hang', times: 1 });
     await assert.rejects(
       fetch(`${h.sb.url}/payout/transfers`, {
         method: 'POST',
@@ -216,7 +216,7 @@ describe('sandbox fault injection', () => {
   });
 
   it('per-endpoint rate limit with x-ratelimit headers on v2', async () => {
-    await h.ctl('POST', '/__sandbox/rate-limits', { endpoint: 'v2TransferStatus', perMinute: 2 });
+    await h.ctl('POST', '/__sandbox/rate-limits', { endpoint: 'getTransferStatusV2', perMinute: 2 });
     const a = await h.v2('GET', '/payout/transfers?transfer_id=x');
     assert.equal(a.headers.get('x-ratelimit-limit'), '2');
     assert.equal(a.headers.get('x-ratelimit-remaining'), '1');

@@ -41,8 +41,8 @@ describe('sandbox: in-doubt faults that sometimes apply the request', () => {
   });
 
   it('a 5xx and a dropped connection with applyRate 1 have applied it too (v2)', async () => {
-    await h.fault({ endpoint: 'v2StandardTransfer', httpStatus: 503, applyRate: 1, times: 1 });
-    await h.fault({ endpoint: 'v2StandardTransfer', reset: true, applyRate: 1, times: 1 });
+    await h.fault({ endpoint: 'transferV2', httpStatus: 503, applyRate: 1, times: 1 });
+    await h.fault({ endpoint: 'transferV2', reset: true, applyRate: 1, times: 1 });
     const body = (transfer_id: string) => ({
       transfer_id,
       transfer_amount: 10,

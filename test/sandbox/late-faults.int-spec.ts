@@ -177,7 +177,12 @@ describe('sandbox faults: late apply, status lag, refused re-send, hostile webho
           transfer_amount: '1.00',
           transfer_mode: 'upi',
         });
-      await h.fault({ endpoint: 'v2Transfer', applyLaterMs: MIN, applyLaterAnswer: 'reset', times: 1 });
+      await h.fault({
+        endpoint: 'processValidatedPayout',
+        applyLaterMs: MIN,
+        applyLaterAnswer: 'reset',
+        times: 1,
+      });
       await unanswered(send());
       assert.equal((await h.v2('GET', `/payout/transfers?transfer_id=${v2Id}`)).http, 404);
       assert.equal((await send()).body.status, 'SUCCESS');
@@ -242,7 +247,7 @@ describe('sandbox faults: late apply, status lag, refused re-send, hostile webho
       assert.equal((await internal(internalId)).body.subCode, '200');
       assert.equal((await legacyStatus(internalId)).http, 404);
       const v2Id = h.id('V');
-      await h.fault({ endpoint: 'v2Transfer', statusLagMs: MIN, times: 1 });
+      await h.fault({ endpoint: 'processValidatedPayout', statusLagMs: MIN, times: 1 });
       assert.equal((await v2Send(v2Id)).body.status, 'SUCCESS');
       const v2 = await h.v2('GET', `/payout/transfers?transfer_id=${v2Id}`);
       assert.deepEqual([v2.http, v2.body.code], [404, 'transfer_id_not_found']);
@@ -341,7 +346,7 @@ describe('sandbox faults: late apply, status lag, refused re-send, hostile webho
 
     it('v2 answers its error object; internal transfers and batches are refused too', async () => {
       const v2Id = h.id('V');
-      await h.fault({ endpoint: 'v2Transfer', refuseResend: 'insufficient_balance', times: 1 });
+      await h.fault({ endpoint: 'processValidatedPayout', refuseResend: 'insufficient_balance', times: 1 });
       assert.equal((await v2Send(v2Id)).body.status, 'SUCCESS');
       const again = await h.v2('POST', '/payout/transfers', {
         transfer_id: v2Id,
@@ -360,7 +365,7 @@ describe('sandbox faults: late apply, status lag, refused re-send, hostile webho
           },
         ],
       );
-      await h.fault({ endpoint: 'v2Transfer', refuseResend: 'not_found', times: 1 });
+      await h.fault({ endpoint: 'processValidatedPayout', refuseResend: 'not_found', times: 1 });
       // A body with a transfer token is the token payout's (a body without one: Standard Transfer V2).
       const tokenBody = { transfer_id: v2Id, transfer_token: 'any' };
       assert.equal((await h.v2('POST', '/payout/transfers', tokenBody)).http, 404);

@@ -176,7 +176,7 @@ describe('sandbox: the provider long waits', () => {
       assert.equal(res.body.status, 'QUEUED', JSON.stringify(res.body));
       const before = await balance();
       const queue = await h.ctl('GET', '/__sandbox/queue');
-      assert.deepEqual(queue.body.queued, [{ transferId, amount: '10.00' }]);
+      assert.deepEqual(queue.body.queued, [{ transferId, amount: '10.00', debit: '10.00' }]);
       const fund = await h.ctl('POST', '/__sandbox/fund', { amount: '0.01' });
       assert.deepEqual(fund.body.released, [transferId]);
       assert.equal(fund.body.balance, (Number(before) + 0.01 - 10).toFixed(2));

@@ -536,7 +536,7 @@ describe('the official v2 SDK against the sandbox', () => {
   });
 
   it('403 apis_not_enabled through the SDK', async () => {
-    await h.flags({ apisDisabled: ['v2StandardTransfer', 'v2CreateBeneficiary'] });
+    await h.flags({ apisDisabled: ['transferV2', 'createBeneficiaryV2'] });
     const t = await sdkError(
       Cashfree.PayoutInitiateTransfer(
         VERSION,

@@ -17,6 +17,13 @@ export type { SandboxWorld } from './core/world.js';
 export * from './core/test-data.js';
 export { formatPaise, parseAmount } from './core/money.js';
 export * from './tables/index.js';
+export {
+  HANDLER_REGISTRY,
+  ENDPOINT_IDS,
+  LEGACY_TABLES,
+  V2_TABLES,
+  type RegisteredHandler,
+} from './handlers/registry.js';
 export type {
   DeliveryAttempt,
   WebhookEventType,

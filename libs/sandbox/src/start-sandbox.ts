@@ -74,6 +74,7 @@ export function optionsFromConfig(cfg: SandboxConfig, rawAllowedIps: string | un
       ? { url: m.webhookUrl, version: m.webhookVersion ?? cfg.SANDBOX_WEBHOOK_VERSION }
       : undefined,
     initialBalance: m.initialBalance,
+    transferCharge: m.transferCharge,
   }));
   if (merchants.some((m) => m.clientId === cfg.SANDBOX_CLIENT_ID)) {
     throw new Error('SANDBOX_MERCHANTS: a merchant repeats SANDBOX_CLIENT_ID (the first merchant)');
@@ -97,6 +98,7 @@ export function optionsFromConfig(cfg: SandboxConfig, rawAllowedIps: string | un
     weekendDays: cfg.SANDBOX_WEEKEND_DAYS ? cfg.SANDBOX_WEEKEND_DAYS.split(',').map(Number) : [],
     holidays: cfg.SANDBOX_HOLIDAYS ? cfg.SANDBOX_HOLIDAYS.split(',') : [],
     initialBalance: cfg.SANDBOX_INITIAL_BALANCE,
+    transferCharge: cfg.SANDBOX_TRANSFER_CHARGE,
     bodyLimitBytes: cfg.SANDBOX_BODY_LIMIT_BYTES,
     rateWindowMs: cfg.SANDBOX_RATE_WINDOW_MS,
     webhook: cfg.SANDBOX_WEBHOOK_URL

@@ -141,6 +141,13 @@ export const HISTORY_SCENARIOS: ScenarioMap = {
   unknownError: faultRow(TABLE_ENDPOINTS.beneHistory!, 'unknownError'),
 };
 
+export const GET_BALANCE_SCENARIOS: ScenarioMap = {
+  ...accessScenarios(TABLE_ENDPOINTS.getBalance!),
+  success: (h) => h.get('/payout/v1.2/getBalance', { paymentInstrumentId: 'PI_MAIN' }),
+  instrumentInvalid: (h) => h.get('/payout/v1.2/getBalance', { paymentInstrumentId: 'PI_NONE' }),
+  unknownError: faultRow(TABLE_ENDPOINTS.getBalance!, 'unknownError'),
+};
+
 export const STATUS_SCENARIOS: ScenarioMap = {
   ...accessScenarios(TABLE_ENDPOINTS.getTransferStatus!),
   success: async (h) => {

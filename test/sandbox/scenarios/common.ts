@@ -1,3 +1,4 @@
+import { HANDLER_REGISTRY } from '#sandbox';
 import { type Harness, type Res } from '../harness.js';
 
 export type Scenario = (h: Harness) => Promise<Res>;
@@ -9,32 +10,19 @@ export interface EndpointCall {
   readonly path: string;
 }
 
-/** The endpoint each legacy table belongs to (for the access rows every table lists). */
-export const TABLE_ENDPOINTS: Readonly<Record<string, EndpointCall>> = {
-  authorize: { id: 'authorize', method: 'POST', path: '/payout/v1/authorize' },
-  verifyToken: { id: 'verifyToken', method: 'POST', path: '/payout/v1/verifyToken' },
-  directTransfer: { id: 'directTransfer', method: 'POST', path: '/payout/v1.2/directTransfer' },
-  requestTransfer: { id: 'requestTransfer', method: 'POST', path: '/payout/v1.2/requestTransfer' },
-  requestBatchTransfer: {
-    id: 'requestBatchTransfer',
-    method: 'POST',
-    path: '/payout/v1/requestBatchTransfer',
-  },
-  getBatchTransferStatus: {
-    id: 'getBatchTransferStatus',
-    method: 'GET',
-    path: '/payout/v1/getBatchTransferStatus?batchTransferId=x',
-  },
-  internalTransfer: { id: 'internalTransfer', method: 'POST', path: '/payout/v1/internalTransfer' },
-  selfWithdrawal: { id: 'selfWithdrawal', method: 'POST', path: '/payout/v1/selfWithdrawal' },
-  getBeneId: { id: 'getBeneId', method: 'GET', path: '/payout/v1/getBeneId?bankAccount=x' },
-  cardpay: { id: 'cardpay', method: 'POST', path: '/payout/v1/cardpay' },
-  beneHistory: { id: 'beneHistory', method: 'GET', path: '/payout/v1/beneHistory?beneId=x' },
-  getTransferStatus: { id: 'getTransferStatus', method: 'GET', path: '/payout/v1.2/getTransferStatus' },
-  addBeneficiary: { id: 'addBeneficiary', method: 'POST', path: '/payout/v1/addBeneficiary' },
-  getBeneficiary: { id: 'getBeneficiary', method: 'GET', path: '/payout/v1/getBeneficiary/x' },
-  removeBeneficiary: { id: 'removeBeneficiary', method: 'POST', path: '/payout/v1/removeBeneficiary' },
-};
+/**
+ * The endpoint each legacy table belongs to (for the access rows every table lists), from the
+ * sandbox's handler registry: its first path, a path parameter filled in. The access checks,
+ * the rate limit and injected 520s answer before the handler reads its input.
+ */
+export const TABLE_ENDPOINTS: Readonly<Record<string, EndpointCall>> = Object.fromEntries(
+  Object.entries(HANDLER_REGISTRY).flatMap(([id, r]) => {
+    const ep = r.endpoint;
+    if (r.generation !== 'v1' || ep.method === 'DELETE') return [];
+    const path = (ep.paths[0] ?? '').replace(/:\w+/g, 'x');
+    return [[id, { id, method: ep.method, path }]];
+  }),
+);
 
 function hit(h: Harness, ep: EndpointCall, token?: string | null): Promise<Res> {
   return h.call(ep.method, ep.path, ep.method === 'POST' ? {} : undefined, { token });

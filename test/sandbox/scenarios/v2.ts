@@ -94,16 +94,16 @@ export const V2_COMMON_SCENARIOS: ScenarioMap = {
     }),
   invalidBody: (h) => h.v2('POST', '/payout/transfers', 'a string'),
   apisNotEnabled: async (h) => {
-    await h.flags({ apisDisabled: ['v2Transfer'] });
+    await h.flags({ apisDisabled: ['processValidatedPayout'] });
     return pay(h);
   },
   rateLimited: async (h) => {
-    await h.ctl('POST', '/__sandbox/rate-limits', { endpoint: 'v2TransferStatus', perMinute: 1 });
+    await h.ctl('POST', '/__sandbox/rate-limits', { endpoint: 'getTransferStatusV2', perMinute: 1 });
     await h.v2('GET', '/payout/transfers?transfer_id=x');
     return h.v2('GET', '/payout/transfers?transfer_id=x');
   },
   internalError: async (h) => {
-    await h.fault({ endpoint: 'v2Transfer', httpStatus: 500, times: 1 });
+    await h.fault({ endpoint: 'processValidatedPayout', httpStatus: 500, times: 1 });
     return pay(h);
   },
 };

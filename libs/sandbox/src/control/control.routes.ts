@@ -1,17 +1,14 @@
-import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type z } from 'zod';
-import { formatPaise, paiseFromConfig } from '../core/money.js';
-import { stepAt } from '../core/state.js';
+import { type FastifyInstance } from 'fastify';
+import { paiseFromConfig } from '../core/money.js';
 import { type SandboxWorld } from '../core/world.js';
-import { type Merchant } from '../core/merchant.js';
 import { TRANSFER_TOKEN_TTL_MS } from '../core/transfer-tokens.js';
 import { v2Date } from '../core/clock.js';
-import { processBatchIfDue } from '../handlers/batch-processing.js';
-import { releaseQueue } from '../handlers/long-waits.js';
 import { registerLongWaits } from './long-waits.routes.js';
+import { registerFunds } from './funds.routes.js';
+import { registerReports } from './reports.routes.js';
+import { controlTools, type Handler } from './control-tools.js';
 import {
   allowedIpsSchema,
-  balanceSchema,
   faultModeSchema,
   faultSchema,
   flagsSchema,
@@ -23,60 +20,15 @@ import {
   webhookIncidentSchema,
 } from './control.schemas.js';
 import { buildOpenApi } from './openapi.js';
-import { outcomesOf } from '../core/outcomes.js';
 import { HOSTILE_VARIANTS } from '../webhooks/hostile.js';
-import { INITIATION_ENDPOINTS, RANDOM_DEFAULTS, RANDOM_FAULT_KINDS } from '../core/faults.js';
-
-function decode<T>(schema: z.ZodType<T>, body: unknown, reply: FastifyReply): T | undefined {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  void reply
-    .code(400)
-    .send({ error: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
-  return undefined;
-}
-
-/** Brings every merchant's batches and refunds up to the clock. */
-function settleAll(world: SandboxWorld): void {
-  for (const m of world.merchants) {
-    world.runAs(m, () => {
-      for (const b of m.account.batches.values()) processBatchIfDue(world, b);
-      m.account.settle();
-    });
-  }
-}
-
-/** `?clientId=`: the merchant a control call is for. */
-function clientIdOf(req: FastifyRequest): string | undefined {
-  const q = req.query as Record<string, unknown> | undefined;
-  return typeof q?.clientId === 'string' ? q.clientId : undefined;
-}
-
-type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
+import { RANDOM_DEFAULTS, RANDOM_FAULT_KINDS } from '../core/faults.js';
+import { INITIATION_ENDPOINTS } from '../handlers/registry.js';
 
 /** The sandbox-only control API under /__sandbox (see docs/SANDBOX.md). */
 export function registerControl(app: FastifyInstance, world: SandboxWorld): void {
   const P = '/__sandbox';
-  const unknown = (reply: FastifyReply, clientId: string) =>
-    reply.code(404).send({ error: `clientId: no merchant ${JSON.stringify(clientId)}` });
-  // A merchant's route: runs for `?clientId=` (the first merchant when absent).
-  const scoped =
-    (h: Handler): Handler =>
-    (req, reply) => {
-      const id = clientIdOf(req);
-      const m = id === undefined ? world.firstMerchant : world.merchantById(id);
-      if (!m) return unknown(reply, id ?? '');
-      return world.runAs(m, () => h(req, reply));
-    };
-  // A report or reset: `?clientId=` narrows it to one merchant; absent, every merchant.
-  const each =
-    (h: (req: FastifyRequest, reply: FastifyReply, merchants: readonly Merchant[]) => unknown): Handler =>
-    (req, reply) => {
-      const id = clientIdOf(req);
-      if (id === undefined) return h(req, reply, world.merchants);
-      const m = world.merchantById(id);
-      return m ? h(req, reply, [m]) : unknown(reply, id);
-    };
+  const tools = controlTools(world);
+  const { decode, scoped, each } = tools;
   const get = (url: string, h: Handler) => app.get(url, h);
   const post = (url: string, h: Handler) => app.post(url, h);
   const del = (url: string, h: Handler) => app.delete(url, h);
@@ -92,24 +44,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { reset: true, merchants: merchants.map((m) => m.clientId) };
     }),
   );
-  get(
-    `${P}/balance`,
-    scoped(() => {
-      world.account.settle();
-      return { balance: formatPaise(world.account.balance) };
-    }),
-  );
-  post(
-    `${P}/balance`,
-    scoped((req, reply) => {
-      const b = decode(balanceSchema, req.body, reply);
-      if (!b) return;
-      world.setBalance(paiseFromConfig(b.balance));
-      // A top-up sends the queued transfers it can fund (low-balance queuing).
-      const released = releaseQueue(world);
-      return { balance: formatPaise(world.account.balance), released };
-    }),
-  );
+  registerFunds(app, world, tools);
   get(
     `${P}/webhooks`,
     scoped(() => world.webhooks.view()),
@@ -252,97 +187,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return world.faults.randomView();
     }),
   );
-  // Totals and every (account, id) the provider accepted more than once: a whole run's check
-  // without shipping the whole log. Every merchant unless `?clientId=` names one.
-  get(
-    `${P}/received/summary`,
-    each((_req, _reply, merchants) => {
-      const accepted = new Map<string, number>();
-      const byEndpoint: Record<string, { total: number; accepted: number }> = {};
-      const rateLimited: Record<string, number> = {};
-      let total = 0;
-      for (const m of merchants) {
-        total += m.account.received.length;
-        for (const r of m.account.received) {
-          const e = (byEndpoint[r.endpoint] ??= { total: 0, accepted: 0 });
-          e.total += 1;
-          if (!r.accepted) continue;
-          e.accepted += 1;
-          const key = `${r.account}\u0000${r.transferId}`;
-          accepted.set(key, (accepted.get(key) ?? 0) + 1);
-        }
-        for (const [ep, n] of Object.entries(m.limiter.refusals()))
-          rateLimited[ep] = (rateLimited[ep] ?? 0) + n;
-      }
-      const acceptedMoreThanOnce = [...accepted]
-        .filter(([, n]) => n > 1)
-        .map(([key, n]) => {
-          const [account = '', transferId = ''] = key.split('\u0000');
-          return { account, transferId, accepted: n };
-        });
-      return {
-        total,
-        accepted: [...accepted.values()].reduce((x, y) => x + y, 0),
-        distinctAccepted: accepted.size,
-        byEndpoint,
-        acceptedMoreThanOnce,
-        // Calls the rate limit refused (429), per endpoint: they never reach `received`.
-        rateLimited,
-      };
-    }),
-  );
-  // Where every transfer stands now: what a run compares its own final states with.
-  get(
-    `${P}/transfers`,
-    each((_req, _reply, merchants) => {
-      settleAll(world);
-      const now = world.clock.now();
-      return {
-        transfers: merchants.flatMap((m) =>
-          [...m.account.transfers.values()].map((t) => ({
-            account: m.clientId,
-            transferId: t.transferId,
-            endpoint: t.endpoint,
-            amount: formatPaise(t.amount),
-            status: stepAt(t, now).status,
-          })),
-        ),
-      };
-    }),
-  );
-  // The provider's record of every (account, id): applied (paid) or not, when, how often, returned
-  // or failed; and the requests still held back by `applyLaterMs` (a run advances the clock past them).
-  get(
-    `${P}/outcomes`,
-    each((req, _reply, merchants) => {
-      settleAll(world);
-      const q = req.query as Record<string, unknown>;
-      const id = typeof q.transferId === 'string' ? q.transferId : undefined;
-      const now = world.clock.now();
-      return {
-        now,
-        pendingLateApplies: merchants.flatMap((m) =>
-          [...m.lateApplies]
-            .filter((l) => id === undefined || l.id === id)
-            .map((l) => ({ account: m.clientId, ...l })),
-        ),
-        outcomes: merchants.flatMap((m) =>
-          outcomesOf(m.account, now).filter((o) => id === undefined || o.transferId === id),
-        ),
-      };
-    }),
-  );
-  get(
-    `${P}/received`,
-    each((req, _reply, merchants) => {
-      const q = req.query as Record<string, unknown>;
-      const id = typeof q.transferId === 'string' ? q.transferId : undefined;
-      const initiations = merchants.flatMap((m) =>
-        m.account.received.filter((r) => id === undefined || r.transferId === id),
-      );
-      return { initiations, accepted: initiations.filter((r) => r.accepted).length };
-    }),
-  );
+  registerReports(app, world, tools);
   post(
     `${P}/transfer-tokens`,
     scoped((req, reply) => {
@@ -381,7 +226,7 @@ export function registerControl(app: FastifyInstance, world: SandboxWorld): void
       return { ips: world.allowedIps };
     }),
   );
-  registerLongWaits(app, world, { decode, scoped, unknown, clientIdOf, settleAll });
+  registerLongWaits(app, world, tools);
   app.post(`${P}/timing`, (req, reply) => {
     const b = decode(timingSchema, req.body, reply);
     if (!b) return;

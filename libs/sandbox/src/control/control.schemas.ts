@@ -3,33 +3,10 @@ import { RANDOM_FAULT_KINDS, RESEND_REFUSALS } from '../core/faults.js';
 import { HOSTILE_VARIANTS } from '../webhooks/hostile.js';
 import { APPROVAL_CODES } from '../core/state.js';
 import { REJECTION_CODES } from '../handlers/long-waits.js';
+import { ENDPOINT_IDS } from '../handlers/registry.js';
 
-const endpointId = z.enum([
-  'authorize',
-  'verifyToken',
-  'directTransfer',
-  'requestTransfer',
-  'requestBatchTransfer',
-  'getBatchTransferStatus',
-  'internalTransfer',
-  'selfWithdrawal',
-  'getBeneId',
-  'cardpay',
-  'beneHistory',
-  'getTransferStatus',
-  'addBeneficiary',
-  'getBeneficiary',
-  'removeBeneficiary',
-  'v2Transfer',
-  'v2TransferStatus',
-  'v2StandardTransfer',
-  'v2BatchTransfer',
-  'v2BatchTransferStatus',
-  'v2CreateBeneficiary',
-  'v2GetBeneficiary',
-  'v2RemoveBeneficiary',
-  'sdkToken',
-]);
+/** The endpoint ids of the handler registry (faults, flags, rate limits, random mode). */
+const endpointId = z.enum(ENDPOINT_IDS);
 
 const amount = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000.00');
 const nonNeg = z.number().int().min(0);
@@ -65,6 +42,8 @@ export const flagsSchema = z.strictObject({
 });
 
 export const fundSchema = z.strictObject({ amount });
+
+export const feesSchema = z.strictObject({ transferCharge: amount });
 
 export const approveSchema = z.strictObject({ transferId: z.string().min(1).max(100) });
 

@@ -1,25 +1,14 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type z } from 'zod';
-import { formatPaise, paiseFromConfig } from '../core/money.js';
 import { stepAt, type TransferRecord } from '../core/state.js';
 import { type SandboxWorld } from '../core/world.js';
-import { approveTransfer, LongWaitError, rejectTransfer, releaseQueue } from '../handlers/long-waits.js';
-import { advanceSchema, approveSchema, calendarSchema, fundSchema, rejectSchema } from './control.schemas.js';
+import { approveTransfer, LongWaitError, rejectTransfer } from '../handlers/long-waits.js';
+import { advanceSchema, approveSchema, calendarSchema, rejectSchema } from './control.schemas.js';
 import { type SandboxClock } from '../core/clock.js';
-
-type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
+import { type ControlTools, type Handler } from './control-tools.js';
 
 function clockView(clock: SandboxClock): Record<string, unknown> {
   const now = clock.now();
   return { now, iso: new Date(now).toISOString(), offsetMs: clock.offset };
-}
-
-export interface ControlTools {
-  readonly decode: <T>(schema: z.ZodType<T>, body: unknown, reply: FastifyReply) => T | undefined;
-  readonly scoped: (h: Handler) => Handler;
-  readonly unknown: (reply: FastifyReply, clientId: string) => unknown;
-  readonly clientIdOf: (req: FastifyRequest) => string | undefined;
-  readonly settleAll: (world: SandboxWorld) => void;
 }
 
 function view(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
@@ -29,8 +18,7 @@ function view(world: SandboxWorld, t: TransferRecord): Record<string, unknown> {
 
 /**
  * The control calls of time and the provider's long waits (docs/SANDBOX.md, "Long waits"): the
- * sandbox clocks (global and per merchant), funding the account (queued transfers go), the
- * dashboard's approval and rejection, and the bank calendar.
+ * sandbox clocks (global and per merchant), the dashboard's approval and rejection, and the bank calendar.
  */
 export function registerLongWaits(app: FastifyInstance, world: SandboxWorld, tools: ControlTools): void {
   const P = '/__sandbox';
@@ -60,29 +48,6 @@ export function registerLongWaits(app: FastifyInstance, world: SandboxWorld, too
     if (!(err instanceof LongWaitError)) throw err;
     return reply.code(err.http).send({ error: err.message });
   };
-  app.post(
-    `${P}/fund`,
-    scoped((req, reply) => {
-      const b = decode(fundSchema, req.body, reply);
-      if (!b) return;
-      world.account.settle();
-      // A top-up (CREDIT_CONFIRMATION on v1), then the queued transfers it can fund, oldest first.
-      world.setBalance(world.account.balance + paiseFromConfig(b.amount));
-      const released = releaseQueue(world);
-      return { balance: formatPaise(world.account.balance), released };
-    }),
-  );
-  app.get(
-    `${P}/queue`,
-    scoped(() => {
-      const now = world.clock.now();
-      const queued = world.account.queue.filter((t) => stepAt(t, now).status === 'QUEUED');
-      return {
-        balance: formatPaise(world.account.balance),
-        queued: queued.map((t) => ({ transferId: t.transferId, amount: formatPaise(t.amount) })),
-      };
-    }),
-  );
   app.post(
     `${P}/transfers/approve`,
     scoped((req, reply) => {

@@ -106,19 +106,6 @@ export const RANDOM_FAULT_KINDS = [
 ] as const;
 export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
 
-/** Money-moving endpoints: where random mode injects faults unless told otherwise. */
-export const INITIATION_ENDPOINTS: readonly EndpointId[] = [
-  'directTransfer',
-  'requestTransfer',
-  'requestBatchTransfer',
-  'internalTransfer',
-  'selfWithdrawal',
-  'cardpay',
-  'v2Transfer',
-  'v2StandardTransfer',
-  'v2BatchTransfer',
-];
-
 /**
  * Random mode: a share of the calls to some endpoints get one of the faults, drawn from a seeded
  * generator so a run can be repeated. Explicit faults are served first.

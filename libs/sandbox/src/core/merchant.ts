@@ -101,6 +101,7 @@ export class Merchant {
       this.clock,
       this.newListener(this, () => account),
       this.newReference,
+      paiseFromConfig(this.settings.transferCharge ?? this.sandbox.transferCharge),
     );
     // The documented test beneficiaries (docs/SANDBOX.md, test data), added a day ago: payable now.
     const addedAt = this.clock.now() - 24 * 60 * 60 * 1000;

@@ -62,7 +62,7 @@ describe('sandboxConfig', () => {
     assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_WEBHOOK_VERSION: 'v3' }));
     assert.throws(() => loadConfig([sandboxConfig], { SANDBOX_WEBHOOK_URL: 'ftp://x' }));
   });
-  it('SANDBOX_MERCHANTS adds merchants after the configured client, each with its webhook and balance', () => {
+  it('SANDBOX_MERCHANTS adds merchants after the configured client, each with its webhook, balance and charge', () => {
     const [none] = loadConfig([sandboxConfig], {});
     assert.deepEqual(optionsFromConfig(none, undefined).merchants, []);
     const [cfg] = loadConfig([sandboxConfig], {
@@ -70,7 +70,7 @@ describe('sandboxConfig', () => {
       SANDBOX_MERCHANTS: JSON.stringify([
         { clientId: 'm2', clientSecret: 's2', webhookUrl: 'http://127.0.0.1:9/w/v2', webhookVersion: 'v2' },
         { clientId: 'm3', clientSecret: 's3', webhookUrl: 'http://127.0.0.1:9/w/v1', initialBalance: '5.00' },
-        { clientId: 'm4', clientSecret: 's4' },
+        { clientId: 'm4', clientSecret: 's4', transferCharge: '3.00' },
       ]),
     });
     assert.deepEqual(optionsFromConfig(cfg, undefined).merchants, [
@@ -79,14 +79,22 @@ describe('sandboxConfig', () => {
         clientSecret: 's2',
         webhook: { url: 'http://127.0.0.1:9/w/v2', version: 'v2' },
         initialBalance: undefined,
+        transferCharge: undefined,
       },
       {
         clientId: 'm3',
         clientSecret: 's3',
         webhook: { url: 'http://127.0.0.1:9/w/v1', version: 'v1' },
         initialBalance: '5.00',
+        transferCharge: undefined,
       },
-      { clientId: 'm4', clientSecret: 's4', webhook: undefined, initialBalance: undefined },
+      {
+        clientId: 'm4',
+        clientSecret: 's4',
+        webhook: undefined,
+        initialBalance: undefined,
+        transferCharge: '3.00',
+      },
     ]);
   });
   it('SANDBOX_MERCHANTS: a bad entry, a repeated client id or the first client again fails without printing secrets', () => {

@@ -19,6 +19,7 @@ const merchantSchema = z
     webhookUrl: env.url(['http', 'https']).optional(),
     webhookVersion: env.enumOf(['v1', 'v2']).optional(),
     initialBalance: amount.optional(),
+    transferCharge: amount.optional(),
   })
   .strict();
 
@@ -70,7 +71,7 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     schema: merchantList,
     default: '',
     description:
-      'Optional JSON array of more merchants {clientId, clientSecret, webhookUrl?, webhookVersion?, initialBalance?}, each with its own transfers, balance, tokens and webhooks (version default: SANDBOX_WEBHOOK_VERSION; balance: SANDBOX_INITIAL_BALANCE)',
+      'Optional JSON array of more merchants {clientId, clientSecret, webhookUrl?, webhookVersion?, initialBalance?, transferCharge?}, each with its own transfers, balance, tokens and webhooks (version default: SANDBOX_WEBHOOK_VERSION; balance: SANDBOX_INITIAL_BALANCE; charge: SANDBOX_TRANSFER_CHARGE)',
     sensitive: true,
   }),
   SANDBOX_ALLOWED_IPS: envVar({
@@ -134,6 +135,12 @@ export const sandboxConfig = defineSection('provider-sandbox', {
     schema: z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 1000000.00'),
     default: '10000000.00',
     description: 'Starting account balance (INR)',
+  }),
+  SANDBOX_TRANSFER_CHARGE: envVar({
+    schema: z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'an amount like 3.00'),
+    default: '0.00',
+    description:
+      'Service charge per payout (INR), taken from the balance with the amount, plus 18 % GST on it; 0.00 charges nothing',
   }),
   SANDBOX_RATE_LIMIT_TRANSFER: envVar({
     schema: env.nonNegativeInt(),

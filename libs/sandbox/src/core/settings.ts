@@ -1,3 +1,8 @@
+/**
+ * The name of every endpoint the sandbox serves: the client's names (libs/provider-client,
+ * `ENDPOINT_NAMES`), `verifyToken` and, until the client calls it, `getBalance`. The handler registry (handlers/registry.ts) is keyed by it,
+ * so the compiler holds the two equal; every runtime list of endpoints derives from the registry.
+ */
 export type EndpointId =
   | 'authorize'
   | 'verifyToken'
@@ -14,15 +19,16 @@ export type EndpointId =
   | 'addBeneficiary'
   | 'getBeneficiary'
   | 'removeBeneficiary'
-  | 'v2Transfer'
-  | 'v2TransferStatus'
-  | 'v2StandardTransfer'
-  | 'v2BatchTransfer'
-  | 'v2BatchTransferStatus'
-  | 'v2CreateBeneficiary'
-  | 'v2GetBeneficiary'
-  | 'v2RemoveBeneficiary'
-  | 'sdkToken';
+  | 'getBalance'
+  | 'processValidatedPayout'
+  | 'getTransferStatusV2'
+  | 'transferV2'
+  | 'batchTransferV2'
+  | 'getBatchTransferStatusV2'
+  | 'createBeneficiaryV2'
+  | 'getBeneficiaryV2'
+  | 'deleteBeneficiaryV2'
+  | 'createSdkToken';
 
 import { type WebhookTarget } from '../webhooks/webhook.types.js';
 
@@ -34,6 +40,8 @@ export interface MerchantSettings {
   readonly webhook?: WebhookTarget | undefined;
   /** Starting balance (INR); the sandbox's SANDBOX_INITIAL_BALANCE when absent. */
   readonly initialBalance?: string | undefined;
+  /** Service charge per payout (INR); the sandbox's SANDBOX_TRANSFER_CHARGE when absent. */
+  readonly transferCharge?: string | undefined;
 }
 
 export type RateGroup = 'transfer' | 'status' | 'authorize' | 'other';
@@ -61,6 +69,11 @@ export interface SandboxSettings {
   readonly weekendDays: readonly number[];
   readonly holidays: readonly string[];
   readonly initialBalance: string;
+  /**
+   * The provider's service charge per payout (INR; GST of 18 % is added): taken from the balance
+   * with the amount (docs/SANDBOX.md, "Balance and fees"). "0.00", the default, charges nothing.
+   */
+  readonly transferCharge: string;
   /** Requests per minute per endpoint, by group; 0 disables. */
   readonly rateLimits: Readonly<Record<RateGroup, number>>;
   /** Length of the fixed rate-limit window (the provider's: a minute); shorter in tests. */
@@ -98,6 +111,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   weekendDays: [0, 6],
   holidays: [],
   initialBalance: '10000000.00',
+  transferCharge: '0.00',
   rateLimits: { transfer: 9000, status: 7800, authorize: 3000, other: 3000 },
   rateWindowMs: 60_000,
   bodyLimitBytes: 1024 * 1024,

@@ -1,6 +1,7 @@
 import { type SandboxClock } from './clock.js';
 import { type Paise } from './money.js';
 import { type ResendRefusal } from './faults.js';
+import { debitOf, feeOf, type TransferFee } from './fees.js';
 import { type EndpointId } from './settings.js';
 
 /**
@@ -35,8 +36,10 @@ export interface TransferRecord {
   readonly paymentInstrumentId: string;
   readonly addedOn: number;
   readonly steps: Step[];
+  /** The provider's fee, taken with the amount while debited (payouts; none on internal transfers). */
+  readonly fee?: TransferFee;
   utr: string;
-  /** The debit was given back (FAILED or REVERSED reached). */
+  /** The debit (amount and fee) was given back (FAILED, REJECTED or REVERSED reached). */
   refunded: boolean;
   /** The debit was taken. */
   debited: boolean;
@@ -201,10 +204,18 @@ export class AccountState {
     private readonly listener?: AccountListener,
     /** The provider's reference ids are unique across its merchants: a shared counter. */
     private readonly sharedReference?: () => number,
+    /** The service charge per payout (docs/SANDBOX.md, "Balance and fees"); 0: none. */
+    public transferCharge: Paise = 0n,
   ) {
     this.current = initialBalance;
   }
 
+  /** The fee a payout made now carries. */
+  fee(): TransferFee {
+    return feeOf(this.transferCharge);
+  }
+
+  /** The available balance: what the provider can still fund (every accepted payout's debit taken). */
   get balance(): Paise {
     return this.current;
   }
@@ -288,7 +299,7 @@ export class AccountState {
       current.status === 'FAILED' || current.status === 'REVERSED' || current.status === 'REJECTED';
     if (t.debited && !t.refunded && back) {
       t.refunded = true;
-      this.balance += t.amount;
+      this.balance += debitOf(t);
     }
   }
 
@@ -311,7 +322,7 @@ export function initiationKey(endpoint: EndpointId, id: string): string {
     endpoint === 'internalTransfer' || endpoint === 'selfWithdrawal' || endpoint === 'requestBatchTransfer'
       ? endpoint
       : // v1 and v2 batch ids share one store (a v2 batch id already used on v1 is a repeat).
-        endpoint === 'v2BatchTransfer'
+        endpoint === 'batchTransferV2'
         ? 'requestBatchTransfer'
         : 'transfer';
   return `${family}\u0000${id}`;
@@ -325,7 +336,7 @@ export function knownInitiation(account: AccountState, endpoint: EndpointId, id:
     case 'selfWithdrawal':
       return account.withdrawals.some((w) => w.withdrawalId === id);
     case 'requestBatchTransfer':
-    case 'v2BatchTransfer':
+    case 'batchTransferV2':
       return account.batches.has(id);
     default:
       return account.transferIdTaken(id);
@@ -333,7 +344,7 @@ export function knownInitiation(account: AccountState, endpoint: EndpointId, id:
 }
 
 /** The v1 and v2 batch endpoints: what they receive is a batch id, not a transfer id. */
-export const BATCH_ENDPOINTS: readonly EndpointId[] = ['requestBatchTransfer', 'v2BatchTransfer'];
+export const BATCH_ENDPOINTS: readonly EndpointId[] = ['requestBatchTransfer', 'batchTransferV2'];
 
 /** A transfer the status endpoints do not show yet (status lag). */
 export function hiddenByLag(

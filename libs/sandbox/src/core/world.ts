@@ -48,6 +48,7 @@ export class SandboxWorld {
       clientSecret: settings.clientSecret,
       webhook: settings.webhook,
       initialBalance: settings.initialBalance,
+      transferCharge: settings.transferCharge,
     };
     this.merchants = [first, ...settings.merchants].map(
       (m) =>

@@ -6,12 +6,12 @@ import { type SandboxWorld } from '../core/world.js';
 import { REQUEST_TRANSFER } from '../tables/request-transfer.table.js';
 import { RowAnswer } from '../tables/row.js';
 import { V2_BATCH_ENTRY_FIELDS } from '../tables/batch-transfer-v2.table.js';
-import { V2_STANDARD_TRANSFER } from '../tables/standard-transfer-v2.table.js';
+import { V2_STANDARD_TRANSFER } from '../tables/transfer-v2.table.js';
 import { failV2, V2Answer } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 import { BANK_MODES, recordTransfer, WALLET_MODES } from './transfer-flow.js';
-import { decodeV2Transfer, resolveV2Instrument } from './v2-transfer-decode.js';
-import { recordV2Transfer, v2Outcome } from './v2-transfer-flow.js';
+import { decodeV2Transfer, resolveV2Instrument, v2Outcome } from './v2-transfer-flow.js';
+import { recordV2Transfer } from './v2-transfer-record.js';
 
 /** The `format` of a Batch Transfer V2 record (entries in the v2 transfer shape). */
 export const V2_BATCH_FORMAT = 'V2';
@@ -98,7 +98,7 @@ function commitV2Entry(world: SandboxWorld, e: Obj, transferId: string): EntryRe
     const instrument = resolveV2Instrument(account.beneficiaries, draft, V2_ENTRY_ROWS);
     const outcome = v2Outcome(draft.mode, instrument);
     if (outcome === 'beneNotFound') failV2(V2_STANDARD_TRANSFER.beneNotFound);
-    return { record: recordV2Transfer(world, 'v2BatchTransfer', draft, instrument, outcome) };
+    return { record: recordV2Transfer(world, 'batchTransferV2', draft, instrument, outcome) };
   } catch (err) {
     if (!(err instanceof V2Answer)) throw err;
     const code = err.row.code.replace('transfers[i].', '');
@@ -143,7 +143,7 @@ export function processBatchIfDue(world: SandboxWorld, batch: BatchRecord): void
       continue;
     }
     const { message, code, answer } = result.refused;
-    account.receive(v2 ? 'v2BatchTransfer' : 'requestBatchTransfer', transferId, false, answer);
+    account.receive(v2 ? 'batchTransferV2' : 'requestBatchTransfer', transferId, false, answer);
     batch.results.push({ entry: e, transferId, record: undefined, reason: message, ...(v2 ? { code } : {}) });
     const amount = parseAmount(v2 ? e.transfer_amount : e.amount);
     world.webhooks.emit({

@@ -3,7 +3,7 @@ import { failV2, V2Answer } from '../tables/v2-common.table.js';
 import { acceptBatch, V2_BATCH_FORMAT } from './batch-processing.js';
 import { type Obj } from './endpoint.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { decodeV2Transfer } from './v2-transfer-decode.js';
+import { decodeV2Transfer } from './v2-transfer-flow.js';
 
 const FIELDS = ['batch_transfer_id', 'transfers'];
 const BATCH_ID_RE = /^[A-Za-z0-9_]{1,60}$/;
@@ -29,8 +29,8 @@ function decodeEntries(list: readonly unknown[]): Obj[] {
  * POST /payout/transfers/batch: Batch Transfer V2. The batch is accepted (RECEIVED) and its
  * entries become transfers `batchDelayMs` later on the sandbox clock, each as a standard transfer.
  */
-export const v2BatchTransfer: V2Endpoint = {
-  id: 'v2BatchTransfer',
+export const batchTransferV2: V2Endpoint = {
+  id: 'batchTransferV2',
   fields: FIELDS,
   method: 'POST',
   paths: ['/payout/transfers/batch'],
@@ -48,7 +48,7 @@ export const v2BatchTransfer: V2Endpoint = {
     const entries = decodeEntries(o.transfers as readonly unknown[]);
     const account = world.account;
     if (account.batches.has(id)) failV2(R.batchIdExists);
-    const batch = acceptBatch(world, 'v2BatchTransfer', 'RECEIVED', {
+    const batch = acceptBatch(world, 'batchTransferV2', 'RECEIVED', {
       batchTransferId: id,
       format: V2_BATCH_FORMAT,
       entries,

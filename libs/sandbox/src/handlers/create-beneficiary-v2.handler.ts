@@ -4,7 +4,7 @@ import { failV2, V2_COMMON } from '../tables/v2-common.table.js';
 import { type Obj } from './endpoint.js';
 import { beneficiaryView, checkAccount, checkBeneId } from './v2-beneficiary.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { V2_CONTACT_LIMITS, V2_NAME_RE, V2_VPA_RE } from './v2-transfer-decode.js';
+import { V2_CONTACT_LIMITS, V2_NAME_RE, V2_VPA_RE } from './v2-transfer-flow.js';
 
 const FIELDS = [
   'beneficiary_id',
@@ -39,8 +39,8 @@ function contactOf(v: unknown): Record<string, string> {
 }
 
 /** POST /payout/beneficiary: Create Beneficiary V2 (201 with the Beneficiary object). */
-export const v2CreateBeneficiary: V2Endpoint = {
-  id: 'v2CreateBeneficiary',
+export const createBeneficiaryV2: V2Endpoint = {
+  id: 'createBeneficiaryV2',
   fields: FIELDS,
   method: 'POST',
   paths: ['/payout/beneficiary'],

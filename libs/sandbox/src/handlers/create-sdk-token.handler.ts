@@ -13,8 +13,8 @@ const isScalar = (v: unknown): boolean =>
   (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v !== '');
 
 /** POST /verification/oauth/token: SDK authentication token for the video-KYC product. */
-export const sdkToken: V2Endpoint = {
-  id: 'sdkToken',
+export const createSdkToken: V2Endpoint = {
+  id: 'createSdkToken',
   fields: ['app_id', 'product', 'metadata', 'authenticated_user'],
   method: 'POST',
   paths: ['/verification/oauth/token'],

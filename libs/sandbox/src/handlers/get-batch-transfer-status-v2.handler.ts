@@ -6,7 +6,7 @@ import { V2_BATCH_TRANSFER_STATUS as R } from '../tables/get-batch-transfer-stat
 import { failV2 } from '../tables/v2-common.table.js';
 import { processBatchIfDue, V2_BATCH_FORMAT } from './batch-processing.js';
 import { queryString, type V2Endpoint } from './v2-endpoint.js';
-import { v2TransferView } from './v2-transfer-flow.js';
+import { v2TransferView } from './v2-transfer-record.js';
 
 const TERMINAL = new Set(['FAILED', 'REJECTED', 'REVERSED']);
 
@@ -53,8 +53,8 @@ function findBatch(world: SandboxWorld, batchId: string, cfId: string): BatchRec
 }
 
 /** GET /payout/transfers/batch?batch_transfer_id= | ?cf_batch_transfer_id= */
-export const v2BatchTransferStatus: V2Endpoint = {
-  id: 'v2BatchTransferStatus',
+export const getBatchTransferStatusV2: V2Endpoint = {
+  id: 'getBatchTransferStatusV2',
   fields: ['batch_transfer_id', 'cf_batch_transfer_id'],
   method: 'GET',
   paths: ['/payout/transfers/batch'],

@@ -4,8 +4,8 @@ import { beneficiaryView, checkAccount, checkBeneId } from './v2-beneficiary.js'
 import { queryString, type V2Endpoint } from './v2-endpoint.js';
 
 /** GET /payout/beneficiary?beneficiary_id= | ?bank_account_number=&bank_ifsc= (replaces v1 getBeneId). */
-export const v2GetBeneficiary: V2Endpoint = {
-  id: 'v2GetBeneficiary',
+export const getBeneficiaryV2: V2Endpoint = {
+  id: 'getBeneficiaryV2',
   fields: ['beneficiary_id', 'bank_account_number', 'bank_ifsc'],
   method: 'GET',
   paths: ['/payout/beneficiary'],

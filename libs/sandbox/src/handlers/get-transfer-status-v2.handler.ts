@@ -2,15 +2,15 @@ import { hiddenByLag } from '../core/state.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { V2_TRANSFER_STATUS as R } from '../tables/get-transfer-status-v2.table.js';
 import { queryString as str, type V2Endpoint } from './v2-endpoint.js';
-import { v2TransferView } from './v2-transfer-flow.js';
+import { v2TransferView } from './v2-transfer-record.js';
 
 /**
  * GET /payout/transfers?transfer_id= | ?cf_transfer_id= (the provider's id; the official SDK's
  * parameter) | ?svc_transfer_id= (the interface document's neutral name for it, which the
  * service's client still sends).
  */
-export const v2TransferStatus: V2Endpoint = {
-  id: 'v2TransferStatus',
+export const getTransferStatusV2: V2Endpoint = {
+  id: 'getTransferStatusV2',
   fields: ['transfer_id', 'cf_transfer_id', 'svc_transfer_id'],
   method: 'GET',
   paths: ['/payout/transfers'],

@@ -1,4 +1,5 @@
 import { nextWorkingDayOpening } from '../core/calendar.js';
+import { debitOf } from '../core/fees.js';
 import { type Paise } from '../core/money.js';
 import {
   stepAt,
@@ -105,13 +106,13 @@ function approvalHold(
 
 /**
  * Whether a transfer joins the low-balance queue: the queued-until-funded test account always;
- * others on a merchant that opted in (`queueOnLowBalance`) when the balance cannot fund them or
- * another transfer is queued (first come, first funded).
+ * others on a merchant that opted in (`queueOnLowBalance`) when the balance cannot fund their
+ * debit (amount and fee) or another transfer is queued (first come, first funded).
  */
-export function mustQueue(account: AccountState, outcome: Outcome, amount: Paise, now: number): boolean {
+export function mustQueue(account: AccountState, outcome: Outcome, debit: Paise, now: number): boolean {
   if (outcome === 'queuedUntilFunded') return true;
   if (!account.flags.queueOnLowBalance) return false;
-  return account.balance < amount || account.queue.some((t) => stepAt(t, now).status === 'QUEUED');
+  return account.balance < debit || account.queue.some((t) => stepAt(t, now).status === 'QUEUED');
 }
 
 export interface Hold extends Held {
@@ -120,20 +121,20 @@ export interface Hold extends Held {
 }
 
 /**
- * The steps of a transfer about to be debited: queued for balance (`queueOnLowBalance` and the
- * balance cannot fund it), held for approval, or what its outcome plans.
+ * The steps of a transfer about to be debited `debit` (amount and fee): queued for balance
+ * (`queueOnLowBalance` and the balance cannot fund it), held for approval, or what its outcome plans.
  */
 export function holdTransfer(
   world: SandboxWorld,
   outcome: Outcome,
-  amount: Paise,
+  debit: Paise,
   planned: () => Step[],
   succeed: (at: number) => Step[],
 ): Hold {
   const account = world.account;
   const t0 = world.clock.now();
   const inner = (): Held => approvalHold(world, outcome, planned, succeed);
-  if (!mustQueue(account, outcome, amount, t0)) return inner();
+  if (!mustQueue(account, outcome, debit, t0)) return inner();
   const expired = 'INSUFFICIENT_BALANCE';
   return {
     steps: [
@@ -166,13 +167,13 @@ export function releaseQueue(world: SandboxWorld): string[] {
       account.queue.shift(); // expired (FAILED) meanwhile
       continue;
     }
-    if (account.balance < t.amount) break;
+    if (account.balance < debitOf(t)) break;
     account.queue.shift();
     const next = t.release();
     t.release = undefined;
     t.replan = next.replan;
     t.debited = true;
-    account.balance -= t.amount;
+    account.balance -= debitOf(t);
     account.replaceFuture(t, next.steps);
     released.push(t.transferId);
   }

@@ -1,10 +1,11 @@
+import { debitOf } from '../core/fees.js';
 import { parseAmount, rupees } from '../core/money.js';
 import { type Step, type TransferRecord } from '../core/state.js';
 import { MISSING_INSTRUMENT_VPA, SUCCESS_VPA } from '../core/test-data.js';
 import { V2_TRANSFER as R } from '../tables/process-validated-payout.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { v2TransferView } from './v2-transfer-flow.js';
+import { v2TransferView } from './v2-transfer-record.js';
 
 const FIELDS = [
   'transfer_amount',
@@ -21,8 +22,8 @@ function str(o: Readonly<Record<string, unknown>>, key: string): string | undefi
 }
 
 /** POST /payout/transfers: Process Validated Payout with a single-use transfer token. */
-export const v2Transfer: V2Endpoint = {
-  id: 'v2Transfer',
+export const processValidatedPayout: V2Endpoint = {
+  id: 'processValidatedPayout',
   fields: FIELDS,
   method: 'POST',
   paths: ['/payout/transfers'],
@@ -58,7 +59,10 @@ export const v2Transfer: V2Endpoint = {
     token.used = true;
     account.settle();
     const now = world.clock.now();
-    const funded = account.balance >= amount.paise;
+    // The fee goes with the amount: a payout fits when both do.
+    const fee = account.fee();
+    const debit = debitOf({ amount: amount.paise, fee });
+    const funded = account.balance >= debit;
     const steps: Step[] = !funded
       ? [{ at: now, status: 'FAILED', statusCode: 'INSUFFICIENT_BALANCE', reason: 'INSUFFICIENT_BALANCE' }]
       : token.vpa === SUCCESS_VPA
@@ -77,7 +81,7 @@ export const v2Transfer: V2Endpoint = {
       transferId,
       referenceId,
       svcTransferId: referenceId,
-      endpoint: 'v2Transfer',
+      endpoint: 'processValidatedPayout',
       amount: amount.paise,
       mode: 'upi',
       beneId: '',
@@ -89,13 +93,14 @@ export const v2Transfer: V2Endpoint = {
       paymentInstrumentId: fundsource,
       addedOn: now,
       steps,
+      fee,
       utr: `SBX${referenceId}`,
       refunded: false,
       debited: funded,
     };
-    if (funded) account.balance -= amount.paise;
+    if (funded) account.balance -= debit;
     account.addTransfer(record);
-    account.receive('v2Transfer', transferId, funded, steps[0]?.statusCode ?? '');
+    account.receive('processValidatedPayout', transferId, funded, steps[0]?.statusCode ?? '');
     return v2TransferView(world, record);
   },
 };

@@ -1,4 +1,5 @@
 import { istDay } from '../core/clock.js';
+import { debitOf } from '../core/fees.js';
 import { paiseFromConfig, rupees, type Paise } from '../core/money.js';
 import { type EndpointId } from '../core/settings.js';
 import { beneKeyOf, stepAt, type AccountState, type Step, type TransferRecord } from '../core/state.js';
@@ -244,13 +245,16 @@ export function recordTransfer(
   account.settle();
   checkLimits(account, input, rows);
   const failsAtBank = input.outcome === 'bankFailed';
-  const queued = !failsAtBank && mustQueue(account, input.outcome, input.amount, world.clock.now());
-  if (!failsAtBank && !queued && account.balance < input.amount) fail(rows.insufficientBalance);
+  // The fee goes with the amount: a payout fits when both do.
+  const fee = account.fee();
+  const debit = debitOf({ amount: input.amount, fee });
+  const queued = !failsAtBank && mustQueue(account, input.outcome, debit, world.clock.now());
+  if (!failsAtBank && !queued && account.balance < debit) fail(rows.insufficientBalance);
   const upi = input.mode === 'upi';
   const planned = (): Step[] => stepsFor(input.outcome, world, upi);
   const hold: Hold = failsAtBank
     ? { steps: planned() }
-    : holdTransfer(world, input.outcome, input.amount, planned, (at) => [
+    : holdTransfer(world, input.outcome, debit, planned, (at) => [
         { at, status: 'SUCCESS', statusCode: 'COMPLETED', reason: '' },
       ]);
   const referenceId = String(account.newReferenceId());
@@ -270,12 +274,13 @@ export function recordTransfer(
     paymentInstrumentId: input.paymentInstrumentId,
     addedOn: world.clock.now(),
     steps: hold.steps,
+    fee,
     utr: `SBX${referenceId}`,
     refunded: false,
     debited: !failsAtBank && !hold.release,
   };
   applyHold(record, hold);
-  if (record.debited) account.balance -= input.amount;
+  if (record.debited) account.balance -= debit;
   if (hold.release) account.queue.push(record);
   account.addTransfer(record);
   const row = answerRow(input.outcome, rows, hold.steps[0]);

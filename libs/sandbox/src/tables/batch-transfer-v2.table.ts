@@ -1,5 +1,5 @@
 import { type V2Row, type V2Table } from './row.js';
-import { V2_TRANSFER_FIELDS, type V2TransferFieldRows } from './standard-transfer-v2.table.js';
+import { V2_TRANSFER_FIELDS, type V2TransferFieldRows } from './transfer-v2.table.js';
 import { badRequest as bad } from './v2-common.table.js';
 
 /** The entry rows: a standard transfer's field rows under `transfers[i].` (`[i]` is filled in). */

@@ -1,4 +1,3 @@
-import { type LegacyTable, type V2Table } from './row.js';
 import { COMMON } from './common.table.js';
 import { AUTHORIZE } from './authorize.table.js';
 import { VERIFY_TOKEN } from './verify-token.table.js';
@@ -9,6 +8,7 @@ import { BATCH_STATUS } from './get-batch-transfer-status.table.js';
 import { INTERNAL_TRANSFER } from './internal-transfer.table.js';
 import { SELF_WITHDRAWAL } from './self-withdrawal.table.js';
 import { GET_BENE_ID } from './get-bene-id.table.js';
+import { GET_BALANCE } from './get-balance.table.js';
 import { CARDPAY } from './cardpay.table.js';
 import { BENE_HISTORY } from './bene-history.table.js';
 import { TRANSFER_STATUS } from './get-transfer-status.table.js';
@@ -19,12 +19,12 @@ import { V2_COMMON } from './v2-common.table.js';
 import { V2_TRANSFER } from './process-validated-payout.table.js';
 import { V2_TRANSFER_STATUS } from './get-transfer-status-v2.table.js';
 import { V2_SDK_TOKEN } from './create-sdk-token.table.js';
-import { V2_STANDARD_TRANSFER } from './standard-transfer-v2.table.js';
+import { V2_STANDARD_TRANSFER } from './transfer-v2.table.js';
 import { V2_BATCH_TRANSFER } from './batch-transfer-v2.table.js';
 import { V2_BATCH_TRANSFER_STATUS } from './get-batch-transfer-status-v2.table.js';
 import { V2_CREATE_BENEFICIARY } from './create-beneficiary-v2.table.js';
 import { V2_GET_BENEFICIARY } from './get-beneficiary-v2.table.js';
-import { V2_REMOVE_BENEFICIARY } from './remove-beneficiary-v2.table.js';
+import { V2_REMOVE_BENEFICIARY } from './delete-beneficiary-v2.table.js';
 
 export * from './row.js';
 export {
@@ -38,6 +38,7 @@ export {
   INTERNAL_TRANSFER,
   SELF_WITHDRAWAL,
   GET_BENE_ID,
+  GET_BALANCE,
   CARDPAY,
   BENE_HISTORY,
   TRANSFER_STATUS,
@@ -54,37 +55,4 @@ export {
   V2_CREATE_BENEFICIARY,
   V2_GET_BENEFICIARY,
   V2_REMOVE_BENEFICIARY,
-};
-
-/** Every legacy error table by endpoint id (one table per endpoint), for tests and coverage reports. */
-export const LEGACY_TABLES: Readonly<Record<string, LegacyTable>> = {
-  authorize: AUTHORIZE,
-  verifyToken: VERIFY_TOKEN,
-  directTransfer: DIRECT_TRANSFER,
-  requestTransfer: REQUEST_TRANSFER,
-  requestBatchTransfer: BATCH_TRANSFER,
-  getBatchTransferStatus: BATCH_STATUS,
-  internalTransfer: INTERNAL_TRANSFER,
-  selfWithdrawal: SELF_WITHDRAWAL,
-  getBeneId: GET_BENE_ID,
-  cardpay: CARDPAY,
-  beneHistory: BENE_HISTORY,
-  getTransferStatus: TRANSFER_STATUS,
-  addBeneficiary: ADD_BENEFICIARY,
-  getBeneficiary: GET_BENEFICIARY,
-  removeBeneficiary: REMOVE_BENEFICIARY,
-};
-
-/** Every v2 error table by endpoint id, plus the rows every v2 call can produce. */
-export const V2_TABLES: Readonly<Record<string, V2Table>> = {
-  v2Transfer: V2_TRANSFER,
-  v2TransferStatus: V2_TRANSFER_STATUS,
-  sdkToken: V2_SDK_TOKEN,
-  v2StandardTransfer: V2_STANDARD_TRANSFER,
-  v2BatchTransfer: V2_BATCH_TRANSFER,
-  v2BatchTransferStatus: V2_BATCH_TRANSFER_STATUS,
-  v2CreateBeneficiary: V2_CREATE_BENEFICIARY,
-  v2GetBeneficiary: V2_GET_BENEFICIARY,
-  v2RemoveBeneficiary: V2_REMOVE_BENEFICIARY,
-  v2Common: V2_COMMON,
 };

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { chargedFee } from '../core/fees.js';
+import { formatPaise, type Paise } from '../core/money.js';
 import { type TransferEvent, type WebhookEvent, type WebhookVersion } from './webhook.types.js';
 
 export interface EncodedWebhook {
@@ -59,6 +61,9 @@ export function v1Fields(e: WebhookEvent): Record<string, string> {
  */
 const { rawJSON } = JSON as unknown as { readonly rawJSON: (text: string) => unknown };
 
+/** A fee as a JSON number: `0` when none (as always before fees), else its decimal text (`3.54`). */
+const feeNumber = (p: Paise): unknown => (p === 0n ? 0 : rawJSON(formatPaise(p)));
+
 /** A UTC time as v2 transfer objects write it: `2026-11-24T08:09:25Z`. */
 const v2Utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
@@ -93,6 +98,7 @@ export function v2TransferObject(e: TransferEvent): Record<string, unknown> {
     status_description: DESCRIPTIONS[statusCode] ?? (e.reason || statusCode),
   };
   if (!t) return { ...head, transfer_amount: rawJSON(e.amount) };
+  const fee = chargedFee(t.fee, e.status);
   const instrument = t.vpa
     ? { vpa: maskVpa(t.vpa) }
     : t.bankAccount
@@ -102,8 +108,8 @@ export function v2TransferObject(e: TransferEvent): Record<string, unknown> {
     ...head,
     beneficiary_details: { beneficiary_id: t.beneId, beneficiary_instrument_details: instrument },
     transfer_amount: rawJSON(e.amount),
-    transfer_service_charge: 0,
-    transfer_service_tax: 0,
+    transfer_service_charge: feeNumber(fee.charge),
+    transfer_service_tax: feeNumber(fee.tax),
     transfer_mode: t.mode,
     ...(e.utr ? { transfer_utr: e.utr } : {}),
     ...(t.paymentInstrumentId ? { fundsource_id: t.paymentInstrumentId } : {}),

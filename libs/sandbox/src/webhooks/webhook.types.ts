@@ -1,3 +1,4 @@
+import { type TransferFee } from '../core/fees.js';
 /** Webhook shapes the sandbox sends (provider-facts.md, "Webhooks"; provider-v2.md, "Webhooks V2"). */
 export type WebhookVersion = 'v1' | 'v2';
 
@@ -59,6 +60,8 @@ export interface TransferFacts {
   readonly vpa: string;
   readonly paymentInstrumentId: string;
   readonly addedOn: number;
+  /** The provider's fee on the transfer (core/fees.ts), shown once paid. */
+  readonly fee?: TransferFee | undefined;
 }
 
 /** v2 only: a batch none of whose entries could be processed. */

@@ -1,8 +1,8 @@
-import { V2_STANDARD_TRANSFER as R } from '../tables/standard-transfer-v2.table.js';
+import { V2_STANDARD_TRANSFER as R } from '../tables/transfer-v2.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { decodeV2Object, type V2Endpoint } from './v2-endpoint.js';
-import { decodeV2Transfer, resolveV2Instrument, V2_TRANSFER_KEYS } from './v2-transfer-decode.js';
-import { recordV2Transfer, v2Outcome, v2TransferView } from './v2-transfer-flow.js';
+import { decodeV2Transfer, resolveV2Instrument, v2Outcome, V2_TRANSFER_KEYS } from './v2-transfer-flow.js';
+import { recordV2Transfer, v2TransferView } from './v2-transfer-record.js';
 
 const ROWS = { fields: R, beneNotFound: R.beneNotFound, transferIdExists: R.transferIdExists };
 
@@ -11,8 +11,8 @@ const ROWS = { fields: R, beneNotFound: R.beneNotFound, transferIdExists: R.tran
  * to inline bank account, UPI, wallet or card details. Accepted transfers answer 200 with the
  * Transfer object, including those FAILED or REJECTED at once; the test accounts drive outcomes.
  */
-export const v2StandardTransfer: V2Endpoint = {
-  id: 'v2StandardTransfer',
+export const transferV2: V2Endpoint = {
+  id: 'transferV2',
   fields: V2_TRANSFER_KEYS,
   method: 'POST',
   paths: ['/payout/transfers'],
@@ -28,7 +28,7 @@ export const v2StandardTransfer: V2Endpoint = {
     const outcome = v2Outcome(draft.mode, instrument);
     // A sandbox addition, as on v1: this account stands for a beneficiary the provider does not know.
     if (outcome === 'beneNotFound') failV2(R.beneNotFound);
-    const record = recordV2Transfer(world, 'v2StandardTransfer', draft, instrument, outcome);
+    const record = recordV2Transfer(world, 'transferV2', draft, instrument, outcome);
     // The "25 s with no answer, then success" account: the answer waits on the sandbox clock.
     if (outcome === 'hangThenSuccess') await world.clock.sleep(world.hangMs);
     return v2TransferView(world, record);

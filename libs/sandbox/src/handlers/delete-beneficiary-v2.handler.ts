@@ -1,11 +1,11 @@
-import { V2_REMOVE_BENEFICIARY as R } from '../tables/remove-beneficiary-v2.table.js';
+import { V2_REMOVE_BENEFICIARY as R } from '../tables/delete-beneficiary-v2.table.js';
 import { failV2 } from '../tables/v2-common.table.js';
 import { beneficiaryView } from './v2-beneficiary.js';
 import { queryString, type V2Endpoint } from './v2-endpoint.js';
 
 /** DELETE /payout/beneficiary?beneficiary_id=: the removed Beneficiary, `beneficiary_status: DELETED`. */
-export const v2RemoveBeneficiary: V2Endpoint = {
-  id: 'v2RemoveBeneficiary',
+export const deleteBeneficiaryV2: V2Endpoint = {
+  id: 'deleteBeneficiaryV2',
   fields: ['beneficiary_id'],
   method: 'DELETE',
   paths: ['/payout/beneficiary'],
