@@ -23,7 +23,7 @@ import {
 import { LedgerStatsRepository } from '#ledger';
 import { CONSUMER_FAILURES, type ConsumerFailures, ConsumerLagReader, KAFKA } from '#messaging';
 import { METRICS_REGISTRY } from '#observability';
-import { cachedSource, PipelineGauges } from '#pipeline';
+import { cachedSource, FundsGauges, FundsView, PipelineGauges } from '#pipeline';
 import { ProviderAccessState, ProviderClient } from '#provider-client';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
 import { consumerGroups } from './consumer-groups.js';
@@ -41,7 +41,7 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(SERVICE_CONFIG) config: ServiceConfig,
-    @Inject(METRICS_REGISTRY) registry: Registry,
+    @Inject(METRICS_REGISTRY) private readonly registry: Registry,
     @Inject(PG_POOL) pool: pg.Pool,
     @Inject(KAFKA) kafka: Kafka,
     @Inject(ProviderAccessState) private readonly access: ProviderAccessState,
@@ -145,6 +145,8 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
+    // What each account has committed (issue 32): the pipeline's view, on scrape.
+    new FundsGauges(this.registry, this.moduleRef.get(FundsView, { strict: false }));
     const client = this.moduleRef.get(ProviderClient, { strict: false });
     client.onResult((accountId, result) => this.access.record(accountId, result));
   }

@@ -11,6 +11,7 @@ import {
   HistoryRepository,
   BatchRepository,
   DeadLetterRepository,
+  FundsRepository,
   PayoutLedger,
   PayoutRepository,
   SecretsCipher,
@@ -60,6 +61,8 @@ import {
   reconcilerSettings,
   reversalWatchSettings,
   ManageBeneficiaries,
+  FundsView,
+  NothingKnownBalances,
 } from '#pipeline';
 import {
   accountApi,
@@ -328,6 +331,14 @@ export function createPipeline(i: PipelineInputs) {
     accounts: clientOptions.accounts,
     workerMetrics,
   });
+  // What each account has committed (issue 32). The balance as last read: nothing known until the
+  // connector's balance call is wired here.
+  const funds = new FundsView({
+    pool,
+    funds: new FundsRepository(),
+    accountIds: clientOptions.accounts.map((a) => a.accountId),
+    balances: new NothingKnownBalances(),
+  });
   const operations = createOperationsUseCases({
     pool,
     payouts,
@@ -349,9 +360,11 @@ export function createPipeline(i: PipelineInputs) {
     accountIds: clientOptions.accounts.map((a) => a.accountId),
     approvals,
     batchLedger,
+    funds,
   });
 
   return {
+    funds,
     payouts,
     payoutLedger,
     client,

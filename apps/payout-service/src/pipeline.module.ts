@@ -18,7 +18,14 @@ import { OUTBOX_SLOT } from '#health';
 import { KAFKA, KAFKA_TOPIC_PREFIX } from '#messaging';
 import { LOGGER, METRICS_REGISTRY, TRACING, type AppLogger, type Tracing } from '#observability';
 import { OPERATIONS } from '#operations';
-import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
+import {
+  BatchSubmitWorker,
+  FundsView,
+  IntakeService,
+  PayoutExecutor,
+  QueryService,
+  WebhookIntake,
+} from '#pipeline';
 import { ProviderClient } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
 import { QueriesController } from './queries.controller.js';
@@ -164,6 +171,7 @@ const providers: Provider[] = [
   part(BatchSubmitWorker, 'batchSubmits'),
   part(QueryService, 'queries'),
   part(ProviderClient, 'client'),
+  part(FundsView, 'funds'),
   // The operations use cases, one object (OpsController runs them by the route registry).
   { provide: OPERATIONS, inject: [PIPELINE], useFactory: (p: Pipeline) => p.operations },
   part(WebhookIntake, 'webhookIntake'),
@@ -189,7 +197,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OUTBOX_SLOT, OPERATIONS],
+      exports: [ProviderClient, FundsView, OUTBOX_SLOT, OPERATIONS],
     };
   }
 }

@@ -27,3 +27,4 @@ export * from './payout-ledger.js';
 export * from './batch-ledger.js';
 export * from './bene-history.repository.js';
 export * from './approval.repository.js';
+export * from './funds.repository.js';

@@ -6,6 +6,7 @@ import { type OpsRoute } from './http/ops-route.js';
 import { OPS_ROUTES } from './http/routes.js';
 import { approvalSchemas } from './openapi-approvals.js';
 import { fourEyesSchemas } from './openapi-four-eyes.js';
+import { fundsSchemas } from './openapi-funds.js';
 import { accessSchemas } from './openapi-schemas-access.js';
 import { payoutSchemas } from './openapi-schemas.js';
 import { proposalInput } from './use-cases/propose-settlement/propose-settlement.command.js';
@@ -88,6 +89,7 @@ export function opsOpenApi(): Json {
         ...approvalSchemas(),
         Problem: PROBLEM_SCHEMA as unknown as Json,
         ...fourEyesSchemas(),
+        ...fundsSchemas(),
         ...accessSchemas(),
         ...payoutSchemas(),
         ProposalInput: jsonSchemaOf(proposalInput),

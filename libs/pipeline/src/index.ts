@@ -42,3 +42,6 @@ export * from './approval/approval-gate.js';
 export * from './approval/release-hold.js';
 export * from './approval/approval-expiry-worker.js';
 export * from './approval/beneficiary-change-log.js';
+export * from './funds/balance-readings.js';
+export * from './funds/funds-view.js';
+export * from './funds.gauges.js';

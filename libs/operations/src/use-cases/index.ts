@@ -23,6 +23,7 @@ import { ReplayDeadEvent } from './replay-dead-event/replay-dead-event.use-case.
 import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
 import { DecideApproval } from './decide-approval/decide-approval.use-case.js';
 import { GetApproval, ListApprovals } from './list-approvals/list-approvals.use-case.js';
+import { GetFunds } from './get-funds/get-funds.use-case.js';
 
 // Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
@@ -35,6 +36,7 @@ export {
 } from './decide-approval/decide-approval.command.js';
 export { approverIdentity, isAutomation } from './shared/approver-identity.js';
 export type { BeneficiaryView } from './shared/beneficiaries.js';
+export type { AccountFundsView } from './get-funds/get-funds.use-case.js';
 export type { BeneficiaryProposalView } from './shared/beneficiary-proposals.js';
 export {
   parseListBeneficiaryProposals,
@@ -90,6 +92,7 @@ export const OPERATIONS_USE_CASES = {
   listApprovals: ListApprovals,
   getApproval: GetApproval,
   decideApproval: DecideApproval,
+  getFunds: GetFunds,
 } as const satisfies Record<string, new (p: OperationsPorts) => object>;
 
 export type OperationsUseCases = {

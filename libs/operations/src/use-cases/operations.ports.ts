@@ -11,7 +11,7 @@ import {
   type SecretsCipher,
 } from '#ledger';
 import { type AppLogger } from '#observability';
-import { type ManageBeneficiaries } from '#pipeline';
+import { type FundsView, type ManageBeneficiaries } from '#pipeline';
 import { type BeneficiaryProposalRepository } from '../beneficiary-proposal.repository.js';
 import { type DeadOutboxRows } from '../dead-letters.js';
 import { type OperatorActionRepository } from '../operator-action.repository.js';
@@ -54,4 +54,6 @@ export interface OperationsPorts {
   /** The approval holds (issue 30) and the batch's ledger step their decisions move. */
   approvals?: ApprovalRepository;
   batchLedger?: BatchLedger;
+  /** What each account has committed, and its balance as last read (issue 32). */
+  funds?: FundsView;
 }
