@@ -1,6 +1,6 @@
 // @ts-check
 // The console's shell: sign-in, navigation, hash routes (#/queue, #/search, #/payout/<account>/<id>,
-// #/proposals, #/approvals, #/dead-letters, #/beneficiaries, #/tokens). Each view is a function that fills <main> from the operations API.
+// #/proposals, #/approvals, #/funds, #/dead-letters, #/beneficiaries, #/tokens). Each view is a function that fills <main> from the operations API.
 // Sign-in: with the company's identity provider (a server-side session, an HttpOnly cookie) when
 // the service has one, or with a token typed in (automation, break-glass).
 import {
@@ -18,6 +18,7 @@ import { h, mount, notice } from './dom.js';
 import { approvalsView } from './view-approvals.js';
 import { beneficiariesView } from './view-beneficiaries.js';
 import { deadLettersView } from './view-dead-letters.js';
+import { fundsView } from './view-funds.js';
 import { payoutView } from './view-payout.js';
 import { proposalsView } from './view-proposals.js';
 import { queueView } from './view-queue.js';
@@ -38,6 +39,7 @@ const ROUTES = [
   [/^\/payout\/([^/]+)\/([^/]+)$/, 'payout', payoutView],
   [/^\/proposals$/, 'proposals', proposalsView],
   [/^\/approvals$/, 'approvals', approvalsView],
+  [/^\/funds$/, 'funds', fundsView],
   [/^\/dead-letters$/, 'dead-letters', deadLettersView],
   [/^\/beneficiaries$/, 'beneficiaries', beneficiariesView],
   [/^\/tokens$/, 'tokens', tokensView],

@@ -36,7 +36,7 @@ describe('the funds view', () => {
     const readAt = new Date('2026-11-27T10:00:00Z');
     const view = new FundsView({
       pool: undefined as never,
-      funds: { committed: () => Promise.resolve(ROWS) } as never,
+      funds: { committed: () => Promise.resolve(ROWS) },
       accountIds: ['a'],
       balances: { latest: (id) => Promise.resolve(id === 'a' ? { available: '12.34', readAt } : null) },
     });
