@@ -52,7 +52,7 @@ describe('overlapping checks of one batch', () => {
         })
       : real;
     const client = strictFake<ProviderClient>('client', {
-      getBatchTransferStatus: async () => ({
+      call: async () => ({
         outcome: 'success',
         data: {
           referenceId: 1,

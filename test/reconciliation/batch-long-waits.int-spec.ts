@@ -67,7 +67,7 @@ describe('batches in the provider long waits', () => {
 
   function worker(settings: Partial<BatchCheckWorkerSettings> = {}): BatchCheckWorker {
     const client = strictFake<ProviderClient>('client', {
-      getBatchTransferStatus: async () => ({
+      call: async () => ({
         outcome: 'success',
         data: {
           referenceId: 7,

@@ -1,5 +1,10 @@
-import { type BatchFormat, type BatchStatus, type PayoutStatus, type ProviderSubState } from '#contracts';
-import { type ProviderApi } from '#provider-client';
+import {
+  type BatchFormat,
+  type BatchStatus,
+  type PayoutStatus,
+  type ProviderApi,
+  type ProviderSubState,
+} from '#contracts';
 import { type SealedSecret } from './secrets-cipher.js';
 
 export type PayoutKind =

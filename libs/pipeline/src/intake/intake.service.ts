@@ -1,10 +1,10 @@
 import { type KeyObject } from 'node:crypto';
-import { type ProviderApi } from '#provider-client';
 import {
   type Command,
   commandIdentity,
   decodeCommand,
   MAX_COMMAND_BYTES,
+  type ProviderApi,
   type RejectReason,
 } from '#contracts';
 import {

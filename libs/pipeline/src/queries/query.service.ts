@@ -275,10 +275,15 @@ export class QueryService {
           const transfers = await this.d.ledgerHistory.page(accountId, q.data);
           return { ok: true, result: 'ok', generation, data: { transfers } };
         }
-        return fromProvider(await this.d.client.beneHistory({ ...q.data }, opts), (d) => d, generation);
+        return fromProvider(
+          await this.d.client.call('beneHistory', { ...q.data }, opts),
+          (d) => d,
+          generation,
+        );
       case 'query.sdk_token':
         return fromProvider(
-          await this.d.client.createSdkToken(
+          await this.d.client.call(
+            'createSdkToken',
             {
               appId: q.data.appId,
               product: q.data.product ?? 'VKYC',

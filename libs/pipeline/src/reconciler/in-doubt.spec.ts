@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROVIDER_APIS } from '#provider-client';
+import { PROVIDER_APIS } from '#contracts';
 import { hasStatusCheck, PAYOUT_KIND_NAMES as KINDS, traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 

@@ -45,7 +45,7 @@ function harness(notFound: boolean | string = true) {
     },
   });
   const client = strict<ProviderClient>('client', {
-    getTransferStatus: async () =>
+    call: async () =>
       typeof notFound === 'string'
         ? {
             outcome: notFound === 'SUCCESS' ? 'success' : 'pending',

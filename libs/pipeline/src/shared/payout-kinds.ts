@@ -1,5 +1,6 @@
+import { PROVIDER_APIS, type ProviderApi } from '#contracts';
 import { type PayoutKind, type PayoutRow } from '#ledger';
-import { KIND_TRAITS, kindTraits, PROVIDER_APIS, type KindTraits, type ProviderApi } from '#provider-client';
+import { KIND_TRAITS, kindTraits, type KindTraits } from '#provider-client';
 
 /** A count a kind uses up when it is accepted; past the limit the payout is rejected at intake. */
 export type KindQuota = 'daily_withdrawal';

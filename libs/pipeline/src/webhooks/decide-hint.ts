@@ -1,4 +1,4 @@
-import { type PayoutStatus } from '#contracts';
+import { type PayoutStatus, type ProviderApi } from '#contracts';
 import {
   canMove,
   contradictionOf,
@@ -9,7 +9,7 @@ import {
   type WebhookFields,
 } from '#ledger';
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
-import { mapProviderStatus, type ProviderApi, WEBHOOK_EVENT_STATUS } from '#provider-client';
+import { mapProviderStatus, WEBHOOK_EVENT_STATUS } from '#provider-client';
 
 /** The state a transfer webhook announces (the connector's mapping of the provider's events). */
 export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = WEBHOOK_EVENT_STATUS;

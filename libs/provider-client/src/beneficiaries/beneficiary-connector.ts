@@ -46,9 +46,10 @@ export class BeneficiaryConnector {
   ): Promise<Routed<ProviderBeneficiary>> {
     const o: CallOptions = { accountId, requestId };
     const generation = this.generationOf(accountId);
-    if (generation === 'v2') return { generation, result: await this.client.createBeneficiaryV2(b, o) };
+    if (generation === 'v2')
+      return { generation, result: await this.client.call('createBeneficiaryV2', b, o) };
     // v1 answers no record: what it registered is what was sent.
-    return { generation, result: mapData(await this.client.addBeneficiary(b, o), () => ({ ...b })) };
+    return { generation, result: mapData(await this.client.call('addBeneficiary', b, o), () => ({ ...b })) };
   }
 
   async get(accountId: string, beneId: string, requestId?: string): Promise<Routed<ProviderBeneficiary>> {
@@ -56,8 +57,8 @@ export class BeneficiaryConnector {
     const generation = this.generationOf(accountId);
     const result =
       generation === 'v2'
-        ? await this.client.getBeneficiaryV2({ beneId }, o)
-        : await this.client.getBeneficiary({ beneId }, o);
+        ? await this.client.call('getBeneficiaryV2', { beneId }, o)
+        : await this.client.call('getBeneficiary', { beneId }, o);
     return { generation, result };
   }
 
@@ -71,9 +72,9 @@ export class BeneficiaryConnector {
     const o: CallOptions = { accountId, requestId };
     const generation = this.generationOf(accountId);
     if (generation === 'v2') {
-      return { generation, result: await this.client.getBeneficiaryV2({ bankAccount, ifsc }, o) };
+      return { generation, result: await this.client.call('getBeneficiaryV2', { bankAccount, ifsc }, o) };
     }
-    const r = await this.client.getBeneId({ bankAccount, ifsc }, o);
+    const r = await this.client.call('getBeneId', { bankAccount, ifsc }, o);
     return { generation, result: mapData(r, (d) => ({ beneId: d.beneId, name: '', bankAccount, ifsc })) };
   }
 
@@ -87,8 +88,8 @@ export class BeneficiaryConnector {
     const removed = { removed: true as const };
     const result =
       generation === 'v2'
-        ? mapData(await this.client.deleteBeneficiaryV2({ beneId }, o), () => removed)
-        : await this.client.removeBeneficiary({ beneId }, o);
+        ? mapData(await this.client.call('deleteBeneficiaryV2', { beneId }, o), () => removed)
+        : await this.client.call('removeBeneficiary', { beneId }, o);
     return { generation, result };
   }
 }

@@ -5,8 +5,8 @@ import { V2Connector } from './v2.connector.js';
 
 export * from './connector.port.js';
 export * from './kind-traits.js';
-export * from './status-mapping.js';
-export * from './adapter-registry.js';
+export * from '../core/status-mapping.js';
+export * from '../endpoints/adapter-registry.js';
 export { V1Connector } from './v1.connector.js';
 export { V2Connector } from './v2.connector.js';
 

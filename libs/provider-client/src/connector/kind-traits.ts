@@ -1,4 +1,5 @@
-import { type ConnectorKind, type KindTraits, type ProviderApi } from './connector.port.js';
+import { type ProviderApi } from '#contracts';
+import { type ConnectorKind, type KindTraits } from './connector.port.js';
 
 type TraitTable = { readonly [K in ConnectorKind]: KindTraits };
 

@@ -21,30 +21,34 @@ import { requestBatchTransferAdapter } from '../adapters/request-batch-transfer.
 import { requestTransferAdapter } from '../adapters/request-transfer.adapter.js';
 import { selfWithdrawalAdapter } from '../adapters/self-withdrawal.adapter.js';
 import { transferV2Adapter } from '../adapters/transfer-v2.adapter.js';
+import { type ProviderApi } from '#contracts';
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
-import { type EndpointName } from '../core/outcome.js';
-import { type ProviderApi } from './provider-api.js';
 
 /** One provider endpoint: its adapter and the API generation it belongs to. */
-export interface RegisteredEndpoint {
-  readonly name: EndpointName;
+export interface RegisteredEndpoint<Req = never, D = unknown> {
+  readonly name: string;
   readonly generation: ProviderApi;
-  readonly adapter: EndpointAdapter<never, unknown>;
+  readonly adapter: EndpointAdapter<Req, D>;
 }
 
-const entry = (generation: ProviderApi, adapter: EndpointAdapter<never, unknown>): RegisteredEndpoint => ({
+/** A row keeps its adapter's request and answer types: `call` reads them from it. */
+const entry = <Req, D>(
+  generation: ProviderApi,
+  adapter: EndpointAdapter<Req, D>,
+): RegisteredEndpoint<Req, D> => ({
   name: adapter.name,
   generation,
   adapter,
 });
 
 /**
- * Every provider endpoint the service calls, once. Keyed by name, so the compiler refuses an
- * EndpointName without its row; the lists the service shows (configuration keys, docs) derive
- * from it. Adding an endpoint: its adapter and outcome table, a row here, a connector method that
- * uses it, and its sandbox handler (ADR 0019). The spec checks each key names its adapter.
+ * Every provider endpoint the service calls, once. The endpoint names (EndpointName), the
+ * client's one call (`ProviderClient.call(name, request)`, typed from the row's adapter) and the
+ * lists the service shows (configuration keys, docs) derive from it. Adding an endpoint: its
+ * adapter and outcome table, a row here, a connector method that uses it, and its sandbox handler
+ * (docs/PROVIDER-CLIENT.md, "Adding an endpoint"). The spec checks each key names its adapter.
  */
-export const ADAPTER_REGISTRY: { readonly [N in EndpointName]: RegisteredEndpoint } = {
+export const ADAPTER_REGISTRY = {
   authorize: entry('v1', authorizeAdapter),
   requestTransfer: entry('v1', requestTransferAdapter),
   directTransfer: entry('v1', directTransferAdapter),
@@ -68,13 +72,28 @@ export const ADAPTER_REGISTRY: { readonly [N in EndpointName]: RegisteredEndpoin
   createBeneficiaryV2: entry('v2', createBeneficiaryV2Adapter),
   getBeneficiaryV2: entry('v2', getBeneficiaryV2Adapter),
   deleteBeneficiaryV2: entry('v2', deleteBeneficiaryV2Adapter),
-};
+} as const satisfies { readonly [name: string]: RegisteredEndpoint<never, unknown> };
+
+/** Every endpoint the service calls, by name: the registry's keys. */
+export type EndpointName = keyof typeof ADAPTER_REGISTRY;
+
+/** The endpoints `call` reaches: all but `authorize`, which the executor calls behind bearer calls. */
+export type CallableEndpoint = Exclude<EndpointName, 'authorize'>;
+
+/** The request an endpoint takes, read from its registry row. */
+export type RequestOf<N extends EndpointName> =
+  (typeof ADAPTER_REGISTRY)[N]['adapter'] extends EndpointAdapter<infer Req, unknown> ? Req : never;
+
+/** The data an endpoint answers, read from its registry row. */
+export type AnswerOf<N extends EndpointName> =
+  (typeof ADAPTER_REGISTRY)[N]['adapter'] extends EndpointAdapter<never, infer D> ? D : never;
 
 /** The registry as a list, in its order. */
-export const REGISTERED_ENDPOINTS: readonly RegisteredEndpoint[] = Object.values(ADAPTER_REGISTRY);
+export const REGISTERED_ENDPOINTS: readonly RegisteredEndpoint<never, unknown>[] =
+  Object.values(ADAPTER_REGISTRY);
 
 /** Every endpoint name, from the registry. */
-export const ENDPOINT_NAMES: readonly EndpointName[] = REGISTERED_ENDPOINTS.map((e) => e.name);
+export const ENDPOINT_NAMES = Object.keys(ADAPTER_REGISTRY) as readonly EndpointName[];
 
 export function isEndpointName(v: string): v is EndpointName {
   return Object.hasOwn(ADAPTER_REGISTRY, v);
