@@ -9,7 +9,7 @@ import {
   createProviderClient,
   providerClientConfig,
   providerClientOptionsFromConfig,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { AUTHORIZE_PATH, StubProvider } from './support/stub-provider.js';
 import { TEST_ACCOUNT, testClient } from './support/test-client.js';
 

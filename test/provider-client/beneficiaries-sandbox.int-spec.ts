@@ -10,7 +10,7 @@ import {
   removeBeneficiaryAdapter,
   type EndpointAdapter,
   type ProviderClient,
-} from '#provider-client';
+} from '#provider-client/testing';
 import {
   ADD_BENEFICIARY,
   GET_BENEFICIARY,

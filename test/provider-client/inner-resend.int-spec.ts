@@ -1,6 +1,6 @@
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type ProviderClient, UndiciTransport } from '#provider-client';
+import { type ProviderClient, UndiciTransport } from '#provider-client/testing';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type LegacyOutcomeRow, type ProviderClient, type ProviderResult } from '#provider-client';
+import { type LegacyOutcomeRow, type ProviderClient, type ProviderResult } from '#provider-client/testing';
 import { AUTHORIZE_PATH, StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import {

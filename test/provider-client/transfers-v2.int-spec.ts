@@ -9,9 +9,9 @@ import {
   type Connectors,
   type ProviderClient,
   type V2OutcomeTable,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { startSandbox, TEST_ACCOUNTS, V2_TABLES, type RunningSandbox } from '#sandbox';
-import { findV2Row } from '../../libs/provider-client/src/core/v2-classify.js';
+import { findV2Row } from '#provider-client/testing';
 import { btv2, tv2, tv2Inline } from './support/request-fixtures.js';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient, testOptions } from './support/test-client.js';

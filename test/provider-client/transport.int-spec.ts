@@ -8,7 +8,7 @@ import {
   type ProviderClientMetrics,
   type RateBudget,
   SharedRateBudget,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import { v2Transfer } from './support/endpoint-cases.js';

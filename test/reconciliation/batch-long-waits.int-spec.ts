@@ -16,7 +16,7 @@ import {
   type LongWaitRules,
   ReconcilerMetrics,
 } from '#pipeline';
-import { connectorsOf, type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client/testing';
 import { createTestDatabase, strictFake, type TestDatabase } from '#test-support';
 import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 

@@ -61,20 +61,12 @@ import {
   reversalWatchSettings,
   ManageBeneficiaries,
 } from '#pipeline';
-import {
-  accountApi,
-  connectorsOf,
-  createProviderClient,
-  providerClientOptionsFromConfig,
-  accountApiGeneration,
-  accountsWhereNotReceivedFails,
-  BeneficiaryConnector,
-} from '#provider-client';
+import { createProvider } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
 import { createApprovals } from './approvals.factory.js';
 import { createQueries } from './queries.factory.js';
-import { createRateBudget } from './rate-budget.factory.js';
+import { createRateSlots } from './rate-budget.factory.js';
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -143,16 +135,16 @@ export function createPipeline(i: PipelineInputs) {
     config.ledger.LEDGER_ENCRYPTION_KEY,
     config.ledger.LEDGER_PREVIOUS_KEYS,
   );
-  const clientOptions = providerClientOptionsFromConfig(config.providerClient, config.providerHosts);
-  const client = createProviderClient(clientOptions, {
+  // The provider, behind its one port: one client underneath (shared auth, budgets, metrics).
+  const provider = createProvider(config.providerClient, config.providerHosts, {
     registry,
     logger: log('provider-client'),
-    rateBudget: createRateBudget(i, clientOptions),
+    rateBudgetLogger: i.logger.child({ component: 'rate-budget' }),
+    slots: createRateSlots(i),
     tracing,
   });
-
-  // The provider per API generation, over the one client (shared auth, budgets, metrics).
-  const connectors = connectorsOf(client);
+  // Payouts and batches per API generation.
+  const connectors = provider.payouts;
 
   const { approvals, beneficiaryChanges, approvalGate, approvalExpiry } = createApprovals({
     config: c,
@@ -179,9 +171,9 @@ export function createPipeline(i: PipelineInputs) {
     metrics,
     logger: log('intake'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
-    knownAccounts: new Set(clientOptions.accounts.map((a) => a.accountId)),
+    knownAccounts: new Set(provider.accounts.ids),
     deadLetterKey,
-    providerApiOf: (accountId) => accountApi(clientOptions, accountId),
+    providerApiOf: (accountId) => provider.accounts.apiOf(accountId),
     maxCommandBytes: c.MAX_COMMAND_BYTES,
     tracing,
     ...(approvalGate ? { approvals: approvalGate } : {}),
@@ -211,7 +203,7 @@ export function createPipeline(i: PipelineInputs) {
       logger: log('reconciler'),
       tracing,
     },
-    reconcilerSettings(c, owner, accountsWhereNotReceivedFails(config.providerClient)),
+    reconcilerSettings(c, owner, provider.accounts.notReceivedFails),
   );
 
   const batchLog = log('batches');
@@ -291,10 +283,10 @@ export function createPipeline(i: PipelineInputs) {
     channel: 'payout_received',
     onWake: () => executor.wake(),
   });
-  const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
+  const beneficiaries = provider.beneficiaries;
   const queries = createQueries({
     kafka,
-    client,
+    provider: provider.queries,
     registry,
     topicPrefix,
     logger: log('queries'),
@@ -318,7 +310,7 @@ export function createPipeline(i: PipelineInputs) {
     batches,
     outbox: events,
     ledger: payoutLedger,
-    accounts: clientOptions.accounts,
+    provider,
   });
   const operations = createOperationsUseCases({
     pool,
@@ -338,7 +330,7 @@ export function createPipeline(i: PipelineInputs) {
     deadLetters: new DeadLetterRepository(),
     deadOutboxRows: (page) => outbox.listDead(pool, page),
     manage: new ManageBeneficiaries(beneficiaries, beneficiaryChanges),
-    accountIds: clientOptions.accounts.map((a) => a.accountId),
+    accountIds: provider.accounts.ids,
     approvals,
     batchLedger,
   });
@@ -346,7 +338,7 @@ export function createPipeline(i: PipelineInputs) {
   return {
     payouts,
     payoutLedger,
-    client,
+    provider,
     intake,
     dlq,
     leases,

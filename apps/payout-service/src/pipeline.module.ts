@@ -46,7 +46,7 @@ import {
   SearchPayouts,
 } from '#operations';
 import { BatchSubmitWorker, IntakeService, PayoutExecutor, QueryService, WebhookIntake } from '#pipeline';
-import { ProviderClient } from '#provider-client';
+import { ProviderPort } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
 import { QueriesController } from './queries.controller.js';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
@@ -137,7 +137,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     await this.p.relay.stop();
     // Closing the HTTP pool waits for the requests in it: after an abandoned call, the process
     // exit ends that one.
-    const closing = this.p.client.close();
+    const closing = this.p.provider.close();
     await Promise.all([this.p.dlq.close(), this.p.queries.close(), drained ? closing : undefined]);
   }
 
@@ -226,7 +226,7 @@ const providers: Provider[] = [
   part(PayoutExecutor, 'executor'),
   part(BatchSubmitWorker, 'batchSubmits'),
   part(QueryService, 'queries'),
-  part(ProviderClient, 'client'),
+  part(ProviderPort, 'provider'),
   ...operationsUseCases(),
   part(WebhookIntake, 'webhookIntake'),
   { provide: OUTBOX_SLOT, inject: [PIPELINE], useFactory: (p: Pipeline) => p.slotHealth },
@@ -236,7 +236,7 @@ const providers: Provider[] = [
 /**
  * The payout pipeline, wired from configuration. Controllers exist only for this instance's roles.
  * Global: the operations module uses its use cases (on the pipeline's repository and
- * ledger step), the observability module its provider client.
+ * ledger step), the observability module its provider port.
  */
 @Global()
 @Module({})
@@ -251,7 +251,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, OUTBOX_SLOT, ...Object.values(OPERATIONS_USE_CASES)],
+      exports: [ProviderPort, OUTBOX_SLOT, ...Object.values(OPERATIONS_USE_CASES)],
     };
   }
 }

@@ -6,7 +6,7 @@ import {
   getBeneficiaryV2Outcomes,
   removeBeneficiaryOutcomes,
   type BeneficiaryDetails,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { type LegacyCase, type V2Case } from './case-types.js';
 
 export const v1Bene: BeneficiaryDetails = {

@@ -5,7 +5,7 @@ import {
   createSdkTokenOutcomes,
   getTransferStatusV2Outcomes,
   processValidatedPayoutOutcomes,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { v2Transfer, type LegacyCase, type V2Case } from './case-types.js';
 import { btv2, pvp, sdk, tv2, tv2Inline } from './request-fixtures.js';
 

@@ -10,7 +10,7 @@ import {
   requestBatchTransferOutcomes,
   requestTransferOutcomes,
   selfWithdrawalOutcomes,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { legacyStatusData, legacyTransferData, type LegacyCase } from './case-types.js';
 import { bt, cp, dt, rt } from './request-fixtures.js';
 

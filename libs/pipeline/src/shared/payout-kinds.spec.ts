@@ -10,7 +10,7 @@ import {
   type ProviderApi,
 } from '#contracts';
 import { SecretsCipher, splitSecrets, type PayoutKind, type PayoutRow } from '#ledger';
-import { type CallOptions, connectorsOf, KIND_TRAITS, type ProviderClient } from '#provider-client';
+import { type CallOptions, connectorsOf, KIND_TRAITS, type ProviderClient } from '#provider-client/testing';
 import { decideAfterSubmit } from './decide-after-submit.js';
 import { submitPayout } from './submit-payout.js';
 import { PAYOUT_KIND_NAMES, PAYOUT_KINDS, REVERSAL_WATCH_KINDS, traitsOf } from './payout-kinds.js';

@@ -2,6 +2,7 @@ import { type ProviderBeneficiary, type BeneficiaryDetails } from '../adapters/b
 import { type ApiGeneration } from '../account-generation.js';
 import { type ProviderResult } from '../core/outcome.js';
 import { type CallOptions, type ProviderClient } from '../provider-client.js';
+import { type ProviderBeneficiaries, type Routed } from './provider.port.js';
 
 /** A result with its data replaced (the outcome, reason and diagnostics are kept). */
 function mapData<A, B>(r: ProviderResult<A>, f: (a: A) => B): ProviderResult<B> {
@@ -21,19 +22,13 @@ function mapData<A, B>(r: ProviderResult<A>, f: (a: A) => B): ProviderResult<B> 
   }
 }
 
-/** A call on an account, with the generation that carried it. */
-export interface Routed<D> {
-  readonly generation: ApiGeneration;
-  readonly result: ProviderResult<D>;
-}
-
 /**
  * Beneficiaries in the service's terms, routed by the account's API generation: v1
  * addBeneficiary / getBeneficiary / removeBeneficiary / getBeneId, or v2 `/payout/beneficiary`.
  * Results are the client's outcome classes; what to make of a duplicate or a not-found is the
  * caller's decision.
  */
-export class BeneficiaryConnector {
+export class BeneficiaryConnector implements ProviderBeneficiaries {
   constructor(
     private readonly client: ProviderClient,
     readonly generationOf: (accountId: string) => ApiGeneration,
@@ -46,8 +41,12 @@ export class BeneficiaryConnector {
   ): Promise<Routed<ProviderBeneficiary>> {
     const o: CallOptions = { accountId, requestId };
     const generation = this.generationOf(accountId);
-    if (generation === 'v2')
-      return { generation, result: await this.client.call('createBeneficiaryV2', b, o) };
+    if (generation === 'v2') {
+      const result = await this.client.call('createBeneficiaryV2', b, o);
+      // v2 says which one exists: the same account + IFSC under another id is found by account.
+      const sameAccount = result.diagnostics.code === 'beneficiary_already_exists';
+      return { generation, result, ...(sameAccount ? { sameAccountExists: true as const } : {}) };
+    }
     // v1 answers no record: what it registered is what was sent.
     return { generation, result: mapData(await this.client.call('addBeneficiary', b, o), () => ({ ...b })) };
   }
