@@ -53,3 +53,4 @@ export * from './core/status-mapping.js';
 export * from './endpoints/adapter-registry.js';
 export { findV2Row } from './core/v2-classify.js';
 export * from './webhooks/webhook-meaning.js';
+export * from './connector/provider-vocabulary.js';

@@ -21,24 +21,53 @@ import { requestBatchTransferAdapter } from '../adapters/request-batch-transfer.
 import { requestTransferAdapter } from '../adapters/request-transfer.adapter.js';
 import { selfWithdrawalAdapter } from '../adapters/self-withdrawal.adapter.js';
 import { transferV2Adapter } from '../adapters/transfer-v2.adapter.js';
+import { addBeneficiaryOutcomes } from '../adapters/add-beneficiary.outcomes.js';
+import { authorizeOutcomes } from '../adapters/authorize.outcomes.js';
+import { batchTransferV2Outcomes } from '../adapters/batch-transfer-v2.outcomes.js';
+import { beneHistoryOutcomes } from '../adapters/bene-history.outcomes.js';
+import { cardpayOutcomes } from '../adapters/cardpay.outcomes.js';
+import { createBeneficiaryV2Outcomes } from '../adapters/create-beneficiary-v2.outcomes.js';
+import { createSdkTokenOutcomes } from '../adapters/create-sdk-token.outcomes.js';
+import { deleteBeneficiaryV2Outcomes } from '../adapters/delete-beneficiary-v2.outcomes.js';
+import { directTransferOutcomes } from '../adapters/direct-transfer.outcomes.js';
+import { getBatchTransferStatusOutcomes } from '../adapters/get-batch-transfer-status.outcomes.js';
+import { getBatchTransferStatusV2Outcomes } from '../adapters/get-batch-transfer-status-v2.outcomes.js';
+import { getBeneIdOutcomes } from '../adapters/get-bene-id.outcomes.js';
+import { getBeneficiaryOutcomes } from '../adapters/get-beneficiary.outcomes.js';
+import { getBeneficiaryV2Outcomes } from '../adapters/get-beneficiary-v2.outcomes.js';
+import { getTransferStatusOutcomes } from '../adapters/get-transfer-status.outcomes.js';
+import { getTransferStatusV2Outcomes } from '../adapters/get-transfer-status-v2.outcomes.js';
+import { internalTransferOutcomes } from '../adapters/internal-transfer.outcomes.js';
+import { processValidatedPayoutOutcomes } from '../adapters/process-validated-payout.outcomes.js';
+import { removeBeneficiaryOutcomes } from '../adapters/remove-beneficiary.outcomes.js';
+import { requestBatchTransferOutcomes } from '../adapters/request-batch-transfer.outcomes.js';
+import { requestTransferOutcomes } from '../adapters/request-transfer.outcomes.js';
+import { selfWithdrawalOutcomes } from '../adapters/self-withdrawal.outcomes.js';
+import { transferV2Outcomes } from '../adapters/transfer-v2.outcomes.js';
 import { type ProviderApi } from '#contracts';
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
+import { type LegacyOutcomeTable } from '../core/legacy-classify.js';
+import { type V2OutcomeTable } from '../core/v2-classify.js';
 
-/** One provider endpoint: its adapter and the API generation it belongs to. */
+/** One provider endpoint: its adapter, its outcome table and the API generation it belongs to. */
 export interface RegisteredEndpoint<Req = never, D = unknown> {
   readonly name: string;
   readonly generation: ProviderApi;
   readonly adapter: EndpointAdapter<Req, D>;
+  /** The table the adapter classifies answers by (the provider's status words and codes). */
+  readonly outcomes: LegacyOutcomeTable | V2OutcomeTable;
 }
 
 /** A row keeps its adapter's request and answer types: `call` reads them from it. */
 const entry = <Req, D>(
   generation: ProviderApi,
   adapter: EndpointAdapter<Req, D>,
+  outcomes: LegacyOutcomeTable | V2OutcomeTable,
 ): RegisteredEndpoint<Req, D> => ({
   name: adapter.name,
   generation,
   adapter,
+  outcomes,
 });
 
 /**
@@ -49,29 +78,29 @@ const entry = <Req, D>(
  * (docs/PROVIDER-CLIENT.md, "Adding an endpoint"). The spec checks each key names its adapter.
  */
 export const ADAPTER_REGISTRY = {
-  authorize: entry('v1', authorizeAdapter),
-  requestTransfer: entry('v1', requestTransferAdapter),
-  directTransfer: entry('v1', directTransferAdapter),
-  cardpay: entry('v1', cardpayAdapter),
-  requestBatchTransfer: entry('v1', requestBatchTransferAdapter),
-  getBatchTransferStatus: entry('v1', getBatchTransferStatusAdapter),
-  internalTransfer: entry('v1', internalTransferAdapter),
-  selfWithdrawal: entry('v1', selfWithdrawalAdapter),
-  getBeneId: entry('v1', getBeneIdAdapter),
-  beneHistory: entry('v1', beneHistoryAdapter),
-  getTransferStatus: entry('v1', getTransferStatusAdapter),
-  addBeneficiary: entry('v1', addBeneficiaryAdapter),
-  getBeneficiary: entry('v1', getBeneficiaryAdapter),
-  removeBeneficiary: entry('v1', removeBeneficiaryAdapter),
-  processValidatedPayout: entry('v2', processValidatedPayoutAdapter),
-  createSdkToken: entry('v2', createSdkTokenAdapter),
-  getTransferStatusV2: entry('v2', getTransferStatusV2Adapter),
-  transferV2: entry('v2', transferV2Adapter),
-  batchTransferV2: entry('v2', batchTransferV2Adapter),
-  getBatchTransferStatusV2: entry('v2', getBatchTransferStatusV2Adapter),
-  createBeneficiaryV2: entry('v2', createBeneficiaryV2Adapter),
-  getBeneficiaryV2: entry('v2', getBeneficiaryV2Adapter),
-  deleteBeneficiaryV2: entry('v2', deleteBeneficiaryV2Adapter),
+  authorize: entry('v1', authorizeAdapter, authorizeOutcomes),
+  requestTransfer: entry('v1', requestTransferAdapter, requestTransferOutcomes),
+  directTransfer: entry('v1', directTransferAdapter, directTransferOutcomes),
+  cardpay: entry('v1', cardpayAdapter, cardpayOutcomes),
+  requestBatchTransfer: entry('v1', requestBatchTransferAdapter, requestBatchTransferOutcomes),
+  getBatchTransferStatus: entry('v1', getBatchTransferStatusAdapter, getBatchTransferStatusOutcomes),
+  internalTransfer: entry('v1', internalTransferAdapter, internalTransferOutcomes),
+  selfWithdrawal: entry('v1', selfWithdrawalAdapter, selfWithdrawalOutcomes),
+  getBeneId: entry('v1', getBeneIdAdapter, getBeneIdOutcomes),
+  beneHistory: entry('v1', beneHistoryAdapter, beneHistoryOutcomes),
+  getTransferStatus: entry('v1', getTransferStatusAdapter, getTransferStatusOutcomes),
+  addBeneficiary: entry('v1', addBeneficiaryAdapter, addBeneficiaryOutcomes),
+  getBeneficiary: entry('v1', getBeneficiaryAdapter, getBeneficiaryOutcomes),
+  removeBeneficiary: entry('v1', removeBeneficiaryAdapter, removeBeneficiaryOutcomes),
+  processValidatedPayout: entry('v2', processValidatedPayoutAdapter, processValidatedPayoutOutcomes),
+  createSdkToken: entry('v2', createSdkTokenAdapter, createSdkTokenOutcomes),
+  getTransferStatusV2: entry('v2', getTransferStatusV2Adapter, getTransferStatusV2Outcomes),
+  transferV2: entry('v2', transferV2Adapter, transferV2Outcomes),
+  batchTransferV2: entry('v2', batchTransferV2Adapter, batchTransferV2Outcomes),
+  getBatchTransferStatusV2: entry('v2', getBatchTransferStatusV2Adapter, getBatchTransferStatusV2Outcomes),
+  createBeneficiaryV2: entry('v2', createBeneficiaryV2Adapter, createBeneficiaryV2Outcomes),
+  getBeneficiaryV2: entry('v2', getBeneficiaryV2Adapter, getBeneficiaryV2Outcomes),
+  deleteBeneficiaryV2: entry('v2', deleteBeneficiaryV2Adapter, deleteBeneficiaryV2Outcomes),
 } as const satisfies { readonly [name: string]: RegisteredEndpoint<never, unknown> };
 
 /** Every endpoint the service calls, by name: the registry's keys. */
