@@ -21,9 +21,10 @@ function plant(name: string, text: string): string {
 }
 
 function depcruise(...files: string[]): { status: number | null; out: string } {
+  const cli = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
   const r = spawnSync(
-    join(root, 'node_modules/.bin/depcruise'),
-    ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...files],
+    process.execPath,
+    [cli, '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...files],
     { cwd: root, encoding: 'utf8' },
   );
   return { status: r.status, out: `${r.stdout}${r.stderr}` };

@@ -149,7 +149,7 @@ export class WebhookHintWorker {
       const meaning = this.d.provider.meaning(w.event, w.fields);
       const notice = meaning.about === 'notice' ? noticeOf(meaning.notice) : undefined;
       if (notice) return await this.publishNotice(w, notice);
-      const s = await this.settlementOf(w);
+      const s = await this.settlementOf(w, meaning);
       await this.d.webhooks.settle(this.d.pool, w.id, s.state, s.outcome, s.retryInMs);
       if (!(REPEATED.has(s.state) && w.state === s.state)) this.d.metrics.hints.inc({ outcome: s.outcome });
     } catch (e) {
@@ -160,8 +160,7 @@ export class WebhookHintWorker {
     }
   }
 
-  private async settlementOf(w: WebhookRow): Promise<Settlement> {
-    const m = this.d.provider.meaning(w.event, w.fields);
+  private async settlementOf(w: WebhookRow, m: WebhookMeaning): Promise<Settlement> {
     if (m.about === 'batch') {
       const batch = w.batchTransferId
         ? await this.d.batches.findOne(this.d.pool, w.accountId, w.batchTransferId)
