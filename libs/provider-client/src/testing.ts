@@ -1,7 +1,7 @@
 /*
  * The test door (issue 31): what the lib's own contract tests and the service's tests build on
  * (the raw client, the adapters and outcome tables, fakes' types). Production code never imports
- * it: .dependency-cruiser.cjs allows `#provider-client/testing` only from test/ and *.spec.ts.
+ * it: .dependency-cruiser.cjs allows `#provider-client/testing` only from test/, *.spec.ts and scripts/.
  * Everything else uses the one door, index.ts.
  */
 export * from './core/outcome.js';
