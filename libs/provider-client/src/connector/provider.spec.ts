@@ -101,6 +101,39 @@ describe('the provider port (issue 31)', () => {
     );
   });
 
+  it('codes: the connector gives the code to keep, one value, whichever field the generation sends it in', async () => {
+    const v1 = recording((n) => ({
+      outcome: 'success',
+      data: {},
+      diagnostics: diagnostics(n, { subCode: '200' }),
+    }));
+    const sent = await provider(v1.client, 'v1').payouts.v1.submitPayout(
+      {
+        kind: 'internal_transfer',
+        transferId: 't1',
+        amount: '10.00',
+        request: { amount: '10.00', transferId: 't1', rechargeAccount: 'r1' },
+      },
+      {},
+    );
+    assert.equal(sent.statusCode, '200');
+    assert.equal(sent.result.diagnostics.evidence, '200');
+    const refused = (wire: { code?: string; subCode?: string }) => (n: string) =>
+      ({ outcome: 'failed', kind: 'rejected', reason: 'no', diagnostics: diagnostics(n, wire) }) as const;
+    const batch = { batchTransferId: 'b1', batchFormat: 'BANK_ACCOUNT', entries: [] } as const;
+    const v1Batch = await provider(
+      recording(refused({ subCode: '400' })).client,
+      'v1',
+    ).payouts.v1.submitBatch(batch, {});
+    assert.equal(v1Batch.refusalCode, '400');
+    // A refused v2 batch keeps no code on the batch, as before issue 31 (only v1's was read).
+    const v2Batch = await provider(
+      recording(refused({ code: 'batch_transfer_id_invalid' })).client,
+      'v2',
+    ).payouts.v2.submitBatch(batch, {});
+    assert.equal(v2Batch.refusalCode, undefined);
+  });
+
   it('webhooks: a kept webhook means a state, a batch, a notice or nothing, in the service terms', () => {
     assert.deepEqual(webhookMeaning('TRANSFER_SUCCESS', { status: 'SUCCESS', statusCode: 'COMPLETED' }), {
       about: 'transfer',
