@@ -89,6 +89,49 @@ module.exports = {
       to: { path: 'node_modules/@opentelemetry/' },
     },
     {
+      name: 'provider-client-has-one-door',
+      comment:
+        'Issue 31: the provider stands behind one port. Outside libs/provider-client, code imports its index ' +
+        '(#provider-client: the port, its factory, plain types) and nothing else of it. Tests, specs and the ' +
+        'scripts that check the lib use its test door (#provider-client/testing) instead of reaching in.',
+      severity: 'error',
+      from: { pathNot: '^libs/provider-client/' },
+      to: {
+        path: '^libs/provider-client/src/',
+        pathNot: '^libs/provider-client/src/(index|testing)\\.ts$',
+      },
+    },
+    {
+      name: 'provider-client-test-door-is-for-tests',
+      comment:
+        'The test door (#provider-client/testing: the raw client, adapters, outcome tables) is for test/, ' +
+        '*.spec.ts and scripts/ only: production code sees the port.',
+      severity: 'error',
+      from: { path: '^(apps|libs|migrations)/', pathNot: '^libs/provider-client/|\\.spec\\.ts$' },
+      to: { path: '^libs/provider-client/src/testing\\.ts$' },
+    },
+    {
+      name: 'provider-client-connector-on-top',
+      comment:
+        'Issue 31: connector/ stands at the top of libs/provider-client, over the client it calls; nothing ' +
+        'below it (endpoints, adapters, core, the client, webhooks, rate budget) imports it.',
+      severity: 'error',
+      from: {
+        path: '^libs/provider-client/src/',
+        pathNot: '^libs/provider-client/src/(connector/|index\\.ts$|testing\\.ts$)|\\.spec\\.ts$',
+      },
+      to: { path: '^libs/provider-client/src/connector/' },
+    },
+    {
+      name: 'ledger-below-provider-client',
+      comment:
+        'Issue 31: the ledger is below the provider client. Its rate slot repository serves the client port ' +
+        'structurally; the composition root hands it over.',
+      severity: 'error',
+      from: { path: '^libs/ledger/' },
+      to: { path: '^libs/provider-client/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -4,7 +4,8 @@ import { tracingConfig } from '#observability';
 import { operationsConfig, signInConfig } from '#operations';
 import { outboxConfig } from '#outbox';
 import { pipelineConfig, webhooksConfig } from '#pipeline';
-import { GENERATION_RULES, providerClientConfig } from '#provider-client';
+import { providerClientConfig } from '#provider-client';
+import { GENERATION_RULES } from '#provider-client/testing';
 import { sandboxConfig } from '#sandbox';
 import { SERVICE_DEVELOPMENT_DEFAULTS } from '../apps/payout-service/src/development-defaults.js';
 

@@ -65,7 +65,12 @@ step "typecheck + clean build (tsc)" clean_build
 step "checked-in SQL (npm run sql drift)" node dist/scripts/sql.js --check
 # Fast (no server): the served document against docs/ops-openapi.json; `npm run ops:openapi` rewrites it.
 step "ops OpenAPI (npm run ops:openapi drift)" node dist/scripts/ops-openapi.js --check
-step "architecture (dependency-cruiser)" depcruise --config .dependency-cruiser.cjs --output-type err apps libs test migrations
+# The import rules, then the provider's words in the pipeline (derived from the connector's tables, issue 31).
+architecture() {
+  depcruise --config .dependency-cruiser.cjs --output-type err apps libs test migrations scripts &&
+    node dist/scripts/provider-words.js
+}
+step "architecture (dependency-cruiser, provider words)" architecture
 step "test template database" node dist/test/support/prepare-template.js
 collect
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { COMMAND_EXAMPLES, decodeCommand } from '#contracts';
-import { generationRuleRefusing } from '#provider-client';
+import { generationRuleRefusing } from '#provider-client/testing';
 import {
   CARD_TOKENS,
   FAILING_WALLET_PHONE,

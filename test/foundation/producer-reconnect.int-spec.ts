@@ -8,7 +8,7 @@ import { ensureTopics, ReconnectingProducer } from '#messaging';
 import type pg from 'pg';
 import { DEVELOPMENT_ENCRYPTION_KEY, type QueryAnswerRepository, SecretsCipher } from '#ledger';
 import { KafkaDeadLetterPublisher, parseReplyTopics, PipelineMetrics, QueryService } from '#pipeline';
-import { BeneficiaryConnector, createProviderClient } from '#provider-client';
+import { createProviderClient, Provider, type ProviderAccounts } from '#provider-client/testing';
 import { capturingLogger, eventually, PrivateBroker, testTopicPrefix } from '#test-support';
 
 /** Offsets written to a topic so far, all partitions together. */
@@ -77,14 +77,15 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
       retryMaxMs: 20,
       maxRateLimitWaitMs: 100,
     });
+    const provider = new Provider(client, () => 'v1', {} as ProviderAccounts);
     queries = new QueryService({
       producer: new ReconnectingProducer(kafka),
-      client,
+      provider: provider.queries,
       registry: new Registry(),
       topicPrefix: prefix,
       logger: capturingLogger('fatal').logger,
       defaultAccountId: 'main',
-      beneficiaries: new BeneficiaryConnector(client, () => 'v1'),
+      beneficiaries: provider.beneficiaries,
       ledgerHistory: { page: () => Promise.reject(new Error('not expected in this test')) },
       replyTopics: parseReplyTopics(TOPICS.queryReplies).topics,
       // No Postgres here: the query is refused before any record, and its reply needs none.

@@ -9,7 +9,7 @@ import {
   createProviderClient,
   providerClientConfig,
   providerClientOptionsFromConfig,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { AUTHORIZE_PATH, StubProvider } from './support/stub-provider.js';
 import { TEST_ACCOUNT, testClient } from './support/test-client.js';
 
@@ -39,10 +39,10 @@ describe('auth: token store, refresh, signature', () => {
       return { body: issued === 1 ? stub.tokenBody(-10) : stub.tokenBody(360), delayMs: 50 };
     });
     stub.on(RT, { body: ok });
-    assert.equal((await client.requestTransfer(rt(0))).outcome, 'success');
+    assert.equal((await client.call('requestTransfer', rt(0))).outcome, 'success');
     assert.equal(stub.count(AUTHORIZE_PATH), 1);
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => client.requestTransfer(rt(i + 1))),
+      Array.from({ length: 200 }, (_, i) => client.call('requestTransfer', rt(i + 1))),
     );
     assert.equal(stub.count(AUTHORIZE_PATH), 2);
     assert.deepEqual(new Set(results.map((r) => r.outcome)), new Set(['success']));
@@ -60,7 +60,7 @@ describe('auth: token store, refresh, signature', () => {
     const client = testClient(stub, { tokenRefreshMarginSeconds: 60 });
     stub.on(AUTHORIZE_PATH, () => ({ body: stub.tokenBody(360) }));
     stub.on(RT, { body: ok });
-    for (let i = 0; i < 5; i++) await client.requestTransfer(rt(i));
+    for (let i = 0; i < 5; i++) await client.call('requestTransfer', rt(i));
     assert.equal(stub.count(AUTHORIZE_PATH), 1);
     await client.close();
   });
@@ -72,7 +72,7 @@ describe('auth: token store, refresh, signature', () => {
         ? { status: 403, body: { status: 'ERROR', subCode: '403', message: 'Token is not valid' } }
         : { body: ok },
     );
-    const r = await client.requestTransfer(rt(1));
+    const r = await client.call('requestTransfer', rt(1));
     assert.equal(r.outcome, 'success');
     assert.equal(stub.count(RT), 2);
     assert.equal(stub.count(AUTHORIZE_PATH), 2);
@@ -85,7 +85,7 @@ describe('auth: token store, refresh, signature', () => {
     it(`"${message}" on a transfer is fatal-config: exactly one call, no re-authorize`, async () => {
       const client = testClient(stub);
       stub.on(RT, { status: 403, body: { status: 'ERROR', subCode: 403, message } });
-      const r = await client.requestTransfer(rt(1));
+      const r = await client.call('requestTransfer', rt(1));
       assert.equal(r.outcome, 'fatal-config');
       assert.equal(stub.count(RT), 1);
       assert.equal(stub.count(AUTHORIZE_PATH), 1);
@@ -103,7 +103,7 @@ describe('auth: token store, refresh, signature', () => {
       stub.on(RT, { body: ok });
       const a = await client.authorize();
       assert.equal(a.outcome, 'fatal-config');
-      const r = await client.requestTransfer(rt(1));
+      const r = await client.call('requestTransfer', rt(1));
       assert.equal(r.outcome, 'fatal-config');
       assert.equal(r.diagnostics.sent, false);
       assert.equal(stub.count(RT), 0);
@@ -114,7 +114,7 @@ describe('auth: token store, refresh, signature', () => {
   it('a SUCCESS authorize without data.token is not a token (the SDK bug)', async () => {
     const client = testClient(stub, { maxAttempts: 1 });
     stub.on(AUTHORIZE_PATH, { body: { status: 'SUCCESS', subCode: '200', message: 'Token generated' } });
-    const r = await client.requestTransfer(rt(1));
+    const r = await client.call('requestTransfer', rt(1));
     assert.equal(r.outcome, 'retry-safe');
     assert.equal(stub.count(RT), 0);
     await client.close();
@@ -158,8 +158,8 @@ describe('auth: token store, refresh, signature', () => {
     assert.equal(opts.accounts[0]?.clientId, 'sandbox_client_id');
     const client = createProviderClient(opts);
     stub.on(RT, { body: ok });
-    await client.requestTransfer(rt(1));
-    await client.requestTransfer(rt(2), { accountId: 'acc-2' });
+    await client.call('requestTransfer', rt(1));
+    await client.call('requestTransfer', rt(2), { accountId: 'acc-2' });
     const auths = stub.calls(AUTHORIZE_PATH);
     assert.deepEqual(
       auths.map((c) => c.headers['x-client-id']),
@@ -167,7 +167,7 @@ describe('auth: token store, refresh, signature', () => {
     );
     assert.ok(auths[0]?.headers['x-svc-signature'], 'signed with the key from the file');
     assert.equal(auths[1]?.headers['x-svc-signature'], undefined);
-    const unknownAccount = await client.requestTransfer(rt(3), { accountId: 'nope' });
+    const unknownAccount = await client.call('requestTransfer', rt(3), { accountId: 'nope' });
     assert.equal(unknownAccount.outcome, 'fatal-config');
     await client.close();
   });

@@ -10,7 +10,7 @@ import {
   removeBeneficiaryAdapter,
   type EndpointAdapter,
   type ProviderClient,
-} from '#provider-client';
+} from '#provider-client/testing';
 import {
   ADD_BENEFICIARY,
   GET_BENEFICIARY,
@@ -117,53 +117,56 @@ describe('beneficiary adapters against the sandbox over HTTP', () => {
   });
 
   it('v1: add, get, add again (duplicate), remove, get (not found), remove again (not found)', async () => {
-    assert.equal((await client.addBeneficiary(v1Bene)).outcome, 'success');
-    const got = await client.getBeneficiary({ beneId: v1Bene.beneId });
+    assert.equal((await client.call('addBeneficiary', v1Bene)).outcome, 'success');
+    const got = await client.call('getBeneficiary', { beneId: v1Bene.beneId });
     assert.equal(got.outcome, 'success', JSON.stringify(got));
     assert.equal(got.outcome === 'success' ? got.data.bankAccount : '', v1Bene.bankAccount);
     assert.equal(got.outcome === 'success' ? got.data.name : '', v1Bene.name);
-    const again = await client.addBeneficiary(v1Bene);
+    const again = await client.call('addBeneficiary', v1Bene);
     assert.equal(again.outcome === 'failed' ? again.kind : again.outcome, 'duplicate');
-    assert.equal((await client.removeBeneficiary({ beneId: v1Bene.beneId })).outcome, 'success');
-    const gone = await client.getBeneficiary({ beneId: v1Bene.beneId });
+    assert.equal((await client.call('removeBeneficiary', { beneId: v1Bene.beneId })).outcome, 'success');
+    const gone = await client.call('getBeneficiary', { beneId: v1Bene.beneId });
     assert.equal(gone.outcome === 'failed' ? gone.kind : gone.outcome, 'not-found');
-    const twice = await client.removeBeneficiary({ beneId: v1Bene.beneId });
+    const twice = await client.call('removeBeneficiary', { beneId: v1Bene.beneId });
     assert.equal(twice.outcome === 'failed' ? twice.kind : twice.outcome, 'not-found');
   });
 
   it('v2: create (201), get by id and by account + IFSC, both 409s, delete (DELETED), delete again', async () => {
-    const made = await client.createBeneficiaryV2(v2Bene);
+    const made = await client.call('createBeneficiaryV2', v2Bene);
     assert.equal(made.outcome, 'success', JSON.stringify(made));
     assert.equal(made.diagnostics.httpStatus, 201);
     assert.equal(made.outcome === 'success' ? made.data.status : '', 'VERIFIED');
-    const byId = await client.getBeneficiaryV2({ beneId: v2Bene.beneId });
+    const byId = await client.call('getBeneficiaryV2', { beneId: v2Bene.beneId });
     assert.equal(byId.outcome === 'success' ? byId.data.ifsc : '', v2Bene.ifsc);
-    const byAccount = await client.getBeneficiaryV2({
+    const byAccount = await client.call('getBeneficiaryV2', {
       bankAccount: v2Bene.bankAccount ?? '',
       ifsc: 'YESB0000262',
     });
     assert.equal(byAccount.outcome === 'success' ? byAccount.data.beneId : '', v2Bene.beneId);
-    const sameId = await client.createBeneficiaryV2(v2Bene);
+    const sameId = await client.call('createBeneficiaryV2', v2Bene);
     assert.equal(sameId.outcome === 'failed' ? sameId.kind : '', 'duplicate');
     assert.equal(sameId.diagnostics.code, 'beneficiary_id_already_exists');
-    const sameAccount = await client.createBeneficiaryV2({ ...v2Bene, beneId: 'other_1' });
+    const sameAccount = await client.call('createBeneficiaryV2', { ...v2Bene, beneId: 'other_1' });
     assert.equal(sameAccount.outcome === 'failed' ? sameAccount.kind : '', 'duplicate');
     assert.equal(sameAccount.diagnostics.code, 'beneficiary_already_exists');
-    const del = await client.deleteBeneficiaryV2({ beneId: v2Bene.beneId });
+    const del = await client.call('deleteBeneficiaryV2', { beneId: v2Bene.beneId });
     assert.equal(del.outcome === 'success' ? del.data.status : del.outcome, 'DELETED');
-    const again = await client.deleteBeneficiaryV2({ beneId: v2Bene.beneId });
+    const again = await client.call('deleteBeneficiaryV2', { beneId: v2Bene.beneId });
     assert.equal(again.outcome === 'failed' ? again.kind : again.outcome, 'not-found');
-    const unknownAccount = await client.getBeneficiaryV2({ bankAccount: '1234567890', ifsc: 'YESB0000262' });
+    const unknownAccount = await client.call('getBeneficiaryV2', {
+      bankAccount: '1234567890',
+      ifsc: 'YESB0000262',
+    });
     assert.equal(unknownAccount.outcome === 'failed' ? unknownAccount.kind : '', 'not-found');
   });
 
   it('one store: a beneficiary added on v1 is found and deleted on v2', async () => {
     const b = { ...v1Bene, beneId: 'shared7', bankAccount: '00112233445' };
-    assert.equal((await client.addBeneficiary(b)).outcome, 'success');
-    const got = await client.getBeneficiaryV2({ beneId: 'shared7' });
+    assert.equal((await client.call('addBeneficiary', b)).outcome, 'success');
+    const got = await client.call('getBeneficiaryV2', { beneId: 'shared7' });
     assert.equal(got.outcome === 'success' ? got.data.bankAccount : got.outcome, '00112233445');
-    assert.equal((await client.deleteBeneficiaryV2({ beneId: 'shared7' })).outcome, 'success');
-    const v1 = await client.getBeneficiary({ beneId: 'shared7' });
+    assert.equal((await client.call('deleteBeneficiaryV2', { beneId: 'shared7' })).outcome, 'success');
+    const v1 = await client.call('getBeneficiary', { beneId: 'shared7' });
     assert.equal(v1.outcome === 'failed' ? v1.kind : v1.outcome, 'not-found');
   });
 });

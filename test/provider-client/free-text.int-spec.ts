@@ -39,7 +39,7 @@ describe('provider free text is masked where the client parses it', () => {
 
   it('v2 status_description', async () => {
     stub.on('/payout/transfers', { body: { ...v2Transfer('FAILED'), status_description: TEXT } });
-    const r = await client().getTransferStatusV2({ transferId: 'tr_v2_1' });
+    const r = await client().call('getTransferStatusV2', { transferId: 'tr_v2_1' });
     assert.equal(r.outcome, 'failed');
     assert.equal(
       r.outcome === 'failed' ? r.data?.status_description : '',
@@ -58,7 +58,7 @@ describe('provider free text is masked where the client parses it', () => {
         data: { transfer: { ...data.transfer, reason: TEXT } },
       },
     });
-    const r = await client().getTransferStatus({ transferId: 'tr_1' });
+    const r = await client().call('getTransferStatus', { transferId: 'tr_1' });
     assert.equal(r.outcome, 'failed');
     assert.match(r.outcome === 'failed' ? r.reason : '', /XXXXXXXXXXX1191/);
     assertMasked(JSON.stringify(r) + lines.join(''));
@@ -79,7 +79,7 @@ describe('provider free text is masked where the client parses it', () => {
         },
       },
     });
-    const r = await client().getBatchTransferStatus({ batchTransferId: 'batch_1' });
+    const r = await client().call('getBatchTransferStatus', { batchTransferId: 'batch_1' });
     assert.equal(r.outcome, 'success');
     assert.equal(
       r.outcome === 'success' ? r.data.transfers[0]?.reason : '',

@@ -1,6 +1,6 @@
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type ProviderClient, UndiciTransport } from '#provider-client';
+import { type ProviderClient, UndiciTransport } from '#provider-client/testing';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 
@@ -41,7 +41,7 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
     stub.on(RT, (_r, n) =>
       n === 1 ? { status: 429, body: { message: 'Too many requests' } } : { status: 400, body: balance },
     );
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.equal(r.diagnostics.attempts, 2);
     assert.equal(r.diagnostics.earlierAttemptMayHaveReached, true);
@@ -54,7 +54,7 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
         ? { status: 200, body: { status: 'ERROR', subCode: '429', message: 'Too many requests' } }
         : { status: 200, body: balance },
     );
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.equal(r.diagnostics.earlierAttemptMayHaveReached, true);
   });
@@ -69,7 +69,7 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
             body: { type: 'invalid_request_error', code: 'transfer_amount_invalid', message: 'm' },
           },
     );
-    const r = await client.transferV2(tv2);
+    const r = await client.call('transferV2', tv2);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.equal(r.diagnostics.earlierAttemptMayHaveReached, true);
   });
@@ -77,7 +77,7 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
   it('a refusal on the first attempt: no earlier attempt', async () => {
     const client = track(testClient(stub));
     stub.on(RT, { status: 400, body: balance });
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'failed');
     assert.equal(r.diagnostics.attempts, 1);
     assert.notEqual(r.diagnostics.earlierAttemptMayHaveReached, true);
@@ -90,7 +90,7 @@ describe('an inner re-send: whether an earlier attempt of the call may have reac
         ? { status: 403, body: { status: 'ERROR', subCode: '403', message: 'Token is not valid' } }
         : { status: 400, body: balance },
     );
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'failed', JSON.stringify(r));
     assert.notEqual(r.diagnostics.earlierAttemptMayHaveReached, true);
   });
@@ -124,8 +124,8 @@ describe('a requestId refused as a header: certainly not sent', () => {
       const client = track(testClient(stub));
       stub.on(RT, { body: { status: 'SUCCESS', subCode: '200', message: 'ok', data: { referenceId: '1' } } });
       for (const r of [
-        await client.requestTransfer(rt, { requestId }),
-        await client.transferV2(tv2, { requestId }),
+        await client.call('requestTransfer', rt, { requestId }),
+        await client.call('transferV2', tv2, { requestId }),
       ]) {
         assert.equal(r.outcome, 'failed', JSON.stringify(r));
         assert.equal(r.outcome === 'failed' ? r.kind : '', 'invalid-request');

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type LegacyOutcomeRow, type ProviderClient, type ProviderResult } from '#provider-client';
+import { type LegacyOutcomeRow, type ProviderClient, type ProviderResult } from '#provider-client/testing';
 import { AUTHORIZE_PATH, StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import {
@@ -179,7 +179,7 @@ describe('outcome tables over real HTTP', () => {
             data: legacyStatusData(m.status.toLowerCase()),
           },
         });
-        const r = await client.getTransferStatus({ referenceId: '55' });
+        const r = await client.call('getTransferStatus', { referenceId: '55' });
         assert.equal(verdictOf(r), m.verdict);
         assert.equal(subStateOf(r), m.subState);
         assert.equal(stub.calls('/payout/v1.2/getTransferStatus')[0]?.query.get('referenceId'), '55');
@@ -189,7 +189,7 @@ describe('outcome tables over real HTTP', () => {
       stub.on('/payout/v1.2/getTransferStatus', {
         body: { status: 'SUCCESS', subCode: 200, message: 'ok', data: legacyStatusData('ON_HOLD') },
       });
-      const r = await client.getTransferStatus({ transferId: 'tr_1' });
+      const r = await client.call('getTransferStatus', { transferId: 'tr_1' });
       assert.equal(r.outcome, 'unknown');
       assert.equal(r.outcome === 'unknown' ? r.data?.status : undefined, 'ON_HOLD');
     });
@@ -259,7 +259,7 @@ describe('outcome tables over real HTTP', () => {
     for (const m of TRANSFER_STATUS_MEANINGS) {
       it(`${m.status}/${m.code ?? '-'} -> ${m.verdict}${m.subState ? ` (${m.subState})` : ''}`, async () => {
         stub.on('/payout/transfers', { body: v2Transfer(m.status.toLowerCase(), m.code ?? 'X') });
-        const r = await client.getTransferStatusV2({ svcTransferId: '98765' });
+        const r = await client.call('getTransferStatusV2', { svcTransferId: '98765' });
         assert.equal(verdictOf(r), m.verdict);
         assert.equal(subStateOf(r), m.subState);
         assert.equal(stub.calls('/payout/transfers')[0]?.query.get('cf_transfer_id'), '98765');
@@ -267,7 +267,7 @@ describe('outcome tables over real HTTP', () => {
     }
     it('an unlisted status is unknown with the raw status and code kept', async () => {
       stub.on('/payout/transfers', { body: v2Transfer('PARKED', 'NEW_CODE') });
-      const r = await client.getTransferStatusV2({ transferId: 'tr_v2_1' });
+      const r = await client.call('getTransferStatusV2', { transferId: 'tr_v2_1' });
       assert.equal(r.outcome, 'unknown');
       assert.equal(r.diagnostics.status, 'PARKED');
       assert.equal(r.diagnostics.code, 'NEW_CODE');

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { OUTCOME_CLASSES, type ProviderClient } from '#provider-client';
+import { OUTCOME_CLASSES, type ProviderClient } from '#provider-client/testing';
 import { AUTHORIZE_PATH, StubProvider, type StubReply } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import { LEGACY_CASES, V2_CASES } from './support/endpoint-cases.js';

@@ -55,13 +55,13 @@ describe('secrets stay out of diagnostics and logs; metrics carry no ids', () =>
       body: { access_token: 'SDK-ACCESS-TOKEN-55', expires_at: '2030-01-01 00:00:00 IST' },
     });
 
-    const r1 = await client.cardpay(card);
-    const r2 = await client.processValidatedPayout({
+    const r1 = await client.call('cardpay', card);
+    const r2 = await client.call('processValidatedPayout', {
       transferId: 't1',
       transferAmount: '1.00',
       transferToken,
     });
-    const r3 = await client.createSdkToken({
+    const r3 = await client.call('createSdkToken', {
       appId: 'a',
       product: 'VKYC',
       metadata: { vkyc_request_id: 1 },
@@ -107,13 +107,13 @@ describe('secrets stay out of diagnostics and logs; metrics carry no ids', () =>
       body: { status: 'ERROR', subCode: 520, message: `entry 1: ${bankAccount} refused` },
     });
     const r = [
-      await client.getBeneId({ bankAccount, ifsc: 'YESB0000262' }),
-      await client.directTransfer({
+      await client.call('getBeneId', { bankAccount, ifsc: 'YESB0000262' }),
+      await client.call('directTransfer', {
         transferId: 'd1',
         amount: '10.00',
         beneDetails: { name: 'A Person', phone: '9876543210', bankAccount, ifsc: 'YESB0000262' },
       }),
-      await client.requestBatchTransfer({
+      await client.call('requestBatchTransfer', {
         batchTransferId: 'b1',
         batchFormat: 'BANK_ACCOUNT',
         batch: [
@@ -150,7 +150,7 @@ describe('secrets stay out of diagnostics and logs; metrics carry no ids', () =>
         data: { transfer: { transferId: 'secret_tr_99', status: 'PENDING' } },
       },
     });
-    await client.getTransferStatus({ transferId: 'secret_tr_99' });
+    await client.call('getTransferStatus', { transferId: 'secret_tr_99' });
     const text = await registry.metrics();
     assert.match(
       text,

@@ -9,9 +9,9 @@ import {
   type Connectors,
   type ProviderClient,
   type V2OutcomeTable,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { startSandbox, TEST_ACCOUNTS, V2_TABLES, type RunningSandbox } from '#sandbox';
-import { findV2Row } from '../../libs/provider-client/src/core/v2-classify.js';
+import { findV2Row } from '#provider-client/testing';
 import { btv2, tv2, tv2Inline } from './support/request-fixtures.js';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient, testOptions } from './support/test-client.js';
@@ -34,8 +34,8 @@ describe('Transfers V2 on the wire', () => {
 
   it('writes the amount as a JSON number from its decimal text, never through a float', async () => {
     stub.on('/payout/transfers', { body: v2Transfer('RECEIVED') });
-    await client.transferV2({ ...tv2Inline, amount: '1234567890123.45' });
-    await client.transferV2({ ...tv2, transferId: 'tr_v2_9', amount: '100.30' });
+    await client.call('transferV2', { ...tv2Inline, amount: '1234567890123.45' });
+    await client.call('transferV2', { ...tv2, transferId: 'tr_v2_9', amount: '100.30' });
     const [a, b] = stub.calls('/payout/transfers').map((c) => c.body);
     assert.match(a!, /"transfer_amount":1234567890123\.45[,}]/);
     assert.match(b!, /"transfer_amount":100\.30[,}]/);
@@ -43,8 +43,8 @@ describe('Transfers V2 on the wire', () => {
 
   it('names a registered beneficiary by id, or a direct one inline', async () => {
     stub.on('/payout/transfers', { body: v2Transfer('RECEIVED') });
-    await client.transferV2(tv2);
-    await client.transferV2({
+    await client.call('transferV2', tv2);
+    await client.call('transferV2', {
       ...tv2Inline,
       transferMode: 'upi',
       beneficiary: { name: 'Asha Rao', vpa: 'asha@upi' },
@@ -65,7 +65,7 @@ describe('Transfers V2 on the wire', () => {
   it('a 200 whose transfer is already FAILED or REJECTED is a failure, with the status code kept', async () => {
     for (const status of ['FAILED', 'REJECTED']) {
       stub.on('/payout/transfers', { body: v2Transfer(status, 'BENE_BLACKLISTED') });
-      const r = await client.transferV2(tv2);
+      const r = await client.call('transferV2', tv2);
       assert.equal(r.outcome, 'failed', status);
       assert.equal(r.diagnostics.code, 'BENE_BLACKLISTED');
     }
@@ -80,7 +80,7 @@ describe('Transfers V2 on the wire', () => {
         message: 'transfer_id already exists',
       },
     });
-    const r = await client.transferV2(tv2);
+    const r = await client.call('transferV2', tv2);
     assert.equal(r.outcome === 'failed' ? r.kind : r.outcome, 'duplicate');
   });
 
@@ -91,8 +91,8 @@ describe('Transfers V2 on the wire', () => {
     const body = { type: 'invalid_request_error', code: 'failed_to_process_request', message: 'x' };
     stub.on('/payout/transfers', { status: 422, body });
     stub.on('/payout/transfers/batch', { status: 422, body });
-    assert.equal((await client.transferV2(tv2)).outcome, 'unknown');
-    assert.equal((await client.batchTransferV2(btv2)).outcome, 'unknown');
+    assert.equal((await client.call('transferV2', tv2)).outcome, 'unknown');
+    assert.equal((await client.call('batchTransferV2', btv2)).outcome, 'unknown');
   });
 
   it('a 5xx is unknown and never sent twice by the client', async () => {
@@ -102,7 +102,7 @@ describe('Transfers V2 on the wire', () => {
         status,
         body: { type: 'api_error', code: 'internal_server_error', message: 'x' },
       });
-      const r = await client.transferV2(tv2);
+      const r = await client.call('transferV2', tv2);
       assert.equal(r.outcome, 'unknown', String(status));
       assert.equal(stub.count('/payout/transfers'), 1);
     }
@@ -117,7 +117,7 @@ describe('Transfers V2 on the wire', () => {
         message: `account ${tv2Inline.beneficiary.bankAccount} is not valid`,
       },
     });
-    const r = await client.transferV2(tv2Inline);
+    const r = await client.call('transferV2', tv2Inline);
     assert.equal(r.outcome, 'failed');
     assert.ok(!JSON.stringify(r).includes(tv2Inline.beneficiary.bankAccount), JSON.stringify(r));
   });
@@ -139,13 +139,13 @@ describe('Transfers V2 on the wire', () => {
             },
           },
     );
-    const sent = await client.batchTransferV2(btv2);
+    const sent = await client.call('batchTransferV2', btv2);
     assert.equal(sent.outcome, 'pending');
     assert.equal(sent.outcome === 'pending' ? sent.data?.cf_batch_transfer_id : undefined, '555');
     const body = JSON.parse(stub.calls('/payout/transfers/batch')[0]!.body) as { transfers: unknown[] };
     assert.equal(body.transfers.length, 2);
     assert.match(stub.calls('/payout/transfers/batch')[0]!.body, /"transfer_amount":1234567890123\.45[,}]/);
-    const st = await client.getBatchTransferStatusV2({ batchTransferId: 'batch_v2_1' });
+    const st = await client.call('getBatchTransferStatusV2', { batchTransferId: 'batch_v2_1' });
     assert.equal(st.outcome, 'success');
     assert.deepEqual(
       st.outcome === 'success' ? st.data.transfers.map((t) => [t.transfer_id, t.status]) : [],

@@ -8,7 +8,7 @@ import {
   type ProviderClientMetrics,
   type RateBudget,
   SharedRateBudget,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import { v2Transfer } from './support/endpoint-cases.js';
@@ -61,7 +61,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     const client = testClient(stub, { timeouts: { default: t, transfer: t } });
     stub.on(RT, { hang: true });
     const started = Date.now();
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'unknown');
     assert.equal(r.diagnostics.sent, true);
     assert.equal(r.diagnostics.errorCode, 'UND_ERR_HEADERS_TIMEOUT');
@@ -77,7 +77,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     });
     stub.on('/payout/v1.2/getTransferStatus', { hang: true });
     const started = Date.now();
-    const r = await client.getTransferStatus({ transferId: 'tr_1' });
+    const r = await client.call('getTransferStatus', { transferId: 'tr_1' });
     assert.equal(r.outcome, 'unknown');
     assert.ok(Date.now() - started < 4000, 'the 200 ms override applied, not the 5 s default');
     await client.close();
@@ -87,7 +87,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     const t = { connectMs: 300, headersMs: 300, bodyMs: 300 };
     const client = testClient(stub, { timeouts: { default: t, transfer: t } });
     stub.on(RT, { stallBody: '{"status":"SUCC' });
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'unknown');
     assert.equal(r.diagnostics.errorCode, 'UND_ERR_BODY_TIMEOUT');
     assert.equal(stub.count(RT), 1);
@@ -101,9 +101,9 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
       headers: n === 1 ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-retry': '1' } : undefined,
       body: v2Transfer('SUCCESS', 'COMPLETED'),
     }));
-    assert.equal((await client.getTransferStatusV2({ transferId: 'a' })).outcome, 'success');
+    assert.equal((await client.call('getTransferStatusV2', { transferId: 'a' })).outcome, 'success');
     const started = Date.now();
-    assert.equal((await client.getTransferStatusV2({ transferId: 'b' })).outcome, 'success');
+    assert.equal((await client.call('getTransferStatusV2', { transferId: 'b' })).outcome, 'success');
     assert.ok(Date.now() - started >= 900);
     assert.equal(metrics.waits.length, 1);
     await client.close();
@@ -112,7 +112,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
   it('a connection reset after sending is unknown, sent once', async () => {
     const client = testClient(stub);
     stub.on(RT, { reset: true });
-    const r = await client.requestTransfer(rt);
+    const r = await client.call('requestTransfer', rt);
     assert.equal(r.outcome, 'unknown');
     assert.equal(stub.count(RT), 1);
     await client.close();
@@ -123,7 +123,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     const client = testClient(stub, {
       hosts: { baseUrl: `http://127.0.0.1:${port}`, payoutUrl: `http://127.0.0.1:${port}` },
     });
-    const r = await client.processValidatedPayout(pvp);
+    const r = await client.call('processValidatedPayout', pvp);
     assert.equal(r.outcome, 'retry-safe', JSON.stringify(r));
     assert.equal(r.diagnostics.sent, false);
     assert.equal(r.diagnostics.attempts, 3);
@@ -147,7 +147,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
           : { body: v2Transfer('SUCCESS', 'COMPLETED') },
       );
       const started = Date.now();
-      const r = await client.processValidatedPayout(pvp);
+      const r = await client.call('processValidatedPayout', pvp);
       const elapsed = Date.now() - started;
       assert.equal(r.outcome, 'success');
       assert.equal(stub.count(V2), 2);
@@ -160,7 +160,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
   it('a 429 asking for longer than the wait cap is answered retry-safe at once', async () => {
     const client = testClient(stub, { maxRateLimitWaitMs: 500 });
     stub.on(V2, { status: 429, headers: { 'x-ratelimit-retry': '30' }, body: {} });
-    const r = await client.processValidatedPayout(pvp);
+    const r = await client.call('processValidatedPayout', pvp);
     assert.equal(r.outcome, 'retry-safe');
     assert.equal(r.outcome === 'retry-safe' ? r.retryAfterMs : 0, 30_000);
     assert.equal(stub.count(V2), 1);
@@ -174,7 +174,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     stub.on(RT, { body: ok });
     const started = Date.now();
     await Promise.all(
-      [1, 2, 3, 4, 5, 6].map((i) => client.requestTransfer({ ...rt, transferId: `tr_${i}` })),
+      [1, 2, 3, 4, 5, 6].map((i) => client.call('requestTransfer', { ...rt, transferId: `tr_${i}` })),
     );
     // At 0.95 of 120/min (a step of 526 ms), a burst of 5 keeps every minute at or under 120
     // (burstSlots: 120 - 60.1 s / 526 ms); the sixth waits a step.
@@ -191,7 +191,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     };
     const client = testClient(stub, {}, { rateBudget: unreachable });
     stub.on(V2, { body: v2Transfer('SUCCESS', 'COMPLETED') });
-    const r = await client.processValidatedPayout(pvp);
+    const r = await client.call('processValidatedPayout', pvp);
     assert.equal(r.outcome, 'retry-safe');
     assert.equal(r.outcome === 'retry-safe' ? r.reason : '', 'Rate budget unavailable; not sent');
     assert.equal(r.diagnostics.sent, false);
@@ -213,7 +213,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     };
     const client = testClient(stub, {}, { rateBudget: lateOnce });
     stub.on(V2, { body: v2Transfer('SUCCESS', 'COMPLETED') });
-    const r = await client.processValidatedPayout(pvp);
+    const r = await client.call('processValidatedPayout', pvp);
     assert.equal(r.outcome, 'success');
     assert.equal(asked, 2, 'a second slot');
     assert.equal(stub.count(V2), 1, 'sent once, on the second slot');
@@ -224,7 +224,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
       acquire: async () => ({ ok: true, waitedMs: 1, onTime: () => false }),
     };
     const late = testClient(stub, {}, { rateBudget: alwaysLate });
-    const r2 = await late.processValidatedPayout({ ...pvp, transferId: 'tr_v2_late' });
+    const r2 = await late.call('processValidatedPayout', { ...pvp, transferId: 'tr_v2_late' });
     assert.equal(r2.outcome, 'retry-safe');
     assert.equal(
       r2.outcome === 'retry-safe' ? r2.reason : '',
@@ -247,10 +247,10 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
         ? { status: 429, headers: { 'x-ratelimit-retry': '1' }, body: { message: 'Too many requests' } }
         : { body: v2Transfer('SUCCESS', 'COMPLETED') },
     );
-    const first = a.processValidatedPayout(pvp);
+    const first = a.call('processValidatedPayout', pvp);
     await new Promise((r) => setTimeout(r, 200));
     const started = Date.now();
-    const r = await b.processValidatedPayout({ ...pvp, transferId: 'tr_v2_2' });
+    const r = await b.call('processValidatedPayout', { ...pvp, transferId: 'tr_v2_2' });
     assert.equal(r.outcome, 'success');
     assert.ok(Date.now() - started >= 600, `b sent ${Date.now() - started} ms after a's 429`);
     assert.equal((await first).outcome, 'success');
@@ -262,7 +262,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
   it("propagates the caller's X-Request-Id and sends v2 client headers", async () => {
     const client = testClient(stub, { apiVersion: '2025-01-01' });
     stub.on(V2, { body: v2Transfer('RECEIVED') });
-    const r = await client.processValidatedPayout(pvp, { requestId: 'req-abc-123' });
+    const r = await client.call('processValidatedPayout', pvp, { requestId: 'req-abc-123' });
     assert.equal(r.outcome, 'pending');
     assert.equal(r.diagnostics.requestId, 'req-abc-123');
     const h = stub.calls(V2)[0]!.headers;
@@ -278,10 +278,10 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     stub.on(RT, { body: ok });
     stub.on('/payout/v1/cardpay', { body: ok });
     stub.on(V2, { body: v2Transfer('RECEIVED') });
-    await client.requestTransfer({ ...rt, amount: '12345678901.23' });
-    await client.requestTransfer({ ...rt, amount: '100.10' });
-    await client.cardpay({ token: 'ctok', amount: '10.00', transferId: 'c-1' });
-    await client.processValidatedPayout(pvp);
+    await client.call('requestTransfer', { ...rt, amount: '12345678901.23' });
+    await client.call('requestTransfer', { ...rt, amount: '100.10' });
+    await client.call('cardpay', { token: 'ctok', amount: '10.00', transferId: 'c-1' });
+    await client.call('processValidatedPayout', pvp);
     const [a, b] = stub.calls(RT).map((c) => c.body);
     assert.match(a!, /"amount":12345678901\.23[,}]/);
     assert.match(b!, /"amount":100\.10[,}]/);

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type ProviderClient } from '#provider-client';
+import { type ProviderClient } from '#provider-client/testing';
 import { StubProvider } from './support/stub-provider.js';
 import { testClient } from './support/test-client.js';
 import { LEGACY_CASES, V2_CASES } from './support/endpoint-cases.js';

@@ -8,7 +8,7 @@ import { BatchLedger, BatchRepository, HistoryRepository } from '#ledger';
 import { createLogger } from '#observability';
 import { OutboxRepository } from '#outbox';
 import { BatchCheckWorker, type BatchSubmission, ReconcilerMetrics } from '#pipeline';
-import { connectorsOf, type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client/testing';
 import { createTestDatabase, strictFake, type TestDatabase } from '#test-support';
 import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 
@@ -52,7 +52,7 @@ describe('overlapping checks of one batch', () => {
         })
       : real;
     const client = strictFake<ProviderClient>('client', {
-      getBatchTransferStatus: async () => ({
+      call: async () => ({
         outcome: 'success',
         data: {
           referenceId: 1,

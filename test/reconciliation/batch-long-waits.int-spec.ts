@@ -16,7 +16,7 @@ import {
   type LongWaitRules,
   ReconcilerMetrics,
 } from '#pipeline';
-import { connectorsOf, type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client/testing';
 import { createTestDatabase, strictFake, type TestDatabase } from '#test-support';
 import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 
@@ -67,7 +67,7 @@ describe('batches in the provider long waits', () => {
 
   function worker(settings: Partial<BatchCheckWorkerSettings> = {}): BatchCheckWorker {
     const client = strictFake<ProviderClient>('client', {
-      getBatchTransferStatus: async () => ({
+      call: async () => ({
         outcome: 'success',
         data: {
           referenceId: 7,

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENDPOINT_IDS, startSandbox } from '#sandbox';
 // The client's registry module itself, by relative path: the client's index exports only its port.
-import { ENDPOINT_NAMES } from '../../libs/provider-client/src/connector/adapter-registry.js';
+import { ENDPOINT_NAMES } from '#provider-client/testing';
 
 /**
  * Endpoints the sandbox serves that the service does not call, each with its reason. Every other

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { type PayoutEvent } from '#contracts';
-import { REGISTERED_ENDPOINTS } from '#provider-client';
+import { REGISTERED_ENDPOINTS } from '#provider-client/testing';
 import { type Stack } from '#test-support';
 
 /** The stays-pending sandbox account: only a webhook (or a test's say-so) settles it. */

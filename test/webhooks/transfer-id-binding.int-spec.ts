@@ -12,6 +12,7 @@ import {
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { WebhookHintWorker, WebhookMetrics } from '#pipeline';
+import { webhookMeaning } from '#provider-client/testing';
 import { capturingLogger, createTestDatabase, eventually, type TestDatabase } from '#test-support';
 
 // Issue 29, defect 2: ids admitted twice before the namespace was one (a single payout X and a
@@ -44,6 +45,7 @@ describe('webhook binding: one namespace of transfer ids', () => {
         outbox: new OutboxRepository(),
         metrics: new WebhookMetrics(new Registry()),
         logger,
+        provider: { meaning: webhookMeaning },
       },
       {
         leaseMs: 30_000,

@@ -24,14 +24,14 @@ import { LedgerStatsRepository } from '#ledger';
 import { CONSUMER_FAILURES, type ConsumerFailures, ConsumerLagReader, KAFKA } from '#messaging';
 import { METRICS_REGISTRY } from '#observability';
 import { cachedSource, FundsGauges, FundsView, PipelineGauges } from '#pipeline';
-import { ProviderAccessState, ProviderClient } from '#provider-client';
+import { ProviderAccessState, ProviderPort } from '#provider-client';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
 import { consumerGroups } from './consumer-groups.js';
 import { type ServiceConfig } from './service.config.js';
 
 /**
  * Registers the gauges computed on scrape (ledger rows, oldest unclear row, consumer lag) and
- * feeds readiness with the provider's answers: every result of the pipeline's ProviderClient goes
+ * feeds readiness with the provider's answers: every result of the pipeline's ProviderPort goes
  * to ProviderAccessState, which the `provider` health check reads. `payouts_readiness{check}`
  * repeats the /health/ready checks on scrape, so Prometheus sees readiness without probing it.
  */
@@ -147,8 +147,8 @@ class ObservabilityWiring implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     // What each account has committed (issue 32): the pipeline's view, on scrape.
     new FundsGauges(this.registry, this.moduleRef.get(FundsView, { strict: false }));
-    const client = this.moduleRef.get(ProviderClient, { strict: false });
-    client.onResult((accountId, result) => this.access.record(accountId, result));
+    const provider = this.moduleRef.get(ProviderPort, { strict: false });
+    provider.onResult((accountId, result) => this.access.record(accountId, result));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -64,20 +64,12 @@ import {
   FundsView,
   NothingKnownBalances,
 } from '#pipeline';
-import {
-  accountApi,
-  connectorsOf,
-  createProviderClient,
-  providerClientOptionsFromConfig,
-  accountApiGeneration,
-  accountsWhereNotReceivedFails,
-  BeneficiaryConnector,
-} from '#provider-client';
+import { createProvider } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
 import { createApprovals } from './approvals.factory.js';
 import { createQueries } from './queries.factory.js';
-import { createRateBudget } from './rate-budget.factory.js';
+import { createRateSlots } from './rate-budget.factory.js';
 
 /** What the pipeline is built from: the infrastructure module's pieces. */
 export interface PipelineInputs {
@@ -148,16 +140,16 @@ export function createPipeline(i: PipelineInputs) {
     config.ledger.LEDGER_ENCRYPTION_KEY,
     config.ledger.LEDGER_PREVIOUS_KEYS,
   );
-  const clientOptions = providerClientOptionsFromConfig(config.providerClient, config.providerHosts);
-  const client = createProviderClient(clientOptions, {
+  // The provider, behind its one port: one client underneath (shared auth, budgets, metrics).
+  const provider = createProvider(config.providerClient, config.providerHosts, {
     registry,
     logger: log('provider-client'),
-    rateBudget: createRateBudget(i, clientOptions),
+    rateBudgetLogger: i.logger.child({ component: 'rate-budget' }),
+    slots: createRateSlots(i),
     tracing,
   });
-
-  // The provider per API generation, over the one client (shared auth, budgets, metrics).
-  const connectors = connectorsOf(client);
+  // Payouts and batches per API generation.
+  const connectors = provider.payouts;
 
   const { approvals, beneficiaryChanges, approvalGate, approvalExpiry } = createApprovals({
     config: c,
@@ -185,9 +177,9 @@ export function createPipeline(i: PipelineInputs) {
     metrics,
     logger: log('intake'),
     defaultAccountId: config.providerClient.PROVIDER_ACCOUNT_ID,
-    knownAccounts: new Set(clientOptions.accounts.map((a) => a.accountId)),
+    knownAccounts: new Set(provider.accounts.ids),
     deadLetterKey,
-    providerApiOf: (accountId) => accountApi(clientOptions, accountId),
+    providerApiOf: (accountId) => provider.accounts.apiOf(accountId),
     maxCommandBytes: c.MAX_COMMAND_BYTES,
     tracing,
     ...(approvalGate ? { approvals: approvalGate } : {}),
@@ -218,7 +210,7 @@ export function createPipeline(i: PipelineInputs) {
       tracing,
       workerMetrics,
     },
-    reconcilerSettings(c, owner, accountsWhereNotReceivedFails(config.providerClient)),
+    reconcilerSettings(c, owner, provider.accounts.notReceivedFails),
   );
 
   const batchLog = log('batches');
@@ -301,10 +293,10 @@ export function createPipeline(i: PipelineInputs) {
     channel: 'payout_received',
     onWake: () => executor.wake(),
   });
-  const beneficiaries = new BeneficiaryConnector(client, accountApiGeneration(config.providerClient));
+  const beneficiaries = provider.beneficiaries;
   const queries = createQueries({
     kafka,
-    client,
+    provider: provider.queries,
     registry,
     topicPrefix,
     logger: log('queries'),
@@ -328,7 +320,7 @@ export function createPipeline(i: PipelineInputs) {
     batches,
     outbox: events,
     ledger: payoutLedger,
-    accounts: clientOptions.accounts,
+    provider,
     workerMetrics,
   });
   // What each account has committed (issue 32). The balance as last read: nothing known until the
@@ -336,7 +328,7 @@ export function createPipeline(i: PipelineInputs) {
   const funds = new FundsView({
     pool,
     funds: new FundsRepository(),
-    accountIds: clientOptions.accounts.map((a) => a.accountId),
+    accountIds: provider.accounts.ids,
     balances: new NothingKnownBalances(),
   });
   const operations = createOperationsUseCases({
@@ -357,7 +349,7 @@ export function createPipeline(i: PipelineInputs) {
     deadLetters: new DeadLetterRepository(),
     deadOutboxRows: (page) => outbox.listDead(pool, page),
     manage: new ManageBeneficiaries(beneficiaries, beneficiaryChanges),
-    accountIds: clientOptions.accounts.map((a) => a.accountId),
+    accountIds: provider.accounts.ids,
     approvals,
     batchLedger,
     funds,
@@ -367,7 +359,7 @@ export function createPipeline(i: PipelineInputs) {
     funds,
     payouts,
     payoutLedger,
-    client,
+    provider,
     intake,
     dlq,
     leases,

@@ -26,7 +26,7 @@ import {
   QueryService,
   WebhookIntake,
 } from '#pipeline';
-import { ProviderClient } from '#provider-client';
+import { ProviderPort } from '#provider-client';
 import { CommandsController } from './commands.controller.js';
 import { QueriesController } from './queries.controller.js';
 import { SERVICE_CONFIG } from './infrastructure.module.js';
@@ -117,7 +117,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
     await this.p.relay.stop();
     // Closing the HTTP pool waits for the requests in it: after an abandoned call, the process
     // exit ends that one.
-    const closing = this.p.client.close();
+    const closing = this.p.provider.close();
     await Promise.all([this.p.dlq.close(), this.p.queries.close(), drained ? closing : undefined]);
   }
 
@@ -170,7 +170,7 @@ const providers: Provider[] = [
   part(PayoutExecutor, 'executor'),
   part(BatchSubmitWorker, 'batchSubmits'),
   part(QueryService, 'queries'),
-  part(ProviderClient, 'client'),
+  part(ProviderPort, 'provider'),
   part(FundsView, 'funds'),
   // The operations use cases, one object (OpsController runs them by the route registry).
   { provide: OPERATIONS, inject: [PIPELINE], useFactory: (p: Pipeline) => p.operations },
@@ -182,7 +182,7 @@ const providers: Provider[] = [
 /**
  * The payout pipeline, wired from configuration. Controllers exist only for this instance's roles.
  * Global: the operations module uses its use cases (on the pipeline's repository and
- * ledger step), the observability module its provider client.
+ * ledger step), the observability module its provider port.
  */
 @Global()
 @Module({})
@@ -197,7 +197,7 @@ export class PipelineModule {
       ],
       providers,
       global: true,
-      exports: [ProviderClient, FundsView, OUTBOX_SLOT, OPERATIONS],
+      exports: [ProviderPort, FundsView, OUTBOX_SLOT, OPERATIONS],
     };
   }
 }

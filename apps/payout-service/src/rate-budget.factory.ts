@@ -1,12 +1,6 @@
 import { createPool } from '#database';
 import { RateBudgetRepository } from '#ledger';
-import {
-  PromRateBudgetMetrics,
-  type ProviderClientOptions,
-  SharedRateBudget,
-  sharedRateBudgetSettings,
-} from '#provider-client';
-import { type Registry } from 'prom-client';
+import { type ProviderDeps } from '#provider-client';
 import { type AppLogger } from '#observability';
 import { type ServiceConfig } from './service.config.js';
 
@@ -14,12 +8,10 @@ import { type ServiceConfig } from './service.config.js';
  * The provider's limit is the account's: with `postgres` (the default), every instance on this
  * database reserves its send slots from one row per (account, endpoint). The reservations have a
  * pool of their own (2 connections, 5 s statement cap), so they never queue behind the pipeline's
- * statements: a late reservation is budget lost. Closing the client closes it.
+ * statements: a late reservation is budget lost. The provider's shared rate budget reserves from
+ * it (createProvider); closing the provider closes it.
  */
-export function createRateBudget(
-  i: { config: ServiceConfig; logger: AppLogger; registry: Registry },
-  clientOptions: ProviderClientOptions,
-): SharedRateBudget | undefined {
+export function createRateSlots(i: { config: ServiceConfig; logger: AppLogger }): ProviderDeps['slots'] {
   const c = i.config.providerClient;
   if (c.PROVIDER_RATE_BUDGET !== 'postgres') return undefined;
   const logger = i.logger.child({ component: 'rate-budget' });
@@ -31,10 +23,5 @@ export function createRateBudget(
     onConnectionError: (e) =>
       logger.warn({ err: e }, 'a rate budget connection failed; the pool replaces it'),
   });
-  return new SharedRateBudget(sharedRateBudgetSettings(clientOptions, c), {
-    store: new RateBudgetRepository(pool),
-    metrics: new PromRateBudgetMetrics(i.registry),
-    logger,
-    onClose: () => pool.end(),
-  });
+  return { store: new RateBudgetRepository(pool), close: () => pool.end() };
 }

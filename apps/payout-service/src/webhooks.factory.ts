@@ -16,7 +16,7 @@ import {
   WebhookMetrics,
   webhookWorkerSettings,
 } from '#pipeline';
-import { type ProviderAccount } from '#provider-client';
+import { type ProviderPort } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 
 export interface WebhooksInputs {
@@ -29,8 +29,11 @@ export interface WebhooksInputs {
   /** Where the worker's events go: table rows or WAL messages (OUTBOX_TRANSPORT). */
   readonly outbox: LedgerOutbox;
   readonly ledger: PayoutLedger;
-  /** The configured provider accounts: one webhook endpoint each, keyed by its client secret. */
-  readonly accounts: readonly ProviderAccount[];
+  /**
+   * The provider: its webhook readers and meanings, and its configured accounts (one webhook
+   * endpoint each, keyed by its client secret).
+   */
+  readonly provider: ProviderPort;
   /** Counts the hint worker's failed rounds. */
   readonly workerMetrics?: WorkerMetricsPort;
 }
@@ -56,6 +59,7 @@ export function createWebhooks(i: WebhooksInputs) {
       metrics,
       logger,
       workerMetrics: i.workerMetrics,
+      provider: i.provider.webhooks,
     },
     webhookWorkerSettings(config.webhooks),
   );
@@ -63,11 +67,10 @@ export function createWebhooks(i: WebhooksInputs) {
     {
       pool,
       webhooks: repository,
-      secrets: new Map(i.accounts.map((a) => [a.accountId, a.clientSecret])),
-      pinnedVersions: new Map(
-        i.accounts.flatMap((a) => (a.webhookVersion ? [[a.accountId, a.webhookVersion] as const] : [])),
-      ),
+      secrets: i.provider.accounts.webhookKeys,
+      pinnedVersions: i.provider.accounts.pinnedWebhookVersions,
       metrics,
+      provider: i.provider.webhooks,
       logger,
       onStored: () => webhookWorker.wake(),
     },

@@ -9,3 +9,4 @@ export * from './schemas/events.schema.js';
 export * from './examples.js';
 export * from './asyncapi.js';
 export * from './render.js';
+export * from './provider-api.js';

@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import { type BatchStatus, type ProviderSubState } from '#contracts';
-import { type ProviderApi } from '#provider-client';
+import { type BatchStatus, type ProviderApi, type ProviderSubState } from '#contracts';
 import { type BatchItemRow, type BatchRow, type BatchTotals } from './ledger.types.js';
 
 /*

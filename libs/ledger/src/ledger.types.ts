@@ -3,9 +3,9 @@ import {
   type BatchStatus,
   type PayoutKind,
   type PayoutStatus,
+  type ProviderApi,
   type ProviderSubState,
 } from '#contracts';
-import { type ProviderApi } from '#provider-client';
 import { type SealedSecret } from './secrets-cipher.js';
 
 /** A payout's kind: the contracts' list (one per `payout.<kind>` command but the batch's). */

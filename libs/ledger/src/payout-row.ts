@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import { type PayoutStatus, type ProviderSubState } from '#contracts';
-import { type ProviderApi } from '#provider-client';
+import { type PayoutStatus, type ProviderApi, type ProviderSubState } from '#contracts';
 import { type PayoutRow } from './ledger.types.js';
 
 /*

@@ -1,5 +1,30 @@
 import type pg from 'pg';
-import { type RateSlotStore, type SlotGrant, type SlotRequest } from '#provider-client';
+
+/*
+ * The provider client's shared rate budget reserves send slots through its own port (RateSlotStore,
+ * libs/provider-client); this repository serves it in the table's terms, below it: the ledger
+ * imports nothing of the provider client, and the composition root (rate-budget.factory.ts) hands
+ * the repository over as the port, where the compiler checks the two shapes agree (issue 31).
+ */
+
+/** A reservation: up to `wanted` slots `stepMicros` apart, none beyond `horizonMs` ahead of the clock. */
+export interface RateSlotRequest {
+  readonly accountId: string;
+  readonly endpoint: string;
+  readonly wanted: number;
+  readonly stepMicros: number;
+  readonly horizonMs: number;
+  /** GCRA's tolerance: a slot may be this far before the clock (due at once). */
+  readonly toleranceMicros: number;
+}
+
+/** Slots granted, in ms from the database's clock (`clockMs`, ms since the epoch) when it answered. */
+export interface RateSlotGrant {
+  readonly granted: number;
+  readonly firstInMs: number;
+  readonly nextInMs: number;
+  readonly clockMs: number;
+}
 
 interface GrantRow {
   granted: number;
@@ -14,10 +39,10 @@ interface GrantRow {
  * the instances' own clocks never matter. A reservation is one UPDATE of one row: instances take
  * turns on its lock, each for a block of slots.
  */
-export class RateBudgetRepository implements RateSlotStore {
+export class RateBudgetRepository {
   constructor(private readonly db: pg.Pool) {}
 
-  async reserve(r: SlotRequest): Promise<SlotGrant> {
+  async reserve(r: RateSlotRequest): Promise<RateSlotGrant> {
     let row = await this.take(r);
     if (!row) {
       await this.ensure(r.accountId, r.endpoint);
@@ -49,7 +74,7 @@ export class RateBudgetRepository implements RateSlotStore {
    * for another's lock computes from what that one left. Answers in ms from the clock it read,
    * and that clock (ms since the epoch), so the caller can place the slots on its own clock.
    */
-  private async take(r: SlotRequest): Promise<GrantRow | undefined> {
+  private async take(r: RateSlotRequest): Promise<GrantRow | undefined> {
     const { rows } = await this.db.query<GrantRow>({
       name: 'rateBudget.take',
       text: /* sql: rateBudget.take */ `UPDATE provider_rate_budget AS b

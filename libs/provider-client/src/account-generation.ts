@@ -1,4 +1,4 @@
-import { type ProviderApi } from './connector/provider-api.js';
+import { type ProviderApi } from '#contracts';
 import { type ProviderClientConfig } from './provider-client.config.js';
 
 /** Which of the provider's API generations an account speaks. */

@@ -47,6 +47,8 @@ export function recordResult<Req, D>(
   const facts = Object.fromEntries(
     Object.entries({ ...wire, message: scrub(wire.message, st.secrets) }).filter(([, v]) => v !== undefined),
   );
+  // One code for the service to keep as evidence, whichever field this generation sends it in.
+  const evidence = wire.subCode ?? wire.code;
   const diagnostics = {
     endpoint: adapter.name,
     requestId: st.requestId,
@@ -55,6 +57,7 @@ export function recordResult<Req, D>(
     ...(st.earlierAttemptMayHaveReached ? { earlierAttemptMayHaveReached: true as const } : {}),
     durationMs,
     ...facts,
+    ...(evidence === undefined ? {} : { evidence }),
   };
   const result = { ...rest, diagnostics } as ProviderResult<D>;
   deps.metrics.observeRequest(endpointTemplate(adapter), result.outcome, durationMs / 1000);

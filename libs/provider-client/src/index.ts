@@ -1,41 +1,61 @@
-export * from './core/outcome.js';
-export * from './core/decimal.js';
-export {
-  TRANSFER_STATUSES,
-  transferStatusMeaning,
-  type TransferStatusMeaning,
-} from './core/transfer-statuses.js';
-export type { Refusal } from './core/field-rules.js';
-export type { EndpointAdapter, RateClass } from './core/endpoint-adapter.js';
-export type { LegacyOutcomeRow, LegacyOutcomeTable } from './core/legacy-classify.js';
-export type { V2OutcomeRow, V2OutcomeTable } from './core/v2-classify.js';
-export * from './adapters/index.js';
-export { RsaSignatureProvider, loadPublicKey, type SignatureProvider } from './auth/signature-provider.js';
-export * from './metrics/provider-client-metrics.js';
-export * from './metrics/prom-provider-client-metrics.js';
-export type { ProviderClientLogger } from './call-recorder.js';
+/*
+ * The provider behind one door (issue 31, docs/PROVIDER-CLIENT.md): the port and its factory,
+ * the configuration section the factory reads, the readiness view over the port's results, and
+ * the plain types their signatures name. Nothing else leaves the lib: endpoints, adapters, outcome
+ * tables, provider event names, status words and codes stay inside (.dependency-cruiser.cjs holds
+ * the wall; tests use `#provider-client/testing`).
+ */
+export { ProviderPort } from './connector/provider.port.js';
 export type {
-  HttpTransport,
-  Timeouts,
-  TransportOutcome,
-  TransportRequest,
-} from './transport/http-transport.js';
-export { UndiciTransport } from './transport/http-transport.js';
-export * from './provider-client.js';
-export * from './provider-client.config.js';
-export * from './provider-client.options.js';
-export * from './provider-client.factory.js';
+  ProviderAccounts,
+  ProviderBeneficiaries,
+  ProviderQueries,
+  ProviderWebhooks,
+  Routed,
+  SdkTokenQuery,
+} from './connector/provider.port.js';
+export { createProvider, type ProviderDeps } from './connector/provider.factory.js';
+
+export {
+  providerClientConfig,
+  sharedSecretProblems,
+  type ProviderClientConfig,
+} from './provider-client.config.js';
+export { ProviderAccessState, type ProviderAccessProblem } from './provider-access-state.js';
+
+export type {
+  BatchCheck,
+  BatchEntryState,
+  BatchSubmitted,
+  BatchToSend,
+  Connectors,
+  ConnectorKind,
+  KindTraits,
+  PayoutCheck,
+  PayoutConnector,
+  PayoutFound,
+  PayoutRequest,
+  PayoutSubmitted,
+  PayoutToSend,
+} from './connector/connector.port.js';
+export type { Diagnostics, FailureKind, OutcomeClass, ProviderResult } from './core/outcome.js';
+export type { EndpointName } from './endpoints/adapter-registry.js';
+export type { CallOptions } from './provider-client.js';
 export type { ResultListener } from './request-executor.js';
-export * from './provider-access-state.js';
-export * from './rate-budget/rate-budget.js';
-export * from './rate-budget/memory-rate-budget.js';
-export * from './rate-budget/shared-rate-budget.js';
-export * from './rate-budget/slot-store.js';
-export * from './rate-budget/rate-budget.config.js';
-export * from './metrics/rate-budget-metrics.js';
-export * from './webhooks/webhook-reader.js';
-export { parseEventTime, maskWebhookText, V1_FIELDS } from './webhooks/webhook-shape.js';
-export * from './account-generation.js';
-export * from './generation-rules.js';
-export * from './beneficiaries/beneficiary-connector.js';
-export * from './connector/index.js';
+export type { ProviderClientLogger } from './call-recorder.js';
+export type { HttpTransport } from './transport/http-transport.js';
+export type { RateSlotStore, SlotGrant, SlotRequest } from './rate-budget/slot-store.js';
+export type { BeneficiaryDetails, ProviderBeneficiary } from './adapters/beneficiary.js';
+export type { BeneHistory, BeneHistoryRequest } from './adapters/bene-history.adapter.js';
+export type { SdkToken } from './adapters/create-sdk-token.adapter.js';
+export type {
+  RawWebhookDelivery,
+  WebhookApiVersion,
+  WebhookHint,
+  WebhookReader,
+  WebhookReaderSettings,
+  WebhookReading,
+  WebhookRefusal,
+} from './webhooks/webhook-reader.js';
+export type { ProviderNoticeKind, WebhookMeaning } from './webhooks/webhook-meaning.js';
+export type { GenerationRefusal, GenerationRule } from './generation-rules.js';

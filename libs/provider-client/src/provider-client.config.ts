@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
-import { ENDPOINT_NAMES, isEndpointName } from './connector/adapter-registry.js';
-import { PROVIDER_APIS } from './connector/provider-api.js';
+import { ENDPOINT_NAMES, isEndpointName } from './endpoints/adapter-registry.js';
+import { PROVIDER_APIS } from '#contracts';
 
 const API_VERSION = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
 const generation = z.enum(PROVIDER_APIS);

@@ -1,7 +1,7 @@
 import { type ProviderHosts } from '#config';
 import { loadPublicKey } from './auth/signature-provider.js';
 import { type RateClass } from './core/endpoint-adapter.js';
-import { type ProviderApi } from './connector/provider-api.js';
+import { type ProviderApi } from '#contracts';
 import { type Timeouts } from './transport/http-transport.js';
 import { type EndpointTimeoutOverrides, type ProviderClientConfig } from './provider-client.config.js';
 

@@ -6,7 +6,7 @@ import {
   getBeneficiaryV2Outcomes,
   removeBeneficiaryOutcomes,
   type BeneficiaryDetails,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { type LegacyCase, type V2Case } from './case-types.js';
 
 export const v1Bene: BeneficiaryDetails = {
@@ -37,17 +37,18 @@ export const BENEFICIARY_LEGACY_CASES: readonly LegacyCase[] = [
     path: '/payout/v1/addBeneficiary',
     bearer: true,
     table: addBeneficiaryOutcomes,
-    call: (c) => c.addBeneficiary(v1Bene),
+    call: (c) => c.call('addBeneficiary', v1Bene),
     invalid: [
-      ['missing beneId', (c) => c.addBeneficiary({ ...v1Bene, beneId: '' })],
-      ['beneId with underscore', (c) => c.addBeneficiary({ ...v1Bene, beneId: 'bene_1' })],
-      ['missing email (v1 needs it)', (c) => c.addBeneficiary({ ...v1Bene, email: undefined })],
-      ['phone with letters', (c) => c.addBeneficiary({ ...v1Bene, phone: '98765x3210' })],
-      ['account without IFSC', (c) => c.addBeneficiary({ ...v1Bene, ifsc: undefined })],
-      ['bad IFSC', (c) => c.addBeneficiary({ ...v1Bene, ifsc: 'YESB1000262' })],
+      ['missing beneId', (c) => c.call('addBeneficiary', { ...v1Bene, beneId: '' })],
+      ['beneId with underscore', (c) => c.call('addBeneficiary', { ...v1Bene, beneId: 'bene_1' })],
+      ['missing email (v1 needs it)', (c) => c.call('addBeneficiary', { ...v1Bene, email: undefined })],
+      ['phone with letters', (c) => c.call('addBeneficiary', { ...v1Bene, phone: '98765x3210' })],
+      ['account without IFSC', (c) => c.call('addBeneficiary', { ...v1Bene, ifsc: undefined })],
+      ['bad IFSC', (c) => c.call('addBeneficiary', { ...v1Bene, ifsc: 'YESB1000262' })],
       [
         'no instrument',
-        (c) => c.addBeneficiary({ ...v1Bene, bankAccount: undefined, ifsc: undefined, vpa: undefined }),
+        (c) =>
+          c.call('addBeneficiary', { ...v1Bene, bankAccount: undefined, ifsc: undefined, vpa: undefined }),
       ],
     ],
   },
@@ -58,10 +59,10 @@ export const BENEFICIARY_LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: getBeneficiaryOutcomes,
     data: { beneId: 'bene42', name: 'Asha Rao', bankAccount: '026291800001191', ifsc: 'YESB0000262' },
-    call: (c) => c.getBeneficiary({ beneId: 'bene42' }),
+    call: (c) => c.call('getBeneficiary', { beneId: 'bene42' }),
     invalid: [
-      ['missing beneId', (c) => c.getBeneficiary({ beneId: '' })],
-      ['beneId with a slash', (c) => c.getBeneficiary({ beneId: 'a/b' })],
+      ['missing beneId', (c) => c.call('getBeneficiary', { beneId: '' })],
+      ['beneId with a slash', (c) => c.call('getBeneficiary', { beneId: 'a/b' })],
     ],
   },
   {
@@ -70,8 +71,8 @@ export const BENEFICIARY_LEGACY_CASES: readonly LegacyCase[] = [
     path: '/payout/v1/removeBeneficiary',
     bearer: true,
     table: removeBeneficiaryOutcomes,
-    call: (c) => c.removeBeneficiary({ beneId: 'bene42' }),
-    invalid: [['missing beneId', (c) => c.removeBeneficiary({ beneId: '' })]],
+    call: (c) => c.call('removeBeneficiary', { beneId: 'bene42' }),
+    invalid: [['missing beneId', (c) => c.call('removeBeneficiary', { beneId: '' })]],
   },
 ];
 
@@ -82,16 +83,16 @@ export const BENEFICIARY_V2_CASES: readonly V2Case[] = [
     path: '/payout/beneficiary',
     table: createBeneficiaryV2Outcomes,
     okBody: v2BeneficiaryBody(),
-    call: (c) => c.createBeneficiaryV2(v2Bene),
+    call: (c) => c.call('createBeneficiaryV2', v2Bene),
     invalid: [
-      ['missing beneficiary_id', (c) => c.createBeneficiaryV2({ ...v2Bene, beneId: '' })],
-      ['beneficiary_id over 50', (c) => c.createBeneficiaryV2({ ...v2Bene, beneId: 'b'.repeat(51) })],
-      ['name with digits', (c) => c.createBeneficiaryV2({ ...v2Bene, name: 'Asha 2' })],
-      ['account of 8', (c) => c.createBeneficiaryV2({ ...v2Bene, bankAccount: '12345678' })],
-      ['account of 19', (c) => c.createBeneficiaryV2({ ...v2Bene, bankAccount: '1'.repeat(19) })],
-      ['IFSC without account', (c) => c.createBeneficiaryV2({ ...v2Bene, bankAccount: undefined })],
-      ['bad VPA', (c) => c.createBeneficiaryV2({ ...v2Bene, vpa: 'a@b-c' })],
-      ['postal code of 7', (c) => c.createBeneficiaryV2({ ...v2Bene, pincode: '1234567' })],
+      ['missing beneficiary_id', (c) => c.call('createBeneficiaryV2', { ...v2Bene, beneId: '' })],
+      ['beneficiary_id over 50', (c) => c.call('createBeneficiaryV2', { ...v2Bene, beneId: 'b'.repeat(51) })],
+      ['name with digits', (c) => c.call('createBeneficiaryV2', { ...v2Bene, name: 'Asha 2' })],
+      ['account of 8', (c) => c.call('createBeneficiaryV2', { ...v2Bene, bankAccount: '12345678' })],
+      ['account of 19', (c) => c.call('createBeneficiaryV2', { ...v2Bene, bankAccount: '1'.repeat(19) })],
+      ['IFSC without account', (c) => c.call('createBeneficiaryV2', { ...v2Bene, bankAccount: undefined })],
+      ['bad VPA', (c) => c.call('createBeneficiaryV2', { ...v2Bene, vpa: 'a@b-c' })],
+      ['postal code of 7', (c) => c.call('createBeneficiaryV2', { ...v2Bene, pincode: '1234567' })],
     ],
   },
   {
@@ -100,11 +101,14 @@ export const BENEFICIARY_V2_CASES: readonly V2Case[] = [
     path: '/payout/beneficiary',
     table: getBeneficiaryV2Outcomes,
     okBody: v2BeneficiaryBody(),
-    call: (c) => c.getBeneficiaryV2({ beneId: 'bene_42' }),
+    call: (c) => c.call('getBeneficiaryV2', { beneId: 'bene_42' }),
     invalid: [
-      ['neither id nor account', (c) => c.getBeneficiaryV2({ beneId: '' })],
-      ['account without IFSC', (c) => c.getBeneficiaryV2({ bankAccount: '026291800001191', ifsc: '' })],
-      ['bad IFSC', (c) => c.getBeneficiaryV2({ bankAccount: '026291800001191', ifsc: 'YESB' })],
+      ['neither id nor account', (c) => c.call('getBeneficiaryV2', { beneId: '' })],
+      [
+        'account without IFSC',
+        (c) => c.call('getBeneficiaryV2', { bankAccount: '026291800001191', ifsc: '' }),
+      ],
+      ['bad IFSC', (c) => c.call('getBeneficiaryV2', { bankAccount: '026291800001191', ifsc: 'YESB' })],
     ],
   },
   {
@@ -113,10 +117,10 @@ export const BENEFICIARY_V2_CASES: readonly V2Case[] = [
     path: '/payout/beneficiary',
     table: deleteBeneficiaryV2Outcomes,
     okBody: v2BeneficiaryBody('DELETED'),
-    call: (c) => c.deleteBeneficiaryV2({ beneId: 'bene_42' }),
+    call: (c) => c.call('deleteBeneficiaryV2', { beneId: 'bene_42' }),
     invalid: [
-      ['missing beneficiary_id', (c) => c.deleteBeneficiaryV2({ beneId: '' })],
-      ['beneficiary_id with a space', (c) => c.deleteBeneficiaryV2({ beneId: 'a b' })],
+      ['missing beneficiary_id', (c) => c.call('deleteBeneficiaryV2', { beneId: '' })],
+      ['beneficiary_id with a space', (c) => c.call('deleteBeneficiaryV2', { beneId: 'a b' })],
     ],
   },
 ];

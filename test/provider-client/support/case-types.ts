@@ -4,7 +4,7 @@ import {
   type ProviderClient,
   type ProviderResult,
   type V2OutcomeTable,
-} from '#provider-client';
+} from '#provider-client/testing';
 
 export type Call = (c: ProviderClient) => Promise<ProviderResult<unknown>>;
 

@@ -5,7 +5,7 @@ import {
   createSdkTokenOutcomes,
   getTransferStatusV2Outcomes,
   processValidatedPayoutOutcomes,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { v2Transfer, type LegacyCase, type V2Case } from './case-types.js';
 import { btv2, pvp, sdk, tv2, tv2Inline } from './request-fixtures.js';
 
@@ -24,11 +24,17 @@ export const V2_CASES: readonly V2Case[] = [
     path: '/payout/transfers',
     table: processValidatedPayoutOutcomes,
     okBody: v2Transfer('RECEIVED'),
-    call: (c) => c.processValidatedPayout(pvp),
+    call: (c) => c.call('processValidatedPayout', pvp),
     invalid: [
-      ['missing token', (c) => c.processValidatedPayout({ ...pvp, transferToken: '' })],
-      ['mode other than upi', (c) => c.processValidatedPayout({ ...pvp, transferMode: 'imps' as 'upi' })],
-      ['amount with 3 decimals', (c) => c.processValidatedPayout({ ...pvp, transferAmount: '1.001' })],
+      ['missing token', (c) => c.call('processValidatedPayout', { ...pvp, transferToken: '' })],
+      [
+        'mode other than upi',
+        (c) => c.call('processValidatedPayout', { ...pvp, transferMode: 'imps' as 'upi' }),
+      ],
+      [
+        'amount with 3 decimals',
+        (c) => c.call('processValidatedPayout', { ...pvp, transferAmount: '1.001' }),
+      ],
     ],
   },
   {
@@ -37,8 +43,8 @@ export const V2_CASES: readonly V2Case[] = [
     path: '/verification/oauth/token',
     table: createSdkTokenOutcomes,
     okBody: { access_token: 'sdk-access-token-secret', expires_at: '2024-01-01 10:00:00 IST' },
-    call: (c) => c.createSdkToken(sdk),
-    invalid: [['missing app_id', (c) => c.createSdkToken({ ...sdk, appId: '' })]],
+    call: (c) => c.call('createSdkToken', sdk),
+    invalid: [['missing app_id', (c) => c.call('createSdkToken', { ...sdk, appId: '' })]],
   },
   {
     kind: 'v2',
@@ -46,8 +52,8 @@ export const V2_CASES: readonly V2Case[] = [
     path: '/payout/transfers',
     table: getTransferStatusV2Outcomes,
     okBody: v2Transfer('SUCCESS', 'COMPLETED'),
-    call: (c) => c.getTransferStatusV2({ transferId: 'tr_v2_1' }),
-    invalid: [['neither id', (c) => c.getTransferStatusV2({})]],
+    call: (c) => c.call('getTransferStatusV2', { transferId: 'tr_v2_1' }),
+    invalid: [['neither id', (c) => c.call('getTransferStatusV2', {})]],
   },
   {
     kind: 'v2',
@@ -55,23 +61,28 @@ export const V2_CASES: readonly V2Case[] = [
     path: '/payout/transfers',
     table: transferV2Outcomes,
     okBody: v2Transfer('RECEIVED'),
-    call: (c) => c.transferV2(tv2),
+    call: (c) => c.call('transferV2', tv2),
     invalid: [
-      ['amount below 1.00', (c) => c.transferV2({ ...tv2, amount: '0.99' })],
-      ['amount with 3 decimals', (c) => c.transferV2({ ...tv2, amount: '10.001' })],
-      ['transferId with hyphen', (c) => c.transferV2({ ...tv2, transferId: 'tr-1' })],
-      ['bad mode', (c) => c.transferV2({ ...tv2, transferMode: 'cash' as 'upi' })],
-      ['inline without a name', (c) => c.transferV2({ ...tv2Inline, beneficiary: { name: '' } })],
+      ['amount below 1.00', (c) => c.call('transferV2', { ...tv2, amount: '0.99' })],
+      ['amount with 3 decimals', (c) => c.call('transferV2', { ...tv2, amount: '10.001' })],
+      ['transferId with hyphen', (c) => c.call('transferV2', { ...tv2, transferId: 'tr-1' })],
+      ['bad mode', (c) => c.call('transferV2', { ...tv2, transferMode: 'cash' as 'upi' })],
+      ['inline without a name', (c) => c.call('transferV2', { ...tv2Inline, beneficiary: { name: '' } })],
       [
         'bank mode without IFSC',
-        (c) => c.transferV2({ ...tv2Inline, beneficiary: { name: 'Asha', bankAccount: '026291800001191' } }),
+        (c) =>
+          c.call('transferV2', {
+            ...tv2Inline,
+            beneficiary: { name: 'Asha', bankAccount: '026291800001191' },
+          }),
       ],
-      ['upi without a VPA', (c) => c.transferV2({ ...tv2Inline, transferMode: 'upi' })],
+      ['upi without a VPA', (c) => c.call('transferV2', { ...tv2Inline, transferMode: 'upi' })],
       [
         'bad VPA',
-        (c) => c.transferV2({ ...tv2Inline, transferMode: 'upi', beneficiary: { name: 'A', vpa: 'x y' } }),
+        (c) =>
+          c.call('transferV2', { ...tv2Inline, transferMode: 'upi', beneficiary: { name: 'A', vpa: 'x y' } }),
       ],
-      ['remarks with punctuation', (c) => c.transferV2({ ...tv2, remarks: 'hi!' })],
+      ['remarks with punctuation', (c) => c.call('transferV2', { ...tv2, remarks: 'hi!' })],
     ],
   },
   {
@@ -80,17 +91,21 @@ export const V2_CASES: readonly V2Case[] = [
     path: '/payout/transfers/batch',
     table: batchTransferV2Outcomes,
     okBody: { batch_transfer_id: 'batch_v2_1', cf_batch_transfer_id: '555', status: 'RECEIVED' },
-    call: (c) => c.batchTransferV2(btv2),
+    call: (c) => c.call('batchTransferV2', btv2),
     invalid: [
-      ['no entries', (c) => c.batchTransferV2({ ...btv2, transfers: [] })],
-      ['batch id over 60', (c) => c.batchTransferV2({ ...btv2, batchTransferId: 'b'.repeat(61) })],
+      ['no entries', (c) => c.call('batchTransferV2', { ...btv2, transfers: [] })],
+      ['batch id over 60', (c) => c.call('batchTransferV2', { ...btv2, batchTransferId: 'b'.repeat(61) })],
       [
         'an entry with a bad amount',
-        (c) => c.batchTransferV2({ ...btv2, transfers: [{ ...tv2, amount: '1.005' }] }),
+        (c) => c.call('batchTransferV2', { ...btv2, transfers: [{ ...tv2, amount: '1.005' }] }),
       ],
       [
         'a transfer_id twice',
-        (c) => c.batchTransferV2({ ...btv2, transfers: [tv2, { ...tv2Inline, transferId: tv2.transferId }] }),
+        (c) =>
+          c.call('batchTransferV2', {
+            ...btv2,
+            transfers: [tv2, { ...tv2Inline, transferId: tv2.transferId }],
+          }),
       ],
     ],
   },
@@ -105,7 +120,7 @@ export const V2_CASES: readonly V2Case[] = [
       status: 'PENDING',
       transfers: [v2Transfer('SUCCESS', 'COMPLETED')],
     },
-    call: (c) => c.getBatchTransferStatusV2({ batchTransferId: 'batch_v2_1' }),
-    invalid: [['neither id', (c) => c.getBatchTransferStatusV2({})]],
+    call: (c) => c.call('getBatchTransferStatusV2', { batchTransferId: 'batch_v2_1' }),
+    invalid: [['neither id', (c) => c.call('getBatchTransferStatusV2', {})]],
   },
 ];

@@ -1,5 +1,5 @@
 import { type ProviderSubState } from '#contracts';
-import { type EndpointName } from '#provider-client';
+import { type EndpointName } from '#provider-client/testing';
 
 /*
  * What each documented answer MEANS, written from the documents (shared/spec/payouts-service-

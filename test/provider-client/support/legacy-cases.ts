@@ -10,7 +10,7 @@ import {
   requestBatchTransferOutcomes,
   requestTransferOutcomes,
   selfWithdrawalOutcomes,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { legacyStatusData, legacyTransferData, type LegacyCase } from './case-types.js';
 import { bt, cp, dt, rt } from './request-fixtures.js';
 
@@ -32,18 +32,18 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: requestTransferOutcomes,
     data: legacyTransferData,
-    call: (c) => c.requestTransfer(rt),
+    call: (c) => c.call('requestTransfer', rt),
     invalid: [
-      ['missing beneId', (c) => c.requestTransfer({ ...rt, beneId: '' })],
-      ['non-alphanumeric beneId', (c) => c.requestTransfer({ ...rt, beneId: 'bene-1' })],
-      ['amount below 1.00', (c) => c.requestTransfer({ ...rt, amount: '0.99' })],
-      ['amount with 3 decimals', (c) => c.requestTransfer({ ...rt, amount: '10.001' })],
-      ['amount as float text', (c) => c.requestTransfer({ ...rt, amount: '1e3' })],
-      ['transferId with hyphen', (c) => c.requestTransfer({ ...rt, transferId: 'tr-1' })],
-      ['transferId over 40', (c) => c.requestTransfer({ ...rt, transferId: 'a'.repeat(41) })],
-      ['remarks over 70', (c) => c.requestTransfer({ ...rt, remarks: 'a'.repeat(71) })],
-      ['remarks with punctuation', (c) => c.requestTransfer({ ...rt, remarks: 'hi!' })],
-      ['bad mode', (c) => c.requestTransfer({ ...rt, transferMode: 'cash' as 'upi' })],
+      ['missing beneId', (c) => c.call('requestTransfer', { ...rt, beneId: '' })],
+      ['non-alphanumeric beneId', (c) => c.call('requestTransfer', { ...rt, beneId: 'bene-1' })],
+      ['amount below 1.00', (c) => c.call('requestTransfer', { ...rt, amount: '0.99' })],
+      ['amount with 3 decimals', (c) => c.call('requestTransfer', { ...rt, amount: '10.001' })],
+      ['amount as float text', (c) => c.call('requestTransfer', { ...rt, amount: '1e3' })],
+      ['transferId with hyphen', (c) => c.call('requestTransfer', { ...rt, transferId: 'tr-1' })],
+      ['transferId over 40', (c) => c.call('requestTransfer', { ...rt, transferId: 'a'.repeat(41) })],
+      ['remarks over 70', (c) => c.call('requestTransfer', { ...rt, remarks: 'a'.repeat(71) })],
+      ['remarks with punctuation', (c) => c.call('requestTransfer', { ...rt, remarks: 'hi!' })],
+      ['bad mode', (c) => c.call('requestTransfer', { ...rt, transferMode: 'cash' as 'upi' })],
     ],
   },
   {
@@ -53,17 +53,17 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: directTransferOutcomes,
     data: legacyTransferData,
-    call: (c) => c.directTransfer(dt),
+    call: (c) => c.call('directTransfer', dt),
     invalid: [
-      ['missing amount', (c) => c.directTransfer({ ...dt, amount: '' })],
-      ['amount below 1', (c) => c.directTransfer({ ...dt, amount: '0.50' })],
-      ['transferId over 40', (c) => c.directTransfer({ ...dt, transferId: 'x'.repeat(41) })],
-      ['no instrument', (c) => c.directTransfer({ ...dt, beneDetails: { name: 'A' } })],
+      ['missing amount', (c) => c.call('directTransfer', { ...dt, amount: '' })],
+      ['amount below 1', (c) => c.call('directTransfer', { ...dt, amount: '0.50' })],
+      ['transferId over 40', (c) => c.call('directTransfer', { ...dt, transferId: 'x'.repeat(41) })],
+      ['no instrument', (c) => c.call('directTransfer', { ...dt, beneDetails: { name: 'A' } })],
       [
         'bad IFSC',
-        (c) => c.directTransfer({ ...dt, beneDetails: { ...dt.beneDetails, ifsc: 'YESB1000262' } }),
+        (c) => c.call('directTransfer', { ...dt, beneDetails: { ...dt.beneDetails, ifsc: 'YESB1000262' } }),
       ],
-      ['bad mode', (c) => c.directTransfer({ ...dt, transferMode: 'swift' as 'upi' })],
+      ['bad mode', (c) => c.call('directTransfer', { ...dt, transferMode: 'swift' as 'upi' })],
     ],
   },
   {
@@ -73,26 +73,29 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: requestBatchTransferOutcomes,
     data: { referenceId: 456 },
-    call: (c) => c.requestBatchTransfer(bt),
+    call: (c) => c.call('requestBatchTransfer', bt),
     invalid: [
-      ['batchTransferId over 60', (c) => c.requestBatchTransfer({ ...bt, batchTransferId: 'b'.repeat(61) })],
-      ['bad format', (c) => c.requestBatchTransfer({ ...bt, batchFormat: 'CASH' as 'UPI' })],
-      ['empty batch', (c) => c.requestBatchTransfer({ ...bt, batch: [] })],
+      [
+        'batchTransferId over 60',
+        (c) => c.call('requestBatchTransfer', { ...bt, batchTransferId: 'b'.repeat(61) }),
+      ],
+      ['bad format', (c) => c.call('requestBatchTransfer', { ...bt, batchFormat: 'CASH' as 'UPI' })],
+      ['empty batch', (c) => c.call('requestBatchTransfer', { ...bt, batch: [] })],
       [
         '501 entries',
         (c) =>
-          c.requestBatchTransfer({
+          c.call('requestBatchTransfer', {
             ...bt,
             batch: Array.from({ length: 501 }, (_, i) => ({ ...bt.batch[0]!, transferId: `t${i}` })),
           }),
       ],
       [
         'entry missing ifsc',
-        (c) => c.requestBatchTransfer({ ...bt, batch: [{ ...bt.batch[0]!, ifsc: undefined }] }),
+        (c) => c.call('requestBatchTransfer', { ...bt, batch: [{ ...bt.batch[0]!, ifsc: undefined }] }),
       ],
       [
         'entry bad amount',
-        (c) => c.requestBatchTransfer({ ...bt, batch: [{ ...bt.batch[0]!, amount: '1.005' }] }),
+        (c) => c.call('requestBatchTransfer', { ...bt, batch: [{ ...bt.batch[0]!, amount: '1.005' }] }),
       ],
     ],
   },
@@ -103,16 +106,17 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: internalTransferOutcomes,
     data: { transferId: 'it_1' },
-    call: (c) => c.internalTransfer({ amount: '5', rechargeAccount: 'RA1', transferId: 'it_1' }),
+    call: (c) => c.call('internalTransfer', { amount: '5', rechargeAccount: 'RA1', transferId: 'it_1' }),
     invalid: [
-      ['amount below 1', (c) => c.internalTransfer({ amount: '0.99', rechargeAccount: 'RA1' })],
+      ['amount below 1', (c) => c.call('internalTransfer', { amount: '0.99', rechargeAccount: 'RA1' })],
       [
         'rechargeAccount not alphanumeric',
-        (c) => c.internalTransfer({ amount: '5', rechargeAccount: 'RA-1' }),
+        (c) => c.call('internalTransfer', { amount: '5', rechargeAccount: 'RA-1' }),
       ],
       [
         'transferId over 40',
-        (c) => c.internalTransfer({ amount: '5', rechargeAccount: 'RA1', transferId: 'i'.repeat(41) }),
+        (c) =>
+          c.call('internalTransfer', { amount: '5', rechargeAccount: 'RA1', transferId: 'i'.repeat(41) }),
       ],
     ],
   },
@@ -123,10 +127,10 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: selfWithdrawalOutcomes,
     successCodeField: 'statusCode',
-    call: (c) => c.selfWithdrawal({ withdrawalId: 'w1', amount: '10.00' }),
+    call: (c) => c.call('selfWithdrawal', { withdrawalId: 'w1', amount: '10.00' }),
     invalid: [
-      ['missing withdrawalId', (c) => c.selfWithdrawal({ withdrawalId: '', amount: '10.00' })],
-      ['bad amount', (c) => c.selfWithdrawal({ withdrawalId: 'w1', amount: '-1' })],
+      ['missing withdrawalId', (c) => c.call('selfWithdrawal', { withdrawalId: '', amount: '10.00' })],
+      ['bad amount', (c) => c.call('selfWithdrawal', { withdrawalId: 'w1', amount: '-1' })],
     ],
   },
   {
@@ -136,12 +140,15 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: getBeneIdOutcomes,
     data: { beneId: 'B1' },
-    call: (c) => c.getBeneId({ bankAccount: '026291800001191', ifsc: 'YESB0000262' }),
+    call: (c) => c.call('getBeneId', { bankAccount: '026291800001191', ifsc: 'YESB0000262' }),
     invalid: [
-      ['account too short', (c) => c.getBeneId({ bankAccount: '12345', ifsc: 'YESB0000262' })],
-      ['account over 40', (c) => c.getBeneId({ bankAccount: '1'.repeat(41), ifsc: 'YESB0000262' })],
-      ['IFSC 5th char not 0', (c) => c.getBeneId({ bankAccount: '026291800001191', ifsc: 'YESB1000262' })],
-      ['only one given', (c) => c.getBeneId({ bankAccount: '026291800001191', ifsc: '' })],
+      ['account too short', (c) => c.call('getBeneId', { bankAccount: '12345', ifsc: 'YESB0000262' })],
+      ['account over 40', (c) => c.call('getBeneId', { bankAccount: '1'.repeat(41), ifsc: 'YESB0000262' })],
+      [
+        'IFSC 5th char not 0',
+        (c) => c.call('getBeneId', { bankAccount: '026291800001191', ifsc: 'YESB1000262' }),
+      ],
+      ['only one given', (c) => c.call('getBeneId', { bankAccount: '026291800001191', ifsc: '' })],
     ],
   },
   {
@@ -155,8 +162,8 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
       referenceId: 456,
       transfers: [{ transferId: 't1', referenceId: 9, amount: '10.50', status: 'SUCCESS', utr: 'U' }],
     },
-    call: (c) => c.getBatchTransferStatus({ batchTransferId: 'batch_1' }),
-    invalid: [['missing id', (c) => c.getBatchTransferStatus({ batchTransferId: '' })]],
+    call: (c) => c.call('getBatchTransferStatus', { batchTransferId: 'batch_1' }),
+    invalid: [['missing id', (c) => c.call('getBatchTransferStatus', { batchTransferId: '' })]],
   },
   {
     kind: 'legacy',
@@ -165,16 +172,16 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: cardpayOutcomes,
     data: legacyTransferData,
-    call: (c) => c.cardpay(cp),
+    call: (c) => c.call('cardpay', cp),
     invalid: [
-      ['missing token', (c) => c.cardpay({ ...cp, token: '' })],
-      ['amount below 1.00', (c) => c.cardpay({ ...cp, amount: '0.99' })],
-      ['transferId with a dot', (c) => c.cardpay({ ...cp, transferId: 'tr.1' })],
-      ['bad cardType', (c) => c.cardpay({ ...cp, cardType: 'PREPAID' as 'DEBIT' })],
-      ['bad networkType', (c) => c.cardpay({ ...cp, networkType: 'AMEX' as 'VISA' })],
-      ['cryptogram over 600', (c) => c.cardpay({ ...cp, cryptogram: 'c'.repeat(601) })],
-      ['tokenExpiry not YYYY-MM', (c) => c.cardpay({ ...cp, tokenExpiry: '12/30' })],
-      ['PAN sequence over 3', (c) => c.cardpay({ ...cp, tokenPANSequenceNumber: '0001' })],
+      ['missing token', (c) => c.call('cardpay', { ...cp, token: '' })],
+      ['amount below 1.00', (c) => c.call('cardpay', { ...cp, amount: '0.99' })],
+      ['transferId with a dot', (c) => c.call('cardpay', { ...cp, transferId: 'tr.1' })],
+      ['bad cardType', (c) => c.call('cardpay', { ...cp, cardType: 'PREPAID' as 'DEBIT' })],
+      ['bad networkType', (c) => c.call('cardpay', { ...cp, networkType: 'AMEX' as 'VISA' })],
+      ['cryptogram over 600', (c) => c.call('cardpay', { ...cp, cryptogram: 'c'.repeat(601) })],
+      ['tokenExpiry not YYYY-MM', (c) => c.call('cardpay', { ...cp, tokenExpiry: '12/30' })],
+      ['PAN sequence over 3', (c) => c.call('cardpay', { ...cp, tokenPANSequenceNumber: '0001' })],
     ],
   },
   {
@@ -194,23 +201,23 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
         },
       ],
     },
-    call: (c) => c.beneHistory({ beneId: 'bene1', perPage: 10 }),
+    call: (c) => c.call('beneHistory', { beneId: 'bene1', perPage: 10 }),
     invalid: [
-      ['startDate without endDate', (c) => c.beneHistory({ beneId: 'b1', startDate: '2024-01-01' })],
+      ['startDate without endDate', (c) => c.call('beneHistory', { beneId: 'b1', startDate: '2024-01-01' })],
       [
         'bad date format',
-        (c) => c.beneHistory({ beneId: 'b1', startDate: '01-01-2024', endDate: '2024-01-02' }),
+        (c) => c.call('beneHistory', { beneId: 'b1', startDate: '01-01-2024', endDate: '2024-01-02' }),
       ],
       [
         'start after end',
-        (c) => c.beneHistory({ beneId: 'b1', startDate: '2024-02-01', endDate: '2024-01-02' }),
+        (c) => c.call('beneHistory', { beneId: 'b1', startDate: '2024-02-01', endDate: '2024-01-02' }),
       ],
       [
         'endDate today',
-        (c) => c.beneHistory({ beneId: 'b1', endDate: new Date().toISOString().slice(0, 10) }),
+        (c) => c.call('beneHistory', { beneId: 'b1', endDate: new Date().toISOString().slice(0, 10) }),
       ],
-      ['perPage 26', (c) => c.beneHistory({ beneId: 'b1', perPage: 26 })],
-      ['page 0', (c) => c.beneHistory({ beneId: 'b1', page: 0 })],
+      ['perPage 26', (c) => c.call('beneHistory', { beneId: 'b1', perPage: 26 })],
+      ['page 0', (c) => c.call('beneHistory', { beneId: 'b1', page: 0 })],
     ],
   },
   {
@@ -220,10 +227,10 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     bearer: true,
     table: getTransferStatusOutcomes,
     data: legacyStatusData('SUCCESS'),
-    call: (c) => c.getTransferStatus({ transferId: 'tr_1' }),
+    call: (c) => c.call('getTransferStatus', { transferId: 'tr_1' }),
     invalid: [
-      ['neither id', (c) => c.getTransferStatus({})],
-      ['both ids', (c) => c.getTransferStatus({ transferId: 'tr_1', referenceId: '5' })],
+      ['neither id', (c) => c.call('getTransferStatus', {})],
+      ['both ids', (c) => c.call('getTransferStatus', { transferId: 'tr_1', referenceId: '5' })],
     ],
   },
 ];

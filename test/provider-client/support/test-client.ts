@@ -3,7 +3,7 @@ import {
   type ProviderClient,
   type ProviderClientDeps,
   type ProviderClientOptions,
-} from '#provider-client';
+} from '#provider-client/testing';
 import { type StubProvider } from './stub-provider.js';
 
 export const TEST_ACCOUNT = {

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { type BatchLedger, type BatchRepository } from '#ledger';
 import { createLogger } from '#observability';
 import { strictFake } from '#test-support';
-import { connectorsOf, type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client/testing';
 import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { type BatchSubmission } from './batch-submission.js';
 import { BatchCheckWorker } from './batch-check-worker.js';

@@ -5,7 +5,7 @@ import {
   type BatchTransferAccepted,
   type FailureKind,
   type ProviderResult,
-} from '#provider-client';
+} from '#provider-client/testing';
 import {
   batchAttentionReason,
   type BatchDecision,
@@ -18,7 +18,8 @@ const timings = { firstCheckMs: 1000, resendMs: 100 };
 /** What the connector makes of a v1 send's answer: the result, and the provider's batch id. */
 function wrap(result: ProviderResult<BatchTransferAccepted>): BatchSubmitted {
   const referenceId = 'data' in result ? result.data?.referenceId : undefined;
-  return { result, ...(referenceId ? { referenceId } : {}) };
+  const code = result.diagnostics.evidence;
+  return { result, ...(referenceId ? { referenceId } : {}), ...(code ? { refusalCode: code } : {}) };
 }
 const diagnostics = (sent = true) => ({
   endpoint: 'requestBatchTransfer' as const,
@@ -26,7 +27,7 @@ const diagnostics = (sent = true) => ({
   sent,
   attempts: 1,
   durationMs: 1,
-  subCode: '422',
+  evidence: '422',
   message: 'Insufficient balance',
 });
 

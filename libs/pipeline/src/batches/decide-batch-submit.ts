@@ -46,7 +46,7 @@ export function decideAfterBatchSubmit(
       return {
         to: r.diagnostics.sent ? 'FAILED' : 'REJECTED',
         reason: r.reason,
-        ...(r.diagnostics.subCode ? { statusCode: r.diagnostics.subCode } : {}),
+        ...(sent.refusalCode ? { statusCode: sent.refusalCode } : {}),
       };
     case 'unknown':
       return { to: 'UNKNOWN', reason: r.reason, recheckInMs: t.firstCheckMs };

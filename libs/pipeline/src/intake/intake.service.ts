@@ -1,6 +1,5 @@
 import { type KeyObject } from 'node:crypto';
-import { type ProviderApi } from '#provider-client';
-import { type RejectReason } from '#contracts';
+import { type ProviderApi, type RejectReason } from '#contracts';
 import {
   type BatchLedger,
   type BatchRepository,

@@ -1,7 +1,8 @@
 import { type KeyObject } from 'node:crypto';
-import { generationRuleRefusing, type ProviderApi } from '#provider-client';
+import { ProviderPort } from '#provider-client';
 import {
   type Command,
+  type ProviderApi,
   commandIdentity,
   decodeCommand,
   MAX_COMMAND_BYTES,
@@ -69,7 +70,7 @@ export function screen(
     }
     // What the account's generation would refuse at the provider is refused here, named, and
     // nothing is stored: the producer can send it again, corrected, under the same id.
-    const refusal = generationRuleRefusing(o.apiOf(accountId), r.value);
+    const refusal = ProviderPort.ruleRefusing(o.apiOf(accountId), r.value);
     if (refusal) {
       dead.push({ m, reason: 'api_generation_rule', detail: refusal.reason, type: r.value.type });
       continue;

@@ -1,10 +1,6 @@
+import { type ProviderApi } from '#contracts';
 import { maskAccountNumber, maskEmail, maskPhone, maskVpa } from '#observability';
-import {
-  type ApiGeneration,
-  type BeneficiaryDetails,
-  type ProviderBeneficiary,
-  type ProviderResult,
-} from '#provider-client';
+import { type BeneficiaryDetails, type ProviderBeneficiary, type ProviderResult } from '#provider-client';
 
 /** What became of a beneficiary request, in the service's terms. */
 export type BeneficiaryResult = 'created' | 'exists' | 'found' | 'deleted' | 'absent';
@@ -36,13 +32,13 @@ export interface MaskedBeneficiary {
 export type BeneficiaryAnswer =
   | {
       readonly ok: true;
-      readonly generation: ApiGeneration;
+      readonly generation: ProviderApi;
       readonly result: BeneficiaryResult;
       readonly beneficiary?: MaskedBeneficiary;
     }
   | {
       readonly ok: false;
-      readonly generation: ApiGeneration;
+      readonly generation: ProviderApi;
       readonly code: BeneficiaryErrorCode;
       readonly message: string;
       readonly providerCode?: string;
@@ -98,8 +94,8 @@ export function differingFields(asked: BeneficiaryDetails, found: ProviderBenefi
 }
 
 /** A refusal or an unclear answer, in the service's terms. */
-export function beneficiaryErrorOf(generation: ApiGeneration, r: ProviderResult<unknown>): BeneficiaryAnswer {
-  const providerCode = r.diagnostics.subCode ?? r.diagnostics.code;
+export function beneficiaryErrorOf(generation: ProviderApi, r: ProviderResult<unknown>): BeneficiaryAnswer {
+  const providerCode = r.diagnostics.evidence;
   const e = (code: BeneficiaryErrorCode, message: string): BeneficiaryAnswer => ({
     ok: false,
     generation,
@@ -140,7 +136,7 @@ export function beneficiaryErrorOf(generation: ApiGeneration, r: ProviderResult<
  * Same details: the create stands ("exists"); other details: a conflict naming the fields.
  */
 export function decideExisting(
-  generation: ApiGeneration,
+  generation: ProviderApi,
   asked: BeneficiaryDetails,
   found: ProviderResult<ProviderBeneficiary>,
   unclear: boolean,

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  type BeneficiaryConnector,
   type BeneficiaryDetails,
   type Diagnostics,
+  type ProviderBeneficiaries,
   type ProviderBeneficiary,
   type ProviderResult,
   type Routed,
@@ -17,7 +17,7 @@ const d = (code?: string): Diagnostics => ({
   sent: true,
   attempts: 1,
   durationMs: 1,
-  ...(code ? { code } : {}),
+  ...(code ? { evidence: code } : {}),
 });
 const ok = <D>(data: D): ProviderResult<D> => ({ outcome: 'success', data, diagnostics: d() });
 const failed = (
@@ -52,15 +52,18 @@ type Calls = {
   get?: ProviderResult<ProviderBeneficiary>[];
   byAccount?: ProviderResult<ProviderBeneficiary>;
   remove?: ProviderResult<{ removed: true }>;
+  /** The connector's word that the same account + IFSC exists under another id. */
+  sameAccountExists?: true;
 };
 
 /** A strict fake: a call the test did not set up fails the test. */
-function connector(c: Calls): { conn: BeneficiaryConnector; log: string[] } {
+function connector(c: Calls): { conn: ProviderBeneficiaries; log: string[] } {
   const log: string[] = [];
   const routed = <D>(r: ProviderResult<D> | undefined, name: string): Promise<Routed<D>> => {
     log.push(name);
     if (!r) throw new Error(`unexpected call: ${name}`);
-    return Promise.resolve({ generation: 'v2', result: r });
+    const same = name === 'create' && c.sameAccountExists ? { sameAccountExists: true as const } : {};
+    return Promise.resolve({ generation: 'v2', result: r, ...same });
   };
   const gets = [...(c.get ?? [])];
   const conn = {
@@ -69,7 +72,7 @@ function connector(c: Calls): { conn: BeneficiaryConnector; log: string[] } {
     get: () => routed(gets.shift(), 'get'),
     findByAccount: () => routed(c.byAccount, 'findByAccount'),
     remove: () => routed(c.remove, 'remove'),
-  } as unknown as BeneficiaryConnector;
+  } as unknown as ProviderBeneficiaries;
   return { conn, log };
 }
 
@@ -104,6 +107,7 @@ describe('ManageBeneficiaries', () => {
   it('409 on the account (beneficiary_already_exists): read by account; another id is a conflict', async () => {
     const { conn, log } = connector({
       create: failed('duplicate', 'beneficiary_already_exists'),
+      sameAccountExists: true,
       byAccount: ok({ ...registered, beneId: 'other' }),
     });
     const a = await new ManageBeneficiaries(conn).create('acc', asked);

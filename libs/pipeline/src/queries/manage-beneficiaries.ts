@@ -1,6 +1,6 @@
 import {
-  type BeneficiaryConnector,
   type BeneficiaryDetails,
+  type ProviderBeneficiaries,
   type ProviderBeneficiary,
   type ProviderResult,
 } from '#provider-client';
@@ -28,7 +28,7 @@ const KAFKA_REQUEST: ChangedBy = { source: 'queries', operatorId: null };
 export class ManageBeneficiaries {
   /** `changes`: where each create and remove is recorded before the provider is asked (issue 30). */
   constructor(
-    private readonly connector: BeneficiaryConnector,
+    private readonly connector: ProviderBeneficiaries,
     private readonly changes?: BeneficiaryChangeLog,
   ) {}
 
@@ -39,14 +39,15 @@ export class ManageBeneficiaries {
     by: ChangedBy = KAFKA_REQUEST,
   ): Promise<BeneficiaryAnswer> {
     await this.changes?.record({ accountId, beneId: b.beneId, change: 'created', ...by });
-    const { generation, result } = await this.connector.create(accountId, b, requestId);
+    const created = await this.connector.create(accountId, b, requestId);
+    const { generation, result } = created;
     if (result.outcome === 'success') {
       return { ok: true, generation, result: 'created', beneficiary: maskBeneficiary(result.data) };
     }
     const duplicate = result.outcome === 'failed' && result.kind === 'duplicate';
     if (!duplicate && result.outcome !== 'unknown') return beneficiaryErrorOf(generation, result);
-    // v2 says which one exists: the same account + IFSC under another id is read by account.
-    const byAccount = result.diagnostics.code === 'beneficiary_already_exists' && b.bankAccount && b.ifsc;
+    // The connector says when the same account + IFSC exists under another id: read by account.
+    const byAccount = created.sameAccountExists === true && b.bankAccount && b.ifsc;
     const found = byAccount
       ? await this.connector.findByAccount(accountId, b.bankAccount ?? '', b.ifsc ?? '', requestId)
       : await this.connector.get(accountId, b.beneId, requestId);

@@ -13,7 +13,7 @@ import {
   SecretsCipher,
 } from '#ledger';
 import { createLogger } from '#observability';
-import { type BeneficiaryConnector, type ProviderClient } from '#provider-client';
+import { type ProviderBeneficiaries, type ProviderQueries } from '#provider-client';
 import { type DeadLetterMessage, type MessageProducer, type OutboundTopicMessages } from '../shared/ports.js';
 import { PipelineMetrics } from '../shared/pipeline.metrics.js';
 import { QueryService } from './query.service.js';
@@ -75,10 +75,10 @@ function setup(failures: number, removeOutcome: 'success' | 'retry-safe' = 'succ
           : { outcome: 'retry-safe', reason: 'rate limited', diagnostics };
       return Promise.resolve({ generation: 'v1', result });
     },
-  } as unknown as BeneficiaryConnector;
+  } as unknown as ProviderBeneficiaries;
   const service = new QueryService({
     producer,
-    client: {} as ProviderClient,
+    provider: {} as ProviderQueries,
     logger: silent,
     registry: new Registry(),
     topicPrefix: 'p',

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { replyHeaderProblems, replyProblems, type QueryReply } from '#contracts';
 import { createLogger } from '#observability';
-import { type BeneficiaryConnector, type ProviderClient } from '#provider-client';
+import { type ProviderBeneficiaries, type ProviderQueries } from '#provider-client';
 import type pg from 'pg';
 import { type DeadLetterRepository, type QueryAnswerRepository } from '#ledger';
 import {
@@ -41,7 +41,7 @@ function service(sent: OutboundTopicMessages[]): QueryService {
   });
   return new QueryService({
     producer,
-    client: strict<ProviderClient>('client'),
+    provider: strict<ProviderQueries>('provider'),
     logger: createLogger({
       level: 'silent',
       name: 't',
@@ -50,7 +50,7 @@ function service(sent: OutboundTopicMessages[]): QueryService {
     registry: new Registry(),
     topicPrefix: 'p',
     defaultAccountId: 'default',
-    beneficiaries: strict<BeneficiaryConnector>('beneficiaries', { generationOf: () => 'v2' }),
+    beneficiaries: strict<ProviderBeneficiaries>('beneficiaries', { generationOf: () => 'v2' }),
     ledgerHistory: { page: () => Promise.resolve([]) },
     replyTopics: parseReplyTopics('payouts.query-replies').topics,
     pool: strict<pg.Pool>('pool'),

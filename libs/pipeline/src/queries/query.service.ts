@@ -1,14 +1,17 @@
 import { type KeyObject, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { decodeQuery, type Query, type QueryReply, queryReplyHeaders, TOPICS, topicName } from '#contracts';
 import { type DeadLetterRepository, type QueryAnswerRepository } from '#ledger';
 import { type AppLogger } from '#observability';
 import {
-  type ApiGeneration,
-  type BeneficiaryConnector,
-  type ProviderClient,
-  type ProviderResult,
-} from '#provider-client';
+  decodeQuery,
+  type ProviderApi,
+  type Query,
+  type QueryReply,
+  queryReplyHeaders,
+  TOPICS,
+  topicName,
+} from '#contracts';
+import { type ProviderBeneficiaries, type ProviderQueries, type ProviderResult } from '#provider-client';
 import { Counter, type Registry } from 'prom-client';
 import { type BeneficiaryAnswer } from './beneficiary-decisions.js';
 import { type BeneHistoryReader } from './ledger-bene-history.js';
@@ -28,13 +31,14 @@ import { replyTopicRefusal, type ReplyTopics } from './reply-topics.js';
 export interface QueryDeps {
   /** Sends the replies. */
   producer: MessageProducer;
-  client: ProviderClient;
+  /** The provider's queries (the port's): beneficiary history, the SDK token. */
+  provider: ProviderQueries;
   logger: AppLogger;
   registry: Registry;
   topicPrefix: string;
   defaultAccountId: string;
   /** Beneficiary calls, routed by the account's API generation. */
-  beneficiaries: BeneficiaryConnector;
+  beneficiaries: ProviderBeneficiaries;
   /** Beneficiary history of a v2 account, from our own ledger. */
   ledgerHistory: BeneHistoryReader;
   /** Where a reply may go (QUERY_REPLY_TOPICS); never the service's own topics. */
@@ -275,14 +279,14 @@ export class QueryService {
           const transfers = await this.d.ledgerHistory.page(accountId, q.data);
           return { ok: true, result: 'ok', generation, data: { transfers } };
         }
-        return fromProvider(await this.d.client.beneHistory({ ...q.data }, opts), (d) => d, generation);
+        return fromProvider(await this.d.provider.beneHistory({ ...q.data }, opts), (d) => d, generation);
       case 'query.sdk_token':
         return fromProvider(
-          await this.d.client.createSdkToken(
+          await this.d.provider.sdkToken(
             {
               appId: q.data.appId,
-              product: q.data.product ?? 'VKYC',
-              metadata: { vkyc_request_id: q.data.metadata.vkycRequestId },
+              product: q.data.product,
+              vkycRequestId: q.data.metadata.vkycRequestId,
               authenticatedUser: q.data.authenticatedUser,
             },
             opts,
@@ -312,12 +316,12 @@ function peekQueryId(v: Buffer | null): string | undefined {
   }
 }
 
-function fromProvider<D>(r: ProviderResult<D>, view: (d: D) => object, generation?: ApiGeneration): Answer {
+function fromProvider<D>(r: ProviderResult<D>, view: (d: D) => object, generation?: ProviderApi): Answer {
   const g = generation ? { generation } : {};
   if (r.outcome === 'success') {
     return { ok: true, result: 'ok', ...g, data: view(r.data) as Record<string, unknown> };
   }
-  const providerCode = r.diagnostics.subCode ?? r.diagnostics.code;
+  const providerCode = r.diagnostics.evidence;
   return {
     ok: false,
     result: r.outcome,

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { payoutRow } from '#test-support';
-import { type PayoutFound } from '#provider-client';
+import { type PayoutFound } from '#provider-client/testing';
 import { type CheckRules, type StatusCheck } from './decide-check.js';
 import { attentionWatchFirst, decideOnAttentionAnswer, SETTLED_WHILE_WAITING } from './attention-watch.js';
 import { DEFAULT_CALENDAR } from '../shared/working-days.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Diagnostics, mapProviderStatus, type ProviderResult } from '#provider-client';
+import { type Diagnostics, mapProviderStatus, type ProviderResult } from '#provider-client/testing';
 import { payoutRow } from '#test-support';
 import { errorOf } from '../shared/submit-payout.js';
 import { type CheckRules, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';

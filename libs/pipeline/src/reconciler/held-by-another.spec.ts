@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type PayoutStatus } from '#contracts';
 import { type PayoutRow } from '#ledger';
-import { mapProviderStatus, type PayoutFound } from '#provider-client';
+import { mapProviderStatus, type PayoutFound } from '#provider-client/testing';
 import { payoutRow } from '#test-support';
 import { type CheckRules, decideOnAnswer } from './decide-check.js';
 import { HELD_BY_ANOTHER } from './held-by-another.js';

@@ -1,7 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PAYOUT_KIND_NAMES as KINDS } from '#contracts';
-import { PROVIDER_APIS } from '#provider-client';
+import { PAYOUT_KIND_NAMES as KINDS, PROVIDER_APIS } from '#contracts';
 import { hasStatusCheck, traitsOf } from '../shared/payout-kinds.js';
 import { onExpiredSubmission, onNotFound } from './in-doubt.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { payoutRow } from '#test-support';
-import { type PayoutFound } from '#provider-client';
+import { type PayoutFound } from '#provider-client/testing';
 import { type CheckRules, decideOnAnswer, type StatusCheck } from './decide-check.js';
 import { type LongWaitRules, longWaitStep, slowingDelay } from './long-waits.js';
 import { DEFAULT_CALENDAR } from '../shared/working-days.js';

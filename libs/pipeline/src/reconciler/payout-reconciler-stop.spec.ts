@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { type PayoutLedger, type PayoutRepository } from '#ledger';
 import { createLogger } from '#observability';
 import { strictFake } from '#test-support';
-import { connectorsOf, type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client/testing';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';

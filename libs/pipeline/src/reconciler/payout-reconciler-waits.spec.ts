@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
 import { payoutRow, strictFake } from '#test-support';
-import { type Connectors, type PayoutCheck, type PayoutConnector } from '#provider-client';
+import { type Connectors, type PayoutCheck, type PayoutConnector } from '#provider-client/testing';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { DEFAULT_CALENDAR } from '../shared/working-days.js';

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { type PayoutChange, type PayoutLedger, type PayoutRepository, type PayoutRow } from '#ledger';
 import { createLogger } from '#observability';
 import { payoutRow, strictFake } from '#test-support';
-import { connectorsOf, type ProviderClient } from '#provider-client';
+import { connectorsOf, type ProviderClient } from '#provider-client/testing';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { PayoutReconciler } from './payout-reconciler.js';
@@ -45,7 +45,7 @@ function harness(notFound: boolean | string = true) {
     },
   });
   const client = strict<ProviderClient>('client', {
-    getTransferStatus: async () =>
+    call: async () =>
       typeof notFound === 'string'
         ? {
             outcome: notFound === 'SUCCESS' ? 'success' : 'pending',

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type FailureKind, type ProviderResult } from '#provider-client';
+import { type FailureKind, type ProviderResult } from '#provider-client/testing';
 import { type PayoutKind } from '#ledger';
 import { decideAfterSubmit, type Decision, REFUSED_ON_RESEND } from './decide-after-submit.js';
 
@@ -11,7 +11,7 @@ const diagnostics = (message?: string, sent = true) => ({
   sent,
   attempts: 1,
   durationMs: 1,
-  subCode: '422',
+  evidence: '422',
   message,
 });
 const first = { attempt: 1, kind: 'direct_transfer' as PayoutKind };
@@ -222,7 +222,8 @@ describe('decideAfterSubmit', () => {
     for (const [result, expected] of NOT_REFUSED) {
       for (const send of [first, resend]) {
         assert.deepEqual(
-          decideAfterSubmit({ result }, timings, send),
+          // The connector gives the code to keep with an accepted answer as the submission's statusCode.
+          decideAfterSubmit({ result, statusCode: '422' }, timings, send),
           expected,
           `${result.outcome} ${send.attempt}`,
         );

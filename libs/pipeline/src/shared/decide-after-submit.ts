@@ -103,11 +103,11 @@ function decideOutcome(
   const why = (fallback: string) => maskDigitRuns(r.diagnostics.message ?? fallback);
   switch (r.outcome) {
     case 'success':
-      return { to: 'SUCCESS', statusCode: s.statusCode ?? r.diagnostics.subCode };
+      return { to: 'SUCCESS', statusCode: s.statusCode };
     case 'pending':
       return {
         to: 'PENDING',
-        statusCode: s.statusCode ?? r.diagnostics.subCode,
+        statusCode: s.statusCode,
         recheckInMs: t.firstCheckMs,
         ...(r.subState ? { subState: r.subState } : {}),
       };
@@ -127,13 +127,13 @@ function decideOutcome(
           return {
             to: 'REJECTED',
             reason: why(r.reason),
-            statusCode: r.diagnostics.code ?? r.diagnostics.subCode,
+            statusCode: r.diagnostics.evidence,
           };
         case 'invalid-request':
           return {
             to: r.diagnostics.sent ? 'FAILED' : 'REJECTED',
             reason: why(r.reason),
-            statusCode: r.diagnostics.code ?? r.diagnostics.subCode,
+            statusCode: r.diagnostics.evidence,
           };
         case 'rejected':
         case 'not-found':
@@ -141,7 +141,7 @@ function decideOutcome(
           return {
             to: 'FAILED',
             reason: why(r.reason),
-            statusCode: r.diagnostics.code ?? r.diagnostics.subCode,
+            statusCode: r.diagnostics.evidence,
           };
       }
       break;

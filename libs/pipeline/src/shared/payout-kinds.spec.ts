@@ -8,16 +8,11 @@ import {
   PAYOUT_KIND_NAMES,
   type Command,
   type PayoutKind,
-} from '#contracts';
-import { SecretsCipher, splitSecrets, type PayoutRow } from '#ledger';
-import {
-  type CallOptions,
-  connectorsOf,
-  KIND_TRAITS,
   PROVIDER_APIS,
   type ProviderApi,
-  type ProviderClient,
-} from '#provider-client';
+} from '#contracts';
+import { SecretsCipher, splitSecrets, type PayoutRow } from '#ledger';
+import { type CallOptions, connectorsOf, KIND_TRAITS, type ProviderClient } from '#provider-client/testing';
 import { decideAfterSubmit } from './decide-after-submit.js';
 import { submitPayout } from './submit-payout.js';
 import { PAYOUT_KINDS, REVERSAL_WATCH_KINDS, traitsOf } from './payout-kinds.js';
@@ -30,18 +25,14 @@ interface Call {
 
 /** A provider that records every call and answers each with "pending". */
 function recordingClient(calls: Call[]): ProviderClient {
-  return new Proxy({} as ProviderClient, {
-    get(_target, prop) {
-      if (prop === 'then') return undefined;
-      return async (request: unknown, opts: CallOptions) => {
-        calls.push({ method: String(prop), request, opts });
-        return {
-          outcome: 'pending',
-          diagnostics: { endpoint: prop, requestId: opts.requestId, sent: true, attempts: 1, durationMs: 1 },
-        };
-      };
-    },
-  });
+  const call = (method: string, request: unknown, opts: CallOptions) => {
+    calls.push({ method, request, opts });
+    return Promise.resolve({
+      outcome: 'pending',
+      diagnostics: { endpoint: method, requestId: opts.requestId, sent: true, attempts: 1, durationMs: 1 },
+    });
+  };
+  return { call } as unknown as ProviderClient;
 }
 
 const cipher = new SecretsCipher('k1', randomBytes(32));

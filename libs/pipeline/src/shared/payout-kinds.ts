@@ -1,6 +1,6 @@
-import { PAYOUT_KIND_NAMES, type PayoutKind } from '#contracts';
+import { PAYOUT_KIND_NAMES, PROVIDER_APIS, type PayoutKind, type ProviderApi } from '#contracts';
 import { type PayoutRow } from '#ledger';
-import { KIND_TRAITS, kindTraits, PROVIDER_APIS, type KindTraits, type ProviderApi } from '#provider-client';
+import { type KindTraits, ProviderPort } from '#provider-client';
 
 /** A count a kind uses up when it is accepted; past the limit the payout is rejected at intake. */
 export type KindQuota = 'daily_withdrawal';
@@ -41,7 +41,7 @@ export function apiOf(row: { readonly providerApi?: ProviderApi | undefined }): 
 
 /** How the provider treats this payout: by its kind, on the generation it was sent on. */
 export function traitsOf(row: Pick<PayoutRow, 'kind' | 'providerApi'>): KindTraits {
-  return kindTraits(apiOf(row), row.kind);
+  return ProviderPort.traits(apiOf(row), row.kind);
 }
 
 /**
@@ -49,7 +49,7 @@ export function traitsOf(row: Pick<PayoutRow, 'kind' | 'providerApi'>): KindTrai
  * generation (today the two generations agree on every kind).
  */
 export const REVERSAL_WATCH_KINDS: readonly PayoutKind[] = PAYOUT_KIND_NAMES.filter((k) =>
-  PROVIDER_APIS.some((api) => KIND_TRAITS[api][k].reversalWatch),
+  PROVIDER_APIS.some((api) => ProviderPort.traits(api, k).reversalWatch),
 );
 
 /**
@@ -58,10 +58,10 @@ export const REVERSAL_WATCH_KINDS: readonly PayoutKind[] = PAYOUT_KIND_NAMES.fil
  * generations agree; a kind without a status endpoint is never asked, its watch just ends).
  */
 export const FAILED_WATCH_KINDS: readonly PayoutKind[] = PAYOUT_KIND_NAMES.filter((k) =>
-  PROVIDER_APIS.some((api) => KIND_TRAITS[api][k].status !== null),
+  PROVIDER_APIS.some((api) => ProviderPort.traits(api, k).status !== null),
 );
 
 /** Whether the provider can be asked about a payout of this kind sent on this generation. */
 export function hasStatusCheck(kind: PayoutKind, api: ProviderApi): boolean {
-  return kindTraits(api, kind).status !== null;
+  return ProviderPort.traits(api, kind).status !== null;
 }

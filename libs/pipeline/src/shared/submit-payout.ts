@@ -67,16 +67,19 @@ async function send<K extends PayoutKind>(
   );
 }
 
-/** Raw provider codes kept on the row for support (already scrubbed by the client). */
+/**
+ * What the row keeps of a call for support: the diagnostics the connector gave (already scrubbed),
+ * as it gave them, less the call's own bookkeeping (request id, attempts, timing) and the evidence
+ * kept as the status code.
+ */
 export function errorOf(d: Diagnostics): Record<string, unknown> {
-  return {
-    endpoint: d.endpoint,
-    sent: d.sent,
-    httpStatus: d.httpStatus,
-    status: d.status,
-    subCode: d.subCode,
-    code: d.code,
-    message: d.message,
-    errorCode: d.errorCode,
-  };
+  const {
+    requestId: _id,
+    attempts: _n,
+    durationMs: _ms,
+    earlierAttemptMayHaveReached: _e,
+    evidence: _v,
+    ...kept
+  } = d;
+  return kept;
 }

@@ -1,4 +1,4 @@
-import { type PayoutStatus } from '#contracts';
+import { type PayoutStatus, type ProviderApi } from '#contracts';
 import {
   canMove,
   contradictionOf,
@@ -9,10 +9,7 @@ import {
   type WebhookFields,
 } from '#ledger';
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
-import { mapProviderStatus, type ProviderApi, WEBHOOK_EVENT_STATUS } from '#provider-client';
-
-/** The state a transfer webhook announces (the connector's mapping of the provider's events). */
-export const WEBHOOK_STATUS: Readonly<Record<string, PayoutStatus | null>> = WEBHOOK_EVENT_STATUS;
+import { type WebhookMeaning } from '#provider-client';
 
 /** Why a webhook was not applied directly but the payout is checked now instead. */
 export type RecheckReason =
@@ -80,9 +77,9 @@ export type HintStep =
  * provider, never to guess; where the provider cannot be asked (no status endpoint for the
  * kind), a webhook changes nothing.
  */
-export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx: HintContext): HintStep {
-  if (!Object.hasOwn(WEBHOOK_STATUS, event)) return { do: 'nothing', why: 'no_state' };
-  const to = WEBHOOK_STATUS[event] ?? null;
+export function decideHint(row: PayoutRow, m: WebhookMeaning, f: WebhookFields, ctx: HintContext): HintStep {
+  if (m.about !== 'transfer') return { do: 'nothing', why: 'no_state' };
+  const to = m.announces;
   if (row.status === 'RECEIVED' || row.status === 'SUBMITTING') return { do: 'wait' };
   const ask = (why: RecheckReason): HintStep =>
     ctx.checkable ? { do: 'recheck', why } : { do: 'nothing', why: 'no_status_endpoint' };
@@ -92,9 +89,8 @@ export function decideHint(row: PayoutRow, event: string, f: WebhookFields, ctx:
       ? ask('odd_order')
       : { do: 'nothing', why: 'no_state' };
   }
-  if (f.status !== undefined && mapProviderStatus(f.status) !== to) {
-    return settledOr(row, ask('status_mismatch'));
-  }
+  // The webhook's own status word says another state than its event (the connector compares).
+  if (!m.statusAgrees) return settledOr(row, ask('status_mismatch'));
   const binding = bindingOf(row, f, ctx.apiVersion);
   if (binding !== 'bound') return unbound(row, to, ctx, binding);
   if (row.status === to) return { do: 'nothing', why: 'same_state' };

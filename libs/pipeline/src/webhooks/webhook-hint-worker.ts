@@ -17,8 +17,9 @@ import {
   type WebhookState,
 } from '#ledger';
 import { type AppLogger, Poller, type WorkerMetricsPort } from '#observability';
+import { type ProviderNoticeKind, type ProviderWebhooks, type WebhookMeaning } from '#provider-client';
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
-import { decideHint, type HintContext, onContradiction, WEBHOOK_STATUS } from './decide-hint.js';
+import { decideHint, type HintContext, onContradiction } from './decide-hint.js';
 import { decideSubStateHint } from './decide-sub-state-hint.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
@@ -53,6 +54,8 @@ export interface WebhookWorkerDeps {
   readonly logger: AppLogger;
   /** Counts failed rounds (payouts_worker_failures_total{worker="webhook_hints"}). */
   readonly workerMetrics?: WorkerMetricsPort;
+  /** What a kept webhook is about, in the service's terms (the provider port's). */
+  readonly provider: Pick<ProviderWebhooks, 'meaning'>;
 }
 
 /** What came of one look at a webhook. */
@@ -145,9 +148,10 @@ export class WebhookHintWorker {
 
   private async handle(w: WebhookRow): Promise<void> {
     try {
-      const notice = noticeOf(w.event);
+      const meaning = this.d.provider.meaning(w.event, w.fields);
+      const notice = meaning.about === 'notice' ? noticeOf(meaning.notice) : undefined;
       if (notice) return await this.publishNotice(w, notice);
-      const s = await this.settlementOf(w);
+      const s = await this.settlementOf(w, meaning);
       await this.d.webhooks.settle(this.d.pool, w.id, s.state, s.outcome, s.retryInMs);
       if (!(REPEATED.has(s.state) && w.state === s.state)) this.d.metrics.hints.inc({ outcome: s.outcome });
     } catch (e) {
@@ -158,15 +162,15 @@ export class WebhookHintWorker {
     }
   }
 
-  private async settlementOf(w: WebhookRow): Promise<Settlement> {
-    if (w.event === 'BULK_TRANSFER_REJECTED') {
+  private async settlementOf(w: WebhookRow, m: WebhookMeaning): Promise<Settlement> {
+    if (m.about === 'batch') {
       const batch = w.batchTransferId
         ? await this.d.batches.findOne(this.d.pool, w.accountId, w.batchTransferId)
         : undefined;
-      return batch ? this.batchHint(w, batch) : this.unmatched(w);
+      return batch ? this.batchHint(w, m, batch) : this.unmatched(w);
     }
-    // A transfer event, or one the connector read as a sub-state (issue 29: TRANSFER_APPROVED).
-    const aboutTransfer = Object.hasOwn(WEBHOOK_STATUS, w.event) || w.fields.subState !== undefined;
+    // A transfer event, or one the connector read as a sub-state (issue 29: an approval).
+    const aboutTransfer = m.about === 'transfer' || w.fields.subState !== undefined;
     if (!aboutTransfer || !w.transferId) return done('ignored');
     // One namespace of transfer ids (issue 29): a webhook binds to the transfer holding its id, a
     // batch entry's never to a single payout nor the other way round. One that names its batch
@@ -176,13 +180,13 @@ export class WebhookHintWorker {
       : (await this.identities.holderOf(this.d.pool, w.accountId, w.transferId))?.batchTransferId;
     if (heldBy) {
       const batch = await this.d.batches.findOne(this.d.pool, w.accountId, heldBy);
-      return batch ? this.batchHint(w, batch) : this.unmatched(w);
+      return batch ? this.batchHint(w, m, batch) : this.unmatched(w);
     }
     const payout = await this.d.payouts.findOne(this.d.pool, w.accountId, w.transferId);
-    if (payout) return this.payoutHint(w, payout);
+    if (payout) return this.payoutHint(w, m, payout);
     // Not registered (a row written around the intake): the entry, as before the registry.
     const batch = await this.d.batches.findByEntry(this.d.pool, w.accountId, w.transferId);
-    return batch ? this.batchHint(w, batch) : this.unmatched(w);
+    return batch ? this.batchHint(w, m, batch) : this.unmatched(w);
   }
 
   /** What decideHint needs besides the row; the reopen count only for a person's payout. */
@@ -194,11 +198,12 @@ export class WebhookHintWorker {
     return { apiVersion: w.apiVersion, checkable: hasStatusCheck(row.kind, apiOf(row)), reopenAllowed };
   }
 
-  private async payoutHint(w: WebhookRow, row: PayoutRow): Promise<Settlement> {
+  private async payoutHint(w: WebhookRow, m: WebhookMeaning, row: PayoutRow): Promise<Settlement> {
     const ctx = await this.contextOf(w, row);
     const sub = w.fields.subState ? decideSubStateHint(row, w.fields.subState, w.fields, ctx) : undefined;
     if (sub?.do === 'sub-state') return this.subStateChange(w, row, sub.subState);
-    const step = sub ?? decideHint(row, w.event, w.fields, ctx);
+    const step = sub ?? decideHint(row, m, w.fields, ctx);
+    const evidence = m.about === 'transfer' ? m.evidence : undefined;
     const log = {
       webhookId: w.id,
       event: w.event,
@@ -213,7 +218,7 @@ export class WebhookHintWorker {
             row,
             to: step.to,
             fields: {
-              statusCode: w.fields.statusCode ?? w.fields.status ?? step.to,
+              statusCode: evidence ?? step.to,
               reason: w.fields.reason ?? null,
               utr: w.fields.utr ?? null,
               referenceId: w.fields.referenceId ?? null,
@@ -240,7 +245,7 @@ export class WebhookHintWorker {
         return reopened ? done('reopened') : { state: 'waiting', outcome: 'stale', retryInMs: 0 };
       }
       case 'contradicted':
-        return this.contradicted(w, row, step.observed);
+        return this.contradicted(w, row, step.observed, evidence);
       case 'wait':
         return this.later(w, 'waiting');
       case 'nothing':
@@ -288,7 +293,12 @@ export class WebhookHintWorker {
    * confirms it); a v2 webhook about a kind without a status endpoint raises it through the
    * ledger; a v1 one about such a kind is logged and counted only (it can be re-aimed).
    */
-  private async contradicted(w: WebhookRow, row: PayoutRow, observed: PayoutStatus): Promise<Settlement> {
+  private async contradicted(
+    w: WebhookRow,
+    row: PayoutRow,
+    observed: PayoutStatus,
+    evidence: string | undefined,
+  ): Promise<Settlement> {
     const log = { webhookId: w.id, event: w.event, transferId: row.transferId, status: row.status, observed };
     switch (onContradiction(row, w.apiVersion)) {
       case 'check': {
@@ -300,10 +310,7 @@ export class WebhookHintWorker {
         return due ? done('contradiction_check') : this.later(w, 'recheck_busy');
       }
       case 'raise':
-        await this.d.ledger.contradict(
-          { row, observed, observedCode: w.fields.statusCode ?? w.fields.status ?? null },
-          'webhook',
-        );
+        await this.d.ledger.contradict({ row, observed, observedCode: evidence ?? null }, 'webhook');
         return done('contradiction');
       case 'ignore':
         this.d.logger.warn(log, 'v1 webhook contradicts a payout that cannot be checked; not believed alone');
@@ -315,9 +322,9 @@ export class WebhookHintWorker {
    * A batch or one of its entries: one status call covers every entry, so the batch is checked
    * now rather than an entry being written from the webhook (ADR 0013).
    */
-  private async batchHint(w: WebhookRow, batch: BatchRow): Promise<Settlement> {
-    // An entry's ACKNOWLEDGED announces no state: no reason to spend a check on it.
-    if (w.event !== 'BULK_TRANSFER_REJECTED' && WEBHOOK_STATUS[w.event] === null) return done('no_state');
+  private async batchHint(w: WebhookRow, m: WebhookMeaning, batch: BatchRow): Promise<Settlement> {
+    // An entry's acknowledgement announces no state: no reason to spend a check on it.
+    if (m.about === 'transfer' && m.announces === null) return done('no_state');
     if (batch.status === 'RECEIVED') return this.later(w, 'waiting');
     // A COMPLETED batch is asked again only while its negative entries are watched (issue 29).
     const watched = batch.status === 'COMPLETED';
@@ -384,6 +391,7 @@ export class WebhookHintWorker {
   }
 }
 
-function noticeOf(event: string): ProviderNotice | undefined {
-  return Object.hasOwn(PROVIDER_NOTICES, event) ? (event as ProviderNotice) : undefined;
+/** The ledger's notice for the connector's notice kind. */
+function noticeOf(kind: ProviderNoticeKind): ProviderNotice | undefined {
+  return (Object.keys(PROVIDER_NOTICES) as ProviderNotice[]).find((n) => PROVIDER_NOTICES[n] === kind);
 }

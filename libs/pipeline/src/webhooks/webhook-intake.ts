@@ -3,13 +3,11 @@ import type pg from 'pg';
 import { type NewWebhook, type WebhookApiVersion, type WebhookFields, type WebhookRepository } from '#ledger';
 import { type AppLogger } from '#observability';
 import {
-  parseEventTime,
+  type ProviderWebhooks,
   type WebhookHint,
   type WebhookReader,
-  webhookReaders,
   type WebhookReaderSettings,
 } from '#provider-client';
-import { WEBHOOK_STATUS } from './decide-hint.js';
 import { LogSampler } from './refusal-guards.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
@@ -61,19 +59,6 @@ export function isRefusal(r: DeliveryResult): boolean {
   return DELIVERY_STATUS[r] >= 400;
 }
 
-/** Event types used as metric labels; any other verified type is counted as `other`. */
-export const WEBHOOK_EVENTS = [
-  'TRANSFER_SUCCESS',
-  'TRANSFER_FAILED',
-  'TRANSFER_REVERSED',
-  'TRANSFER_ACKNOWLEDGED',
-  'TRANSFER_REJECTED',
-  'CREDIT_CONFIRMATION',
-  'BENEFICIARY_INCIDENT',
-  'LOW_BALANCE_ALERT',
-  'BULK_TRANSFER_REJECTED',
-] as const;
-
 export interface WebhookIntakeSettings extends WebhookReaderSettings {
   readonly maxBodyBytes: number;
   /** At most one warn line per account, version and refusal in this interval. */
@@ -96,10 +81,11 @@ export interface WebhookIntakeDeps {
   readonly onStored?: () => void;
   readonly now?: () => number;
   /**
-   * Reads a delivery of each API generation (the connector's port, libs/provider-client):
-   * verified, in the service's terms, or refused. The provider's own readers by default.
+   * The provider's webhooks (the port's, libs/provider-client): its readers verify a delivery of
+   * each API generation and read it in the service's terms, or refuse it; its meaning says what a
+   * verified one is about; its labels name the event types counted.
    */
-  readonly readers?: Readonly<Record<WebhookApiVersion, WebhookReader>>;
+  readonly provider: ProviderWebhooks;
 }
 
 /**
@@ -118,7 +104,7 @@ export class WebhookIntake {
   ) {
     this.now = d.now ?? Date.now;
     this.sampler = new LogSampler(s.logSampleMs, this.now);
-    this.readers = d.readers ?? webhookReaders(s);
+    this.readers = d.provider.readers(s);
   }
 
   get maxBodyBytes(): number {
@@ -178,7 +164,7 @@ export class WebhookIntake {
       );
       return 'malformed';
     }
-    const type = (WEBHOOK_EVENTS as readonly string[]).includes(verified.event) ? verified.event : 'other';
+    const type = this.d.provider.label(verified.event);
     const id = await this.d.webhooks.insert(this.d.pool, verified);
     const result = id ? 'accepted' : 'duplicate';
     this.d.metrics.received.inc({ version, type, result });
@@ -215,7 +201,7 @@ export class WebhookIntake {
    * ADR 0013).
    */
   private webhook(delivery: WebhookDelivery, hint: WebhookHint): NewWebhook {
-    const transfer = Object.hasOwn(WEBHOOK_STATUS, hint.event);
+    const transfer = this.d.provider.meaning(hint.event, hint).about === 'transfer';
     const fields = compact({
       transferId: hint.transferId,
       batchTransferId: hint.batchTransferId,
@@ -230,7 +216,7 @@ export class WebhookIntake {
       eventTime: hint.eventTime,
       subState: hint.subState,
     });
-    const t = parseEventTime(fields.eventTime);
+    const t = this.d.provider.eventTimeOf(fields.eventTime);
     return {
       accountId: delivery.accountId,
       apiVersion: delivery.version,

@@ -4,14 +4,12 @@ import {
   type CommandData,
   type PayoutKind,
   type PayoutStatus,
+  type ProviderApi,
   type ProviderSubState,
 } from '#contracts';
+import { type ProviderResult } from '../core/outcome.js';
+import { type EndpointName } from '../endpoints/adapter-registry.js';
 import { type CallOptions } from '../provider-client.js';
-import { type EndpointName, type ProviderResult } from '../core/outcome.js';
-
-import { type ProviderApi } from './provider-api.js';
-
-export { PROVIDER_APIS, isProviderApi, type ProviderApi } from './provider-api.js';
 
 /** The payout kinds the connector sends: the contracts' PayoutKind (batches have their own calls). */
 export type ConnectorKind = PayoutKind;
@@ -36,7 +34,10 @@ export interface PayoutSubmitted {
   /** The provider's own id of a v2 transfer (`cf_transfer_id`). */
   readonly svcTransferId?: string;
   readonly utr?: string;
-  /** The transfer's status code when the answer carried one (v2). */
+  /**
+   * The code to keep as the payout's status code when the answer accepts it: v2 the transfer's
+   * status code, v1 the answer's code.
+   */
   readonly statusCode?: string;
   /**
    * Where a `pending` transfer waits at the provider, when its answer says (issue 29): v1
@@ -98,6 +99,8 @@ export interface BatchSubmitted {
   readonly result: ProviderResult<unknown>;
   /** The provider's id of the batch (v1 referenceId, v2 cf_batch_transfer_id). */
   readonly referenceId?: string;
+  /** The code to keep as a refused batch's status code (v1: the answer's code; v2 keeps none). */
+  readonly refusalCode?: string;
 }
 
 /** One entry of a batch as the status endpoint sees it. */

@@ -1,4 +1,5 @@
-import { type ConnectorKind, type KindTraits, type ProviderApi } from './connector.port.js';
+import { type ProviderApi } from '#contracts';
+import { type ConnectorKind, type KindTraits } from './connector.port.js';
 
 type TraitTable = { readonly [K in ConnectorKind]: KindTraits };
 
@@ -69,9 +70,4 @@ export const KIND_TRAITS: { readonly [A in ProviderApi]: TraitTable } = { v1: V1
 
 export function kindTraits(api: ProviderApi, kind: ConnectorKind): KindTraits {
   return KIND_TRAITS[api][kind];
-}
-
-/** Whether the provider can be asked about a payout of this kind sent on this generation. */
-export function hasStatusCheck(api: ProviderApi, kind: ConnectorKind): boolean {
-  return KIND_TRAITS[api][kind].status !== null;
 }

@@ -8,7 +8,7 @@ import { getTransferStatusV2Adapter } from '../adapters/get-transfer-status-v2.a
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
 import { TRANSFER_STATUSES } from '../core/transfer-statuses.js';
 import { type ProviderClient } from '../provider-client.js';
-import { mapProviderStatus } from './status-mapping.js';
+import { mapProviderStatus } from '../core/status-mapping.js';
 import { V1Connector } from './v1.connector.js';
 import { V2Connector } from './v2.connector.js';
 
@@ -108,9 +108,19 @@ function clientAnswering<Req, D>(adapter: EndpointAdapter<Req, D>, method: strin
   const { wire, ...rest } = adapter.classify(http(body));
   const result = {
     ...rest,
-    diagnostics: { endpoint: adapter.name, requestId: 'r', sent: true, attempts: 1, durationMs: 1, ...wire },
+    diagnostics: {
+      endpoint: adapter.name,
+      requestId: 'r',
+      sent: true,
+      attempts: 1,
+      durationMs: 1,
+      ...wire,
+      evidence: wire.subCode ?? wire.code,
+    },
   };
-  return { [method]: () => Promise.resolve(result) } as unknown as ProviderClient;
+  const call = (name: string) =>
+    name === method ? Promise.resolve(result) : Promise.reject(new Error(`called ${name}, not ${method}`));
+  return { call } as unknown as ProviderClient;
 }
 
 function verdictOf(r: { outcome: string; kind?: string }): string {

@@ -24,9 +24,19 @@ function clientAnswering<Req, D>(adapter: EndpointAdapter<Req, D>, method: strin
   const { wire, ...rest } = adapter.classify(http(body));
   const result = {
     ...rest,
-    diagnostics: { endpoint: adapter.name, requestId: 'r', sent: true, attempts: 1, durationMs: 1, ...wire },
+    diagnostics: {
+      endpoint: adapter.name,
+      requestId: 'r',
+      sent: true,
+      attempts: 1,
+      durationMs: 1,
+      ...wire,
+      evidence: wire.subCode ?? wire.code,
+    },
   };
-  return { [method]: () => Promise.resolve(result) } as unknown as ProviderClient;
+  const call = (name: string) =>
+    name === method ? Promise.resolve(result) : Promise.reject(new Error(`called ${name}, not ${method}`));
+  return { call } as unknown as ProviderClient;
 }
 
 const data = { referenceId: '123', utr: '', acknowledged: 0 };

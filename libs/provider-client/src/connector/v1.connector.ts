@@ -11,9 +11,8 @@ import {
   type PayoutToSend,
 } from './connector.port.js';
 import { kindTraits } from './kind-traits.js';
-import { checkBy } from './status-check.js';
-import { legacySent, sendCommon } from './shared-calls.js';
-import { entryStatus } from './status-mapping.js';
+import { entryStatus } from '../core/status-mapping.js';
+import { checkBy, commonRequest, type Outgoing, send } from './shared-calls.js';
 
 /** The legacy API (v1): bearer token, camelCase bodies, subCode tables. */
 export class V1Connector implements PayoutConnector {
@@ -26,44 +25,41 @@ export class V1Connector implements PayoutConnector {
   }
 
   submitPayout<K extends ConnectorKind>(p: PayoutToSend<K>, opts: CallOptions): Promise<PayoutSubmitted> {
-    const c = this.client;
+    return send(this.client, this.request(p), opts);
+  }
+
+  private request<K extends ConnectorKind>(p: PayoutToSend<K>): Outgoing {
     switch (p.kind) {
       case 'standard_transfer': {
         const q = (p as PayoutToSend<'standard_transfer'>).request;
-        return legacySent(
-          c.requestTransfer(
-            {
-              transferId: p.transferId,
-              beneId: q.beneId,
-              amount: p.amount,
-              transferMode: q.transferMode,
-              paymentInstrumentId: q.paymentInstrumentId,
-              remarks: q.remarks,
-            },
-            opts,
-          ),
-        );
+        return {
+          name: 'requestTransfer',
+          request: {
+            transferId: p.transferId,
+            beneId: q.beneId,
+            amount: p.amount,
+            transferMode: q.transferMode,
+            paymentInstrumentId: q.paymentInstrumentId,
+            remarks: q.remarks,
+          },
+        };
       }
       case 'direct_transfer': {
         const q = (p as PayoutToSend<'direct_transfer'>).request;
-        return legacySent(
-          c.directTransfer(
-            {
-              transferId: p.transferId,
-              amount: p.amount,
-              transferMode: q.transferMode,
-              paymentInstrumentId: q.paymentInstrumentId,
-              beneDetails: q.beneDetails,
-            },
-            opts,
-          ),
-        );
+        return {
+          name: 'directTransfer',
+          request: {
+            transferId: p.transferId,
+            amount: p.amount,
+            transferMode: q.transferMode,
+            paymentInstrumentId: q.paymentInstrumentId,
+            beneDetails: q.beneDetails,
+          },
+        };
       }
       default:
-        return sendCommon(
-          c,
+        return commonRequest(
           p as PayoutToSend<Exclude<ConnectorKind, 'standard_transfer' | 'direct_transfer'>>,
-          opts,
         );
     }
   }
@@ -73,16 +69,18 @@ export class V1Connector implements PayoutConnector {
   }
 
   async submitBatch(b: BatchToSend, opts: CallOptions): Promise<BatchSubmitted> {
-    const r = await this.client.requestBatchTransfer(
+    const r = await this.client.call(
+      'requestBatchTransfer',
       { batchTransferId: b.batchTransferId, batchFormat: b.batchFormat, batch: b.entries },
       opts,
     );
     const referenceId = 'data' in r ? r.data?.referenceId : undefined;
-    return { result: r, ...(referenceId ? { referenceId } : {}) };
+    const code = r.diagnostics.evidence;
+    return { result: r, ...(referenceId ? { referenceId } : {}), ...(code ? { refusalCode: code } : {}) };
   }
 
   async checkBatch(batchTransferId: string, opts: CallOptions): Promise<BatchCheck> {
-    const r = await this.client.getBatchTransferStatus({ batchTransferId }, opts);
+    const r = await this.client.call('getBatchTransferStatus', { batchTransferId }, opts);
     if (r.outcome !== 'success' || !r.data) return { found: false, result: r };
     return {
       found: true,

@@ -5,7 +5,9 @@ import {
   type V2TransferMode,
 } from '../adapters/transfer-v2.adapter.js';
 import { providerTransferId } from '../adapters/v2-transfer.js';
-import { type EndpointName, type ProviderResult } from '../core/outcome.js';
+import { type ProviderResult } from '../core/outcome.js';
+import { entryStatus } from '../core/status-mapping.js';
+import { type EndpointName } from '../endpoints/adapter-registry.js';
 import { type CallOptions, type ProviderClient } from '../provider-client.js';
 import {
   type BatchCheck,
@@ -19,9 +21,7 @@ import {
   type PayoutToSend,
 } from './connector.port.js';
 import { kindTraits } from './kind-traits.js';
-import { sendCommon, v2Sent } from './shared-calls.js';
-import { checkBy } from './status-check.js';
-import { entryStatus } from './status-mapping.js';
+import { checkBy, commonRequest, send } from './shared-calls.js';
 
 /**
  * The command's transfer modes on Transfers V2. The two wallet modes carry brand names the
@@ -68,6 +68,7 @@ function refused(
       attempts: 0,
       durationMs: 0,
       code,
+      evidence: code,
       message,
     },
   };
@@ -141,9 +142,9 @@ export class V2Connector implements PayoutConnector {
         );
       }
       default:
-        return sendCommon(
+        return send(
           this.client,
-          p as PayoutToSend<Exclude<ConnectorKind, 'standard_transfer' | 'direct_transfer'>>,
+          commonRequest(p as PayoutToSend<Exclude<ConnectorKind, 'standard_transfer' | 'direct_transfer'>>),
           opts,
         );
     }
@@ -159,11 +160,20 @@ export class V2Connector implements PayoutConnector {
   ): Promise<PayoutSubmitted> {
     const transferMode = V2_MODE[mode ?? 'banktransfer'];
     if (!transferMode) return { result: refused('transferV2', opts, WALLET, WALLET_MESSAGE) };
-    return v2Sent(
-      this.client.transferV2(
-        { transferId: p.transferId, amount: p.amount, transferMode, beneficiary, remarks, fundsourceId },
-        opts,
-      ),
+    return send(
+      this.client,
+      {
+        name: 'transferV2',
+        request: {
+          transferId: p.transferId,
+          amount: p.amount,
+          transferMode,
+          beneficiary,
+          remarks,
+          fundsourceId,
+        },
+      },
+      opts,
     );
   }
 
@@ -179,13 +189,17 @@ export class V2Connector implements PayoutConnector {
         return { result: refused('batchTransferV2', opts, `transfers[${i}].${WALLET}`, WALLET_MESSAGE) };
       transfers.push(t);
     }
-    const r = await this.client.batchTransferV2({ batchTransferId: b.batchTransferId, transfers }, opts);
+    const r = await this.client.call(
+      'batchTransferV2',
+      { batchTransferId: b.batchTransferId, transfers },
+      opts,
+    );
     const referenceId = 'data' in r ? (r.data?.cf_batch_transfer_id ?? undefined) : undefined;
     return { result: r, ...(referenceId ? { referenceId } : {}) };
   }
 
   async checkBatch(batchTransferId: string, opts: CallOptions): Promise<BatchCheck> {
-    const r = await this.client.getBatchTransferStatusV2({ batchTransferId }, opts);
+    const r = await this.client.call('getBatchTransferStatusV2', { batchTransferId }, opts);
     if (r.outcome !== 'success' || !r.data) return { found: false, result: r };
     const ref = r.data.cf_batch_transfer_id;
     return {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as adapters from '../adapters/index.js';
-import { REGISTERED_ENDPOINTS } from '../connector/adapter-registry.js';
+import { REGISTERED_ENDPOINTS } from '../endpoints/adapter-registry.js';
 import { type HttpAnswer } from './http-answer.js';
 import { type Classified, OUTCOME_CLASSES } from './outcome.js';
 

@@ -1,4 +1,4 @@
-import { type Classified, type EndpointName } from './outcome.js';
+import { type Classified } from './outcome.js';
 import { type Refusal } from './field-rules.js';
 import { type HttpAnswer } from './http-answer.js';
 
@@ -19,7 +19,8 @@ export interface BuiltRequest {
  * builds and classifies; transport, auth, rate limits and retries live in the executor.
  */
 export interface EndpointAdapter<Req, D> {
-  readonly name: EndpointName;
+  /** Its key in the registry (endpoints/adapter-registry.ts; the spec checks they agree). */
+  readonly name: string;
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   /** `base` = {base_url} (v2, verification); `payout` = {payout_url} (legacy). */
@@ -31,7 +32,7 @@ export interface EndpointAdapter<Req, D> {
    * The provider counts this endpoint's calls under another adapter's name (the same method and
    * path, e.g. two bodies of `POST /payout/transfers`): they share one rate budget.
    */
-  readonly rateKey?: EndpointName;
+  readonly rateKey?: string;
   validate(req: Req): Refusal | undefined;
   /** Secret values in the request, scrubbed from any provider message that echoes them. */
   secrets?(req: Req): readonly (string | undefined)[];

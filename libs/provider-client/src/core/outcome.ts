@@ -21,34 +21,10 @@ export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
  */
 export type FailureKind = 'rejected' | 'duplicate' | 'invalid-request' | 'not-found' | 'reversed' | 'expired';
 
-export type EndpointName =
-  | 'authorize'
-  | 'processValidatedPayout'
-  | 'createSdkToken'
-  | 'directTransfer'
-  | 'requestTransfer'
-  | 'requestBatchTransfer'
-  | 'internalTransfer'
-  | 'selfWithdrawal'
-  | 'getBeneId'
-  | 'getBatchTransferStatus'
-  | 'cardpay'
-  | 'beneHistory'
-  | 'getTransferStatus'
-  | 'getTransferStatusV2'
-  | 'addBeneficiary'
-  | 'getBeneficiary'
-  | 'removeBeneficiary'
-  | 'createBeneficiaryV2'
-  | 'getBeneficiaryV2'
-  | 'deleteBeneficiaryV2'
-  | 'transferV2'
-  | 'batchTransferV2'
-  | 'getBatchTransferStatusV2';
-
 /** What was seen on the wire, for support. Never holds a secret: messages are scrubbed and capped. */
 export interface Diagnostics {
-  readonly endpoint: EndpointName;
+  /** The endpoint's name in the registry (endpoints/adapter-registry.ts). */
+  readonly endpoint: string;
   readonly requestId: string;
   /** False when the request never left this process (local validation, connect failure, auth). */
   readonly sent: boolean;
@@ -69,6 +45,12 @@ export interface Diagnostics {
   readonly message?: string;
   /** Transport error code (e.g. UND_ERR_HEADERS_TIMEOUT) when there was no answer. */
   readonly errorCode?: string;
+  /**
+   * The provider's code for this answer, as evidence to keep (a payout's status_code, a reply's
+   * providerCode): v1's subCode or v2's error or status code, chosen here so the service never
+   * reads either field (issue 31).
+   */
+  readonly evidence?: string;
 }
 
 export type ProviderResult<D> =

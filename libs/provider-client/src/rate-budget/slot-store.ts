@@ -2,7 +2,8 @@
  * The store a SharedRateBudget reserves slots from: one row per (account, endpoint) holding the
  * theoretical arrival time (TAT) of GCRA, i.e. the next free send slot, and a pause. Every
  * instance on the account reserves from the same row, on the store's clock, so instances' own
- * clocks never matter. The Postgres implementation is `RateBudgetRepository` (#ledger).
+ * clocks never matter. The Postgres implementation is `RateBudgetRepository` (#ledger), which serves
+ * this port without importing it: the composition root hands it over.
  */
 export interface SlotRequest {
   readonly accountId: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ProviderSubState } from '#contracts';
-import { SUB_STATE_HINT_EVENT, WEBHOOK_EVENT_SUB_STATE } from '../connector/status-mapping.js';
+import { SUB_STATE_HINT_EVENT, WEBHOOK_EVENT_SUB_STATE } from '../core/status-mapping.js';
 import {
   deliveryTimestampMs,
   eventTimeWithin,

@@ -2,6 +2,7 @@ import { type ProviderBeneficiary, type BeneficiaryDetails } from '../adapters/b
 import { type ApiGeneration } from '../account-generation.js';
 import { type ProviderResult } from '../core/outcome.js';
 import { type CallOptions, type ProviderClient } from '../provider-client.js';
+import { type ProviderBeneficiaries, type Routed } from './provider.port.js';
 
 /** A result with its data replaced (the outcome, reason and diagnostics are kept). */
 function mapData<A, B>(r: ProviderResult<A>, f: (a: A) => B): ProviderResult<B> {
@@ -21,19 +22,13 @@ function mapData<A, B>(r: ProviderResult<A>, f: (a: A) => B): ProviderResult<B> 
   }
 }
 
-/** A call on an account, with the generation that carried it. */
-export interface Routed<D> {
-  readonly generation: ApiGeneration;
-  readonly result: ProviderResult<D>;
-}
-
 /**
  * Beneficiaries in the service's terms, routed by the account's API generation: v1
  * addBeneficiary / getBeneficiary / removeBeneficiary / getBeneId, or v2 `/payout/beneficiary`.
  * Results are the client's outcome classes; what to make of a duplicate or a not-found is the
  * caller's decision.
  */
-export class BeneficiaryConnector {
+export class BeneficiaryConnector implements ProviderBeneficiaries {
   constructor(
     private readonly client: ProviderClient,
     readonly generationOf: (accountId: string) => ApiGeneration,
@@ -46,9 +41,14 @@ export class BeneficiaryConnector {
   ): Promise<Routed<ProviderBeneficiary>> {
     const o: CallOptions = { accountId, requestId };
     const generation = this.generationOf(accountId);
-    if (generation === 'v2') return { generation, result: await this.client.createBeneficiaryV2(b, o) };
+    if (generation === 'v2') {
+      const result = await this.client.call('createBeneficiaryV2', b, o);
+      // v2 says which one exists: the same account + IFSC under another id is found by account.
+      const sameAccount = result.diagnostics.code === 'beneficiary_already_exists';
+      return { generation, result, ...(sameAccount ? { sameAccountExists: true as const } : {}) };
+    }
     // v1 answers no record: what it registered is what was sent.
-    return { generation, result: mapData(await this.client.addBeneficiary(b, o), () => ({ ...b })) };
+    return { generation, result: mapData(await this.client.call('addBeneficiary', b, o), () => ({ ...b })) };
   }
 
   async get(accountId: string, beneId: string, requestId?: string): Promise<Routed<ProviderBeneficiary>> {
@@ -56,8 +56,8 @@ export class BeneficiaryConnector {
     const generation = this.generationOf(accountId);
     const result =
       generation === 'v2'
-        ? await this.client.getBeneficiaryV2({ beneId }, o)
-        : await this.client.getBeneficiary({ beneId }, o);
+        ? await this.client.call('getBeneficiaryV2', { beneId }, o)
+        : await this.client.call('getBeneficiary', { beneId }, o);
     return { generation, result };
   }
 
@@ -71,9 +71,9 @@ export class BeneficiaryConnector {
     const o: CallOptions = { accountId, requestId };
     const generation = this.generationOf(accountId);
     if (generation === 'v2') {
-      return { generation, result: await this.client.getBeneficiaryV2({ bankAccount, ifsc }, o) };
+      return { generation, result: await this.client.call('getBeneficiaryV2', { bankAccount, ifsc }, o) };
     }
-    const r = await this.client.getBeneId({ bankAccount, ifsc }, o);
+    const r = await this.client.call('getBeneId', { bankAccount, ifsc }, o);
     return { generation, result: mapData(r, (d) => ({ beneId: d.beneId, name: '', bankAccount, ifsc })) };
   }
 
@@ -87,8 +87,8 @@ export class BeneficiaryConnector {
     const removed = { removed: true as const };
     const result =
       generation === 'v2'
-        ? mapData(await this.client.deleteBeneficiaryV2({ beneId }, o), () => removed)
-        : await this.client.removeBeneficiary({ beneId }, o);
+        ? mapData(await this.client.call('deleteBeneficiaryV2', { beneId }, o), () => removed)
+        : await this.client.call('removeBeneficiary', { beneId }, o);
     return { generation, result };
   }
 }
