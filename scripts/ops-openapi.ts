@@ -16,7 +16,7 @@ const text = opsOpenApiText();
 if (process.argv.includes('--check')) {
   if (!existsSync(file) || readFileSync(file, 'utf8') !== text) {
     console.error(
-      `${OPS_OPENAPI_PATH} drifted from libs/operations/src/openapi.ts: run \`npm run ops:openapi\``,
+      `${OPS_OPENAPI_PATH} drifted from the route registry and its schemas (libs/operations/src/http/routes*.ts, openapi.ts): run \`npm run ops:openapi\``,
     );
     process.exitCode = 1;
   } else console.log(`${OPS_OPENAPI_PATH} is current`);

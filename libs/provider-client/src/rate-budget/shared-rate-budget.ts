@@ -9,6 +9,7 @@ import {
   type RateGrant,
 } from './rate-budget.js';
 import { stepMicrosFor, type RateSlotStore } from './slot-store.js';
+import { StoreClockOffset } from './store-clock-offset.js';
 
 export interface SharedRateBudgetSettings {
   /** The rate to aim for per class, in calls per minute (the provider's limit times a fraction). */
@@ -79,17 +80,6 @@ interface Slot {
   readonly by: number;
 }
 
-/**
- * One reservation's clocks: the store's clock read `clockMs`, somewhere between `sentAt` and
- * `answeredAt` on the local clock, so the offset (store − local) lies within
- * [clockMs − answeredAt, clockMs − sentAt].
- */
-interface ClockSample {
-  readonly lo: number;
-  readonly hi: number;
-  readonly at: number;
-}
-
 interface Waiter {
   readonly askedAt: number;
   readonly deadline: number;
@@ -123,16 +113,6 @@ const TOO_LONG: RateGrant = { ok: false, reason: 'wait-too-long' };
 const LOG_EVERY_MS = 10_000;
 /** How long a reservation's statement may take on top of a caller's wait cap (maxWaitMs 0 still works). */
 const ROUND_TRIP_GRACE_MS = 250;
-/** How long a reservation's clock reading is kept to narrow the store-to-local clock offset. */
-const CLOCK_SAMPLE_MS = 5_000;
-const CLOCK_SAMPLES = 32;
-/**
- * How fast the two clocks may drift apart (the store's wall clock, on another host, slewed by NTP
- * at up to 500 ppm, against the local monotonic one): an older reading's bounds widen by this much
- * per ms of its age (2.5 ms at most over the 5 s kept), so readings a few seconds apart do not
- * contradict each other and throw the estimate back to the last round trip alone.
- */
-const CLOCK_DRIFT = 0.0005;
 
 /**
  * A rate budget every instance on an account shares: slots are reserved from a store (one
@@ -160,7 +140,7 @@ export class SharedRateBudget implements RateBudget {
   private readonly lateMs: number;
   private readonly deliveryMs: number;
   /** Recent reservations' bounds on the store's clock less the local one (see `offset`). */
-  private samples: ClockSample[] = [];
+  private readonly storeClock = new StoreClockOffset();
   private closed = false;
   private lastLogAt = -Infinity;
 
@@ -317,7 +297,7 @@ export class SharedRateBudget implements RateBudget {
       });
       // The store read its clock between sentAt and now: the offset of its clock to ours lies
       // within [lo, hi], narrowed by the recent reservations (the fastest round trip bounds it).
-      const { lo, hi } = this.offset(g.clockMs, sentAt, this.clock.now());
+      const { lo, hi } = this.storeClock.offset(g.clockMs, sentAt, this.clock.now());
       lane.nextFree = g.clockMs + g.nextInMs - lo;
       this.metrics.reservation(g.granted > 0 ? 'granted' : 'empty', g.granted);
       let lost = 0;
@@ -345,31 +325,6 @@ export class SharedRateBudget implements RateBudget {
       lane.reserving = false;
     }
     if (!this.closed) this.pump(lane);
-  }
-
-  /**
-   * The offset of the store's clock to the local one (store − local), as bounds: this answer's
-   * (its round trip) intersected with the recent ones'. If they disagree (a clock stepped), the
-   * older readings are dropped.
-   */
-  private offset(clockMs: number, sentAt: number, answeredAt: number): { lo: number; hi: number } {
-    const s: ClockSample = { lo: clockMs - answeredAt, hi: clockMs - sentAt, at: answeredAt };
-    this.samples = this.samples
-      .filter((x) => x.at >= answeredAt - CLOCK_SAMPLE_MS)
-      .slice(-(CLOCK_SAMPLES - 1));
-    this.samples.push(s);
-    let lo = -Infinity;
-    let hi = Infinity;
-    for (const x of this.samples) {
-      const drift = (answeredAt - x.at) * CLOCK_DRIFT;
-      lo = Math.max(lo, x.lo - drift);
-      hi = Math.min(hi, x.hi + drift);
-    }
-    if (lo > hi) {
-      this.samples = [s];
-      return { lo: s.lo, hi: s.hi };
-    }
-    return { lo, hi };
   }
 
   private release(lane: Lane, w: Waiter, slot: Slot, now: number): void {
