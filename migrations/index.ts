@@ -25,6 +25,7 @@ import { BatchEntrySubState1764640000000 } from './1764640000000-batch-entry-sub
 import { HumanIdentity1764650000000 } from './1764650000000-human-identity.js';
 import { ApprovalHolds1764660000000 } from './1764660000000-approval-holds.js';
 import { QueryAnswers1764670000000 } from './1764670000000-query-answers.js';
+import { BalanceReadings1764686000000 } from './1764686000000-balance-readings.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   HumanIdentity1764650000000,
   ApprovalHolds1764660000000,
   QueryAnswers1764670000000,
+  BalanceReadings1764686000000,
 ];

@@ -71,7 +71,7 @@ describe('the DLQ and query-reply producers reconnect after a broker outage', ()
         transfer: { connectMs: 200, headersMs: 200, bodyMs: 200 },
       },
       tokenRefreshMarginSeconds: 60,
-      ratePerMinute: { transfer: 600, status: 600, authorize: 600, default: 600 },
+      ratePerMinute: { transfer: 600, status: 600, authorize: 600, balance: 600, default: 600 },
       maxAttempts: 1,
       retryBaseMs: 5,
       retryMaxMs: 20,

@@ -104,7 +104,7 @@ describe('beneficiary adapters against the sandbox over HTTP', () => {
       apiVersion: '2024-01-01',
       timeouts: { default: t, transfer: t },
       tokenRefreshMarginSeconds: 60,
-      ratePerMinute: { transfer: 6000, status: 6000, authorize: 6000, default: 6000 },
+      ratePerMinute: { transfer: 6000, status: 6000, authorize: 6000, balance: 6000, default: 6000 },
       maxAttempts: 1,
       retryBaseMs: 5,
       retryMaxMs: 20,

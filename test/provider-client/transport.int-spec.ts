@@ -169,7 +169,7 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
 
   it('the local token bucket spaces calls per account and endpoint', async () => {
     const metrics = new RecordingMetrics();
-    const rate = { transfer: 120, status: 600_000, authorize: 600_000, default: 600_000 };
+    const rate = { transfer: 120, status: 600_000, authorize: 600_000, balance: 600_000, default: 600_000 };
     const client = testClient(stub, { ratePerMinute: rate, rateTargetFraction: 0.95 }, { metrics });
     stub.on(RT, { body: ok });
     const started = Date.now();

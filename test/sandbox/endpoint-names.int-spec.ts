@@ -10,9 +10,6 @@ import { ENDPOINT_NAMES } from '#provider-client/testing';
  */
 const NOT_CALLED_BY_THE_CLIENT: Readonly<Record<string, string>> = {
   verifyToken: 'the client re-authorizes on 403 instead of asking whether a token is valid',
-  // Issue 32 item 1: the client's balance adapter (client side) is not there yet; once the
-  // client's registry has `getBalance`, this line can go (the test passes either way).
-  getBalance: "the provider's balance; the client does not read it yet",
 };
 
 describe('endpoint names: the sandbox and the client use one vocabulary', () => {

@@ -9,6 +9,7 @@ import {
   HistoryMaintenance,
   HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS,
   HistoryRepository,
+  BalanceReadingRepository,
   BatchRepository,
   DeadLetterRepository,
   FundsRepository,
@@ -62,7 +63,9 @@ import {
   reversalWatchSettings,
   ManageBeneficiaries,
   FundsView,
-  NothingKnownBalances,
+  BalanceReader,
+  balanceReaderSettings,
+  PromBalanceReadMetrics,
 } from '#pipeline';
 import { createProvider } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
@@ -311,6 +314,20 @@ export function createPipeline(i: PipelineInputs) {
     deadLetterKey,
     metrics,
   });
+  // The provider's balance of each account, read every BALANCE_READ_INTERVAL_MS (issue 32): the
+  // reconciler role reads, every instance shows the reading kept in Postgres.
+  const balanceReader = new BalanceReader(
+    {
+      pool,
+      readings: new BalanceReadingRepository(),
+      provider: provider.queries,
+      accountIds: provider.accounts.ids,
+      logger: log('funds'),
+      metrics: new PromBalanceReadMetrics(registry),
+      workerMetrics,
+    },
+    balanceReaderSettings(c),
+  );
   const webhooks = createWebhooks({
     config,
     pool,
@@ -322,14 +339,14 @@ export function createPipeline(i: PipelineInputs) {
     ledger: payoutLedger,
     provider,
     workerMetrics,
+    onBalanceNotice: (accountId) => void balanceReader.readSoon(accountId),
   });
-  // What each account has committed (issue 32). The balance as last read: nothing known until the
-  // connector's balance call is wired here.
+  // What each account has committed (issue 32), beside the provider's balance as last read.
   const funds = new FundsView({
     pool,
     funds: new FundsRepository(),
     accountIds: provider.accounts.ids,
-    balances: new NothingKnownBalances(),
+    balances: balanceReader,
   });
   const operations = createOperationsUseCases({
     pool,
@@ -357,6 +374,7 @@ export function createPipeline(i: PipelineInputs) {
 
   return {
     funds,
+    balanceReader,
     payouts,
     payoutLedger,
     provider,

@@ -71,6 +71,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.batchChecks.start();
       this.p.historyMaintenance.start();
       this.p.approvalExpiry.start();
+      this.p.balanceReader.start();
     }
     if (roles.has('webhooks')) {
       this.p.webhookWorker.start();
@@ -94,6 +95,7 @@ class Workers implements OnApplicationBootstrap, BeforeApplicationShutdown {
       this.p.batchChecks.stop(),
       this.p.historyMaintenance.stop(),
       this.p.approvalExpiry.stop(),
+      this.p.balanceReader.stop(),
       this.p.webhookWorker.stop(),
     ]);
     const drained = await this.p.submission.drain(deadline);

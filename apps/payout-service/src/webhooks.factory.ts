@@ -36,6 +36,8 @@ export interface WebhooksInputs {
   readonly provider: ProviderPort;
   /** Counts the hint worker's failed rounds. */
   readonly workerMetrics?: WorkerMetricsPort;
+  /** A webhook said an account's balance moved: read it again (the balance reader, issue 32). */
+  readonly onBalanceNotice?: (accountId: string) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export function createWebhooks(i: WebhooksInputs) {
       logger,
       workerMetrics: i.workerMetrics,
       provider: i.provider.webhooks,
+      onBalanceNotice: i.onBalanceNotice,
     },
     webhookWorkerSettings(config.webhooks),
   );

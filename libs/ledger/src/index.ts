@@ -28,3 +28,4 @@ export * from './batch-ledger.js';
 export * from './bene-history.repository.js';
 export * from './approval.repository.js';
 export * from './funds.repository.js';
+export * from './balance-reading.repository.js';

@@ -43,5 +43,7 @@ export * from './approval/release-hold.js';
 export * from './approval/approval-expiry-worker.js';
 export * from './approval/beneficiary-change-log.js';
 export * from './funds/balance-readings.js';
+export * from './funds/balance-reader.js';
+export * from './funds/balance-reader.config.js';
 export * from './funds/funds-view.js';
 export * from './funds.gauges.js';

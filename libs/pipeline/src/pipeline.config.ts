@@ -5,6 +5,7 @@ import { LONG_WAIT_VARS } from './long-waits.config.js';
 import { APPROVAL_VARS } from './approval/approval.config.js';
 import { parseReplyTopics } from './queries/reply-topics.js';
 import { keyProblem } from '#ledger';
+import { BALANCE_VARS } from './funds/balance-reader.config.js';
 
 /** A development key, so `npm run demo` works out of the box. Production must set its own. */
 export const DEVELOPMENT_DEAD_LETTER_DIGEST_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -175,6 +176,7 @@ export const pipelineConfig = defineSection('pipeline', {
   // The provider's long waits and the attention watch (issue 29).
   ...LONG_WAIT_VARS,
   ...APPROVAL_VARS,
+  ...BALANCE_VARS,
 });
 
 export type PipelineConfig = SectionValues<typeof pipelineConfig.vars>;

@@ -7,6 +7,7 @@
  */
 export { ProviderPort } from './connector/provider.port.js';
 export type {
+  AccountBalance,
   ProviderAccounts,
   ProviderBeneficiaries,
   ProviderQueries,
@@ -57,5 +58,5 @@ export type {
   WebhookReading,
   WebhookRefusal,
 } from './webhooks/webhook-reader.js';
-export type { ProviderNoticeKind, WebhookMeaning } from './webhooks/webhook-meaning.js';
+export type { BalanceNotice, ProviderNoticeKind, WebhookMeaning } from './webhooks/webhook-meaning.js';
 export type { GenerationRefusal, GenerationRule } from './generation-rules.js';

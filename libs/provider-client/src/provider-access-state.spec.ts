@@ -45,4 +45,21 @@ describe('ProviderAccessState', () => {
     });
     assert.deepEqual(s.problems(), []);
   });
+
+  it('a balance read neither marks nor clears an account (issue 32: a scheduled read the service can do without)', () => {
+    const s = new ProviderAccessState(() => 0);
+    s.record('main', {
+      outcome: 'fatal-config',
+      reason: 'APIs not enabled',
+      diagnostics: d({ endpoint: 'getBalance', httpStatus: 403 }),
+    });
+    assert.deepEqual(s.problems(), []);
+    s.record('main', {
+      outcome: 'fatal-config',
+      reason: 'IP not whitelisted',
+      diagnostics: d({ httpStatus: 403 }),
+    });
+    s.record('main', { outcome: 'success', data: {}, diagnostics: d({ endpoint: 'getBalance' }) });
+    assert.equal(s.problems().length, 1, 'a balance answer proves nothing for the calls that pay');
+  });
 });

@@ -1,4 +1,14 @@
 import { type ProviderResult } from './core/outcome.js';
+import { type EndpointName } from './endpoints/adapter-registry.js';
+
+/**
+ * Reads the service can do without (the balance, issue 32): read on a schedule, not for a payout.
+ * A refusal of one ("APIs not enabled" for Get Balance on an account that never had it) shows where
+ * it is used (the funds view's reading keeps its time, its failures are counted), not in readiness:
+ * it must not take an instance that pays out normally out of service. Nor does its success prove
+ * access for the calls that move money.
+ */
+const OUTSIDE_READINESS: ReadonlySet<string> = new Set<EndpointName>(['getBalance']);
 
 /** An account whose latest telling answer from the provider was a configuration fault. */
 export interface ProviderAccessProblem {
@@ -22,6 +32,7 @@ export class ProviderAccessState {
   constructor(private readonly now: () => number = Date.now) {}
 
   record(accountId: string, result: ProviderResult<unknown>): void {
+    if (OUTSIDE_READINESS.has(result.diagnostics.endpoint)) return;
     if (result.outcome === 'fatal-config') {
       const prior = this.faults.get(accountId);
       this.faults.set(accountId, {

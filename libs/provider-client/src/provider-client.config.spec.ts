@@ -17,7 +17,13 @@ describe('providerClientConfig', () => {
         api: 'v1',
       },
     ]);
-    assert.deepEqual(o.ratePerMinute, { transfer: 9000, status: 7800, authorize: 3000, default: 1000 });
+    assert.deepEqual(o.ratePerMinute, {
+      transfer: 9000,
+      status: 7800,
+      authorize: 3000,
+      balance: 3000,
+      default: 1000,
+    });
     assert.equal(o.tokenRefreshMarginSeconds, 60);
     assert.equal(o.apiVersion, '2024-01-01');
     assert.equal(o.hosts.payoutUrl, 'http://127.0.0.1:8090');

@@ -171,6 +171,11 @@ export const providerClientConfig = defineSection('provider-client', {
     default: '3000',
     description: 'Per account: authorize calls per minute',
   }),
+  PROVIDER_RATE_BALANCE_PER_MIN: envVar({
+    schema: env.positiveInt(),
+    default: '3000',
+    description: "Per account: balance reads (Get Balance) per minute (the provider's limit)",
+  }),
   PROVIDER_RATE_DEFAULT_PER_MIN: envVar({
     schema: env.positiveInt(),
     default: '1000',

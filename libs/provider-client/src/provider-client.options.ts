@@ -96,6 +96,7 @@ export function providerClientOptionsFromConfig(
       transfer: c.PROVIDER_RATE_TRANSFER_PER_MIN,
       status: c.PROVIDER_RATE_STATUS_PER_MIN,
       authorize: c.PROVIDER_RATE_AUTHORIZE_PER_MIN,
+      balance: c.PROVIDER_RATE_BALANCE_PER_MIN,
       default: c.PROVIDER_RATE_DEFAULT_PER_MIN,
     },
     rateTargetFraction: c.PROVIDER_RATE_TARGET_FRACTION,

@@ -203,6 +203,14 @@ export const LEGACY_MEANINGS: Readonly<Partial<Record<EndpointName, readonly Leg
     L('ERROR', 404, 'failed/not-found', 'Beneficiary does not exist'),
     L('ERROR', 422, 'failed/invalid-request', 'Invalid beneficiary id'),
   ],
+  // provider-facts.md "Long waits, balance and approvals": Get Balance answers the ledger and the
+  // available balance; the page lists a 200, the access 403s and a 422 without its message. A read:
+  // nothing about money is in doubt, a 520 is simply read again.
+  getBalance: [
+    L('SUCCESS', 200, 'success', 'Ledger balance for the account (balance, availableBalance)'),
+    ...COMMON,
+    L('ERROR', 422, 'failed/invalid-request', 'Invalid request (declared without its message)'),
+  ],
 };
 
 const V = (http: number, verdict: Verdict, doc: string, more: { code?: string; message?: string } = {}) =>

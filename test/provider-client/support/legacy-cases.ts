@@ -3,6 +3,7 @@ import {
   beneHistoryOutcomes,
   cardpayOutcomes,
   directTransferOutcomes,
+  getBalanceOutcomes,
   getBatchTransferStatusOutcomes,
   getBeneIdOutcomes,
   getTransferStatusOutcomes,
@@ -150,6 +151,17 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
       ],
       ['only one given', (c) => c.call('getBeneId', { bankAccount: '026291800001191', ifsc: '' })],
     ],
+  },
+  {
+    kind: 'legacy',
+    name: 'getBalance',
+    path: '/payout/v1/getBalance',
+    bearer: true,
+    table: getBalanceOutcomes,
+    data: { balance: '214735.50', availableBalance: '173980.50' },
+    call: (c) => c.call('getBalance', {}),
+    // No field to break: the request carries nothing but the account's token.
+    invalid: [],
   },
   {
     kind: 'legacy',

@@ -56,6 +56,8 @@ export interface WebhookWorkerDeps {
   readonly workerMetrics?: WorkerMetricsPort;
   /** What a kept webhook is about, in the service's terms (the provider port's). */
   readonly provider: Pick<ProviderWebhooks, 'meaning'>;
+  /** The webhook says the account's balance moved (low, credited): it is read again (issue 32). */
+  readonly onBalanceNotice?: (accountId: string) => void;
 }
 
 /** What came of one look at a webhook. */
@@ -149,6 +151,7 @@ export class WebhookHintWorker {
   private async handle(w: WebhookRow): Promise<void> {
     try {
       const meaning = this.d.provider.meaning(w.event, w.fields);
+      if ('balance' in meaning && meaning.balance) this.d.onBalanceNotice?.(w.accountId);
       const notice = meaning.about === 'notice' ? noticeOf(meaning.notice) : undefined;
       if (notice) return await this.publishNotice(w, notice);
       const s = await this.settlementOf(w, meaning);

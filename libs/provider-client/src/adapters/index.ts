@@ -48,3 +48,5 @@ export * from './get-beneficiary-v2.adapter.js';
 export * from './get-beneficiary-v2.outcomes.js';
 export * from './delete-beneficiary-v2.adapter.js';
 export * from './delete-beneficiary-v2.outcomes.js';
+export * from './get-balance.adapter.js';
+export * from './get-balance.outcomes.js';

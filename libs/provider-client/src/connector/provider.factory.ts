@@ -6,6 +6,8 @@ import { type ProviderClientLogger } from '../call-recorder.js';
 import { PromRateBudgetMetrics } from '../metrics/rate-budget-metrics.js';
 import { type ProviderClientConfig } from '../provider-client.config.js';
 import { createProviderClient } from '../provider-client.factory.js';
+import { type ProviderBalance } from '../adapters/get-balance.adapter.js';
+import { type ProviderResult } from '../core/outcome.js';
 import { type ProviderClient } from '../provider-client.js';
 import { accountApi, providerClientOptionsFromConfig } from '../provider-client.options.js';
 import { sharedRateBudgetSettings } from '../rate-budget/rate-budget.config.js';
@@ -19,6 +21,7 @@ import { parseEventTime } from '../webhooks/webhook-shape.js';
 import { BeneficiaryConnector } from './beneficiary.connector.js';
 import { type Connectors } from './connector.port.js';
 import {
+  type AccountBalance,
   type ProviderAccounts,
   type ProviderBeneficiaries,
   ProviderPort,
@@ -48,6 +51,36 @@ export interface ProviderDeps {
 /** Both generations over one client (one executor: shared auth, rate budgets and metrics). */
 export function connectorsOf(client: ProviderClient): Connectors {
   return { v1: new V1Connector(client), v2: new V2Connector(client) };
+}
+
+/** A decimal as the provider wrote it ("173980.5", "-5") with exactly 2 places, never through a float. */
+export function twoPlaces(decimal: string): string {
+  const [whole = '0', frac = ''] = decimal.split('.');
+  return `${whole}.${frac.padEnd(2, '0')}`;
+}
+
+/** Get Balance's answer in the service's terms: both balances with 2 places, and when it came. */
+export function accountBalanceOf(
+  r: ProviderResult<ProviderBalance>,
+  readAt: Date,
+): ProviderResult<AccountBalance> {
+  const of = (d: ProviderBalance): AccountBalance => ({
+    available: twoPlaces(d.availableBalance),
+    ledger: twoPlaces(d.balance),
+    readAt,
+  });
+  switch (r.outcome) {
+    case 'success':
+      return { ...r, data: of(r.data) };
+    case 'pending':
+    case 'failed':
+    case 'unknown': {
+      const { data, ...rest } = r;
+      return data === undefined ? rest : { ...rest, data: of(data) };
+    }
+    default:
+      return r;
+  }
 }
 
 /** The service's door to the provider, built from its configuration section. */
@@ -117,6 +150,8 @@ export class Provider extends ProviderPort {
           },
           opts,
         ),
+      balance: async (accountId, requestId) =>
+        accountBalanceOf(await client.call('getBalance', {}, { accountId, requestId }), new Date()),
     };
   }
 

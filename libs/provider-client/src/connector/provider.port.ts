@@ -51,12 +51,27 @@ export interface SdkTokenQuery {
   readonly authenticatedUser: { readonly identifierType: string; readonly identifierValue: string | number };
 }
 
+/** An account's balance at the provider, in the service's terms (issue 32). */
+export interface AccountBalance {
+  /** The ledger balance minus the provider's pending transfers: exact decimal, 2 places. */
+  readonly available: string;
+  /** The ledger balance: exact decimal, 2 places (negative when overdrawn). */
+  readonly ledger: string;
+  /** When the provider's answer arrived. */
+  readonly readAt: Date;
+}
+
 /** The read-only queries the service answers from the provider. */
 export interface ProviderQueries {
   /** A beneficiary's transfers (v1 beneHistory). */
   beneHistory(q: BeneHistoryRequest, opts: CallOptions): Promise<ProviderResult<BeneHistory>>;
   /** A token for the provider's SDK (v2 createSdkToken). */
   sdkToken(q: SdkTokenQuery, opts: CallOptions): Promise<ProviderResult<SdkToken>>;
+  /**
+   * The account's balance (Get Balance; an account on v2 reads it as the provider documents: the
+   * v1 path after the v1 authorize). On the account's shared rate budget.
+   */
+  balance(accountId: string, requestId?: string): Promise<ProviderResult<AccountBalance>>;
 }
 
 /** Webhooks: verified and read by the provider's rules, and understood in the service's terms. */

@@ -67,6 +67,35 @@ describe('the provider port (issue 31)', () => {
     ]);
   });
 
+  it('queries.balance: Get Balance on the account, both balances with 2 places (never a float), with the time read', async () => {
+    const { client, sent } = recording((n) => ({
+      outcome: 'success',
+      data: { balance: '9007199254740.5', availableBalance: '-12' },
+      diagnostics: diagnostics(n, { subCode: '200' }),
+    }));
+    const before = Date.now();
+    const r = await provider(client, 'v2').queries.balance('acc', 'q1');
+    assert.deepEqual(sent, [
+      { name: 'getBalance', request: {}, opts: { accountId: 'acc', requestId: 'q1' } },
+    ]);
+    assert.equal(r.outcome, 'success');
+    if (r.outcome !== 'success') return;
+    assert.equal(r.data.ledger, '9007199254740.50', 'past 2^53 cents would round through a float');
+    assert.equal(r.data.available, '-12.00');
+    assert.ok(r.data.readAt.getTime() >= before && r.data.readAt.getTime() <= Date.now());
+  });
+
+  it('queries.balance: a failed read stays a result, with no balance', async () => {
+    const { client } = recording((n) => ({
+      outcome: 'unknown',
+      reason: 'timeout',
+      diagnostics: diagnostics(n),
+    }));
+    const r = await provider(client, 'v1').queries.balance('acc');
+    assert.equal(r.outcome, 'unknown');
+    assert.equal('data' in r ? r.data : undefined, undefined);
+  });
+
   it('beneficiaries.create: v2 saying the account is registered under another id is the port flag, not a code', async () => {
     const refusal = (code: string) => (n: string) =>
       ({
@@ -153,12 +182,16 @@ describe('the provider port (issue 31)', () => {
       statusAgrees: true,
     });
     assert.deepEqual(webhookMeaning('BULK_TRANSFER_REJECTED', {}), { about: 'batch' });
-    assert.deepEqual(webhookMeaning('LOW_BALANCE_ALERT', {}), { about: 'notice', notice: 'low_balance' });
+    assert.deepEqual(webhookMeaning('LOW_BALANCE_ALERT', {}), {
+      about: 'notice',
+      notice: 'low_balance',
+      balance: 'low',
+    });
     assert.deepEqual(webhookMeaning('BENEFICIARY_INCIDENT', {}), {
       about: 'notice',
       notice: 'beneficiary_incident',
     });
-    assert.deepEqual(webhookMeaning('CREDIT_CONFIRMATION', {}), { about: 'other' });
+    assert.deepEqual(webhookMeaning('CREDIT_CONFIRMATION', {}), { about: 'other', balance: 'credited' });
     assert.deepEqual(webhookMeaning('PROVIDER_SUB_STATE', {}), { about: 'other' });
   });
 

@@ -3,7 +3,7 @@ import { type Refusal } from './field-rules.js';
 import { type HttpAnswer } from './http-answer.js';
 
 /** Which bucket of the provider's per-account limits an endpoint draws from. */
-export type RateClass = 'transfer' | 'status' | 'authorize' | 'default';
+export type RateClass = 'transfer' | 'status' | 'authorize' | 'balance' | 'default';
 
 /** What goes on the wire, minus host and auth headers (the executor adds those). */
 export interface BuiltRequest {

@@ -7,6 +7,7 @@ import { createBeneficiaryV2Adapter } from '../adapters/create-beneficiary-v2.ad
 import { createSdkTokenAdapter } from '../adapters/create-sdk-token.adapter.js';
 import { deleteBeneficiaryV2Adapter } from '../adapters/delete-beneficiary-v2.adapter.js';
 import { directTransferAdapter } from '../adapters/direct-transfer.adapter.js';
+import { getBalanceAdapter } from '../adapters/get-balance.adapter.js';
 import { getBatchTransferStatusV2Adapter } from '../adapters/get-batch-transfer-status-v2.adapter.js';
 import { getBatchTransferStatusAdapter } from '../adapters/get-batch-transfer-status.adapter.js';
 import { getBeneIdAdapter } from '../adapters/get-bene-id.adapter.js';
@@ -30,6 +31,7 @@ import { createBeneficiaryV2Outcomes } from '../adapters/create-beneficiary-v2.o
 import { createSdkTokenOutcomes } from '../adapters/create-sdk-token.outcomes.js';
 import { deleteBeneficiaryV2Outcomes } from '../adapters/delete-beneficiary-v2.outcomes.js';
 import { directTransferOutcomes } from '../adapters/direct-transfer.outcomes.js';
+import { getBalanceOutcomes } from '../adapters/get-balance.outcomes.js';
 import { getBatchTransferStatusOutcomes } from '../adapters/get-batch-transfer-status.outcomes.js';
 import { getBatchTransferStatusV2Outcomes } from '../adapters/get-batch-transfer-status-v2.outcomes.js';
 import { getBeneIdOutcomes } from '../adapters/get-bene-id.outcomes.js';
@@ -92,6 +94,7 @@ export const ADAPTER_REGISTRY = {
   addBeneficiary: entry('v1', addBeneficiaryAdapter, addBeneficiaryOutcomes),
   getBeneficiary: entry('v1', getBeneficiaryAdapter, getBeneficiaryOutcomes),
   removeBeneficiary: entry('v1', removeBeneficiaryAdapter, removeBeneficiaryOutcomes),
+  getBalance: entry('v1', getBalanceAdapter, getBalanceOutcomes),
   processValidatedPayout: entry('v2', processValidatedPayoutAdapter, processValidatedPayoutOutcomes),
   createSdkToken: entry('v2', createSdkTokenAdapter, createSdkTokenOutcomes),
   getTransferStatusV2: entry('v2', getTransferStatusV2Adapter, getTransferStatusV2Outcomes),

@@ -15,6 +15,17 @@ const NOTICES: Readonly<Record<string, ProviderNoticeKind>> = {
   BENEFICIARY_INCIDENT: 'beneficiary_incident',
 };
 
+/**
+ * What a webhook says of the account's balance (issue 32): `low` (LOW_BALANCE_ALERT), `credited`
+ * (CREDIT_CONFIRMATION, a top-up). Either way the balance has moved: the service reads it again.
+ */
+export type BalanceNotice = 'low' | 'credited';
+
+const BALANCE_NOTICES: Readonly<Record<string, BalanceNotice>> = {
+  LOW_BALANCE_ALERT: 'low',
+  CREDIT_CONFIRMATION: 'credited',
+};
+
 /** The provider refused a whole batch (v2 BULK_TRANSFER_REJECTED, carrying the batch's ids). */
 const BATCH_REFUSED = 'BULK_TRANSFER_REJECTED';
 
@@ -52,13 +63,19 @@ export type WebhookMeaning =
   /** About a whole batch the provider refused: the batch is checked. */
   | { readonly about: 'batch' }
   /** About the account: a notice of its own. */
-  | { readonly about: 'notice'; readonly notice: ProviderNoticeKind }
-  /** Anything else (a sub-state hint says so in its fields; credit confirmations): nothing to apply. */
-  | { readonly about: 'other' };
+  | { readonly about: 'notice'; readonly notice: ProviderNoticeKind; readonly balance?: BalanceNotice }
+  /**
+   * Anything else (a sub-state hint says so in its fields; credit confirmations): nothing to
+   * apply. `balance`: it says the account's balance moved (a credit).
+   */
+  | { readonly about: 'other'; readonly balance?: BalanceNotice };
 
 /** The meaning of a kept webhook's event and fields. */
 export function webhookMeaning(event: string, f: KeptWebhookFields): WebhookMeaning {
-  if (Object.hasOwn(NOTICES, event)) return { about: 'notice', notice: NOTICES[event]! };
+  const moved = Object.hasOwn(BALANCE_NOTICES, event) ? BALANCE_NOTICES[event] : undefined;
+  const balance = moved ? { balance: moved } : {};
+  if (Object.hasOwn(NOTICES, event)) return { about: 'notice', notice: NOTICES[event]!, ...balance };
+  if (moved) return { about: 'other', balance: moved };
   if (event === BATCH_REFUSED) return { about: 'batch' };
   if (!Object.hasOwn(WEBHOOK_EVENT_STATUS, event)) return { about: 'other' };
   const announces = WEBHOOK_EVENT_STATUS[event] ?? null;
