@@ -9,10 +9,8 @@ import {
   HistoryMaintenance,
   HISTORY_MAINTENANCE_LOCK_TIMEOUT_MS,
   HistoryRepository,
-  BalanceReadingRepository,
   BatchRepository,
   DeadLetterRepository,
-  FundsRepository,
   PayoutLedger,
   PayoutRepository,
   SecretsCipher,
@@ -62,14 +60,11 @@ import {
   reconcilerSettings,
   reversalWatchSettings,
   ManageBeneficiaries,
-  FundsView,
-  BalanceReader,
-  balanceReaderSettings,
-  PromBalanceReadMetrics,
 } from '#pipeline';
 import { createProvider } from '#provider-client';
 import { type ServiceConfig } from './service.config.js';
 import { createWebhooks } from './webhooks.factory.js';
+import { createFunds } from './funds.factory.js';
 import { createApprovals } from './approvals.factory.js';
 import { createQueries } from './queries.factory.js';
 import { createRateSlots } from './rate-budget.factory.js';
@@ -314,20 +309,14 @@ export function createPipeline(i: PipelineInputs) {
     deadLetterKey,
     metrics,
   });
-  // The provider's balance of each account, read every BALANCE_READ_INTERVAL_MS (issue 32): the
-  // reconciler role reads, every instance shows the reading kept in Postgres.
-  const balanceReader = new BalanceReader(
-    {
-      pool,
-      readings: new BalanceReadingRepository(),
-      provider: provider.queries,
-      accountIds: provider.accounts.ids,
-      logger: log('funds'),
-      metrics: new PromBalanceReadMetrics(registry),
-      workerMetrics,
-    },
-    balanceReaderSettings(c),
-  );
+  const { balanceReader, funds } = createFunds({
+    config,
+    pool,
+    registry,
+    logger: log('funds'),
+    provider,
+    workerMetrics,
+  });
   const webhooks = createWebhooks({
     config,
     pool,
@@ -340,13 +329,6 @@ export function createPipeline(i: PipelineInputs) {
     provider,
     workerMetrics,
     onBalanceNotice: (accountId) => void balanceReader.readSoon(accountId),
-  });
-  // What each account has committed (issue 32), beside the provider's balance as last read.
-  const funds = new FundsView({
-    pool,
-    funds: new FundsRepository(),
-    accountIds: provider.accounts.ids,
-    balances: balanceReader,
   });
   const operations = createOperationsUseCases({
     pool,

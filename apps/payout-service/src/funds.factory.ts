@@ -1,0 +1,43 @@
+import type pg from 'pg';
+import { type Registry } from 'prom-client';
+import { type ServiceConfig } from './service.config.js';
+import { BalanceReadingRepository, FundsRepository } from '#ledger';
+import { type AppLogger, type WorkerMetricsPort } from '#observability';
+import { BalanceReader, balanceReaderSettings, FundsView, PromBalanceReadMetrics } from '#pipeline';
+import { type ProviderPort } from '#provider-client';
+
+export interface FundsInputs {
+  readonly config: ServiceConfig;
+  readonly pool: pg.Pool;
+  readonly registry: Registry;
+  readonly logger: AppLogger;
+  readonly provider: ProviderPort;
+  readonly workerMetrics: WorkerMetricsPort;
+}
+
+/**
+ * Funds (issue 32): the provider's balance of each account, read every BALANCE_READ_INTERVAL_MS
+ * by the reconciler role and kept in Postgres so every instance shows the same reading, and what
+ * each account has committed beside it.
+ */
+export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; funds: FundsView } {
+  const balanceReader = new BalanceReader(
+    {
+      pool: i.pool,
+      readings: new BalanceReadingRepository(),
+      provider: i.provider.queries,
+      accountIds: i.provider.accounts.ids,
+      logger: i.logger,
+      metrics: new PromBalanceReadMetrics(i.registry),
+      workerMetrics: i.workerMetrics,
+    },
+    balanceReaderSettings(i.config.pipeline),
+  );
+  const funds = new FundsView({
+    pool: i.pool,
+    funds: new FundsRepository(),
+    accountIds: i.provider.accounts.ids,
+    balances: balanceReader,
+  });
+  return { balanceReader, funds };
+}
