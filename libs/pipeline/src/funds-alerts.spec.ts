@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { FUNDS_ALERT_VARS, lowBalanceThresholds } from './funds-alerts.config.js';
+import { FUNDS_ALERT_VARS, lowBalanceThresholds } from './funds/funds-alerts.config.js';
 import { FundsAlertGauges, PromPaidMetrics } from './funds-alerts.gauges.js';
-import { type BalanceReading } from './balance-readings.js';
+import { type BalanceReading } from './funds/balance-readings.js';
 
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 

@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { cachedSource } from '../pipeline.gauges.js';
-import { type BalanceReading } from './balance-readings.js';
+import { cachedSource } from './pipeline.gauges.js';
+import { type BalanceReading } from './funds/balance-readings.js';
 
 /**
  * The series the funds alerts compare (issue 32, "tell finance in time"; docs/OPERATIONS.md,
