@@ -46,6 +46,14 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
     accountIds: i.provider.accounts.ids,
     balances: balanceReader,
   });
+  const unknown = Object.keys(i.config.pipeline.FUNDS_LOW_BALANCE_THRESHOLDS).filter(
+    (id) => !i.provider.accounts.ids.includes(id),
+  );
+  if (unknown.length > 0)
+    i.logger.warn(
+      { accounts: unknown },
+      'FUNDS_LOW_BALANCE_THRESHOLDS names accounts not configured; ignored',
+    );
   // What the funds alerts compare (issue 32, "tell finance in time"): the threshold, the reading's age.
   new FundsAlertGauges(i.registry, funds, {
     thresholds: lowBalanceThresholds(i.config.pipeline, i.provider.accounts.ids),

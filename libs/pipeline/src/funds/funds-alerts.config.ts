@@ -40,7 +40,7 @@ export const FUNDS_ALERT_VARS = {
     schema: overrides,
     default: '',
     description:
-      'Per-account low-balance thresholds overriding FUNDS_LOW_BALANCE_THRESHOLD: a JSON object of accountId to rupees, e.g. {"acc_main":"200000.00"}. An account not configured in PROVIDER_ACCOUNTS is ignored. Empty: every account has the global threshold',
+      'Per-account low-balance thresholds overriding FUNDS_LOW_BALANCE_THRESHOLD: a JSON object of accountId to rupees, e.g. {"acc_main":"200000.00"}. An account not configured in PROVIDER_ACCOUNTS is ignored (a warning at start). Empty: every account has the global threshold',
   }),
 };
 
