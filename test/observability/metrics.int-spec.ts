@@ -96,6 +96,10 @@ describe('metrics after a known run, and the alert rules and dashboard that use 
     for (const check of ['postgres', 'kafka', 'provider'])
       assert.equal(valueOf(samples, 'payouts_readiness', { check }), 1, check);
     assert.equal(valueOf(samples, 'payouts_provider_fatal_config_accounts'), 0);
+    // The outflow FundsTimeToEmpty divides by (issue 32): the N payouts of 10.00, in paise.
+    assert.equal(valueOf(samples, 'payouts_paid_amount_paise_total'), N * 1000);
+    const thresholds = samples.filter((s) => s.name === 'payouts_funds_low_threshold_paise');
+    assert.ok(thresholds.length > 0 && thresholds.every((s) => s.value === 0), 'the default threshold is 0');
     assert.equal(valueOf(samples, 'payouts_outbox_dead_rows'), 0);
     // RECEIVED, SUBMITTING and SUCCESS of each payout were published.
     assert.ok((valueOf(samples, 'payouts_relay_published_total') ?? 0) >= 3 * N);

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, operatorsEnv, startStack, type Stack } from '#test-support';
 import { type ServiceApp } from '../../apps/payout-service/src/bootstrap.js';
-import { metric } from '../webhooks/helpers.js';
+import { metric, metricsText } from '../webhooks/helpers.js';
 
 const VIEWER = 'balance-viewer-token-0123456789abcdef';
 
@@ -37,6 +37,8 @@ describe('balance readings: read from the provider, kept, shown (real Postgres, 
         SERVICE_ROLES: 'reconciler,webhooks',
         WEBHOOKS_PORT: '0',
         BALANCE_READ_INTERVAL_MS: '3600000',
+        FUNDS_LOW_BALANCE_THRESHOLD: '100.00',
+        FUNDS_LOW_BALANCE_THRESHOLDS: JSON.stringify({ v2acc: '1000.50' }),
         PROVIDER_ACCOUNTS: JSON.stringify([
           { accountId: 'v2acc', clientId: 'bal_v2_client', clientSecret: 'bal_v2_secret', api: 'v2' },
         ]),
@@ -69,6 +71,19 @@ describe('balance readings: read from the provider, kept, shown (real Postgres, 
     );
     assert.equal(await metric(service.url, 'payouts_funds_available_paise', { account: 'default' }), 500000);
     assert.equal(await reads('default', 'success'), 1, 'one read per interval, not per look');
+    // What the funds alerts compare (issue 32): finance's thresholds, and the reading's age.
+    assert.equal(
+      await metric(service.url, 'payouts_funds_low_threshold_paise', { account: 'default' }),
+      10000,
+    );
+    assert.equal(
+      await metric(service.url, 'payouts_funds_low_threshold_paise', { account: 'v2acc' }),
+      100050,
+    );
+    const age = /^payouts_balance_reading_age_seconds\{account="default"\} ([0-9.e+-]+)$/m.exec(
+      await metricsText(service.url),
+    );
+    assert.ok(age && Number(age[1]) >= 0 && Number(age[1]) < 60, `reading age ${age?.[1]}`);
     const [row] = await stack.sql<{ ledger: string; failures: number }>(
       `SELECT ledger::text, failures FROM balance_reading WHERE account_id = 'default'`,
     );

@@ -40,8 +40,13 @@ describe('overlapping checks of one batch', () => {
   });
 
   /** A checker whose provider reports `entries` as SUCCESS, and whose batch change can be held. */
-  function checker(owner: string, entries: string[], gate?: { reached: () => void; opened: Promise<void> }) {
-    const real = new BatchLedger({ pool, outbox, history: new HistoryRepository(), logger });
+  function checker(
+    owner: string,
+    entries: string[],
+    gate?: { reached: () => void; opened: Promise<void> },
+    paid?: (accountId: string, paise: bigint) => void,
+  ) {
+    const real = new BatchLedger({ pool, outbox, history: new HistoryRepository(), logger, paid });
     const ledger = gate
       ? Object.assign(Object.create(real) as BatchLedger, {
           apply: async (...args: Parameters<BatchLedger['apply']>) => {
@@ -83,7 +88,15 @@ describe('overlapping checks of one batch', () => {
         metrics: new ReconcilerMetrics(new Registry()),
       },
       // A lease of 1 ms: the second checker may claim the batch while the first still checks it.
-      { owner, leaseMs: 1, schedule: [60_000], maxSendAttempts: 3, perRound: 1, pollMs: 10, failedWatch: [] },
+      {
+        owner,
+        leaseMs: 1,
+        schedule: [60_000],
+        maxSendAttempts: 3,
+        perRound: 1,
+        pollMs: 10,
+        failedWatch: [],
+      },
     );
   }
 
@@ -141,5 +154,41 @@ describe('overlapping checks of one batch', () => {
       !visible.some((id) => id.includes('bo_1_b')),
       `no event of the second check was visible before the first committed: ${visible.join(', ')}`,
     );
+  });
+
+  // The outflow FundsTimeToEmpty divides by (issue 32): each entry entering SUCCESS is counted
+  // once, after its check commits, with the batch's account and the entry's amount in paise.
+  it('counts each entry entering SUCCESS once, with its account and amount in paise', async () => {
+    const c = await pool.connect();
+    try {
+      await moves.insertNew(c, {
+        accountId: 'default',
+        batchTransferId: 'bo_2',
+        batchFormat: 'BANK_ACCOUNT',
+        requestHash: 'h2',
+        requestId: null,
+        totalAmount: '30.05',
+        entries: [
+          { transferId: 'bo_2_a', amount: '10.05', entry: {} },
+          { transferId: 'bo_2_b', amount: '20.00', entry: {} },
+        ],
+      });
+    } finally {
+      c.release();
+    }
+    assert.equal((await moves.claimForSubmission(pool, 'submitter', 1, 10)).length, 1);
+    await sleep(20);
+    const paid: Array<[string, bigint]> = [];
+    const count = (accountId: string, paise: bigint) => paid.push([accountId, paise]);
+    assert.equal(await checker('first', ['bo_2_a'], undefined, count).checkDue(1), 1);
+    assert.deepEqual(paid, [['default', 1005n]]);
+    // Due again now (its next check would be a minute away).
+    await pool.query('UPDATE batch SET next_check_at = now() WHERE batch_transfer_id = $1', ['bo_2']);
+    // Entry a is reported SUCCESS again: not counted twice.
+    assert.equal(await checker('second', ['bo_2_a', 'bo_2_b'], undefined, count).checkDue(1), 1);
+    assert.deepEqual(paid, [
+      ['default', 1005n],
+      ['default', 2000n],
+    ]);
   });
 });

@@ -3,7 +3,14 @@ import { type Registry } from 'prom-client';
 import { type ServiceConfig } from './service.config.js';
 import { BalanceReadingRepository, FundsRepository } from '#ledger';
 import { type AppLogger, type WorkerMetricsPort } from '#observability';
-import { BalanceReader, balanceReaderSettings, FundsView, PromBalanceReadMetrics } from '#pipeline';
+import {
+  BalanceReader,
+  balanceReaderSettings,
+  FundsAlertGauges,
+  FundsView,
+  lowBalanceThresholds,
+  PromBalanceReadMetrics,
+} from '#pipeline';
 import { type ProviderPort } from '#provider-client';
 
 export interface FundsInputs {
@@ -38,6 +45,19 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
     funds: new FundsRepository(),
     accountIds: i.provider.accounts.ids,
     balances: balanceReader,
+  });
+  const unknown = Object.keys(i.config.pipeline.FUNDS_LOW_BALANCE_THRESHOLDS).filter(
+    (id) => !i.provider.accounts.ids.includes(id),
+  );
+  if (unknown.length > 0)
+    i.logger.warn(
+      { accounts: unknown },
+      'FUNDS_LOW_BALANCE_THRESHOLDS names accounts not configured; ignored',
+    );
+  // What the funds alerts compare (issue 32, "tell finance in time"): the threshold, the reading's age.
+  new FundsAlertGauges(i.registry, funds, {
+    thresholds: lowBalanceThresholds(i.config.pipeline, i.provider.accounts.ids),
+    readerOn: i.config.pipeline.BALANCE_READ_INTERVAL_MS > 0,
   });
   return { balanceReader, funds };
 }

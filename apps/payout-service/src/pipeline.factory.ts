@@ -56,6 +56,7 @@ import {
   PayoutReconciler,
   PayoutSubmission,
   PipelineMetrics,
+  PromPaidMetrics,
   ReconcilerMetrics,
   reconcilerSettings,
   reversalWatchSettings,
@@ -108,6 +109,8 @@ export function createPipeline(i: PipelineInputs) {
   const stale = (source: string) => metrics.staleResults.inc({ source });
   const attention = (reason: string) => reconcilerMetrics.requiresAttention.inc({ reason });
   const contradictions = new ContradictionRepository();
+  // The amount paid per account (issue 32): the outflow FundsTimeToEmpty divides the balance by.
+  const { paid } = new PromPaidMetrics(registry);
   const payoutLedger = new PayoutLedger({
     pool,
     reversalWatch: reversalWatchSettings(c),
@@ -118,6 +121,7 @@ export function createPipeline(i: PipelineInputs) {
     attention,
     contradictions,
     contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
+    paid,
     publishSubmitting: config.ledger.EVENTS_SUBMITTING === 'publish',
     publishAccepted: config.ledger.EVENTS_ACCEPTED === 'publish',
     tracing,
@@ -132,6 +136,7 @@ export function createPipeline(i: PipelineInputs) {
     failedWatchFirstMs: reversalWatchSettings(c).failedWatchFirstMs ?? null,
     contradictions,
     contradicted: (labels) => reconcilerMetrics.contradictions.inc(labels),
+    paid,
   });
   const cipher = SecretsCipher.fromConfig(
     config.ledger.LEDGER_ENCRYPTION_KEY_ID,

@@ -16,6 +16,7 @@ import {
   type OperatorActor,
 } from './history.repository.js';
 import { batchHistoryOf } from './history-rows.js';
+import { toPaise } from './money.js';
 import {
   type BatchEntryUpdate,
   type BatchItemRow,
@@ -28,6 +29,7 @@ import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './led
 import {
   type ChangeSource,
   type ContradictionCounter,
+  type PaidCounter,
   type LedgerOutbox,
   type StaleCounter,
 } from './ledger.ports.js';
@@ -75,6 +77,8 @@ export interface BatchLedgerDeps {
   readonly contradictions?: ContradictionRepository;
   /** Counts a contradiction recorded for the first time (payouts_contradictions_total). */
   readonly contradicted?: ContradictionCounter;
+  /** Counts the amount of an entry entering SUCCESS (payouts_paid_amount_paise_total). */
+  readonly paid?: PaidCounter;
 }
 
 /**
@@ -209,6 +213,8 @@ export class BatchLedger {
     );
     announce(() => {
       for (const item of changed) {
+        if (item.status === 'SUCCESS' && before.get(item.transferId) !== 'SUCCESS')
+          this.d.paid?.(batch.accountId, toPaise(item.amount));
         this.log.info(
           {
             transferId: item.transferId,

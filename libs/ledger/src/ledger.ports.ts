@@ -31,3 +31,10 @@ export type ContradictionCounter = (labels: {
   readonly observed: string;
   readonly source: string;
 }) => void;
+
+/**
+ * Counts money paid out (payouts_paid_amount_paise_total, issue 32): a payout or batch entry that
+ * enters SUCCESS, after its commit, with its account and amount in integer paise. The outflow the
+ * FundsTimeToEmpty alert divides the balance by; counted where the state changes, once per change.
+ */
+export type PaidCounter = (accountId: string, amountPaise: bigint) => void;

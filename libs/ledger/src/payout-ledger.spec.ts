@@ -32,6 +32,7 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[], fail
   const moved: TransitionMove[] = [];
   const events: OutboxMessage[] = [];
   const stale: ChangeSource[] = [];
+  const paid: Array<[string, bigint]> = [];
   // Each line with the statements sent when it was written: an announcement after the commit
   // sees COMMIT last.
   type Line = { msg: string; level: string; component?: string; to?: string; sent: string[] };
@@ -96,10 +97,11 @@ function harness(answer: (moves: readonly TransitionMove[]) => PayoutRow[], fail
       history: strict<HistoryRepository>('history', {}),
       logger,
       stale: (s) => stale.push(s),
+      paid: (account, paise) => paid.push([account, paise]),
     },
     moves,
   );
-  return { ledger, statements, moves: moved, events, stale, lines, history };
+  return { ledger, statements, moves: moved, events, stale, lines, history, paid };
 }
 
 describe('PayoutLedger', () => {
@@ -130,6 +132,25 @@ describe('PayoutLedger', () => {
     assert.equal(line?.component, 'executor');
     assert.equal(line?.to, 'SUCCESS');
     assert.deepEqual(h.stale, []);
+  });
+
+  it('counts the amount paid, in paise, once a payout enters SUCCESS and its transaction commits', async () => {
+    const h = harness((m) =>
+      m.map((x) => row({ status: x.to, version: x.fromVersion + 1, amount: '1234.56' })),
+    );
+    await h.ledger.change({ row: row(), to: 'UNKNOWN' }, 'executor');
+    assert.deepEqual(h.paid, [], 'not paid yet');
+    await h.ledger.change({ row: row({ status: 'UNKNOWN' }), to: 'SUCCESS' }, 'reconciler');
+    assert.deepEqual(h.paid, [['acc', 123456n]]);
+    const failing = harness(
+      (m) => m.map((x) => row({ status: x.to, version: x.fromVersion + 1 })),
+      ['COMMIT'],
+    );
+    await assert.rejects(failing.ledger.change({ row: row(), to: 'SUCCESS' }, 'executor'));
+    assert.deepEqual(failing.paid, [], 'a change that did not commit paid nothing');
+    const dropped = harness(() => []);
+    await dropped.ledger.change({ row: row(), to: 'SUCCESS' }, 'executor');
+    assert.deepEqual(dropped.paid, [], 'a stale change paid nothing');
   });
 
   it('keeps secrets while the payout is not final', async () => {

@@ -21,11 +21,13 @@ import {
   type ContradictionCounter,
   type LedgerOutbox,
   type ChangeSource,
+  type PaidCounter,
   type StaleCounter,
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { PayoutMoves } from './payout-moves.repository.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
+import { toPaise } from './money.js';
 
 export type { ContradictionReport } from './contradictions.js';
 
@@ -73,6 +75,8 @@ export interface PayoutLedgerDeps {
   readonly contradictions?: ContradictionRepository;
   /** Counts a contradiction recorded for the first time (payouts_contradictions_total). */
   readonly contradicted?: ContradictionCounter;
+  /** Counts the amount of a payout entering SUCCESS (payouts_paid_amount_paise_total). */
+  readonly paid?: PaidCounter;
 }
 
 /**
@@ -365,6 +369,8 @@ export class PayoutLedger {
         'payout requires attention: its true state could not be established automatically',
       );
     } else {
+      if (next.status === 'SUCCESS' && from !== 'SUCCESS')
+        this.d.paid?.(next.accountId, toPaise(next.amount));
       this.logger(source).info({ ...fields, ...log }, 'payout state changed');
     }
   }

@@ -45,5 +45,7 @@ export * from './approval/beneficiary-change-log.js';
 export * from './funds/balance-readings.js';
 export * from './funds/balance-reader.js';
 export * from './funds/balance-reader.config.js';
+export * from './funds/funds-alerts.config.js';
+export * from './funds-alerts.gauges.js';
 export * from './funds/funds-view.js';
 export * from './funds.gauges.js';
