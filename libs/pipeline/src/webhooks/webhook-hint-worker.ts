@@ -21,6 +21,7 @@ import { type ProviderNoticeKind, type ProviderWebhooks, type WebhookMeaning } f
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
 import { decideHint, type HintContext, onContradiction } from './decide-hint.js';
 import { decideSubStateHint } from './decide-sub-state-hint.js';
+import { feeOfWebhook } from '../shared/transfer-fee.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
 export interface WebhookWorkerSettings {
@@ -228,6 +229,7 @@ export class WebhookHintWorker {
               svcTransferId: w.fields.svcTransferId ?? null,
               lastError: null,
               nextCheckAt: null,
+              ...feeOfWebhook(w.fields, step.to),
             },
             log: { webhookId: w.id, event: w.event },
           },
