@@ -53,6 +53,29 @@ describe('transfer fees on a v2 account, end to end', () => {
     for (const e of earlier) assert.equal(e.data.fee, undefined, e.type);
   });
 
+  it('a batch entry settled by the v2 batch status carries its own fee, event and row', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/fees', { transferCharge: '2.50' });
+    await stack.send({
+      type: 'payout.batch_transfer',
+      data: {
+        batchTransferId: 'fee_batch_1',
+        batchFormat: 'BANK_ACCOUNT',
+        entries: [
+          { transferId: 'fee_be_1', amount: '11.00', name: 'A Person', phone: '9876543210', ...ACCOUNT },
+        ],
+      },
+    });
+    await stack.waitForStatus('fee_batch_1', 'COMPLETED', 30_000);
+    const entry = await stack.waitForStatus('fee_be_1', 'SUCCESS');
+    // 18 % of Rs. 2.50 is Rs. 0.45.
+    assert.deepEqual(entry.data.fee, { charge: '2.50', tax: '0.45' });
+    const [row] = await stack.sql<FeeRow>(
+      'SELECT status, fee_charge, fee_tax FROM batch_item WHERE transfer_id = $1',
+      ['fee_be_1'],
+    );
+    assert.deepEqual(row, { status: 'SUCCESS', fee_charge: '2.50', fee_tax: '0.45' });
+  });
+
   it('with no fee set the provider says 0: a known zero, kept as such', async () => {
     await stack.sandboxCall('POST', '/__sandbox/fees', { transferCharge: '0.00' });
     await pay('fee_v2_0', '99.99');

@@ -161,6 +161,8 @@ export interface BatchItemRow {
   subState: ProviderSubState | null;
   /** Moves only with `version`: the time of the entry's current event. */
   updatedAt: Date;
+  /** The provider's fee of the entry (issue 32), once settled and said; null: not known. */
+  fee?: TransferFee | null;
 }
 
 /** What an outcome writes onto a payout, besides its status. */
@@ -226,4 +228,6 @@ export interface BatchEntryUpdate {
   readonly reason: string | null;
   /** Where the entry waits at the provider, when the answer says (absent: it says no more than its status). */
   readonly subState?: ProviderSubState;
+  /** The entry's fee when the answer says (issue 32): kept when the entry enters SUCCESS or REVERSED. */
+  readonly fee?: TransferFee;
 }
