@@ -84,3 +84,33 @@ describe('transfer fees on a v2 account, end to end', () => {
     assert.deepEqual(await rowOf('fee_v2_0'), { status: 'SUCCESS', fee_charge: '0.00', fee_tax: '0.00' });
   });
 });
+
+describe('transfer fees on a v1 account: the provider says none, so none is known', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ sandbox: { transferCharge: '3.00' } });
+    await stack.startService();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('a v1 payout paid while a fee is charged: no fee in its event, null in the ledger', async () => {
+    await stack.send({
+      type: 'payout.direct_transfer',
+      data: {
+        transferId: 'fee_v1_1',
+        amount: '40.00',
+        beneDetails: { name: 'A Person', phone: '9876543210', ...ACCOUNT },
+      },
+    });
+    const done = await stack.waitForStatus('fee_v1_1', 'SUCCESS', 30_000);
+    assert.equal(done.data.providerApi, 'v1');
+    assert.equal(done.data.fee, undefined);
+    const [row] = await stack.sql<FeeRow>(
+      'SELECT status, fee_charge, fee_tax FROM payout WHERE transfer_id = $1',
+      ['fee_v1_1'],
+    );
+    assert.deepEqual(row, { status: 'SUCCESS', fee_charge: null, fee_tax: null });
+  });
+});

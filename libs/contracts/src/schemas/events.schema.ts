@@ -128,7 +128,7 @@ export const eventSchema = {
           additionalProperties: false,
           required: ['charge'],
           description:
-            'payouts.payout.succeeded and .reversed (payouts.batch_item.success and .reversed once entries carry it): the provider\'s fee of the transfer (its service charge and the tax on it, decimal rupees as text), as the provider reported it when the payout settled. Only v2 transfers carry it; "0" is a known zero (the provider said it charged nothing). Absent: not known (a v1 payout, a v2 answer without it, or an event written before it was added).',
+            'payouts.payout.succeeded and .reversed, payouts.batch_item.success and .reversed: the provider\'s fee of the transfer (its service charge and the tax on it, decimal rupees as text), as the provider reported it when the payout settled. Only v2 transfers carry it; "0.00" is a known zero (the provider said it charged nothing). Absent: not known (a v1 payout, a v2 answer without it, or an event written before it was added).',
           properties: {
             charge: { ...feeAmountSchema, description: 'the service charge' },
             tax: { ...feeAmountSchema, description: 'the tax on the service charge; absent: not sent' },
