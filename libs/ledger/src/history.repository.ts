@@ -6,14 +6,6 @@ type Db = pg.Pool | pg.PoolClient;
 /** Why a state changed, as the history says it. */
 export type HistoryCause = 'intake' | 'executor' | 'reconciler' | 'webhook' | 'operator';
 
-export const HISTORY_CAUSES: readonly HistoryCause[] = [
-  'intake',
-  'executor',
-  'reconciler',
-  'webhook',
-  'operator',
-];
-
 /**
  * The ledger's change sources as history causes. `batches` is the batch check worker (a
  * reconciliation); the batch submitter's moves say `executor` explicitly (BatchLedger).

@@ -70,10 +70,6 @@ const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> =
   REQUIRES_ATTENTION: ['PROCESSING', 'COMPLETED', 'FAILED'],
 };
 
-export function canMoveBatch(from: BatchStatus, to: BatchStatus): boolean {
-  return BATCH_TRANSITIONS[from].includes(to);
-}
-
 /**
  * Event type per status: `payouts.payout.<name>`. RECEIVED is announced as "accepted" (its first
  * version) or "approved" (a later one: the only way back to RECEIVED is an approval; eventNameOf).

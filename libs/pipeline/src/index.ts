@@ -5,7 +5,7 @@ export * from './pipeline.settings.js';
 export * from './shared/ports.js';
 export * from './shared/pipeline.metrics.js';
 export * from './shared/reconciler.metrics.js';
-export * from './shared/status-mapping.js';
+export * from './shared/check-schedule.js';
 export * from './shared/working-days.js';
 export * from './reconciler/long-waits.js';
 export * from './reconciler/attention-watch.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envVar } from '#config';
-import { parseSchedule } from './shared/status-mapping.js';
+import { parseSchedule } from './shared/check-schedule.js';
 import { type AccountWaits, type LongWaitRules } from './reconciler/long-waits.js';
 import { DEFAULT_CALENDAR, type WorkingDayCalendar } from './shared/working-days.js';
 

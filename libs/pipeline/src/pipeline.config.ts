@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineSection, env, envVar, type SectionValues } from '#config';
-import { parseSchedule } from './shared/status-mapping.js';
+import { parseSchedule } from './shared/check-schedule.js';
 import { LONG_WAIT_VARS } from './long-waits.config.js';
 import { APPROVAL_VARS } from './approval/approval.config.js';
 import { parseReplyTopics } from './queries/reply-topics.js';

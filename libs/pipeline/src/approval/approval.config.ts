@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envVar } from '#config';
 import { toPaise } from '#ledger';
-import { parseSchedule } from '../shared/status-mapping.js';
+import { parseSchedule } from '../shared/check-schedule.js';
 import { type ApprovalPolicies, type ApprovalRule, approvalPolicy } from './approval-policy.js';
 
 /*

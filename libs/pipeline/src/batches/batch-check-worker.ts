@@ -18,7 +18,7 @@ import {
   type ProviderResult,
 } from '#provider-client';
 import { apiOf } from '../shared/payout-kinds.js';
-import { nextCheckDelay } from '../shared/status-mapping.js';
+import { nextCheckDelay } from '../shared/check-schedule.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { type LongWaitRules, SETTLED_WHILE_WAITING } from '../shared/long-waits.js';
 import { after, type BatchSubmission } from './batch-submission.js';

@@ -1,6 +1,6 @@
 import { type BatchItemRow, type BatchRow } from '#ledger';
 import { attentionWatchDelay, deadlineOf, type LongWaitRules, longWaitStep } from '../shared/long-waits.js';
-import { nextCheckDelay } from '../shared/status-mapping.js';
+import { nextCheckDelay } from '../shared/check-schedule.js';
 
 /*
  * When an open batch is asked next (issue 29): its entries may wait at the provider for days

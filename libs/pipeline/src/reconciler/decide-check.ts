@@ -1,7 +1,7 @@
 import { type PayoutStatus } from '#contracts';
 import { canMove, contradictionOf, isNegative, isTerminal, type PayoutRow } from '#ledger';
 import { type PayoutCheck, type PayoutFound } from '#provider-client';
-import { nextCheckDelay } from '../shared/status-mapping.js';
+import { nextCheckDelay } from '../shared/check-schedule.js';
 import { errorOf } from '../shared/submit-payout.js';
 import { REFUSED_ON_RESEND } from '../shared/decide-after-submit.js';
 import { traitsOf } from '../shared/payout-kinds.js';

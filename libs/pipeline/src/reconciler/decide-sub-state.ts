@@ -1,7 +1,7 @@
 import { type PayoutStatus, type ProviderSubState } from '#contracts';
 import { type PayoutRow } from '#ledger';
 import { type PayoutFound } from '#provider-client';
-import { nextCheckDelay } from '../shared/status-mapping.js';
+import { nextCheckDelay } from '../shared/check-schedule.js';
 import { type LongWaitRules, longWaitStep, type WaitStep } from './long-waits.js';
 
 /*

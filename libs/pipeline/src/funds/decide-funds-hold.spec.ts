@@ -1,0 +1,124 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  decideFundsHold,
+  type FundsCandidate,
+  type FundsFacts,
+  fundsRoom,
+  type SentFact,
+  unreflected,
+} from './decide-funds-hold.js';
+
+const T0 = new Date('2026-11-28T00:00:00Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const H = 3_600_000;
+
+const facts = (f: Partial<FundsFacts> = {}): FundsFacts => ({
+  reading: { available: 10_000n, readAt: T0 },
+  committed: 0n,
+  threshold: 0n,
+  maxHoldMs: 96 * H,
+  now: at(60_000),
+  ...f,
+});
+const c = (id: string, amount: bigint, heldSince?: Date): FundsCandidate => ({
+  id,
+  amount,
+  ...(heldSince ? { heldSince } : {}),
+});
+const verdicts = (v: ReturnType<typeof decideFundsHold>) => v.map((x) => `${x.id}:${x.verdict}`);
+
+describe('unreflected: what the reading cannot yet include', () => {
+  const sent = (amount: bigint, ms: number, standing: SentFact['standing']): SentFact => ({
+    amount,
+    sentAt: at(ms),
+    standing,
+  });
+
+  it('counts what was sent after the reading and is open or paid, once each', () => {
+    assert.equal(unreflected([sent(100n, 1, 'open'), sent(200n, 5_000, 'paid')], T0), 300n);
+  });
+
+  it('does not count what was sent at or before the reading (the reading has it), whatever its standing', () => {
+    assert.equal(
+      unreflected([sent(100n, 0, 'open'), sent(200n, -1, 'paid'), sent(400n, -10, 'returned')], T0),
+      0n,
+    );
+  });
+
+  it('does not count what the provider gave back or never took (returned)', () => {
+    assert.equal(unreflected([sent(100n, 1, 'returned'), sent(7n, 2, 'open')], T0), 7n);
+  });
+
+  it('nothing sent: nothing counted', () => {
+    assert.equal(unreflected([], T0), 0n);
+  });
+});
+
+describe('decideFundsHold', () => {
+  it('sends what fits, first in first out, and holds the rest', () => {
+    const v = decideFundsHold([c('a', 4_000n), c('b', 4_000n), c('c', 4_000n)], facts());
+    assert.deepEqual(verdicts(v), ['a:send', 'b:send', 'c:hold']);
+    assert.deepEqual(v[2], { id: 'c', verdict: 'hold', reason: 'insufficient_funds' });
+  });
+
+  it('skips to a later payout that fits when an earlier one does not', () => {
+    const v = decideFundsHold(
+      [c('big', 9_000n), c('small', 1_000n), c('mid', 5_000n)],
+      facts({ committed: 3_000n }),
+    );
+    // room 7000: big does not fit, small does (room 6000), mid does (room 1000)
+    assert.deepEqual(verdicts(v), ['big:hold', 'small:send', 'mid:send']);
+  });
+
+  it('an amount equal to the room fits; one paisa more does not', () => {
+    assert.deepEqual(verdicts(decideFundsHold([c('a', 10_000n)], facts())), ['a:send']);
+    assert.deepEqual(verdicts(decideFundsHold([c('a', 10_001n)], facts())), ['a:hold']);
+  });
+
+  it('takes the committed sum and the threshold from the available balance', () => {
+    const f = facts({ committed: 2_000n, threshold: 3_000n });
+    assert.equal(fundsRoom(f), '50.00');
+    assert.deepEqual(verdicts(decideFundsHold([c('a', 5_001n), c('b', 5_000n)], f)), ['a:hold', 'b:send']);
+  });
+
+  it('a room below zero holds everything', () => {
+    const f = facts({ committed: 12_000n });
+    assert.equal(fundsRoom(f), '-20.00');
+    assert.deepEqual(verdicts(decideFundsHold([c('a', 1n)], f)), ['a:hold']);
+  });
+
+  it('no reading: nothing is sent blind, every candidate waits for the first reading', () => {
+    const v = decideFundsHold([c('a', 1n)], facts({ reading: null }));
+    assert.deepEqual(v, [{ id: 'a', verdict: 'hold', reason: 'no_balance_reading' }]);
+    assert.equal(fundsRoom(facts({ reading: null })), null);
+  });
+
+  it('rejects what waited for the maximum hold, naming it; one millisecond less still waits', () => {
+    const f = facts({ now: at(96 * H) });
+    const v = decideFundsHold([c('old', 20_000n, T0), c('young', 20_000n, at(1))], f);
+    assert.deepEqual(v[0], {
+      id: 'old',
+      verdict: 'reject',
+      reason: 'funds_hold_expired',
+      detail: 'held for funds longer than the maximum hold of 96h',
+    });
+    assert.deepEqual(verdicts(v), ['old:reject', 'young:hold']);
+  });
+
+  it('one that fits is sent even past the maximum hold (the funds came in time for this round)', () => {
+    const v = decideFundsHold([c('old', 1_000n, T0)], facts({ now: at(200 * H) }));
+    assert.deepEqual(verdicts(v), ['old:send']);
+  });
+
+  it('the maximum hold applies without a reading too', () => {
+    const v = decideFundsHold([c('old', 1n, T0)], facts({ reading: null, now: at(96 * H) }));
+    assert.deepEqual(verdicts(v), ['old:reject']);
+  });
+
+  it('a rejected or held candidate takes nothing from the room', () => {
+    const f = facts({ now: at(96 * H) });
+    const v = decideFundsHold([c('old', 50_000n, T0), c('a', 10_000n)], f);
+    assert.deepEqual(verdicts(v), ['old:reject', 'a:send']);
+  });
+});
