@@ -26,6 +26,7 @@ import { HumanIdentity1764650000000 } from './1764650000000-human-identity.js';
 import { ApprovalHolds1764660000000 } from './1764660000000-approval-holds.js';
 import { QueryAnswers1764670000000 } from './1764670000000-query-answers.js';
 import { BalanceReadings1764686000000 } from './1764686000000-balance-readings.js';
+import { TransferFees1764688000000 } from './1764688000000-transfer-fees.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -57,4 +58,5 @@ export const migrations = [
   ApprovalHolds1764660000000,
   QueryAnswers1764670000000,
   BalanceReadings1764686000000,
+  TransferFees1764688000000,
 ];

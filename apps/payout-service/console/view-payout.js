@@ -11,6 +11,7 @@ import { SUB_STATE_LABELS } from './vocabulary.js';
  * @typedef {{ accountId: string, transferId: string, kind: string, status: string, version: number,
  *   attempt: number, amount: string, reason: string | null, subState?: string | null, statusCode: string | null,
  *   referenceId: string | null, svcTransferId: string | null, utr: string | null,
+ *   fee?: { charge: string, tax?: string } | null,
  *   requestId: string | null, nextCheckAt: string | null, checkCount: number,
  *   beneficiary: Record<string, string> | null, createdAt: string, updatedAt: string }} Payout
  */
@@ -86,6 +87,8 @@ export async function payoutView(ctx) {
     ['Reference id', p.referenceId ?? ''],
     ['Provider transfer id', p.svcTransferId ?? ''],
     ['UTR', p.utr ?? ''],
+    // The provider's fee once settled (issue 32); empty: not known.
+    ['Provider fee', p.fee ? `charge ${p.fee.charge}, tax ${p.fee.tax ?? 'not sent'}` : ''],
     ['Request id', p.requestId ?? ''],
     ['Checks', String(p.checkCount)],
     ['Next check', when(p.nextCheckAt)],

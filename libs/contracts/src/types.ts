@@ -4,6 +4,16 @@ import { type ProviderSubState } from './schemas/events.schema.js';
 
 /** Decimal string, e.g. "1250.50". Never a JS number. */
 export type Amount = string;
+
+/**
+ * The provider's fee of one transfer (issue 32): its service charge and the tax on it, decimal
+ * rupees as text (never a float). Known only where the provider says it (v2 transfer objects once
+ * charged); `tax` absent: the provider sent no tax with the charge.
+ */
+export interface TransferFee {
+  charge: Amount;
+  tax?: Amount;
+}
 export type TransferMode = 'banktransfer' | 'neft' | 'imps' | 'rtgs' | 'upi' | 'wallet_a' | 'wallet_b';
 export type BatchFormat = 'BENEFICIARY_ID' | 'BANK_ACCOUNT' | 'UPI' | 'WALLET_A' | 'WALLET_B';
 
@@ -195,6 +205,8 @@ export type EventData = {
   providerApi?: 'v1' | 'v2';
   /** payouts.payout.* and payouts.batch_item.*: where the payout or entry waits at the provider (issue 29). */
   subState?: ProviderSubState;
+  /** payouts.payout.succeeded and .reversed: the provider's fee, when known (issue 32). */
+  fee?: TransferFee;
   beneficiary?: { beneId?: string; bankAccount?: string; ifsc?: string; vpa?: string };
   totals?: { entries?: number; succeeded?: number; failed?: number; pending?: number };
   /** payouts.payout.contradicted only (ADR 0018). */

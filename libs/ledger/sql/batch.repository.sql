@@ -48,4 +48,4 @@ SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_coun
 SELECT 1 FROM batch WHERE id = $1 FOR UPDATE;
 
 -- batch.items (BatchRepository.items)
-SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, sub_state, updated_at FROM batch_item WHERE batch_id = $1 ORDER BY position;
+SELECT batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, sub_state, updated_at, fee_charge, fee_tax FROM batch_item WHERE batch_id = $1 ORDER BY position;

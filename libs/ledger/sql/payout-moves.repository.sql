@@ -24,7 +24,7 @@ WITH input AS (
   RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
     version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
     check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-    resend_refused_at, sub_state
+    resend_refused_at, sub_state, fee_charge, fee_tax
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, NULL::text, ch.status, ch.version, 'intake',
@@ -33,7 +33,7 @@ WITH input AS (
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state FROM changed;
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
 -- payout.claimForSubmission (PayoutMoves.claimForSubmission)
 WITH changed AS (
@@ -43,7 +43,7 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
    WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED'
                    ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
@@ -52,7 +52,7 @@ WITH changed AS (
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state FROM changed;
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
 -- payout.transitionMany (PayoutMoves.transitionMany)
 WITH changed AS (
@@ -89,16 +89,19 @@ WITH changed AS (
          -- payout waits nowhere.
          sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
                           WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
-         lease_owner = NULL, lease_until = NULL
+         lease_owner = NULL, lease_until = NULL,
+         -- The provider's fee (issue 32): given with the provider's answer, written; else kept.
+         fee_charge = CASE WHEN m.fee_charge IS NOT NULL THEN m.fee_charge ELSE p.fee_charge END,
+         fee_tax = CASE WHEN m.fee_charge IS NOT NULL THEN m.fee_tax ELSE p.fee_tax END
     FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                 $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
                 $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[],
-                $23::boolean[], $24::text[])
+                $23::boolean[], $24::text[], $25::numeric[], $26::numeric[])
          AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
               last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id,
-              maybe_reached, resend_refused, set_sub_state, sub_state)
+              maybe_reached, resend_refused, set_sub_state, sub_state, fee_charge, fee_tax)
    WHERE p.id = m.id AND p.version = m.from_version
-   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, m.from_status AS h_from, m.operator_id AS h_operator,
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax, m.from_status AS h_from, m.operator_id AS h_operator,
              m.approver_id AS h_approver, m.proposal_id AS h_proposal
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
@@ -108,7 +111,7 @@ WITH changed AS (
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state FROM changed;
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
 -- payout.markResent (PayoutMoves.markResent)
 UPDATE payout SET status = 'SUBMITTING', version = version + 1, attempt = attempt + 1, last_error = NULL,
@@ -119,7 +122,7 @@ WHERE id = $1 AND version = $2 AND status IN ('SUBMITTING', 'UNKNOWN')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state;
+  resend_refused_at, sub_state, fee_charge, fee_tax;
 
 -- payout.reopenForRecheck (PayoutMoves.reopenForRecheck)
 UPDATE payout SET status = 'UNKNOWN', version = version + 1, reason = $3, next_check_at = now(),
@@ -128,4 +131,4 @@ WHERE id = $1 AND version = $2 AND status = 'REQUIRES_ATTENTION'
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state;
+  resend_refused_at, sub_state, fee_charge, fee_tax;

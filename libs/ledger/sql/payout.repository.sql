@@ -7,7 +7,7 @@
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state FROM payout
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM payout
 WHERE (account_id, transfer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY id
   FOR SHARE;
@@ -16,7 +16,7 @@ ORDER BY id
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state FROM payout WHERE account_id = $1 AND transfer_id = $2;
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM payout WHERE account_id = $1 AND transfer_id = $2;
 
 -- payout.claimDueChecks (PayoutRepository.claimDueChecks)
 UPDATE payout p
@@ -28,7 +28,7 @@ WHERE p.id IN (SELECT id FROM payout
                                  'REVERSED')
                   AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state;
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax;
 
 -- payout.claimAttentionChecks (PayoutRepository.claimAttentionChecks)
 UPDATE payout p
@@ -38,7 +38,7 @@ UPDATE payout p
 WHERE p.id IN (SELECT id FROM payout
                 WHERE status = 'REQUIRES_ATTENTION' AND next_check_at <= now()
                 ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state;
+RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax;
 
 -- payout.renewLeases (PayoutRepository.renewLeases)
 UPDATE payout p
@@ -60,7 +60,7 @@ WHERE id = $1 AND status IN ('PENDING', 'UNKNOWN', 'SUBMITTING', 'SUCCESS')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state;
+  resend_refused_at, sub_state, fee_charge, fee_tax;
 
 -- payout.watchNow (PayoutRepository.watchNow)
 UPDATE payout SET next_check_at = now()
@@ -69,10 +69,10 @@ WHERE id = $1 AND status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')
 RETURNING id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state;
+  resend_refused_at, sub_state, fee_charge, fee_tax;
 
 -- payout.requiringAttention (PayoutRepository.requiringAttention)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM payout WHERE status = 'REQUIRES_ATTENTION' ORDER BY updated_at, id LIMIT $1;

@@ -189,9 +189,15 @@ export class BatchMoves {
               sub_state = CASE WHEN u.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
                                WHEN u.sub_state IS NOT NULL THEN u.sub_state
                                WHEN i.status IS DISTINCT FROM u.status THEN NULL
-                               ELSE i.sub_state END
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-              AS u(transfer_id, status, reference_id, utr, reason, sub_state)
+                               ELSE i.sub_state END,
+              -- The provider's fee (issue 32): kept when the entry settles and the answer says it.
+              fee_charge = CASE WHEN u.status IN ('SUCCESS', 'REVERSED') AND u.fee_charge IS NOT NULL
+                                THEN u.fee_charge ELSE i.fee_charge END,
+              fee_tax = CASE WHEN u.status IN ('SUCCESS', 'REVERSED') AND u.fee_charge IS NOT NULL
+                             THEN u.fee_tax ELSE i.fee_tax END
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::numeric[], $9::numeric[])
+              AS u(transfer_id, status, reference_id, utr, reason, sub_state, fee_charge, fee_tax)
         WHERE i.batch_id = $1 AND i.transfer_id = u.transfer_id
           AND (i.status IS DISTINCT FROM u.status OR (u.utr IS NOT NULL AND i.utr IS DISTINCT FROM u.utr)
                OR (u.sub_state IS NOT NULL AND i.sub_state IS DISTINCT FROM u.sub_state
@@ -208,6 +214,8 @@ export class BatchMoves {
         updates.map((u) => u.utr),
         updates.map((u) => u.reason),
         updates.map((u) => u.subState ?? null),
+        updates.map((u) => u.fee?.charge ?? null),
+        updates.map((u) => u.fee?.tax ?? null),
       ],
     );
     return rows.map(toItem);

@@ -35,7 +35,7 @@ export interface RawBatch {
 }
 
 export const ITEM_COLUMNS =
-  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, sub_state, updated_at';
+  'batch_id, transfer_id, position, amount, entry, status, version, reference_id, utr, reason, sub_state, updated_at, fee_charge, fee_tax';
 
 export interface RawItem {
   batch_id: string;
@@ -50,6 +50,8 @@ export interface RawItem {
   reason: string | null;
   sub_state: ProviderSubState | null;
   updated_at: Date;
+  fee_charge: string | null;
+  fee_tax: string | null;
 }
 
 export function toItem(r: RawItem): BatchItemRow {
@@ -66,6 +68,12 @@ export function toItem(r: RawItem): BatchItemRow {
     reason: r.reason,
     subState: r.sub_state,
     updatedAt: r.updated_at,
+    fee:
+      r.fee_charge === null
+        ? null
+        : r.fee_tax === null
+          ? { charge: r.fee_charge }
+          : { charge: r.fee_charge, tax: r.fee_tax },
   };
 }
 

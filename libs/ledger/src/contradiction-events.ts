@@ -79,6 +79,8 @@ export function entryContradictedEvent(
   const at = c.seenAt;
   const data = strip<EventData>({
     ...entryFields(batch, item),
+    // The fee is said by the entry's own state events (issue 32), as a payout's contradiction says none.
+    fee: undefined,
     contradiction: strip({
       kind: c.kind,
       published: c.published,

@@ -122,5 +122,7 @@ export function entryFields(batch: BatchRow, item: BatchItemRow) {
     batchTransferId: batch.batchTransferId,
     providerApi: batch.providerApi,
     subState: item.subState ?? undefined,
+    // The provider's fee (issue 32): on a settled entry's event, when the provider said it.
+    fee: item.fee && (item.status === 'SUCCESS' || item.status === 'REVERSED') ? item.fee : undefined,
   } as const;
 }

@@ -53,6 +53,8 @@ export function payoutStateEvent(row: PayoutRow): OutboxMessage {
     utr: row.utr ?? undefined,
     providerApi: row.providerApi,
     subState: row.subState ?? undefined,
+    // The provider's fee (issue 32): on a settled payout's event, when the provider said it.
+    fee: row.fee && (row.status === 'SUCCESS' || row.status === 'REVERSED') ? row.fee : undefined,
     beneficiary: beneficiaryOf(row.request),
     requestId: row.requestId ?? undefined,
     occurredAt: at.toISOString(),

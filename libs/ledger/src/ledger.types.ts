@@ -5,6 +5,7 @@ import {
   type PayoutStatus,
   type ProviderApi,
   type ProviderSubState,
+  type TransferFee,
 } from '#contracts';
 import { type SealedSecret } from './secrets-cipher.js';
 
@@ -65,6 +66,11 @@ export interface PayoutRow {
    * Absent only on rows built by hand (tests): none.
    */
   subState?: ProviderSubState | null;
+  /**
+   * The provider's fee of the transfer (issue 32): set when the payout settles and the provider
+   * said it; null (or absent, rows built by hand): not known. Written only by the ledger's moves.
+   */
+  fee?: TransferFee | null;
 }
 
 export interface NewPayout {
@@ -155,6 +161,8 @@ export interface BatchItemRow {
   subState: ProviderSubState | null;
   /** Moves only with `version`: the time of the entry's current event. */
   updatedAt: Date;
+  /** The provider's fee of the entry (issue 32), once settled and said; null: not known. */
+  fee?: TransferFee | null;
 }
 
 /** What an outcome writes onto a payout, besides its status. */
@@ -182,6 +190,11 @@ export interface OutcomeFields {
    * move to a terminal state clears it whatever is given (a settled payout waits nowhere).
    */
   subState?: ProviderSubState | null;
+  /**
+   * The provider's fee (issue 32): given, it is written (charge and tax each); not given, the row's
+   * is kept. Only the provider's own answer about the transfer gives it.
+   */
+  fee?: TransferFee;
 }
 
 /**
@@ -215,4 +228,6 @@ export interface BatchEntryUpdate {
   readonly reason: string | null;
   /** Where the entry waits at the provider, when the answer says (absent: it says no more than its status). */
   readonly subState?: ProviderSubState;
+  /** The entry's fee when the answer says (issue 32): kept when the entry enters SUCCESS or REVERSED. */
+  readonly fee?: TransferFee;
 }

@@ -193,14 +193,17 @@ export class PayoutMoves {
                 -- payout waits nowhere.
                 sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
                                  WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
-                lease_owner = NULL, lease_until = NULL
+                lease_owner = NULL, lease_until = NULL,
+                -- The provider's fee (issue 32): given with the provider's answer, written; else kept.
+                fee_charge = CASE WHEN m.fee_charge IS NOT NULL THEN m.fee_charge ELSE p.fee_charge END,
+                fee_tax = CASE WHEN m.fee_charge IS NOT NULL THEN m.fee_tax ELSE p.fee_tax END
            FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                        $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
                        $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[],
-                       $23::boolean[], $24::text[])
+                       $23::boolean[], $24::text[], $25::numeric[], $26::numeric[])
                 AS m(id, from_version, status, status_code, reason, reference_id, svc_transfer_id, utr,
                      last_error, next_check_at, erase, from_status, operator_id, approver_id, proposal_id,
-                     maybe_reached, resend_refused, set_sub_state, sub_state)
+                     maybe_reached, resend_refused, set_sub_state, sub_state, fee_charge, fee_tax)
           WHERE p.id = m.id AND p.version = m.from_version
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from, m.operator_id AS h_operator,
                     m.approver_id AS h_approver, m.proposal_id AS h_proposal
@@ -231,6 +234,8 @@ export class PayoutMoves {
         moves.map((m) => m.fields.resendRefused === true),
         moves.map((m) => m.fields.subState !== undefined),
         moves.map((m) => m.fields.subState ?? null),
+        moves.map((m) => m.fields.fee?.charge ?? null),
+        moves.map((m) => m.fields.fee?.tax ?? null),
       ],
     });
     return rows.map(toRow);

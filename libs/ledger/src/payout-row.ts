@@ -12,7 +12,7 @@ export type Db = pg.Pool | pg.PoolClient;
 export const COLUMNS = `id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state`;
+  resend_refused_at, sub_state, fee_charge, fee_tax`;
 
 export interface RawPayout {
   id: string;
@@ -44,6 +44,9 @@ export interface RawPayout {
   maybe_reached: boolean;
   resend_refused_at: Date | null;
   sub_state: ProviderSubState | null;
+  /** numeric, read as text (pg's default for numeric): exact. */
+  fee_charge: string | null;
+  fee_tax: string | null;
 }
 
 export function toRow(r: RawPayout): PayoutRow {
@@ -77,5 +80,11 @@ export function toRow(r: RawPayout): PayoutRow {
     maybeReached: r.maybe_reached,
     resendRefusedAt: r.resend_refused_at,
     subState: r.sub_state,
+    fee:
+      r.fee_charge === null
+        ? null
+        : r.fee_tax === null
+          ? { charge: r.fee_charge }
+          : { charge: r.fee_charge, tax: r.fee_tax },
   };
 }

@@ -30,6 +30,9 @@ export interface WebhookFields {
    * the connector as `approved`).
    */
   readonly subState?: ProviderSubState;
+  /** v2: the transfer's fee (issue 32), decimal text: written onto the payout the webhook settles. */
+  readonly feeCharge?: string;
+  readonly feeTax?: string;
 }
 
 export interface NewWebhook {

@@ -28,6 +28,7 @@ export function payoutSchemas(): Record<string, Json> {
         referenceId: nullable('string'),
         svcTransferId: nullable('string'),
         utr: nullable('string'),
+        fee: ref('Fee'),
         requestId: nullable('string'),
         nextCheckAt: { type: ['string', 'null'], format: 'date-time' },
         checkCount: int,
@@ -36,6 +37,13 @@ export function payoutSchemas(): Record<string, Json> {
         updatedAt: time,
       },
       required: ['accountId', 'transferId', 'kind', 'status', 'version', 'amount'],
+    },
+    Fee: {
+      type: ['object', 'null'],
+      description:
+        'The provider\'s fee of the transfer (issue 32): its service charge and the tax on it, decimal rupees as text, as the provider said when the payout settled (v2 only; "0.00" is a known zero). null: not known.',
+      properties: { charge: str, tax: str },
+      required: ['charge'],
     },
     SearchItem: {
       type: 'object',
@@ -169,6 +177,7 @@ export function payoutSchemas(): Record<string, Json> {
           enum: [...PROVIDER_SUB_STATES, null],
           description: 'where the entry waits at the provider, when it says (issue 29)',
         },
+        fee: ref('Fee'),
         beneficiary: ref('Beneficiary'),
       },
       required: ['transferId', 'position', 'amount', 'status', 'version'],

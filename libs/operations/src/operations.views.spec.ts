@@ -37,4 +37,12 @@ describe('payoutView', () => {
       assert.ok(!text.includes(s), s);
     assert.equal(v.amount, '150.00');
   });
+
+  it("shows the provider's fee of a settled payout, null when not known (issue 32)", () => {
+    assert.deepEqual(payoutView(row({ status: 'SUCCESS', fee: { charge: '3.00', tax: '0.54' } })).fee, {
+      charge: '3.00',
+      tax: '0.54',
+    });
+    assert.equal(payoutView(row({})).fee, null);
+  });
 });

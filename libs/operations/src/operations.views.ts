@@ -1,3 +1,4 @@
+import { type TransferFee } from '#contracts';
 import {
   beneficiaryOf,
   type BatchItemRow,
@@ -30,6 +31,8 @@ export interface PayoutView {
   referenceId: string | null;
   svcTransferId: string | null;
   utr: string | null;
+  /** The provider's fee of the transfer (issue 32), once settled and said; null: not known. */
+  fee: TransferFee | null;
   requestId: string | null;
   nextCheckAt: string | null;
   checkCount: number;
@@ -49,6 +52,8 @@ export interface BatchItemView {
   utr: string | null;
   /** Where the entry waits at the provider (issue 29); null: not said, or settled. */
   subState: string | null;
+  /** The provider's fee of the entry (issue 32); null: not known. */
+  fee: TransferFee | null;
   beneficiary: ReturnType<typeof beneficiaryOf> | null;
 }
 
@@ -85,6 +90,7 @@ export function payoutView(r: PayoutRow): PayoutView {
     referenceId: r.referenceId,
     svcTransferId: r.svcTransferId,
     utr: r.utr,
+    fee: r.fee ?? null,
     requestId: r.requestId,
     nextCheckAt: r.nextCheckAt?.toISOString() ?? null,
     checkCount: r.checkCount,
@@ -122,6 +128,7 @@ export function batchView(b: BatchRow, items?: readonly BatchItemRow[]): BatchVi
             referenceId: i.referenceId,
             utr: i.utr,
             subState: i.subState ?? null,
+            fee: i.fee ?? null,
             beneficiary: beneficiaryOf(i.entry) ?? null,
           })),
         }

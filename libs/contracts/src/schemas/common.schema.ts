@@ -15,6 +15,17 @@ export const amountSchema = {
   description: 'Amount in major units (INR), as a decimal string with at most 2 decimals',
 } as const;
 
+/**
+ * The provider's fee amounts (issue 32): decimal text like an amount, up to 4 decimals (a tax on a
+ * charge need not round to paise at the provider; what it sends is kept exactly).
+ */
+export const FEE_AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,4})?$';
+export const feeAmountSchema = {
+  type: 'string',
+  pattern: FEE_AMOUNT_PATTERN,
+  [RULE]: 'a decimal string: up to 12 digits, no leading zero, then optionally . and 1 to 4 digits',
+} as const;
+
 /** What a command may ask to pay: more than zero (the ledger refuses 0, "0.0" and "0.00"). */
 export const positiveAmountSchema = {
   type: 'string',

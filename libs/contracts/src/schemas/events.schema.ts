@@ -1,4 +1,4 @@
-import { amountSchema, RULE } from './common.schema.js';
+import { amountSchema, feeAmountSchema, RULE } from './common.schema.js';
 
 /**
  * AWAITING_APPROVAL (issue 30): held at intake by the account's approval policy, before the executor
@@ -122,6 +122,17 @@ export const eventSchema = {
           enum: [...PROVIDER_SUB_STATES],
           description:
             "payouts.payout.* and payouts.batch_item.*: where a payout or batch entry that is not settled waits at the provider, when it says (queued: held for low balance, up to 10 days; approval_pending: waiting for a person in the provider dashboard; approved: approved there, not yet settled; scheduled_next_working_day: held for the bank's next working day; sent_to_bank: with the beneficiary's bank). A change of it alone is a new version (payouts.payout.pending, payouts.batch_item.pending again). Absent: the provider said no more than its status, the payout is settled, or the event was written before it was added.",
+        },
+        fee: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['charge'],
+          description:
+            'payouts.payout.succeeded and .reversed, payouts.batch_item.success and .reversed: the provider\'s fee of the transfer (its service charge and the tax on it, decimal rupees as text), as the provider reported it when the payout settled. Only v2 transfers carry it; "0.00" is a known zero (the provider said it charged nothing). Absent: not known (a v1 payout, a v2 answer without it, or an event written before it was added).',
+          properties: {
+            charge: { ...feeAmountSchema, description: 'the service charge' },
+            tax: { ...feeAmountSchema, description: 'the tax on the service charge; absent: not sent' },
+          },
         },
         beneficiary: {
           type: 'object',

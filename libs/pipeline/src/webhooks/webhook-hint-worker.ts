@@ -21,6 +21,7 @@ import { type ProviderNoticeKind, type ProviderWebhooks, type WebhookMeaning } f
 import { apiOf, hasStatusCheck } from '../shared/payout-kinds.js';
 import { decideHint, type HintContext, onContradiction } from './decide-hint.js';
 import { decideSubStateHint } from './decide-sub-state-hint.js';
+import { webhookOutcome } from './webhook-outcome.js';
 import { type WebhookMetrics } from './webhooks.metrics.js';
 
 export interface WebhookWorkerSettings {
@@ -220,15 +221,7 @@ export class WebhookHintWorker {
           {
             row,
             to: step.to,
-            fields: {
-              statusCode: evidence ?? step.to,
-              reason: w.fields.reason ?? null,
-              utr: w.fields.utr ?? null,
-              referenceId: w.fields.referenceId ?? null,
-              svcTransferId: w.fields.svcTransferId ?? null,
-              lastError: null,
-              nextCheckAt: null,
-            },
+            fields: webhookOutcome(w.fields, evidence, step.to),
             log: { webhookId: w.id, event: w.event },
           },
           'webhook',

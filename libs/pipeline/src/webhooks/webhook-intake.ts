@@ -215,6 +215,8 @@ export class WebhookIntake {
       amount: hint.amount,
       eventTime: hint.eventTime,
       subState: hint.subState,
+      feeCharge: hint.feeCharge,
+      feeTax: hint.feeTax,
     });
     const t = this.d.provider.eventTimeOf(fields.eventTime);
     return {

@@ -6,6 +6,7 @@ import {
   type PayoutStatus,
   type ProviderApi,
   type ProviderSubState,
+  type TransferFee,
 } from '#contracts';
 import { type ProviderResult } from '../core/outcome.js';
 import { type EndpointName } from '../endpoints/adapter-registry.js';
@@ -45,6 +46,11 @@ export interface PayoutSubmitted {
    * bank", v2 QUEUED, APPROVAL_PENDING, SCHEDULED_FOR_NEXT_WORKINGDAY, SENT_TO_BANK.
    */
   readonly subState?: ProviderSubState;
+  /**
+   * The provider's fee of the transfer (issue 32), when its answer says: v2 transfer objects carry
+   * the service charge and its tax once charged ("0": a known zero); v1 answers carry none.
+   */
+  readonly fee?: TransferFee;
 }
 
 /** What a status endpoint said about a payout it knows, in the ledger's terms. */
@@ -68,6 +74,11 @@ export interface PayoutFound {
   readonly beneId?: string;
   /** v2: the provider's id of the transfer (`cf_transfer_id`). */
   readonly svcTransferId?: string;
+  /**
+   * The provider's fee of the transfer (issue 32), when its answer says: v2 transfer objects carry
+   * the service charge and its tax once charged ("0": a known zero); v1 answers carry none.
+   */
+  readonly fee?: TransferFee;
 }
 
 /** A status call: the payout's state, or the call's own result when it gave none. */
@@ -113,6 +124,8 @@ export interface BatchEntryState {
   readonly reason: string | null;
   /** Where an entry that is not settled waits at the provider, when it says (issue 29). */
   readonly subState?: ProviderSubState;
+  /** The entry's fee, when the v2 batch status carries it (issue 32). */
+  readonly fee?: TransferFee;
 }
 
 /** A batch status call: the entries, or the call's own result when it gave none. */

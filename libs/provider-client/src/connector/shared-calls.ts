@@ -1,6 +1,7 @@
 import { providerTransferId } from '../adapters/v2-transfer.js';
 import { type ProviderResult } from '../core/outcome.js';
 import { readProviderStatus } from '../core/status-mapping.js';
+import { transferFee } from '../core/transfer-fee.js';
 import { type EndpointName, type RequestOf } from '../endpoints/adapter-registry.js';
 import { type CallOptions, type ProviderClient } from '../provider-client.js';
 import {
@@ -68,17 +69,22 @@ function v2Sent(r: ProviderResult<unknown>): PayoutSubmitted {
   const t =
     'data' in r
       ? (r.data as
-          | ({ status_code?: string | null; transfer_utr?: string | null } & Parameters<
-              typeof providerTransferId
-            >[0])
+          | ({
+              status_code?: string | null;
+              transfer_utr?: string | null;
+              transfer_service_charge?: string | null;
+              transfer_service_tax?: string | null;
+            } & Parameters<typeof providerTransferId>[0])
           | undefined)
       : undefined;
+  const fee = transferFee(t?.transfer_service_charge, t?.transfer_service_tax);
   return {
     result: r,
     svcTransferId: t ? providerTransferId(t) : undefined,
     utr: str(t?.transfer_utr),
     statusCode: str(t?.status_code),
     ...waitOf(r),
+    ...(fee ? { fee } : {}),
   };
 }
 
@@ -192,6 +198,7 @@ async function v2Check(client: ProviderClient, transferId: string, opts: CallOpt
   const r = await client.call('getTransferStatusV2', { transferId }, opts);
   const t = 'data' in r ? r.data : undefined;
   if (!t) return { found: false, result: r };
+  const fee = transferFee(t.transfer_service_charge, t.transfer_service_tax);
   return {
     found: true,
     answer: {
@@ -202,6 +209,7 @@ async function v2Check(client: ProviderClient, transferId: string, opts: CallOpt
       amount: text(t.transfer_amount),
       beneId: text(t.beneficiary_details?.beneficiary_id),
       svcTransferId: providerTransferId(t),
+      ...(fee ? { fee } : {}),
     },
   };
 }

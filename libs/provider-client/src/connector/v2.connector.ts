@@ -6,6 +6,7 @@ import {
 } from '../adapters/transfer-v2.adapter.js';
 import { providerTransferId } from '../adapters/v2-transfer.js';
 import { type ProviderResult } from '../core/outcome.js';
+import { transferFee } from '../core/transfer-fee.js';
 import { entryStatus } from '../core/status-mapping.js';
 import { type EndpointName } from '../endpoints/adapter-registry.js';
 import { type CallOptions, type ProviderClient } from '../provider-client.js';
@@ -205,13 +206,17 @@ export class V2Connector implements PayoutConnector {
     return {
       found: true,
       ...(ref ? { referenceId: ref } : {}),
-      entries: r.data.transfers.map((t) => ({
-        ...entryStatus(t.status, t.status_code),
-        transferId: t.transfer_id,
-        referenceId: providerTransferId(t) ?? null,
-        utr: t.transfer_utr || null,
-        reason: t.status_description ?? null,
-      })),
+      entries: r.data.transfers.map((t) => {
+        const fee = transferFee(t.transfer_service_charge, t.transfer_service_tax);
+        return {
+          ...entryStatus(t.status, t.status_code),
+          transferId: t.transfer_id,
+          referenceId: providerTransferId(t) ?? null,
+          utr: t.transfer_utr || null,
+          reason: t.status_description ?? null,
+          ...(fee ? { fee } : {}),
+        };
+      }),
     };
   }
 }

@@ -62,6 +62,9 @@ describe("reading a v2 webhook in the provider's shape", () => {
       reason: 'Transfer sent to the beneficiary bank',
       utr: 'N2023112344545',
       amount: '1234567890123.45',
+      // The transfer's fee (issue 32), exact text with at least 2 decimals.
+      feeCharge: '2.50',
+      feeTax: '0.45',
       eventTime: '2026-11-24T13:39:20',
     });
   });

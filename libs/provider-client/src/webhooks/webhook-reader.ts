@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ProviderSubState } from '#contracts';
 import { SUB_STATE_HINT_EVENT, WEBHOOK_EVENT_SUB_STATE } from '../core/status-mapping.js';
+import { transferFee } from '../core/transfer-fee.js';
 import {
   deliveryTimestampMs,
   eventTimeWithin,
@@ -58,6 +59,12 @@ export interface WebhookHint {
    * SUB_STATE_HINT_EVENT): e.g. `approved` for the provider's TRANSFER_APPROVED (issue 29).
    */
   readonly subState?: ProviderSubState;
+  /**
+   * v2 `transfer_service_charge` and `transfer_service_tax` (issue 32), decimal text when sent as
+   * one: the transfer's fee, kept on a payout the webhook settles. Not part of the webhook's identity.
+   */
+  readonly feeCharge?: string;
+  readonly feeTax?: string;
 }
 
 /**
@@ -207,8 +214,15 @@ export function v2Hint(
     statusCode: maskWebhookText(text(data['status_code'])),
     reason: maskWebhookText(text(data['status_description'])),
     amount: text(data['transfer_amount']),
+    ...feeFields(data),
     eventTime,
   });
+}
+
+/** The fee a v2 transfer object carries, as the hint's fields (none when the charge is not decimal text). */
+function feeFields(data: Readonly<Record<string, unknown>>): Pick<WebhookHint, 'feeCharge' | 'feeTax'> {
+  const fee = transferFee(text(data['transfer_service_charge']), text(data['transfer_service_tax']));
+  return fee ? { feeCharge: fee.charge, feeTax: fee.tax } : {};
 }
 
 /** One reader per API generation: the registry the pipeline's intake looks a delivery's up in. */
