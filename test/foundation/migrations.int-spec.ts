@@ -8,6 +8,7 @@ const LEDGER_TABLES = [
   'approval_daily_sum',
   'approval_decision',
   'approval_hold',
+  'balance_reading',
   'batch',
   'batch_item',
   'beneficiary_change',
