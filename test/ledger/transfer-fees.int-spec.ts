@@ -89,6 +89,17 @@ describe("the provider's fee on the payout row (real Postgres)", () => {
     assert.deepEqual(noTax && payoutStateEvent(noTax).payload.data.fee, { charge: '7.50' });
   });
 
+  it('a move into any other state writes no fee, whoever gives one (the ledger keeps the rule)', async () => {
+    const p = await pendingRow('fee_l_5');
+    const again = await moves.transition(pool, p, 'PENDING', { fee: { charge: '3.00', tax: '0.54' } }, false);
+    assert.equal(again?.fee, null, 'pending: not written');
+    const failed =
+      again && (await moves.transition(pool, again, 'FAILED', { fee: { charge: '3.00' } }, true));
+    assert.equal(failed?.fee, null, 'failed: nothing was paid, not written');
+    const row = await payouts.findOne(pool, 'default', 'fee_l_5');
+    assert.equal(row?.fee, null);
+  });
+
   it('the database refuses a negative fee', async () => {
     const p = await pendingRow('fee_l_4');
     await assert.rejects(moves.transition(pool, p, 'SUCCESS', { fee: { charge: '-1.00' } }, true));

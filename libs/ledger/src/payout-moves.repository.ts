@@ -194,9 +194,12 @@ export class PayoutMoves {
                 sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
                                  WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
                 lease_owner = NULL, lease_until = NULL,
-                -- The provider's fee (issue 32): given with the provider's answer, written; else kept.
-                fee_charge = CASE WHEN m.fee_charge IS NOT NULL THEN m.fee_charge ELSE p.fee_charge END,
-                fee_tax = CASE WHEN m.fee_charge IS NOT NULL THEN m.fee_tax ELSE p.fee_tax END
+                -- The provider's fee (issue 32): written with a move into SUCCESS or REVERSED when
+                -- the answer says it (money moved or returned); else kept, as batch entries do.
+                fee_charge = CASE WHEN m.status IN ('SUCCESS', 'REVERSED') AND m.fee_charge IS NOT NULL
+                                  THEN m.fee_charge ELSE p.fee_charge END,
+                fee_tax = CASE WHEN m.status IN ('SUCCESS', 'REVERSED') AND m.fee_charge IS NOT NULL
+                               THEN m.fee_tax ELSE p.fee_tax END
            FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                        $8::text[], $9::jsonb[], $10::timestamptz[], $11::boolean[],
                        $14::text[], $15::text[], $16::text[], $17::bigint[], $21::boolean[], $22::boolean[],

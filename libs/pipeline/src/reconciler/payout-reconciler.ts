@@ -6,7 +6,6 @@ import { type PayoutSubmission } from '../shared/payout-submission.js';
 import { type ReconcilerMetrics } from '../shared/reconciler.metrics.js';
 import { type CheckStep, decideBeforeAsking, decideOnAnswer, type StatusCheck } from './decide-check.js';
 import { apiOf } from '../shared/payout-kinds.js';
-import { settles } from '../shared/transfer-fee.js';
 import { type LongWaitRules } from './long-waits.js';
 import { attentionWatchFirst, decideOnAttentionAnswer, SETTLED_WHILE_WAITING } from './attention-watch.js';
 
@@ -241,7 +240,7 @@ export class PayoutReconciler {
           // Where it now waits at the provider (issue 29): said, or no longer said.
           ...(to === 'PENDING' ? { subState: a.subState ?? null } : {}),
           // The provider's fee (issue 32), when it says it of a settled payout.
-          ...(a.fee && settles(to) ? { fee: a.fee } : {}),
+          ...(a.fee ? { fee: a.fee } : {}),
         },
       },
       'reconciler',

@@ -5,7 +5,6 @@ import { type OutcomeRecorder } from './outcome-recorder.js';
 import { type LeaseKeeper } from './lease-keeper.js';
 import { decideAfterSubmit, type DecisionTimings } from './decide-after-submit.js';
 import { errorOf, submitPayout } from './submit-payout.js';
-import { settles } from './transfer-fee.js';
 
 export interface SubmissionDeps {
   /** Writes the outcome and its event, grouped with other outcomes into one transaction. */
@@ -141,7 +140,7 @@ export class PayoutSubmission {
           ...(decision.resendRefused ? { resendRefused: true } : {}),
           ...(decision.subState ? { subState: decision.subState } : {}),
           // The provider's fee (issue 32), when a settled answer says it.
-          ...(sub.fee && settles(decision.to) ? { fee: sub.fee } : {}),
+          ...(sub.fee ? { fee: sub.fee } : {}),
         },
         log: { outcome: sub.result.outcome },
       });

@@ -1,11 +1,11 @@
 import { type PayoutStatus } from '#contracts';
 import { type OutcomeFields, type WebhookFields } from '#ledger';
-import { feeOfWebhook } from '../shared/transfer-fee.js';
 
 /**
  * What a webhook that settles a payout writes onto it besides its status: the provider's ids and
  * reference, its reason, the status code (the webhook's evidence, else the state), and the fee when
- * the webhook carries it (issue 32). The payout is settled: nothing is left to check.
+ * the webhook carries it (issue 32; the ledger writes it only with a move into SUCCESS or REVERSED).
+ * The payout is settled: nothing is left to check.
  */
 export function webhookOutcome(
   f: WebhookFields,
@@ -20,6 +20,8 @@ export function webhookOutcome(
     svcTransferId: f.svcTransferId ?? null,
     lastError: null,
     nextCheckAt: null,
-    ...feeOfWebhook(f, to),
+    ...(f.feeCharge === undefined
+      ? {}
+      : { fee: f.feeTax === undefined ? { charge: f.feeCharge } : { charge: f.feeCharge, tax: f.feeTax } }),
   };
 }
