@@ -28,6 +28,7 @@ import { QueryAnswers1764670000000 } from './1764670000000-query-answers.js';
 import { BalanceReadings1764686000000 } from './1764686000000-balance-readings.js';
 import { TransferFees1764688000000 } from './1764688000000-transfer-fees.js';
 import { FundsHolds1764689000000 } from './1764689000000-funds-holds.js';
+import { CancelHeld1764689100000 } from './1764689100000-cancel-held.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   BalanceReadings1764686000000,
   TransferFees1764688000000,
   FundsHolds1764689000000,
+  CancelHeld1764689100000,
 ];
