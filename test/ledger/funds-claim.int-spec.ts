@@ -79,8 +79,10 @@ describe('the funds-aware claim (real Postgres)', () => {
     );
   });
 
-  const decide = (threshold = 0n, maxHoldMs = 96 * H): FundsDecide => (c, f) =>
-    decideFundsHold(c, { ...f, threshold, maxHoldMs });
+  const decide =
+    (threshold = 0n, maxHoldMs = 96 * H): FundsDecide =>
+    (c, f) =>
+      decideFundsHold(c, { ...f, threshold, maxHoldMs });
   const round = (over: Partial<FundsClaimRound> = {}): FundsClaimRound => ({
     accountId: ACC,
     owner: 'w',
@@ -129,10 +131,9 @@ describe('the funds-aware claim (real Postgres)', () => {
 
   /** A successful reading of the account, `ago` ms before the database's now. */
   async function reading(available: string, agoMs = 0): Promise<Date> {
-    const { rows } = await pool.query<{ t: Date }>(
-      `SELECT now() - $1 * interval '1 millisecond' AS t`,
-      [agoMs],
-    );
+    const { rows } = await pool.query<{ t: Date }>(`SELECT now() - $1 * interval '1 millisecond' AS t`, [
+      agoMs,
+    ]);
     const at = rows[0]!.t;
     await readings.record(pool, ACC, available, available, at);
     return at;
@@ -204,7 +205,12 @@ describe('the funds-aware claim (real Postgres)', () => {
     );
     assert.deepEqual(
       h.map((x) => `${x.transfer_id}:${x.from_status}>${x.to_status}`),
-      ['f_20:RECEIVED>HELD_FOR_FUNDS', 'f_30:RECEIVED>SUBMITTING', 'f_50:RECEIVED>HELD_FOR_FUNDS', 'f_60:RECEIVED>SUBMITTING'],
+      [
+        'f_20:RECEIVED>HELD_FOR_FUNDS',
+        'f_30:RECEIVED>SUBMITTING',
+        'f_50:RECEIVED>HELD_FOR_FUNDS',
+        'f_60:RECEIVED>SUBMITTING',
+      ],
     );
   });
 
@@ -374,19 +380,59 @@ describe('the funds-aware claim (real Postgres)', () => {
   });
 
   it('two claimers in two pools never spend the same room', async () => {
-    const second = new PayoutLedger({ pool: other, outbox, history, logger: capturingLogger('silent').logger });
-    for (let i = 0; i < 8; i++) {
+    const second = new PayoutLedger({
+      pool: other,
+      outbox,
+      history,
+      logger: capturingLogger('silent').logger,
+    });
+    const sending = async () =>
+      (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM payout WHERE status = 'SUBMITTING'`))
+        .rows[0]!.n;
+    await reading('100.00');
+    for (let k = 0; k < 6; k++) await pay(`t_${k}`, '30.00');
+    // The first claimer is stopped inside its transaction, after deciding and before its moves
+    // commit (a third connection holds the history table, which its moves write); the second
+    // claimer comes then, in another pool: without the account's lock it would find the other
+    // three payouts (SKIP LOCKED) and the room as yet unspent by the first, and send them too.
+    const blocker = await other.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE state_history IN EXCLUSIVE MODE');
+      const waiting = async () =>
+        (
+          await blocker.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0]!.n;
+      const first = ledger.claimWithFunds(round());
+      for (let i = 0; (await waiting()) < 1; i++) {
+        assert.ok(i < 200, 'the first claimer reached its moves');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      let secondDone = false;
+      const secondRound = second.claimWithFunds(round()).finally(() => (secondDone = true));
+      for (let i = 0; !secondDone && (await waiting()) < 2 && i < 200; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      await blocker.query('COMMIT');
+      const [a, b] = await Promise.all([first, secondRound]);
+      assert.equal(a.sent.length, 3);
+      assert.equal(b.locked, false, 'the second claimer skipped the account held by the first');
+    } finally {
+      blocker.release();
+    }
+    assert.equal(await sending(), 3, 'three of 30.00 fit in 100.00, never more');
+    // Afterwards each sees what the other sent after the reading: nothing more goes.
+    await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+    assert.equal(await sending(), 3);
+    // And rounds racing freely, on fresh payouts, never spend more than the room either.
+    for (let i = 0; i < 5; i++) {
       await pool.query('TRUNCATE payout, transfer_identity, balance_reading, outbox, state_history CASCADE');
       await reading('100.00');
       for (let k = 0; k < 6; k++) await pay(`t${i}_${k}`, '30.00');
-      // Both at once, each in its own transaction; then each again (the loser of the lock, or the
-      // one that came second, sees what the other sent after the reading).
       await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
       await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
-      const { rows: sent } = await pool.query<{ n: number; sum: string }>(
-        `SELECT count(*)::int AS n, COALESCE(sum(amount), 0)::text AS sum FROM payout WHERE status = 'SUBMITTING'`,
-      );
-      assert.equal(sent[0]!.n, 3, `round ${i}: three of 30.00 fit in 100.00, never more`);
+      assert.equal(await sending(), 3, `race ${i}`);
     }
   });
 
@@ -400,9 +446,11 @@ describe('the funds-aware claim (real Postgres)', () => {
       ['b_fits'],
     );
     assert.equal(r.held, 1);
-    const { rows: b } = await pool.query<{ batch_transfer_id: string; status: string; reason: string | null }>(
-      `SELECT batch_transfer_id, status, reason FROM batch ORDER BY created_at`,
-    );
+    const { rows: b } = await pool.query<{
+      batch_transfer_id: string;
+      status: string;
+      reason: string | null;
+    }>(`SELECT batch_transfer_id, status, reason FROM batch ORDER BY created_at`);
     assert.deepEqual(
       b.map((x) => [x.batch_transfer_id, x.status, x.reason]),
       [
@@ -410,9 +458,7 @@ describe('the funds-aware claim (real Postgres)', () => {
         ['b_fits', 'SUBMITTING', null],
       ],
     );
-    const { rows: items } = await pool.query<{ status: string }>(
-      `SELECT DISTINCT status FROM batch_item`,
-    );
+    const { rows: items } = await pool.query<{ status: string }>(`SELECT DISTINCT status FROM batch_item`);
     assert.deepEqual(
       items.map((i) => i.status),
       ['RECEIVED'],

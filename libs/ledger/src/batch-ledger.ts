@@ -333,13 +333,25 @@ export class BatchLedger {
       let held = 0;
       let rejected = 0;
       for (const { candidate, reason } of plan.hold)
-        if (await this.apply(tx, { batch: candidate.batch, to: 'HELD_FOR_FUNDS', fields: { reason }, cause: 'executor' }, 'batches'))
+        if (
+          await this.apply(
+            tx,
+            { batch: candidate.batch, to: 'HELD_FOR_FUNDS', fields: { reason }, cause: 'executor' },
+            'batches',
+          )
+        )
           held++;
       for (const { candidate, reason, detail } of plan.reject)
         if (
           await this.apply(
             tx,
-            { batch: candidate.batch, to: 'REJECTED', fields: { reason }, cause: 'executor', log: { detail } },
+            {
+              batch: candidate.batch,
+              to: 'REJECTED',
+              fields: { reason },
+              cause: 'executor',
+              log: { detail },
+            },
             'batches',
           )
         )

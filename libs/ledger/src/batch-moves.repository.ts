@@ -90,7 +90,22 @@ export class BatchMoves {
     limit: number,
     exceptAccounts: readonly string[] = [],
   ): Promise<BatchRow[]> {
-    if (exceptAccounts.length > 0) return this.claimExcept(db, owner, leaseMs, limit, exceptAccounts);
+    if (exceptAccounts.length > 0) {
+      // The claim of the accounts not in FUNDS_HOLD (ADR 0027): today's claim but for the held
+      // accounts, whose batches only the funds-aware claim sends (a statement of its own: with holding
+      // off the claim is today's, byte for byte).
+      const { rows } = await db.query<RawBatch>(
+        /* sql: batch.claimForSubmission.exceptHeld */ `UPDATE batch b
+            SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+                lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+          WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
+                          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+          RETURNING ${qualify(COLUMNS, 'b')}`,
+        [owner, leaseMs, limit, exceptAccounts],
+      );
+      return rows.map(toRow);
+    }
     const { rows } = await db.query<RawBatch>(
       /* sql: batch.claimForSubmission */ `UPDATE batch b
           SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
@@ -99,31 +114,6 @@ export class BatchMoves {
         WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING ${qualify(COLUMNS, 'b')}`,
       [owner, leaseMs, limit],
-    );
-    return rows.map(toRow);
-  }
-
-  /**
-   * The claim of the accounts not in FUNDS_HOLD (ADR 0027): today's claim but for the held
-   * accounts, whose batches only the funds-aware claim sends (a statement of its own: with holding
-   * off the claim is today's, byte for byte).
-   */
-  private async claimExcept(
-    db: Db,
-    owner: string,
-    leaseMs: number,
-    limit: number,
-    exceptAccounts: readonly string[],
-  ): Promise<BatchRow[]> {
-    const { rows } = await db.query<RawBatch>(
-      /* sql: batch.claimForSubmission.exceptHeld */ `UPDATE batch b
-          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
-              lease_until = now() + make_interval(secs => $2::double precision / 1000),
-              next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-        WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
-                        ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING ${qualify(COLUMNS, 'b')}`,
-      [owner, leaseMs, limit, exceptAccounts],
     );
     return rows.map(toRow);
   }

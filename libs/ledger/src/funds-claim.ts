@@ -97,7 +97,11 @@ export function planFundsMoves<C>(
   const byId = new Map(verdicts.map((v) => [v.id, v]));
   if (byId.size !== candidates.length || verdicts.length !== candidates.length)
     throw new Error('the funds rule must give exactly one verdict per candidate');
-  const plan = { send: [] as C[], hold: [] as FundsMovePlan<C>['hold'], reject: [] as FundsMovePlan<C>['reject'] };
+  const plan = {
+    send: [] as C[],
+    hold: [] as FundsMovePlan<C>['hold'],
+    reject: [] as FundsMovePlan<C>['reject'],
+  };
   for (const c of candidates) {
     const v = byId.get(idOf(c));
     if (!v) throw new Error('the funds rule gave no verdict for a candidate');

@@ -123,7 +123,26 @@ export class PayoutMoves {
     limit: number,
     exceptAccounts: readonly string[] = [],
   ): Promise<PayoutRow[]> {
-    if (exceptAccounts.length > 0) return this.claimExcept(db, owner, leaseMs, limit, exceptAccounts);
+    if (exceptAccounts.length > 0) {
+      // The claim of the accounts not in FUNDS_HOLD (ADR 0027): today's claim but for the held
+      // accounts, whose payouts only the funds-aware claim sends. A statement of its own, so with
+      // holding off the claim is today's, byte for byte.
+      const { rows } = await db.query<RawPayout>({
+        name: 'payout.claimForSubmission.exceptHeld',
+        text: /* sql: payout.claimForSubmission.exceptHeld */ `WITH changed AS (
+           UPDATE payout p
+              SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+                  lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                  next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+            WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
+                            ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
+            RETURNING ${qualify(COLUMNS, 'p')}
+         ), history AS (${historyOf("'RECEIVED'", "'executor'")})
+         SELECT ${COLUMNS} FROM changed`,
+        values: [owner, leaseMs, limit, exceptAccounts],
+      });
+      return rows.map(toRow);
+    }
     const { rows } = await db.query<RawPayout>({
       name: 'payout.claimForSubmission',
       text: /* sql: payout.claimForSubmission */ `WITH changed AS (
@@ -137,35 +156,6 @@ export class PayoutMoves {
        ), history AS (${historyOf("'RECEIVED'", "'executor'")})
        SELECT ${COLUMNS} FROM changed`,
       values: [owner, leaseMs, limit],
-    });
-    return rows.map(toRow);
-  }
-
-  /**
-   * The claim of the accounts not in FUNDS_HOLD (ADR 0027): today's claim but for the held
-   * accounts, whose payouts only the funds-aware claim sends. A statement of its own, so with
-   * holding off the claim is today's, byte for byte.
-   */
-  private async claimExcept(
-    db: Db,
-    owner: string,
-    leaseMs: number,
-    limit: number,
-    exceptAccounts: readonly string[],
-  ): Promise<PayoutRow[]> {
-    const { rows } = await db.query<RawPayout>({
-      name: 'payout.claimForSubmission.exceptHeld',
-      text: /* sql: payout.claimForSubmission.exceptHeld */ `WITH changed AS (
-         UPDATE payout p
-            SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
-                lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
-                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-          WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
-                          ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
-          RETURNING ${qualify(COLUMNS, 'p')}
-       ), history AS (${historyOf("'RECEIVED'", "'executor'")})
-       SELECT ${COLUMNS} FROM changed`,
-      values: [owner, leaseMs, limit, exceptAccounts],
     });
     return rows.map(toRow);
   }
