@@ -46,6 +46,7 @@ import {
   batchSubmitWorkerSettings,
   decisionTimings,
   executorSettings,
+  fundsHoldRule,
   fundsHoldSettings,
   IntakeService,
   KafkaDeadLetterPublisher,
@@ -198,7 +199,7 @@ export function createPipeline(i: PipelineInputs) {
     decisionTimings(c),
   );
   // Hold for funds (ADR 0027): the accounts in FUNDS_HOLD, checked at start (loadServiceConfig).
-  const fundsHold = fundsHoldSettings(c, provider.accounts.ids);
+  const fundsHold = fundsHoldRule(fundsHoldSettings(c, provider.accounts.ids));
   const executor = new PayoutExecutor(
     { ledger: payoutLedger, logger: executorLog, workerMetrics, fundsHold },
     executorSettings(c, owner),

@@ -1,8 +1,7 @@
 import { type BatchLedger, type BatchRow } from '#ledger';
 import { type AppLogger, Poller, type PollOutcome, type WorkerMetricsPort } from '#observability';
 import { type BatchSubmission } from './batch-submission.js';
-import { FUNDS_BATCH_WINDOW, HeldAccounts } from '../funds/held-accounts.js';
-import { type FundsHoldSettings } from '../funds/funds-hold.config.js';
+import { FUNDS_BATCH_WINDOW, type FundsHoldPort, HeldAccounts } from '../shared/held-accounts.js';
 
 export interface BatchSubmitWorkerDeps {
   ledger: BatchLedger;
@@ -11,7 +10,7 @@ export interface BatchSubmitWorkerDeps {
   /** Counts failed rounds (payouts_worker_failures_total{worker="batch_submit"}). */
   workerMetrics?: WorkerMetricsPort;
   /** The accounts in FUNDS_HOLD (ADR 0027): their batches are sent only by the funds-aware claim. */
-  fundsHold?: FundsHoldSettings;
+  fundsHold?: FundsHoldPort;
 }
 
 export interface BatchSubmitWorkerSettings {
@@ -39,7 +38,9 @@ export class BatchSubmitWorker {
     private readonly s: BatchSubmitWorkerSettings,
   ) {
     this.held =
-      d.fundsHold && d.fundsHold.accounts.size > 0 ? new HeldAccounts(d.fundsHold, s.idlePollMs) : undefined;
+      d.fundsHold && d.fundsHold.accountIds.length > 0
+        ? new HeldAccounts(d.fundsHold, s.idlePollMs)
+        : undefined;
     this.poller = new Poller({
       name: 'batch_submit',
       logger: d.logger,

@@ -125,7 +125,8 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
     },
   });
   const logger = { error: () => undefined, info: () => undefined } as unknown as AppLogger;
-  const fundsHold = { accounts: new Map([['acc_h', { thresholdPaise: 0n, maxHoldMs: 3_600_000 }]]) };
+  // The rule itself is the ledger's caller's (funds/fundsHoldRule); this fake ledger never asks it.
+  const fundsHold = { accountIds: ['acc_h'], decide: () => () => [] };
   const executor = new PayoutExecutor(
     { ledger, logger, fundsHold },
     { owner: 'o', concurrency, leaseMs: 1_000, idlePollMs },
@@ -147,7 +148,7 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
       {
         ledger,
         logger: { error: () => undefined } as unknown as AppLogger,
-        fundsHold: { accounts: new Map() },
+        fundsHold: { accountIds: [], decide: () => () => [] },
       },
       { owner: 'o', concurrency: 2, leaseMs: 1_000, idlePollMs: 60_000 },
       strictFake<PayoutSubmission>('submission', {}),

@@ -2,8 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type PayoutLedger, type PayoutRow } from '#ledger';
 import { type AppLogger, type PollOutcome, Poller, type WorkerMetricsPort } from '#observability';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
-import { FUNDS_PAYOUT_WINDOW, HeldAccounts } from '../funds/held-accounts.js';
-import { type FundsHoldSettings } from '../funds/funds-hold.config.js';
+import { FUNDS_PAYOUT_WINDOW, type FundsHoldPort, HeldAccounts } from '../shared/held-accounts.js';
 
 export interface ExecutorSettings {
   readonly owner: string;
@@ -21,7 +20,7 @@ export interface ExecutorDeps {
    * The accounts in FUNDS_HOLD (ADR 0027): theirs are sent only by the funds-aware claim. None
    * (or no account): the claim is today's, unchanged.
    */
-  fundsHold?: FundsHoldSettings;
+  fundsHold?: FundsHoldPort;
 }
 
 /**
@@ -45,7 +44,9 @@ export class PayoutExecutor {
     private readonly submission: PayoutSubmission,
   ) {
     this.held =
-      d.fundsHold && d.fundsHold.accounts.size > 0 ? new HeldAccounts(d.fundsHold, s.idlePollMs) : undefined;
+      d.fundsHold && d.fundsHold.accountIds.length > 0
+        ? new HeldAccounts(d.fundsHold, s.idlePollMs)
+        : undefined;
     this.poller = new Poller({
       name: 'executor',
       logger: d.logger,

@@ -1,6 +1,15 @@
 import { type FundsDecide } from '#ledger';
-import { decideFundsHold } from './decide-funds-hold.js';
-import { type FundsHoldSettings } from './funds-hold.config.js';
+
+/**
+ * The accounts in FUNDS_HOLD and each one's rule, as the claim loops see them (the funds folder
+ * builds it: fundsHoldRule, decideFundsHold with the account's threshold and maximum hold).
+ */
+export interface FundsHoldPort {
+  /** The held accounts (none: holding off, the claim is today's). */
+  readonly accountIds: readonly string[];
+  /** The account's rule; throws for an account not held. */
+  decide(accountId: string): FundsDecide;
+}
 
 /** The waiting payouts of a held account one round reads and decides, oldest first. */
 export const FUNDS_PAYOUT_WINDOW = 500;
@@ -22,11 +31,11 @@ export class HeldAccounts {
   private readonly lastLook = new Map<string, number>();
 
   constructor(
-    private readonly settings: FundsHoldSettings,
+    private readonly port: FundsHoldPort,
     private readonly lookEveryMs: number,
     private readonly clock: () => number = Date.now,
   ) {
-    this.ids = [...settings.accounts.keys()].sort();
+    this.ids = [...port.accountIds].sort();
     this.woken = new Set(this.ids);
   }
 
@@ -37,7 +46,7 @@ export class HeldAccounts {
 
   /** New work may be there for this account (a new reading); false: not a held account. */
   wake(accountId: string): boolean {
-    if (!this.settings.accounts.has(accountId)) return false;
+    if (!this.ids.includes(accountId)) return false;
     this.woken.add(accountId);
     return true;
   }
@@ -63,11 +72,8 @@ export class HeldAccounts {
     if (slotBound) this.woken.add(accountId);
   }
 
-  /** The account's rule: decideFundsHold with its threshold and maximum hold. */
+  /** The account's rule (the port's). */
   decide(accountId: string): FundsDecide {
-    const a = this.settings.accounts.get(accountId);
-    if (!a) throw new Error(`${accountId} is not an account in FUNDS_HOLD`);
-    return (candidates, facts) =>
-      decideFundsHold(candidates, { ...facts, threshold: a.thresholdPaise, maxHoldMs: a.maxHoldMs });
+    return this.port.decide(accountId);
   }
 }
