@@ -30,7 +30,7 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     assert.deepEqual(h.due(), ['a', 'b']);
   });
 
-  it('a wake makes it due at once; a wake of an account not held is refused', () => {
+  it("a reading's wake makes it due at once; a wake of an account not held is refused", () => {
     const h = new HeldAccounts(port, 60_000, () => 0);
     for (const id of h.ids) {
       h.looking(id);
@@ -40,8 +40,24 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     assert.equal(h.wake('a'), true);
     assert.equal(h.wake('z'), false);
     assert.deepEqual(h.due(), ['a']);
+  });
+
+  it("the loop's wake (new payouts of any account) makes them due once an idle poll old", () => {
+    let now = 0;
+    const h = new HeldAccounts(port, 200, () => now);
+    for (const id of h.ids) {
+      h.looking(id);
+      h.looked(id, false);
+    }
     h.wakeAll();
+    now = 199;
+    assert.deepEqual(h.due(), [], 'a burst of intake commits: not a round each');
+    now = 200;
     assert.deepEqual(h.due(), ['a', 'b']);
+    h.looking('a');
+    h.looked('a', false);
+    now = 500;
+    assert.deepEqual(h.due(), ['b'], 'a look answers the wake');
   });
 
   it('a round left slot-bound is due again at once; a wake during a round is kept', () => {
