@@ -29,6 +29,7 @@ import { BalanceReadings1764686000000 } from './1764686000000-balance-readings.j
 import { TransferFees1764688000000 } from './1764688000000-transfer-fees.js';
 import { FundsHolds1764689000000 } from './1764689000000-funds-holds.js';
 import { CancelHeld1764689100000 } from './1764689100000-cancel-held.js';
+import { FundsTaken1764692000000 } from './1764692000000-funds-taken.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -63,4 +64,5 @@ export const migrations = [
   TransferFees1764688000000,
   FundsHolds1764689000000,
   CancelHeld1764689100000,
+  FundsTaken1764692000000,
 ];

@@ -4,15 +4,18 @@ import pg from 'pg';
 import {
   BalanceReadingRepository,
   BatchLedger,
+  BatchRepository,
   type FundsClaimRound,
   type FundsDecide,
   HistoryRepository,
   PayoutLedger,
+  PayoutRepository,
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
 import { decideFundsHold, FAILED_WATCH_KINDS } from '#pipeline';
 import { capturingLogger, createTestDatabase, type TestDatabase } from '#test-support';
 import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
+import { FundsClaimReads } from '../../libs/ledger/src/funds-claim.repository.js';
 import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 
 /*
@@ -286,38 +289,86 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.deepEqual([rejected.type, rejected.reason], ['payouts.payout.rejected', 'funds_hold_expired']);
   });
 
-  it('counts what was sent after the reading, not what was sent before it nor what was given back', async () => {
-    const at = await reading('110.00', 60_000);
-    // Sent after the reading: counted, paid or open (a payout 30, a batch 10).
-    await pay('c_after_paid', '30.00');
-    await batch('c_after_batch', ['4.00', '6.00']);
-    // Sent before it: in the reading already.
-    await pay('c_before', '40.00');
-    // Sent after it but failed: given back.
-    await pay('c_after_failed', '50.00');
-    await pool.query(
-      `UPDATE payout SET status = CASE transfer_id WHEN 'c_after_paid' THEN 'SUCCESS' WHEN 'c_before' THEN 'PENDING'
-                                                   ELSE 'FAILED' END,
-              attempt = 1,
-              sent_at = CASE transfer_id WHEN 'c_before' THEN $1::timestamptz - interval '1 second'
-                                         ELSE $1::timestamptz + interval '1 second' END
-        WHERE transfer_id IN ('c_after_paid', 'c_before', 'c_after_failed')`,
-      [at],
+  /** The provider's answer, recorded through the ledger's move from the row's current version. */
+  const answer = async (transferId: string, to: 'PENDING' | 'SUCCESS' | 'UNKNOWN' | 'FAILED', acc = ACC) => {
+    const row = await new PayoutRepository().findOne(pool, acc, transferId);
+    assert.ok(row && (await ledger.change({ row, to }, 'reconciler')), transferId);
+  };
+  const answerBatch = async (batchTransferId: string, to: 'PROCESSING' | 'FAILED') => {
+    const [b] = await new BatchRepository().findByIdentities(pool, [{ accountId: ACC, batchTransferId }]);
+    assert.ok(b && (await batchLedger.change({ batch: b, to }, 'batches')), batchTransferId);
+  };
+  const committed = async (): Promise<bigint> => (await new FundsClaimReads().facts(pool, ACC)).committed;
+
+  it('counts what the reading may not include: answered after it was asked, or never answered; not what was answered before it, nor what was given back', async () => {
+    await reading('10000.00', 60_000);
+    for (const [id, amount] of [
+      ['k_answered_after', '1.00'],
+      ['k_answered_before', '2.00'],
+      ['k_submitting', '4.00'],
+      ['k_unknown', '8.00'],
+      ['k_failed', '16.00'],
+      ['k_returned_late', '32.00'],
+    ] as const)
+      await pay(id, amount);
+    await batch('kb_answered_after', ['64.00']);
+    await batch('kb_answered_before', ['128.00']);
+    await batch('kb_submitting', ['256.00']);
+    // All sent first (sent_at), before the reading below is asked.
+    assert.equal((await ledger.claimWithFunds(round())).sent.length, 6);
+    assert.equal((await batchLedger.claimWithFunds(round())).sent.length, 3);
+    // Before the reading: the provider answers it took these, or gives one back.
+    await answer('k_answered_before', 'PENDING');
+    await answerBatch('kb_answered_before', 'PROCESSING');
+    await answer('k_unknown', 'UNKNOWN');
+    await answer('k_failed', 'FAILED');
+    // The reading is asked now, after every claim committed (sent_at < read_at for all).
+    await reading('10000.00');
+    // Answers that come after it: the provider may have taken these after it computed the balance.
+    await answer('k_answered_after', 'PENDING');
+    await answer('k_answered_after', 'SUCCESS');
+    await answerBatch('kb_answered_after', 'PROCESSING');
+    await answer('k_returned_late', 'FAILED');
+    // Counted: answered after (1 + 64), never answered, whatever the times (4 + 8 + 256).
+    assert.equal(await committed(), (1n + 64n + 4n + 8n + 256n) * 100n);
+    // A reading asked after all the answers includes the answered ones; the unanswered still count.
+    await reading('10000.00');
+    assert.equal(await committed(), (4n + 8n + 256n) * 100n);
+    // Answered at last: out of the committed sum once a reading is asked after the answer.
+    await answer('k_submitting', 'PENDING');
+    await answer('k_unknown', 'SUCCESS');
+    await answerBatch('kb_submitting', 'PROCESSING');
+    assert.equal(await committed(), (4n + 8n + 256n) * 100n, 'answered after the reading: still counted');
+    await reading('10000.00');
+    assert.equal(await committed(), 0n);
+    const { rows: t } = await pool.query<{ transfer_id: string; taken: boolean }>(
+      `SELECT transfer_id, taken_at IS NOT NULL AS taken FROM payout ORDER BY transfer_id`,
     );
-    await pool.query(
-      `UPDATE batch SET status = 'PROCESSING', attempt = 1, sent_at = $1::timestamptz + interval '1 second'`,
-      [at],
-    );
-    // Room = 110 - 30 - 10 = 70: 71 waits, 70 goes.
-    await pay('c_71', '71.00');
-    await pay('c_70', '70.00');
-    const r = await ledger.claimWithFunds(round());
     assert.deepEqual(
-      r.sent.map((p) => p.transferId),
-      ['c_70'],
+      t.map((x) => `${x.transfer_id}:${x.taken}`),
+      [
+        'k_answered_after:true',
+        'k_answered_before:true',
+        'k_failed:false',
+        'k_returned_late:false',
+        'k_submitting:true',
+        'k_unknown:true',
+      ],
     );
-    const s = await statuses();
-    assert.equal(s['c_71'], 'HELD_FOR_FUNDS');
+  });
+
+  it('a payout claimed before the reading was asked and answered after it keeps the room it took', async () => {
+    // The hole this closes: the claim commits, the reading is asked, the call reaches the provider
+    // after it computed the balance (the rate limiter held it), and the answer comes after.
+    await reading('100.00', 60_000);
+    await pay('h_first', '70.00');
+    assert.equal((await ledger.claimWithFunds(round())).sent.length, 1);
+    await reading('100.00');
+    await answer('h_first', 'PENDING');
+    await pay('h_second', '70.00');
+    const r = await ledger.claimWithFunds(round());
+    assert.equal(r.sent.length, 0, 'room = 100 - 70: the second does not fit');
+    assert.equal((await statuses())['h_second'], 'HELD_FOR_FUNDS');
   });
 
   it('sends no more than the free slots and leaves the rest untouched for the next round', async () => {
@@ -367,6 +418,11 @@ describe('the funds-aware claim (real Postgres)', () => {
       `SELECT sent_at IS NOT NULL AS sent FROM payout WHERE transfer_id = 'e_free'`,
     );
     assert.equal(free[0]!.sent, false, 'sent_at is only the funds-aware claim’s');
+    await answer('e_free', 'PENDING', 'acc_free');
+    const { rows: taken } = await pool.query<{ taken: boolean }>(
+      `SELECT taken_at IS NOT NULL AS taken FROM payout WHERE transfer_id = 'e_free'`,
+    );
+    assert.equal(taken[0]!.taken, false, 'taken_at only for what the funds-aware claim sent');
   });
 
   it('skips the round while another transaction holds the account, changing nothing', async () => {

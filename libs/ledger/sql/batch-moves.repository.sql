@@ -67,6 +67,10 @@ UPDATE batch b
         reason = COALESCE($6, b.reason), lease_owner = NULL, lease_until = NULL,
         -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
         held_since = CASE WHEN $3 = 'HELD_FOR_FUNDS' THEN COALESCE(b.held_since, now()) ELSE b.held_since END,
+        -- The provider's first answer that it took the money (ADR 0027), for the batches the
+        -- funds-aware claim sent only: a reading asked after it includes the batch.
+        taken_at = CASE WHEN $3 IN ('PROCESSING', 'COMPLETED') AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+                        THEN now() ELSE b.taken_at END,
         totals = $8::jsonb,
         -- The failed watch of its entries (ADR 0018): set here, on entering COMPLETED with a
         -- negative entry, whoever completes it; the watch has its own count.

@@ -148,6 +148,11 @@ WITH changed AS (
          -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
          held_since = CASE WHEN m.status = 'HELD_FOR_FUNDS' THEN COALESCE(p.held_since, now())
                            ELSE p.held_since END,
+         -- The provider's first answer that it took the money (ADR 0027), for the payouts
+         -- the funds-aware claim sent only: a reading asked after it includes the payout.
+         taken_at = CASE WHEN m.status IN ('PENDING', 'SUCCESS') AND p.sent_at IS NOT NULL
+                              AND p.taken_at IS NULL THEN now()
+                         ELSE p.taken_at END,
          -- The provider's fee (issue 32): written with a move into SUCCESS or REVERSED when
          -- the answer says it (money moved or returned); else kept, as batch entries do.
          fee_charge = CASE WHEN m.status IN ('SUCCESS', 'REVERSED') AND m.fee_charge IS NOT NULL

@@ -23,9 +23,12 @@ export class FundsClaimReads {
   }
 
   /**
-   * The latest reading and what the account committed after it: payouts and batches (their totals)
-   * whose sending started after the reading's time (`sent_at`, through the sent_at indexes), not
-   * given back or never taken (FAILED, REJECTED, REVERSED). Paise, exact (numeric times 100).
+   * The latest reading and what the account committed that it may not include (the pipeline's
+   * `unreflected`): payouts and batches (their totals) not given back or never taken (not FAILED,
+   * REJECTED, REVERSED) that were sent and not answered (`taken_at` NULL: in doubt, counted
+   * whatever the times; through the in-doubt indexes) or whose first answer that the provider took
+   * them came after the reading was asked (`taken_at > read_at`, through the taken_at indexes).
+   * Paise, exact (numeric times 100).
    */
   async facts(db: Db, accountId: string): Promise<FundsClaimFacts> {
     const { rows } = await db.query<{
@@ -37,10 +40,16 @@ export class FundsClaimReads {
       /* sql: fundsClaim.facts */ `SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
               CASE WHEN r.read_at IS NULL THEN 0 ELSE
                 ((COALESCE((SELECT sum(p.amount) FROM payout p
-                             WHERE p.account_id = $1 AND p.sent_at > r.read_at
+                             WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
+                               AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+                + COALESCE((SELECT sum(p.amount) FROM payout p
+                             WHERE p.account_id = $1 AND p.taken_at > r.read_at
                                AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
                 + COALESCE((SELECT sum(b.total_amount) FROM batch b
-                             WHERE b.account_id = $1 AND b.sent_at > r.read_at
+                             WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+                               AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+                + COALESCE((SELECT sum(b.total_amount) FROM batch b
+                             WHERE b.account_id = $1 AND b.taken_at > r.read_at
                                AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
               END AS committed
          FROM (SELECT 1) AS one

@@ -1,8 +1,8 @@
 /*
  * The funds-aware claim (issue 32 item 3, "hold instead of bounce"; ADR 0027): for one account in
  * FUNDS_HOLD, in one transaction under the account's advisory lock, the ledger reads the facts
- * (the latest balance reading, what was sent after it, the first waiting payouts or batches), the
- * caller's rule (the pipeline's decideFundsHold) gives a verdict per candidate, and the ledger
+ * (the latest balance reading, what was sent that it may not include, the first waiting payouts or
+ * batches), the caller's rule (the pipeline's decideFundsHold) gives a verdict per candidate, and the ledger
  * applies them through its moves: send (to SUBMITTING, as the claim does, with `sent_at`), hold (to
  * HELD_FOR_FUNDS, once) or reject (REJECTED, never sent). The rule stays in the pipeline: the ledger
  * only reads, asks and moves.
@@ -22,9 +22,9 @@ export interface FundsClaimFacts {
   /** The latest reading (available, in paise, and its time); null: no read has succeeded yet. */
   readonly reading: { readonly available: bigint; readonly readAt: Date } | null;
   /**
-   * In paise: payouts and batches (their totals) of the account whose sending started after the
-   * reading's time and that the provider did not give back or never took (not FAILED, REJECTED,
-   * REVERSED); 0 without a reading.
+   * In paise: payouts and batches (their totals) of the account the reading may not include, not
+   * given back or never taken (not FAILED, REJECTED, REVERSED): sent and not answered (in doubt),
+   * or answered that the provider took them after the reading was asked; 0 without a reading.
    */
   readonly committed: bigint;
   /** The database's clock (the maximum hold is measured on it, as held_since is written by it). */

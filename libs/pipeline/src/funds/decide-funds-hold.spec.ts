@@ -28,26 +28,30 @@ const c = (id: string, amount: bigint, heldSince?: Date): FundsCandidate => ({
 });
 const verdicts = (v: ReturnType<typeof decideFundsHold>) => v.map((x) => `${x.id}:${x.verdict}`);
 
-describe('unreflected: what the reading cannot yet include', () => {
-  const sent = (amount: bigint, ms: number, standing: SentFact['standing']): SentFact => ({
+describe('unreflected: what the reading may not include', () => {
+  const taken = (amount: bigint, ms: number, returned = false): SentFact => ({
     amount,
-    sentAt: at(ms),
-    standing,
+    takenAt: at(ms),
+    returned,
+  });
+  const inDoubt = (amount: bigint, returned = false): SentFact => ({ amount, takenAt: null, returned });
+
+  it('counts what the provider answered it took after the reading was asked, once each', () => {
+    assert.equal(unreflected([taken(100n, 1), taken(200n, 5_000)], T0), 300n);
   });
 
-  it('counts what was sent after the reading and is open or paid, once each', () => {
-    assert.equal(unreflected([sent(100n, 1, 'open'), sent(200n, 5_000, 'paid')], T0), 300n);
+  it('does not count what the provider answered it took at or before the reading was asked', () => {
+    assert.equal(unreflected([taken(100n, 0), taken(200n, -1)], T0), 0n);
   });
 
-  it('does not count what was sent at or before the reading (the reading has it), whatever its standing', () => {
-    assert.equal(
-      unreflected([sent(100n, 0, 'open'), sent(200n, -1, 'paid'), sent(400n, -10, 'returned')], T0),
-      0n,
-    );
+  it('always counts what was sent and not answered, whatever the times (in doubt)', () => {
+    // Sent long before the reading was asked, its call may still have reached the provider after.
+    assert.equal(unreflected([inDoubt(100n), inDoubt(20n)], T0), 120n);
+    assert.equal(unreflected([inDoubt(100n)], at(-3_600_000)), 100n);
   });
 
-  it('does not count what the provider gave back or never took (returned)', () => {
-    assert.equal(unreflected([sent(100n, 1, 'returned'), sent(7n, 2, 'open')], T0), 7n);
+  it('never counts what the provider gave back or never took (returned)', () => {
+    assert.equal(unreflected([taken(100n, 1, true), inDoubt(50n, true), taken(7n, 2)], T0), 7n);
   });
 
   it('nothing sent: nothing counted', () => {

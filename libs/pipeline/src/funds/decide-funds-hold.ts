@@ -10,34 +10,38 @@ import { fromPaise } from '#ledger';
 /** A payout (or a whole batch: its total) that has gone to the provider, as the reading sees it. */
 export interface SentFact {
   readonly amount: bigint;
-  /** When we started sending it (it moved to SUBMITTING). */
-  readonly sentAt: Date;
   /**
-   * Where it stands: `open` (SUBMITTING, PENDING, UNKNOWN, REQUIRES_ATTENTION: the money is
-   * taken or may be), `paid` (SUCCESS) or `returned` (FAILED, REJECTED, REVERSED: the provider
-   * gave it back or never took it).
+   * When the ledger recorded the provider's first answer that it took the money (the first move
+   * into PENDING or SUCCESS of a payout, PROCESSING or COMPLETED of a batch: `taken_at`); null:
+   * no such answer yet (SUBMITTING, UNKNOWN, or REQUIRES_ATTENTION never answered).
    */
-  readonly standing: 'open' | 'paid' | 'returned';
+  readonly takenAt: Date | null;
+  /** The provider gave it back or never took it (FAILED, REJECTED, REVERSED). */
+  readonly returned: boolean;
 }
 
 /**
- * What we have committed that the reading cannot yet include, in paise. The rule, precisely:
- * - A payout whose sending started **at or before** the reading's time is taken to be in the
- *   reading (the provider's available balance is its ledger balance minus its pending: an
- *   accepted transfer is already out of it) and is **not** counted again, whatever its standing.
- * - A payout whose sending started **after** the reading's time is counted unless it is
- *   `returned`: `open` money may leave, `paid` money has left, and the reading shows neither.
+ * What we have committed that the reading may not include, in paise. A reading is taken to include
+ * a payout only when the provider had answered that it took it before the reading was asked; when
+ * we started sending says nothing, since our call may reach the provider after a balance call asked
+ * later (the rate limiter, the network). The rule, precisely, for each sent payout (batch):
+ * - `returned`: never counted (the money is back, or never left).
+ * - Not answered (`takenAt` null): **always** counted. In doubt, the provider may take it before or
+ *   after any reading, so no reading's time can tell.
+ * - Answered that it took it: counted when that answer came **after** the reading was asked
+ *   (`takenAt > readAt`); a reading asked after the answer includes it (the provider had accepted
+ *   it: its available balance is its ledger balance minus its pending) and it is not counted again.
  * - Nothing else is counted: payouts not sent (waiting, held, awaiting approval) are the
  *   candidates themselves, placed one by one by `decideFundsHold`.
- * Each payout is counted once at most (one entry per payout; a batch is one entry, its total).
- * The edge: a payout sent while the balance call was in the air. The reading's time is when it was
- * asked, on the ledger's clock (BalanceReader), so such a payout is counted even if the provider's
- * answer included it: twice at worst (held until the next reading), never by neither side.
+ * Both times are on the ledger's clock: `read_at` is when the balance call was asked (before it,
+ * BalanceReader), `taken_at` when the answer was recorded (after it came). So an answer that came
+ * while the balance call was in the air counts: twice at worst (the reading may include it: held
+ * until the next reading), never by neither side.
  */
 export function unreflected(sent: readonly SentFact[], readAt: Date): bigint {
   let sum = 0n;
   for (const s of sent)
-    if (s.sentAt.getTime() > readAt.getTime() && s.standing !== 'returned') sum += s.amount;
+    if (!s.returned && (s.takenAt === null || s.takenAt.getTime() > readAt.getTime())) sum += s.amount;
   return sum;
 }
 
