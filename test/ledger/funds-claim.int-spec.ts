@@ -405,6 +405,41 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.deepEqual(Object.values(await statuses()), Array(5).fill('HELD_FOR_FUNDS'));
   });
 
+  it('reads the whole window when room runs short in the narrow read, first in first out across it', async () => {
+    // 17 held payouts that do not fit, then 3 held that will: older than the new ones. A round
+    // with one slot reads 1 + 16 of each status first; only the whole window finds h_18.
+    for (let k = 1; k <= 20; k++) await pay(`h_${k}`, k <= 17 ? '50.00' : '1.00');
+    await ledger.claimWithFunds(round({ slots: 1 }));
+    assert.deepEqual(new Set(Object.values(await statuses())), new Set(['HELD_FOR_FUNDS']), 'no reading');
+    await pay('n_1', '1.00');
+    await pay('n_2', '1.00');
+    await reading('10.00');
+    const r = await ledger.claimWithFunds(round({ slots: 1 }));
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['h_18'],
+      'the oldest that fits, not a newer one of the narrow read',
+    );
+    assert.equal(r.slotBound, true);
+    const again = await ledger.claimWithFunds(round({ slots: 1 }));
+    assert.deepEqual(
+      again.sent.map((p) => p.transferId),
+      ['h_19'],
+    );
+  });
+
+  it('an account with room fills its slots from the narrow read, oldest first', async () => {
+    await reading('1000.00');
+    for (let k = 0; k < 40; k++) await pay(`m_${String(k).padStart(2, '0')}`, '1.00');
+    const r = await ledger.claimWithFunds(round({ slots: 3 }));
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['m_00', 'm_01', 'm_02'],
+    );
+    assert.equal(r.slotBound, true);
+    assert.equal(Object.values(await statuses()).filter((x) => x === 'RECEIVED').length, 37);
+  });
+
   it("the claim of the other accounts leaves a held account's payouts to the funds-aware claim", async () => {
     await pay('e_held', '1.00');
     await pay('e_free', '1.00', 'acc_free');

@@ -38,17 +38,33 @@ UPDATE batch b
 WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
--- batch.fundsCandidates (BatchMoves.fundsCandidates)
-WITH held AS (
-  SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api, held_since FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
-   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+-- batch.fundsRound (BatchMoves.fundsRound)
+WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  CASE WHEN r.read_at IS NULL THEN 0 ELSE
+  ((COALESCE((SELECT sum(p.amount) FROM payout p
+  WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
+  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(p.amount) FROM payout p
+  WHERE p.account_id = $1 AND p.taken_at > r.read_at
+  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  WHERE b.account_id = $1 AND b.taken_at > r.read_at
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
+  END AS committed
+  FROM (SELECT 1) AS one
+  LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
+  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+   WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
 ), fresh AS (
-  SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
-    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api, held_since FROM batch WHERE status = 'RECEIVED' AND account_id = $1
-   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+   WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
 )
-SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id;
+SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+  FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+ ORDER BY c.created_at, c.id;
 
 -- batch.sendFunded (BatchMoves.sendFunded)
 UPDATE batch b

@@ -73,21 +73,33 @@ SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
   resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
--- payout.fundsCandidates (PayoutMoves.fundsCandidates)
-WITH held AS (
-  SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-    version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-    resend_refused_at, sub_state, fee_charge, fee_tax, held_since FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
-   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+-- payout.fundsRound (PayoutMoves.fundsRound)
+WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  CASE WHEN r.read_at IS NULL THEN 0 ELSE
+  ((COALESCE((SELECT sum(p.amount) FROM payout p
+  WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
+  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(p.amount) FROM payout p
+  WHERE p.account_id = $1 AND p.taken_at > r.read_at
+  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  WHERE b.account_id = $1 AND b.taken_at > r.read_at
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
+  END AS committed
+  FROM (SELECT 1) AS one
+  LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
+  SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+   WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
 ), fresh AS (
-  SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
-    version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
-    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-    resend_refused_at, sub_state, fee_charge, fee_tax, held_since FROM payout WHERE status = 'RECEIVED' AND account_id = $1
-   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+   WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
 )
-SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id;
+SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
+  FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+ ORDER BY c.created_at, c.id;
 
 -- payout.sendFunded (PayoutMoves.sendFunded)
 WITH changed AS (

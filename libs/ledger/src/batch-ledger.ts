@@ -1,8 +1,16 @@
 import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
-import { BatchMoves } from './batch-moves.repository.js';
-import { type FundsClaimResult, type FundsClaimRound, planFundsMoves } from './funds-claim.js';
+import { BatchMoves, type FundsCandidateBatch } from './batch-moves.repository.js';
+import {
+  FUNDS_NARROW_MARGIN,
+  type FundsClaimFacts,
+  type FundsClaimResult,
+  type FundsClaimRound,
+  fundsHead,
+  type FundsMovePlan,
+  planFundsMoves,
+} from './funds-claim.js';
 import { FundsClaimReads } from './funds-claim.repository.js';
 import { batchItemEvent, batchStateEvent } from './events.js';
 import {
@@ -60,6 +68,11 @@ export interface BatchChange {
   readonly cause?: HistoryCause;
   /** The person behind a change of source `operations` (an approval's): written to the history. */
   readonly actor?: OperatorActor;
+}
+
+/** A change that knows only what the move needs of the batch (BatchChange is one). */
+interface BatchMoveChange extends Omit<BatchChange, 'batch'> {
+  readonly batch: Pick<BatchRow, 'id' | 'version' | 'status' | 'batchTransferId' | 'checkCount'>;
 }
 
 export interface BatchLedgerDeps {
@@ -160,6 +173,15 @@ export class BatchLedger {
   async apply(
     tx: LedgerTransaction,
     change: BatchChange,
+    source: ChangeSource,
+  ): Promise<BatchRow | undefined> {
+    return this.applyMove(tx, change, source);
+  }
+
+  /** `apply` of a change that knows only what the move needs of the batch (the funds round's). */
+  private async applyMove(
+    tx: LedgerTransaction,
+    change: BatchMoveChange,
     source: ChangeSource,
   ): Promise<BatchRow | undefined> {
     const announce = announcerOf(tx);
@@ -292,24 +314,25 @@ export class BatchLedger {
       const c = tx.client;
       const none = { sent: [], held: 0, rejected: 0, slotBound: false };
       if (!(await this.fundsReads.lock(c, round.accountId))) return { locked: false, ...none };
-      const candidates = await this.moves.fundsCandidates(c, round.accountId, round.window);
-      if (candidates.length === 0) return { locked: true, ...none };
-      const facts = await this.fundsReads.facts(c, round.accountId);
-      const verdicts = round.decide(
-        candidates.map(({ batch, heldSince }) => ({
-          id: batch.id,
-          amount: toPaise(batch.totalAmount),
-          ...(heldSince ? { heldSince } : {}),
-        })),
-        facts,
+      // A narrow read first, the whole window only when room ran short (PayoutLedger's).
+      const narrow = round.slots + FUNDS_NARROW_MARGIN;
+      let { facts, candidates } = await this.moves.fundsRound(
+        c,
+        round.accountId,
+        Math.min(narrow, round.window),
       );
-      const plan = planFundsMoves(
-        candidates,
-        verdicts,
-        round.slots,
-        (k) => k.batch.id,
-        (k) => k.batch.status === 'HELD_FOR_FUNDS',
-      );
+      let plan: FundsMovePlan<FundsCandidateBatch> | undefined;
+      if (narrow < round.window) {
+        const { head, more } = fundsHead(candidates, narrow, (k) => k.batch.status);
+        if (head.length === 0) return { locked: true, ...none };
+        const p = this.fundsPlan(round, head, facts);
+        if (p.slotBound || !more) plan = p;
+        else ({ facts, candidates } = await this.moves.fundsRound(c, round.accountId, round.window));
+      }
+      if (!plan) {
+        if (candidates.length === 0) return { locked: true, ...none };
+        plan = this.fundsPlan(round, candidates, facts);
+      }
       const announce = announcerOf(tx);
       const sent = await this.moves.sendFunded(
         c,
@@ -334,7 +357,7 @@ export class BatchLedger {
       let rejected = 0;
       for (const { candidate, reason } of plan.hold)
         if (
-          await this.apply(
+          await this.applyMove(
             tx,
             { batch: candidate.batch, to: 'HELD_FOR_FUNDS', fields: { reason }, cause: 'executor' },
             'batches',
@@ -343,7 +366,7 @@ export class BatchLedger {
           held++;
       for (const { candidate, reason, detail } of plan.reject)
         if (
-          await this.apply(
+          await this.applyMove(
             tx,
             {
               batch: candidate.batch,
@@ -358,6 +381,29 @@ export class BatchLedger {
           rejected++;
       return { locked: true, sent: sent.map((s) => s.batch), held, rejected, slotBound: plan.slotBound };
     });
+  }
+
+  /** The rule's verdicts on `candidates` (in order) as the round's moves. */
+  private fundsPlan(
+    round: FundsClaimRound,
+    candidates: readonly FundsCandidateBatch[],
+    facts: FundsClaimFacts,
+  ): FundsMovePlan<FundsCandidateBatch> {
+    const verdicts = round.decide(
+      candidates.map(({ batch, heldSince }) => ({
+        id: batch.id,
+        amount: toPaise(batch.totalAmount),
+        ...(heldSince ? { heldSince } : {}),
+      })),
+      facts,
+    );
+    return planFundsMoves(
+      candidates,
+      verdicts,
+      round.slots,
+      (k) => k.batch.id,
+      (k) => k.batch.status === 'HELD_FOR_FUNDS',
+    );
   }
 
   /** A re-send of the same batchTransferId: back to SUBMITTING with a new attempt and lease. */
@@ -381,7 +427,7 @@ export class BatchLedger {
   }
 
   /** After the commit: the state-change line, or a stale count for a batch that had moved on. */
-  private announce(change: BatchChange, moved: BatchRow | undefined, source: ChangeSource): void {
+  private announce(change: BatchMoveChange, moved: BatchRow | undefined, source: ChangeSource): void {
     if (moved) return this.line(change.batch.status, change.batch.checkCount, moved, change.log);
     this.d.stale?.(source);
     this.log.warn(

@@ -10,10 +10,13 @@ import {
   type NewBatch,
 } from './ledger.types.js';
 import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, toRow } from './batch-row.js';
+import { type FundsClaimFacts } from './funds-claim.js';
+import { FUNDS_FACTS, type RawFundsFacts, toFundsFacts } from './funds-claim.repository.js';
 
-/** A waiting batch of a held account, with when it was first held (null: never). */
+/** A waiting batch of a held account as a funds round reads it (see PayoutMoves.fundsRound). */
 export interface FundsCandidateBatch {
-  readonly batch: BatchRow;
+  readonly batch: Pick<BatchRow, 'id' | 'version' | 'status' | 'batchTransferId' | 'totalAmount'>;
+  /** When it was first held (null: never). */
   readonly heldSince: Date | null;
 }
 
@@ -119,23 +122,59 @@ export class BatchMoves {
   }
 
   /**
-   * The first waiting batches of a held account (RECEIVED and HELD_FOR_FUNDS), oldest first, at
-   * most `limit` of each status, locked for the caller's transaction (SKIP LOCKED), each status
-   * through its own partial index, then merged in order (see PayoutMoves.fundsCandidates).
+   * A funds round's read, one statement after the account's lock (see PayoutMoves.fundsRound): the
+   * facts and the first waiting batches of the account (RECEIVED and HELD_FOR_FUNDS), oldest
+   * first, at most `limit` of each status, each through its own partial index, merged in order;
+   * light rows, no row locks.
    */
-  async fundsCandidates(db: Db, accountId: string, limit: number): Promise<FundsCandidateBatch[]> {
-    const { rows } = await db.query<RawBatch & { held_since: Date | null }>(
-      /* sql: batch.fundsCandidates */ `WITH held AS (
-         SELECT ${COLUMNS}, held_since FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
-          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  async fundsRound(
+    db: Db,
+    accountId: string,
+    limit: number,
+  ): Promise<{ facts: FundsClaimFacts; candidates: FundsCandidateBatch[] }> {
+    const { rows } = await db.query<
+      RawFundsFacts & {
+        id: string | null;
+        version: number;
+        status: BatchStatus;
+        batch_transfer_id: string;
+        total_amount: string;
+        held_since: Date | null;
+      }
+    >(
+      /* sql: batch.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), held AS (
+         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+          WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
        ), fresh AS (
-         SELECT ${COLUMNS}, held_since FROM batch WHERE status = 'RECEIVED' AND account_id = $1
-          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+          WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
        )
-       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id`,
+       SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+         FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+        ORDER BY c.created_at, c.id`,
       [accountId, limit],
     );
-    return rows.map((r) => ({ batch: toRow(r), heldSince: r.held_since }));
+    const first = rows[0];
+    if (!first) throw new Error('the funds round read no facts');
+    return {
+      facts: toFundsFacts(first),
+      candidates: rows.flatMap((r) =>
+        r.id === null
+          ? []
+          : [
+              {
+                batch: {
+                  id: r.id,
+                  version: r.version,
+                  status: r.status,
+                  batchTransferId: r.batch_transfer_id,
+                  totalAmount: r.total_amount,
+                },
+                heldSince: r.held_since,
+              },
+            ],
+      ),
+    };
   }
 
   /**

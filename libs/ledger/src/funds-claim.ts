@@ -37,7 +37,10 @@ export type FundsClaimVerdict =
   | { readonly id: string; readonly verdict: 'hold'; readonly reason: string }
   | { readonly id: string; readonly verdict: 'reject'; readonly reason: string; readonly detail: string };
 
-/** The rule, given by the caller: a verdict per candidate (any order; each id once). */
+/**
+ * The rule, given by the caller: a verdict per candidate (any order; each id once), deciding the
+ * candidates in order (a verdict depends on those before it only: see fundsHead).
+ */
 export type FundsDecide = (
   candidates: readonly FundsClaimCandidate[],
   facts: FundsClaimFacts,
@@ -116,4 +119,41 @@ export function planFundsMoves<C>(
     } else plan.reject.push({ candidate: c, reason: v.reason, detail: v.detail });
   }
   return { ...plan, slotBound: false };
+}
+
+/**
+ * A round first reads a narrow window (its free slots and this many more, of each status), enough
+ * to fill the slots of an account with room; only when room runs short within it (a candidate held
+ * or rejected before the slots are filled) and more may lie beyond it does it read the round's
+ * whole window.
+ */
+export const FUNDS_NARROW_MARGIN = 16;
+
+/**
+ * The part of candidates read `limit` per status (merged oldest first) that is the true head of
+ * the account's waiting ones: it ends at the last row read of a status whose limit was reached
+ * (after it, rows of that status beyond the read would come in between). `more`: a status reached
+ * its limit, so more may wait beyond the read. The rule decides in order (a verdict depends on
+ * those before it only), so its verdicts on the head are those it would give on a wider read.
+ */
+export function fundsHead<C>(
+  candidates: readonly C[],
+  limit: number,
+  statusOf: (c: C) => string,
+): { head: C[]; more: boolean } {
+  const count = new Map<string, number>();
+  const last = new Map<string, number>();
+  candidates.forEach((c, i) => {
+    const s = statusOf(c);
+    count.set(s, (count.get(s) ?? 0) + 1);
+    last.set(s, i);
+  });
+  let end = candidates.length;
+  let more = false;
+  for (const [s, n] of count)
+    if (n >= limit) {
+      more = true;
+      end = Math.min(end, last.get(s)! + 1);
+    }
+  return { head: candidates.slice(0, end), more };
 }

@@ -25,8 +25,16 @@ import {
   type StaleCounter,
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
-import { PayoutMoves } from './payout-moves.repository.js';
-import { type FundsClaimResult, type FundsClaimRound, planFundsMoves } from './funds-claim.js';
+import { type FundsCandidateRow, PayoutMoves } from './payout-moves.repository.js';
+import {
+  FUNDS_NARROW_MARGIN,
+  type FundsClaimFacts,
+  type FundsClaimResult,
+  type FundsClaimRound,
+  fundsHead,
+  type FundsMovePlan,
+  planFundsMoves,
+} from './funds-claim.js';
 import { FundsClaimReads } from './funds-claim.repository.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
 import { toPaise } from './money.js';
@@ -43,6 +51,11 @@ export interface PayoutChange {
   readonly log?: Readonly<Record<string, unknown>>;
   /** The person behind a change of source `operations` (required there): written to the history. */
   readonly actor?: OperatorActor;
+}
+
+/** A change that knows only what the move needs of the row (PayoutChange is one). */
+interface MoveChange extends Omit<PayoutChange, 'row'> {
+  readonly row: Pick<PayoutRow, 'id' | 'version' | 'status' | 'transferId' | 'checkCount'>;
 }
 
 export interface PayoutLedgerDeps {
@@ -175,6 +188,15 @@ export class PayoutLedger {
     changes: readonly PayoutChange[],
     source: ChangeSource,
   ): Promise<Array<PayoutRow | undefined>> {
+    return this.applyMoves(tx, changes, source);
+  }
+
+  /** `apply` of changes that know only what a move needs of the row (the funds round's). */
+  private async applyMoves(
+    tx: LedgerTransaction,
+    changes: readonly MoveChange[],
+    source: ChangeSource,
+  ): Promise<Array<PayoutRow | undefined>> {
     const announce = announcerOf(tx);
     for (const ch of changes) assertPayoutMove(ch.row.status, ch.to, ch.row.transferId);
     const cause = CAUSE_OF_SOURCE[source];
@@ -256,24 +278,26 @@ export class PayoutLedger {
         const c = tx.client;
         const none = { sent: [], held: 0, rejected: 0, slotBound: false };
         if (!(await this.fundsReads.lock(c, round.accountId))) return { locked: false, ...none };
-        const candidates = await this.moves.fundsCandidates(c, round.accountId, round.window);
-        if (candidates.length === 0) return { locked: true, ...none };
-        const facts = await this.fundsReads.facts(c, round.accountId);
-        const verdicts = round.decide(
-          candidates.map(({ row, heldSince }) => ({
-            id: row.id,
-            amount: toPaise(row.amount),
-            ...(heldSince ? { heldSince } : {}),
-          })),
-          facts,
+        // A narrow read first (the free slots and a margin): an account with room fills its slots
+        // from it; the whole window only when room ran short within it and more may wait beyond.
+        const narrow = round.slots + FUNDS_NARROW_MARGIN;
+        let { facts, candidates } = await this.moves.fundsRound(
+          c,
+          round.accountId,
+          Math.min(narrow, round.window),
         );
-        const plan = planFundsMoves(
-          candidates,
-          verdicts,
-          round.slots,
-          (k) => k.row.id,
-          (k) => k.row.status === 'HELD_FOR_FUNDS',
-        );
+        let plan: FundsMovePlan<FundsCandidateRow> | undefined;
+        if (narrow < round.window) {
+          const { head, more } = fundsHead(candidates, narrow, (k) => k.row.status);
+          if (head.length === 0) return { locked: true, ...none };
+          const p = this.fundsPlan(round, head, facts);
+          if (p.slotBound || !more) plan = p;
+          else ({ facts, candidates } = await this.moves.fundsRound(c, round.accountId, round.window));
+        }
+        if (!plan) {
+          if (candidates.length === 0) return { locked: true, ...none };
+          plan = this.fundsPlan(round, candidates, facts);
+        }
         const announce = announcerOf(tx);
         const sent = await this.moves.sendFunded(
           c,
@@ -289,7 +313,7 @@ export class PayoutLedger {
             this.line('executor', before?.status ?? 'RECEIVED', r.checkCount, { funds: 'sent' }, r);
           }
         });
-        const moved = await this.apply(
+        const moved = await this.applyMoves(
           tx,
           [
             ...plan.hold.map(({ candidate, reason }) => ({
@@ -324,6 +348,29 @@ export class PayoutLedger {
           },
           run,
         ),
+    );
+  }
+
+  /** The rule's verdicts on `candidates` (in order) as the round's moves. */
+  private fundsPlan(
+    round: FundsClaimRound,
+    candidates: readonly FundsCandidateRow[],
+    facts: FundsClaimFacts,
+  ): FundsMovePlan<FundsCandidateRow> {
+    const verdicts = round.decide(
+      candidates.map(({ row, heldSince }) => ({
+        id: row.id,
+        amount: toPaise(row.amount),
+        ...(heldSince ? { heldSince } : {}),
+      })),
+      facts,
+    );
+    return planFundsMoves(
+      candidates,
+      verdicts,
+      round.slots,
+      (k) => k.row.id,
+      (k) => k.row.status === 'HELD_FOR_FUNDS',
     );
   }
 
@@ -369,7 +416,7 @@ export class PayoutLedger {
 
   /** After the commit: one line per change, or a stale count for a row that had moved on. */
   private announce(
-    changes: readonly PayoutChange[],
+    changes: readonly MoveChange[],
     moved: ReadonlyArray<PayoutRow | undefined>,
     source: ChangeSource,
   ): void {
@@ -432,7 +479,7 @@ export class PayoutLedger {
       );
   }
 
-  private stale(source: ChangeSource, ch: PayoutChange): void {
+  private stale(source: ChangeSource, ch: MoveChange): void {
     this.d.stale?.(source);
     this.logger(source).warn(
       { transferId: ch.row.transferId, from: ch.row.status, to: ch.to, version: ch.row.version },
@@ -445,7 +492,7 @@ export class PayoutLedger {
     source: ChangeSource,
     from: PayoutStatus | null,
     checks: number,
-    log: PayoutChange['log'],
+    log: MoveChange['log'],
     next: PayoutRow,
   ): void {
     const fields = {

@@ -8,10 +8,16 @@ import {
 } from './ledger.types.js';
 import { type HistoryCause, type OperatorActor } from './history.repository.js';
 import { COLUMNS, type Db, type RawPayout, toRow } from './payout-row.js';
+import { type FundsClaimFacts } from './funds-claim.js';
+import { FUNDS_FACTS, type RawFundsFacts, toFundsFacts } from './funds-claim.repository.js';
 
-/** A waiting payout of a held account, with when it was first held (null: never). */
+/**
+ * A waiting payout of a held account as a funds round reads it: what the rule and the moves need,
+ * not the whole row (the sent ones come back whole from the send).
+ */
 export interface FundsCandidateRow {
-  readonly row: PayoutRow;
+  readonly row: Pick<PayoutRow, 'id' | 'version' | 'status' | 'transferId' | 'checkCount' | 'amount'>;
+  /** When it was first held (null: never). */
   readonly heldSince: Date | null;
 }
 
@@ -161,27 +167,69 @@ export class PayoutMoves {
   }
 
   /**
-   * The first waiting payouts of a held account (RECEIVED and HELD_FOR_FUNDS), oldest first, at
-   * most `limit` of each status, locked for the caller's transaction (SKIP LOCKED: a row another
-   * transaction holds is not a candidate this round). Each status through its own partial index
-   * (held: payout_held_for_funds_idx; new: payout_received_idx), then merged in order. Each status
-   * has its own limit so that new payouts are decided (held, with their event and `held_since`)
-   * even behind a full window of held ones: they do not wait RECEIVED, where the other accounts'
-   * claim would step over them.
+   * A funds round's read (ADR 0027), one statement, in the caller's transaction after it took the
+   * account's lock (a statement's snapshot is taken when it starts: read in the lock's own
+   * statement, it could miss what the previous round committed while this one waited): the facts
+   * (FUNDS_FACTS) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
+   * oldest first, at most `limit` of each status, each through its own partial index (held:
+   * payout_held_for_funds_idx; new: payout_received_idx), then merged in order. Each status has
+   * its own limit so that new payouts are decided (held, with their event and `held_since`) even
+   * behind a full window of held ones: they do not wait RECEIVED, where the other accounts' claim
+   * would step over them. Light rows and no row locks: the account's lock serialises its rounds,
+   * and every move is from the version read here, so a concurrent move (an operator's cancel)
+   * wins and the round's move of that row is dropped.
    */
-  async fundsCandidates(db: Db, accountId: string, limit: number): Promise<FundsCandidateRow[]> {
-    const { rows } = await db.query<RawPayout & { held_since: Date | null }>(
-      /* sql: payout.fundsCandidates */ `WITH held AS (
-         SELECT ${COLUMNS}, held_since FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
-          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  async fundsRound(
+    db: Db,
+    accountId: string,
+    limit: number,
+  ): Promise<{ facts: FundsClaimFacts; candidates: FundsCandidateRow[] }> {
+    const { rows } = await db.query<
+      RawFundsFacts & {
+        id: string | null;
+        version: number;
+        status: PayoutStatus;
+        transfer_id: string;
+        check_count: number;
+        amount: string;
+        held_since: Date | null;
+      }
+    >({
+      name: 'payout.fundsRound',
+      text: /* sql: payout.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), held AS (
+         SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+          WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
        ), fresh AS (
-         SELECT ${COLUMNS}, held_since FROM payout WHERE status = 'RECEIVED' AND account_id = $1
-          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+          WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
        )
-       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id`,
-      [accountId, limit],
-    );
-    return rows.map((r) => ({ row: toRow(r), heldSince: r.held_since }));
+       SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
+         FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+        ORDER BY c.created_at, c.id`,
+      values: [accountId, limit],
+    });
+    const first = rows[0];
+    if (!first) throw new Error('the funds round read no facts');
+    return {
+      facts: toFundsFacts(first),
+      candidates: rows.flatMap((r) =>
+        r.id === null
+          ? []
+          : [
+              {
+                row: {
+                  id: r.id,
+                  version: r.version,
+                  status: r.status,
+                  transferId: r.transfer_id,
+                  checkCount: r.check_count,
+                  amount: r.amount,
+                },
+                heldSince: r.held_since,
+              },
+            ],
+      ),
+    };
   }
 
   /**
