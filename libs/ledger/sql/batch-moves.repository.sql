@@ -38,6 +38,16 @@ UPDATE batch b
 WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
+-- batch.claimHeldOfUnheld (BatchMoves.claimHeldOfUnheld)
+UPDATE batch b
+  SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+      lease_until = now() + make_interval(secs => $2::double precision / 1000),
+      next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+      reason = NULL
+WHERE b.id IN (SELECT id FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_id <> ALL($4::text[])
+                ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
+
 -- batch.fundsRound (BatchMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE

@@ -73,6 +73,26 @@ SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
   resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
+-- payout.claimHeldOfUnheld (PayoutMoves.claimHeldOfUnheld)
+WITH changed AS (
+  UPDATE payout p
+     SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+         lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+         next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+         reason = NULL
+   WHERE p.id IN (SELECT id FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id <> ALL($4::text[])
+                   ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax
+), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
+  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
+  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'HELD_FOR_FUNDS', ch.status, ch.version, 'executor',
+  ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
+  FROM changed ch)
+SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
+
 -- payout.fundsRound (PayoutMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE

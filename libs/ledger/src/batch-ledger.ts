@@ -302,6 +302,35 @@ export class BatchLedger {
   }
 
   /**
+   * HELD_FOR_FUNDS to SUBMITTING for up to `limit` batches of accounts not in `heldAccounts`
+   * (FUNDS_HOLD no longer names them), as the claim sends (ADR 0027).
+   */
+  async claimHeldOfUnheld(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    heldAccounts: readonly string[],
+  ): Promise<BatchRow[]> {
+    assertBatchMove('HELD_FOR_FUNDS', 'SUBMITTING', 'a claim');
+    return this.transaction(async (tx) => {
+      const announce = announcerOf(tx);
+      const rows = await this.moves.claimHeldOfUnheld(tx.client, owner, leaseMs, limit, heldAccounts);
+      await this.d.outbox.enqueue(
+        tx.client,
+        rows.map((r) => batchStateEvent(r)),
+      );
+      await this.d.history.record(
+        tx.client,
+        rows.map((r) => batchHistoryOf('HELD_FOR_FUNDS', r, 'executor')),
+      );
+      announce(() => {
+        for (const b of rows) this.line('HELD_FOR_FUNDS', b.checkCount, b, { funds: 'not_held' });
+      });
+      return rows;
+    });
+  }
+
+  /**
    * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), as PayoutLedger's for payouts
    * and under the same per-account lock (payouts and batches spend one room): the first `window`
    * waiting batches, each one candidate of its total (held or sent whole), the caller's rule, and

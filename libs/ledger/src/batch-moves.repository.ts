@@ -122,6 +122,31 @@ export class BatchMoves {
   }
 
   /**
+   * The held-for-funds batches of accounts no longer in FUNDS_HOLD, sent as today's claim sends
+   * them (see PayoutMoves.claimHeldOfUnheld; through batch_held_for_funds_idx).
+   */
+  async claimHeldOfUnheld(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    heldAccounts: readonly string[],
+  ): Promise<BatchRow[]> {
+    const { rows } = await db.query<RawBatch>(
+      /* sql: batch.claimHeldOfUnheld */ `UPDATE batch b
+          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000),
+              next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+              reason = NULL
+        WHERE b.id IN (SELECT id FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_id <> ALL($4::text[])
+                        ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${qualify(COLUMNS, 'b')}`,
+      [owner, leaseMs, limit, heldAccounts],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
    * A funds round's read, one statement after the account's lock (see PayoutMoves.fundsRound): the
    * facts and the first waiting batches of the account (RECEIVED and HELD_FOR_FUNDS), oldest
    * first, at most `limit` of each status, each through its own partial index, merged in order;

@@ -261,6 +261,28 @@ export class PayoutLedger {
   }
 
   /**
+   * HELD_FOR_FUNDS to SUBMITTING for up to `limit` payouts of accounts not in `heldAccounts` (FUNDS_HOLD
+   * no longer names them: they would wait for nothing), as the claim sends (ADR 0027).
+   */
+  async claimHeldOfUnheld(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    heldAccounts: readonly string[],
+  ): Promise<PayoutRow[]> {
+    assertPayoutMove('HELD_FOR_FUNDS', 'SUBMITTING', 'a claim');
+    return this.transaction(async (tx) => {
+      const announce = announcerOf(tx);
+      const rows = await this.moves.claimHeldOfUnheld(tx.client, owner, leaseMs, limit, heldAccounts);
+      await this.enqueue(tx.client, rows);
+      announce(() => {
+        for (const r of rows) this.line('executor', 'HELD_FOR_FUNDS', r.checkCount, { funds: 'not_held' }, r);
+      });
+      return rows;
+    });
+  }
+
+  /**
    * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), in one transaction under the
    * account's advisory lock (taken without waiting: held elsewhere, the round is skipped,
    * `locked: false`): the latest reading, what was sent after it and the first `window` waiting

@@ -167,6 +167,38 @@ export class PayoutMoves {
   }
 
   /**
+   * The held-for-funds payouts of accounts no longer in FUNDS_HOLD (ADR 0027, holding turned off
+   * for an account): up to `limit`, oldest first, through payout_held_for_funds_idx, sent as
+   * today's claim sends (HELD_FOR_FUNDS to SUBMITTING, lease, a new attempt; the hold's reason
+   * cleared; no `sent_at`: the account is not held, the provider decides). `heldAccounts`: the
+   * accounts still held (their rows are the funds-aware claim's). A statement of its own, run at
+   * start and at most once per idle poll, so the claim stays today's.
+   */
+  async claimHeldOfUnheld(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    heldAccounts: readonly string[],
+  ): Promise<PayoutRow[]> {
+    const { rows } = await db.query<RawPayout>(
+      /* sql: payout.claimHeldOfUnheld */ `WITH changed AS (
+         UPDATE payout p
+            SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+                lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+                reason = NULL
+          WHERE p.id IN (SELECT id FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id <> ALL($4::text[])
+                          ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
+          RETURNING ${qualify(COLUMNS, 'p')}
+       ), history AS (${historyOf("'HELD_FOR_FUNDS'", "'executor'")})
+       SELECT ${COLUMNS} FROM changed`,
+      [owner, leaseMs, limit, heldAccounts],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
    * A funds round's read (ADR 0027), one statement, in the caller's transaction after it took the
    * account's lock (a statement's snapshot is taken when it starts: read in the lock's own
    * statement, it could miss what the previous round committed while this one waited): the facts

@@ -15,10 +15,16 @@ function harness(fundsHold?: { accountIds: string[] }) {
   const submitted: string[] = [];
   const others: BatchRow[] = [];
   const held: BatchRow[] = [];
+  const unheld: BatchRow[] = [];
+  const unheldLooks: unknown[][] = [];
   const ledger = strictFake<BatchLedger>('ledger', {
     claimForSubmission: async (...args: unknown[]) => {
       claims.push(args);
       return others.splice(0, args[2] as number);
+    },
+    claimHeldOfUnheld: async (...args: unknown[]) => {
+      unheldLooks.push(args);
+      return unheld.splice(0, args[2] as number);
     },
     claimWithFunds: async (r: FundsClaimRound) => {
       rounds.push(r);
@@ -40,7 +46,7 @@ function harness(fundsHold?: { accountIds: string[] }) {
     },
     { owner: 'o', leaseMs: 1_000, idlePollMs: 60_000, perRound: 2 },
   );
-  return { worker, claims, rounds, submitted, others, held };
+  return { worker, claims, rounds, submitted, others, held, unheld, unheldLooks };
 }
 
 async function until(cond: () => boolean, ms = 2_000): Promise<void> {
@@ -58,6 +64,19 @@ describe('BatchSubmitWorker and FUNDS_HOLD', () => {
     await until(() => h.claims.length === 1);
     await h.worker.stop();
     assert.deepEqual(h.claims, [['o', 1_000, 2]]);
+  });
+
+  it('batches held by an account no longer in FUNDS_HOLD are sent: looked for at start, not per claim', async () => {
+    const h = harness();
+    h.unheld.push(batch('u1'));
+    for (let i = 0; i < 9; i++) h.others.push(batch(`o${i}`));
+    h.worker.start();
+    await until(() => h.submitted.length === 10);
+    await h.worker.stop();
+    assert.equal(h.submitted[0], 'u1');
+    assert.deepEqual(h.unheldLooks, [['o', 1_000, 2, []]], 'one look, at start');
+    assert.ok(h.claims.length >= 5);
+    assert.equal(h.claims[0]?.[2], 1, 'the claim took what the look left of the round');
   });
 
   it('a held account: left out of the claim, its batches sent by its funds round, which a new reading wakes', async () => {

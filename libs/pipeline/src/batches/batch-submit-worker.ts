@@ -1,7 +1,12 @@
 import { type BatchLedger, type BatchRow } from '#ledger';
 import { type AppLogger, Poller, type PollOutcome, type WorkerMetricsPort } from '#observability';
 import { type BatchSubmission } from './batch-submission.js';
-import { FUNDS_BATCH_WINDOW, type FundsHoldPort, HeldAccounts } from '../shared/held-accounts.js';
+import {
+  FUNDS_BATCH_WINDOW,
+  type FundsHoldPort,
+  HeldAccounts,
+  UnheldHolds,
+} from '../shared/held-accounts.js';
 
 export interface BatchSubmitWorkerDeps {
   ledger: BatchLedger;
@@ -32,6 +37,8 @@ export class BatchSubmitWorker {
   private readonly poller: Poller;
   private readonly held: HeldAccounts | undefined;
   private fundsFirst = true;
+  /** When to look for batches held by accounts no longer in FUNDS_HOLD. */
+  private readonly unheld: UnheldHolds;
 
   constructor(
     private readonly d: BatchSubmitWorkerDeps,
@@ -41,6 +48,7 @@ export class BatchSubmitWorker {
       d.fundsHold && d.fundsHold.accountIds.length > 0
         ? new HeldAccounts(d.fundsHold, s.idlePollMs)
         : undefined;
+    this.unheld = new UnheldHolds(s.idlePollMs);
     this.poller = new Poller({
       name: 'batch_submit',
       logger: d.logger,
@@ -88,10 +96,19 @@ export class BatchSubmitWorker {
    */
   private async step(): Promise<PollOutcome> {
     const held = this.held;
-    const due = held?.due() ?? [];
-    if (due.length === 0) return (await this.submitDue(this.s.perRound)) === 0 ? 'idle' : 'busy';
     let left = this.s.perRound;
     let more = false;
+    if (this.unheld.due()) {
+      // Held for funds by an account FUNDS_HOLD no longer names: sent as today's claim sends.
+      const rows = await this.d.ledger.claimHeldOfUnheld(this.s.owner, this.s.leaseMs, left, held?.ids ?? []);
+      this.unheld.looked(rows.length, left);
+      await this.send(rows);
+      more = rows.length > 0;
+      left -= rows.length;
+      if (left <= 0) return 'busy';
+    }
+    const due = held?.due() ?? [];
+    if (due.length === 0) return (await this.submitDue(left)) === 0 && !more ? 'idle' : 'busy';
     const others = async (): Promise<void> => {
       if (left <= 0) return;
       const n = await this.submitDue(left);

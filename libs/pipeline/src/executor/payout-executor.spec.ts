@@ -11,6 +11,9 @@ import { PayoutExecutor } from './payout-executor.js';
 function harness(concurrency: number, idlePollMs = 60_000) {
   const due: PayoutRow[] = [];
   const claims: number[] = [];
+  /** Payouts held for funds by accounts not in FUNDS_HOLD, and each look for them (its limit). */
+  const unheld: PayoutRow[] = [];
+  const unheldLooks: Array<{ limit: number; held: unknown }> = [];
   const sends = new Map<string, () => void>();
   const errors: string[] = [];
   let failClaims = 0;
@@ -22,6 +25,10 @@ function harness(concurrency: number, idlePollMs = 60_000) {
         throw new Error('database away');
       }
       return due.splice(0, limit);
+    },
+    claimHeldOfUnheld: async (_owner: string, _leaseMs: number, limit: number, held: unknown) => {
+      unheldLooks.push({ limit, held });
+      return unheld.splice(0, limit);
     },
   });
   const submission = strictFake<PayoutSubmission>('submission', {
@@ -38,7 +45,7 @@ function harness(concurrency: number, idlePollMs = 60_000) {
     submission,
   );
   const failNext = (n: number) => (failClaims = n);
-  return { executor, due, claims, sends, errors, failed, failNext };
+  return { executor, due, claims, sends, errors, failed, failNext, unheld, unheldLooks };
 }
 
 async function until(cond: () => boolean, ms = 2_000): Promise<void> {
@@ -112,6 +119,7 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
       claims.push({ limit: args[2] as number, except: args[3] });
       return due.splice(0, args[2] as number);
     },
+    claimHeldOfUnheld: async () => [],
     claimWithFunds: async (r: FundsClaimRound) => {
       rounds.push({ accountId: r.accountId, slots: r.slots });
       const out = heldDue.splice(0, r.slots);
@@ -135,6 +143,44 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
   return { executor, due, heldDue, claims, rounds, sent };
 }
 
+describe('PayoutExecutor and payouts held for funds by accounts no longer in FUNDS_HOLD', () => {
+  it('sends them as the claim does: looked for at start, then once per idle poll, never per claim', async () => {
+    const h = harness(2, 60_000);
+    h.unheld.push(row('u_1'));
+    for (let i = 0; i < 30; i++) h.due.push(row(`o_${i}`));
+    h.executor.start();
+    await until(() => h.sends.has('u_1'));
+    for (let i = 0; i < 200 && h.due.length > 0; i++) {
+      for (const [, end] of h.sends) end();
+      h.sends.clear();
+      await delay(2);
+    }
+    assert.equal(h.due.length, 0, 'the others were claimed');
+    assert.ok(h.claims.length > 10, 'many claims');
+    assert.deepEqual(h.unheldLooks, [{ limit: 2, held: [] }], 'one look, at start: none per claim');
+    assert.deepEqual(h.claims[0], 1, 'the claim took the slot the held one left');
+    await h.executor.stop(true);
+  });
+
+  it('looks again at once while a look fills its limit, then after the idle poll', async () => {
+    const h = harness(1, 40);
+    h.unheld.push(row('u_1'), row('u_2'));
+    h.executor.start();
+    await until(() => h.sends.has('u_1'));
+    h.sends.get('u_1')!();
+    await until(() => h.sends.has('u_2'));
+    h.sends.get('u_2')!();
+    await delay(150);
+    await h.executor.stop(true);
+    assert.ok(h.unheldLooks.length >= 3 && h.unheldLooks.length <= 8, `${h.unheldLooks.length} looks`);
+    assert.deepEqual(
+      h.unheldLooks.slice(0, 3).map((l) => l.limit),
+      [1, 1, 1],
+      'again at once after a full look (u_1, u_2), then an empty one',
+    );
+  });
+});
+
 describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
   it('without a held account the claim is called as today (three arguments, no funds round)', async () => {
     const calls: unknown[][] = [];
@@ -143,6 +189,7 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
         calls.push(args);
         return [];
       },
+      claimHeldOfUnheld: async () => [],
     });
     const executor = new PayoutExecutor(
       {

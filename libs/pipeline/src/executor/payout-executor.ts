@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type PayoutLedger, type PayoutRow } from '#ledger';
 import { type AppLogger, type PollOutcome, Poller, type WorkerMetricsPort } from '#observability';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
-import { FUNDS_PAYOUT_WINDOW, type FundsHoldPort, HeldAccounts } from '../shared/held-accounts.js';
+import {
+  FUNDS_PAYOUT_WINDOW,
+  type FundsHoldPort,
+  HeldAccounts,
+  UnheldHolds,
+} from '../shared/held-accounts.js';
 
 export interface ExecutorSettings {
   readonly owner: string;
@@ -37,6 +42,14 @@ export class PayoutExecutor {
   private readonly held: HeldAccounts | undefined;
   /** Whether the held accounts' rounds go first in the next round that has both (alternating). */
   private fundsFirst = true;
+  /** When to look for payouts held by accounts no longer in FUNDS_HOLD. */
+  private readonly unheld: UnheldHolds;
+  /**
+   * With accounts held: when the other accounts' claim last found fewer than it asked for (none
+   * left); it waits for intake's wake or an idle poll then, as the loop does without held accounts,
+   * rather than run in the busy loop of the held accounts' rounds (its exclusion walks their rows).
+   */
+  private othersDrainedAt: number | undefined;
 
   constructor(
     private readonly d: ExecutorDeps,
@@ -47,6 +60,7 @@ export class PayoutExecutor {
       d.fundsHold && d.fundsHold.accountIds.length > 0
         ? new HeldAccounts(d.fundsHold, s.idlePollMs)
         : undefined;
+    this.unheld = new UnheldHolds(s.idlePollMs);
     this.poller = new Poller({
       name: 'executor',
       logger: d.logger,
@@ -67,6 +81,7 @@ export class PayoutExecutor {
    */
   wake(): void {
     this.held?.wakeAll();
+    this.othersDrainedAt = undefined;
     this.poller.wake();
   }
 
@@ -106,9 +121,21 @@ export class PayoutExecutor {
     const due = held?.due() ?? [];
     let left = free;
     let more = false;
+    if (this.unheld.due()) {
+      // Held for funds by an account FUNDS_HOLD no longer names: sent as today's claim sends.
+      const rows = await this.d.ledger.claimHeldOfUnheld(this.s.owner, this.s.leaseMs, left, held?.ids ?? []);
+      this.unheld.looked(rows.length, left);
+      this.dispatch(rows);
+      more ||= rows.length === left;
+      left -= rows.length;
+      if (left <= 0) return this.inFlight < this.s.concurrency ? 'busy' : 'idle';
+    }
     const others = async (): Promise<void> => {
       if (left <= 0) return;
+      const drained = this.othersDrainedAt;
+      if (held && drained !== undefined && Date.now() - drained < this.s.idlePollMs) return;
       const n = await this.claimAndDispatch(left, held?.ids ?? []);
+      if (held) this.othersDrainedAt = n < left ? Date.now() : undefined;
       more ||= n === left;
       left -= n;
     };
