@@ -232,3 +232,33 @@ describe('hold for funds off (the default), end to end', () => {
     assert.equal(n?.n, 0, 'sent_at is only written for held accounts');
   });
 });
+
+describe('an account taken out of FUNDS_HOLD, end to end', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: FAST_READS });
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '100.00' });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('its payouts left HELD_FOR_FUNDS are sent after a restart without it (the provider decides), not stranded', async () => {
+    const held = await stack.startService({ FUNDS_HOLD: JSON.stringify([{ accountId: 'default' }]) });
+    await firstReading(stack);
+    await pay(stack, 'out_1', '500.00');
+    await stack.waitForStatus('out_1', 'HELD_FOR_FUNDS', 15_000);
+    await held.close();
+    stack.services.splice(stack.services.indexOf(held), 1);
+    await stack.startService();
+    // 500.00 against 100.00: sent as today's claim sends, and the provider refuses it.
+    await stack.waitForStatus('out_1', 'FAILED', 30_000);
+    const [p] = await stack.sql<{ attempt: number; sent: boolean; reason: string | null }>(
+      `SELECT attempt, sent_at IS NOT NULL AS sent, reason FROM payout WHERE transfer_id = 'out_1'`,
+    );
+    assert.equal(p?.attempt, 1, 'sent once');
+    assert.equal(p?.sent, false, 'not by the funds-aware claim: the account is not held any more');
+    const path = stack.eventsOf('out_1').map((e) => e.data.status);
+    assert.deepEqual(path.slice(0, 3), ['RECEIVED', 'HELD_FOR_FUNDS', 'SUBMITTING']);
+  });
+});
