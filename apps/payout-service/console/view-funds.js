@@ -1,15 +1,30 @@
 // @ts-check
 // Funds (issue 32): per provider account, a card with what was sent to the provider and is not
-// settled, what waits to be sent (queued, and held for approval), and the provider's available
-// balance as last read ("not read yet" while the service has no reading).
-import { call } from './api.js';
-import { h, mount, notice, when } from './dom.js';
+// settled, what waits to be sent (queued, held for approval, held for funds), whether the account
+// holds for funds (ADR 0027) and the provider's available balance as last read ("not read yet"
+// while the service has no reading); below the cards, each account's payouts held for funds.
+import { call, qs, seg } from './api.js';
+import { h, link, mount, notice, payoutRoute, table, when } from './dom.js';
 
 /**
  * @typedef {{ count: number, amount: string }} Figure
  * @typedef {{ accountId: string, inFlight: Figure, waiting: Figure, queued: Figure,
- *   awaitingApproval: Figure, balance: { available: string, readAt: string } | null }} AccountFunds
+ *   awaitingApproval: Figure, heldForFunds: Figure & { oldestSince: string | null },
+ *   hold: { threshold: string, maxHoldSeconds: number } | null,
+ *   balance: { available: string, readAt: string } | null }} AccountFunds
+ * @typedef {{ subject: 'payout' | 'batch', accountId: string, transferId: string, amount: string,
+ *   entries: number, heldSince: string | null, reason: string | null, createdAt: string }} Held
  */
+
+const HELD_ROUTE = 'GET /ops/funds/{accountId}/held';
+/** The oldest held payouts listed per account. */
+const HELD_PAGE = 100;
+
+/** Why a payout waits, for a person. @type {Record<string, string>} */
+const HOLD_REASONS = {
+  insufficient_funds: 'the available balance has no room for it',
+  no_balance_reading: 'no balance reading of the account yet',
+};
 
 /** @param {Figure} f */
 const figure = (f) => [
@@ -17,8 +32,30 @@ const figure = (f) => [
   ` (${f.count} ${f.count === 1 ? 'payout' : 'payouts'})`,
 ];
 
-/** @param {AccountFunds} a */
-function card(a) {
+/**
+ * A length of time for a person: "4d", "2h 45m", "12m", "40s".
+ * @param {number} seconds
+ */
+export function duration(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const parts = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor((s % 86_400) / 3600), 'h'],
+    [Math.floor((s % 3600) / 60), 'm'],
+  ].filter(([n]) => Number(n) > 0);
+  if (parts.length === 0) return `${s}s`;
+  return parts
+    .slice(0, 2)
+    .map(([n, u]) => `${n}${u}`)
+    .join(' ');
+}
+
+/** @param {string} at the figures' time @param {string} since */
+const heldFor = (at, since) => duration((Date.parse(at) - Date.parse(since)) / 1000);
+
+/** @param {AccountFunds} a @param {string} at */
+function card(a, at) {
+  const held = a.heldForFunds;
   return h(
     'article',
     { class: 'funds-card', 'data-account': a.accountId },
@@ -42,6 +79,71 @@ function card(a) {
       h('dd', { 'data-field': 'queued' }, ...figure(a.queued)),
       h('dt', {}, '… awaiting approval'),
       h('dd', { 'data-field': 'awaiting-approval' }, ...figure(a.awaitingApproval)),
+      h('dt', {}, '… held for funds'),
+      h('dd', { 'data-field': 'held-for-funds' }, ...figure(held)),
+      h('dt', {}, 'Held the longest'),
+      h(
+        'dd',
+        { 'data-field': 'held-oldest' },
+        held.oldestSince
+          ? [h('strong', {}, heldFor(at, held.oldestSince)), ` (since ${when(held.oldestSince)})`]
+          : h('span', { class: 'muted' }, 'nothing held'),
+      ),
+      h('dt', {}, 'Holding for funds'),
+      h(
+        'dd',
+        { 'data-field': 'hold' },
+        a.hold
+          ? [
+              h('strong', {}, 'on'),
+              `: keeps ${a.hold.threshold} back; held over ${duration(a.hold.maxHoldSeconds)}, rejected`,
+            ]
+          : h('span', { class: 'muted' }, 'off: sent without looking at the balance'),
+      ),
+    ),
+  );
+}
+
+/**
+ * The account's oldest held payouts and batches, in a table.
+ * @param {AccountFunds} a @param {string} at @param {Held[]} items
+ */
+function heldList(a, at, items) {
+  const more = a.heldForFunds.count > items.length;
+  return h(
+    'section',
+    { class: 'held', 'data-account': a.accountId },
+    h('h2', {}, 'Held for funds: ', h('code', {}, a.accountId)),
+    h(
+      'p',
+      { class: 'muted' },
+      `${a.heldForFunds.amount} in ${a.heldForFunds.count} ${a.heldForFunds.count === 1 ? 'payout' : 'payouts'}, oldest first${more ? ` (the oldest ${items.length} shown)` : ''}. Each is sent once a balance reading shows room for it${a.hold ? `; held over ${duration(a.hold.maxHoldSeconds)}, it ends REJECTED (funds_hold_expired)` : ''}. A batch is held and sent whole.`,
+    ),
+    table(
+      [
+        {
+          title: 'Payout',
+          cell: (x) =>
+            x.subject === 'payout'
+              ? link(payoutRoute(x.accountId, x.transferId), h('code', {}, x.transferId))
+              : [
+                  h('code', {}, x.transferId),
+                  ` (batch, ${x.entries} ${x.entries === 1 ? 'entry' : 'entries'})`,
+                ],
+        },
+        { title: 'Amount', cell: (x) => x.amount, num: true },
+        { title: 'Held since', cell: (x) => when(x.heldSince) },
+        { title: 'Held for', cell: (x) => (x.heldSince ? heldFor(at, x.heldSince) : '') },
+        {
+          title: 'Why',
+          cell: (x) =>
+            x.reason
+              ? [h('code', {}, x.reason), HOLD_REASONS[x.reason] ? `: ${HOLD_REASONS[x.reason]}` : '']
+              : '',
+        },
+      ],
+      items,
+      { class: 'held-table' },
     ),
   );
 }
@@ -55,14 +157,26 @@ export async function fundsView(ctx) {
   /** @type {{ accounts: AccountFunds[], at: string }} */
   const funds = await call('GET', 'funds');
   if (!ctx.current()) return;
+  const holding = ctx.caps.has(HELD_ROUTE) ? funds.accounts.filter((a) => a.heldForFunds?.count > 0) : [];
+  /** @type {Held[][]} */
+  const held = await Promise.all(
+    holding.map(
+      async (a) =>
+        /** @type {{ items: Held[] }} */ (
+          await call('GET', `funds/${seg(a.accountId)}/held${qs({ limit: HELD_PAGE })}`)
+        ).items,
+    ),
+  );
+  if (!ctx.current()) return;
   mount(
     ctx.el,
     h('h1', {}, 'Funds'),
     h(
       'p',
       { class: 'muted' },
-      `Per provider account, as of ${when(funds.at)}. Sent, not settled: the provider has it (or may have it) and has not said it is paid or failed. Waiting: accepted and not sent yet; what awaits approval may never be sent. A batch counts as its entries.`,
+      `Per provider account, as of ${when(funds.at)}. Sent, not settled: the provider has it (or may have it) and has not said it is paid or failed. Waiting: accepted and not sent yet; what awaits approval may never be sent; what is held for funds is sent when the provider's available balance has room for it. A batch counts as its entries.`,
     ),
-    h('div', { class: 'funds' }, ...funds.accounts.map(card)),
+    h('div', { class: 'funds' }, ...funds.accounts.map((a) => card(a, funds.at))),
+    ...holding.map((a, i) => heldList(a, funds.at, held[i] ?? [])),
   );
 }

@@ -4,6 +4,7 @@ import { type ServiceConfig } from './service.config.js';
 import { BalanceReadingRepository, FundsRepository } from '#ledger';
 import { type AppLogger, type WorkerMetricsPort } from '#observability';
 import {
+  type AccountFundsHold,
   BalanceReader,
   balanceReaderSettings,
   FundsAlertGauges,
@@ -40,11 +41,15 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
     },
     balanceReaderSettings(i.config.pipeline),
   );
+  // The accounts that hold for funds (FUNDS_HOLD; ADR 0027): shown on the funds view and compared
+  // by PayoutsHeldTooLong. (Interim: read from FUNDS_HOLD once the hold's configuration is on main.)
+  const holds = new Map<string, AccountFundsHold>();
   const funds = new FundsView({
     pool: i.pool,
     funds: new FundsRepository(),
     accountIds: i.provider.accounts.ids,
     balances: balanceReader,
+    holds,
   });
   const unknown = Object.keys(i.config.pipeline.FUNDS_LOW_BALANCE_THRESHOLDS).filter(
     (id) => !i.provider.accounts.ids.includes(id),
@@ -58,6 +63,7 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
   new FundsAlertGauges(i.registry, funds, {
     thresholds: lowBalanceThresholds(i.config.pipeline, i.provider.accounts.ids),
     readerOn: i.config.pipeline.BALANCE_READ_INTERVAL_MS > 0,
+    holds,
   });
   return { balanceReader, funds };
 }
