@@ -10,6 +10,7 @@ import { startStack, type Stack } from '#test-support';
 
 const CHROMIUM = '/usr/bin/chromium';
 const VERA = 'console-funds-vera-0123456789abcdef00';
+const OSCAR = 'console-funds-oscar-0123456789abcdef0';
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 /** `CONSOLE_SCREENSHOTS=docs/console` saves the view there (not on every run). */
 const SHOTS = process.env['CONSOLE_SCREENSHOTS'];
@@ -43,7 +44,7 @@ describe('web console: funds (chromium)', { skip }, () => {
     });
     stack = await startStack({
       env: {
-        OPS_OPERATORS: `vera:viewer:${sha256(VERA)}`,
+        OPS_OPERATORS: `vera:viewer:${sha256(VERA)},oscar:operator:${sha256(OSCAR)}`,
         // Nothing here may move a row: no executor, no reconciler.
         SERVICE_ROLES: 'queries',
         PROVIDER_ACCOUNTS: JSON.stringify([
@@ -109,16 +110,13 @@ describe('web console: funds (chromium)', { skip }, () => {
     assert.match(await card.locator('[data-field=held-oldest]').innerText(), /^3h \(since \d{4}-\d\d-\d\d /);
     assert.equal(
       await card.locator('[data-field=hold]').innerText(),
-      'on: keeps 5000.00 back; held over 4d, rejected',
+      'on: keeps 5000.00 back, rejected after 4d',
     );
     assert.equal(await card.locator('[data-field=balance]').innerText(), 'not read yet');
     const other = page.locator('.funds-card[data-account=acc2]');
     assert.equal(await other.locator('[data-field=in-flight]').innerText(), '0.00 (0 payouts)');
     assert.equal(await other.locator('[data-field=held-oldest]').innerText(), 'nothing held');
-    assert.equal(
-      await other.locator('[data-field=hold]').innerText(),
-      'off: sent without looking at the balance',
-    );
+    assert.equal(await other.locator('[data-field=hold]').innerText(), 'off');
     // The held payouts of the account that has some, oldest first; none listed for acc2.
     const held = page.locator('section.held[data-account=default] table tbody tr');
     assert.equal(await held.count(), 2);
@@ -138,9 +136,39 @@ describe('web console: funds (chromium)', { skip }, () => {
       'a held payout opens its page',
     );
     assert.equal(await page.locator('section.held[data-account=acc2]').count(), 0);
+    // 3 held (a payout, a batch of 2), all shown; a viewer may not cancel.
+    assert.doesNotMatch(await page.locator('section.held[data-account=default] p').innerText(), /shown/);
+    assert.equal(await page.locator('button.cancel-hold').count(), 0);
     if (SHOTS) {
       await mkdir(SHOTS, { recursive: true });
       await page.screenshot({ path: join(SHOTS, 'funds.png'), fullPage: true });
     }
+  });
+
+  it('an operator cancels a held payout after a confirmation: it ends REJECTED and leaves the list', async () => {
+    await page.click('#sign-out');
+    await page.locator('[data-view=login]').waitFor();
+    await page.fill('#token', OSCAR);
+    await page.click('button[type=submit]');
+    await page.locator('#who').getByText('oscar (operator)').waitFor();
+    await page.click('#nav a[data-nav=funds]');
+    const rows = page.locator('section.held[data-account=default] table tbody tr');
+    await rows.first().waitFor();
+    // Only a payout has Cancel… (a batch is not cancelled here).
+    assert.equal(await rows.nth(0).locator('button.cancel-hold').count(), 1);
+    assert.equal(await rows.nth(1).locator('button.cancel-hold').count(), 0);
+    await rows.nth(0).locator('button.cancel-hold').click();
+    await page.click('#confirm-ok');
+    await page.locator('#funds-result').getByText('cf_held cancelled: it is REJECTED.').waitFor();
+    const [row] = await stack.sql<{ status: string; reason: string }>(
+      `SELECT status, reason FROM payout WHERE transfer_id = 'cf_held'`,
+    );
+    assert.deepEqual(row, { status: 'REJECTED', reason: 'cancelled_while_held' });
+    // The page reads again: the batch is all that is held.
+    await page
+      .locator('.funds-card[data-account=default] [data-field=held-for-funds]')
+      .getByText('3.00 (2 payouts)')
+      .waitFor();
+    assert.equal(await rows.count(), 1);
   });
 });

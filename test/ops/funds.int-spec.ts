@@ -314,6 +314,19 @@ describe('funds: what each account has committed (real Postgres, the service)', 
     assert.deepEqual(found.items.map((i) => i.transferId).sort(), ['f_held_1', 'f_held_2']);
   });
 
+  it("the repository's rows: held_since only on the held stage (a row held once and sent since does not count)", async () => {
+    const pool = new pg.Pool({ connectionString: stack.db.url, max: 1 });
+    try {
+      const rows = await new FundsRepository().committed(pool);
+      const since = rows.filter((r) => r.heldSince !== null).map((r) => [r.accountId, r.stage]);
+      assert.deepEqual(since, [['default', 'held_for_funds']]);
+      const held = rows.find((r) => r.stage === 'held_for_funds')!;
+      assert.equal(held.heldSince?.toISOString(), HELD_AT.oldest);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('reads the live payouts through their indexes and only the entries of live batches, no table scan', async () => {
     const pool = new pg.Pool({ connectionString: stack.db.url, max: 1 });
     const c = await pool.connect();
@@ -321,9 +334,14 @@ describe('funds: what each account has committed (real Postgres, the service)', 
       // Planned without statistics, as on a fresh database (EXPLAIN only: nothing runs).
       const plans: PlanNode[] = [];
       const explaining = {
-        query: async (text: string) => {
+        // Parameters as literals: the plan Postgres makes for a statement with its values.
+        query: async (text: string, params: ReadonlyArray<string | number | null> = []) => {
+          const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
+            const v = params[Number(n) - 1];
+            return v === null || v === undefined ? 'NULL' : c.escapeLiteral(String(v));
+          });
           const { rows } = await c.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-            `EXPLAIN (FORMAT JSON) ${text}`,
+            `EXPLAIN (FORMAT JSON) ${sql}`,
           );
           plans.push(rows[0]!['QUERY PLAN'][0].Plan);
           return { rows: [] };

@@ -2,9 +2,10 @@
 // Funds (issue 32): per provider account, a card with what was sent to the provider and is not
 // settled, what waits to be sent (queued, held for approval, held for funds), whether the account
 // holds for funds (ADR 0027) and the provider's available balance as last read ("not read yet"
-// while the service has no reading); below the cards, each account's payouts held for funds.
-import { call, qs, seg } from './api.js';
-import { h, link, mount, notice, payoutRoute, table, when } from './dom.js';
+// while the service has no reading); below the cards, each account's payouts held for funds, with
+// Cancel… (it ends REJECTED, never sent) for a role that may.
+import { call, describe, qs, seg } from './api.js';
+import { confirmAction, h, link, mount, notice, payoutRoute, table, when } from './dom.js';
 
 /**
  * @typedef {{ count: number, amount: string }} Figure
@@ -17,6 +18,7 @@ import { h, link, mount, notice, payoutRoute, table, when } from './dom.js';
  */
 
 const HELD_ROUTE = 'GET /ops/funds/{accountId}/held';
+const CANCEL_ROUTE = 'POST /ops/payouts/{accountId}/{transferId}/cancel-hold';
 /** The oldest held payouts listed per account. */
 const HELD_PAGE = 100;
 
@@ -96,20 +98,55 @@ function card(a, at) {
         a.hold
           ? [
               h('strong', {}, 'on'),
-              `: keeps ${a.hold.threshold} back; held over ${duration(a.hold.maxHoldSeconds)}, rejected`,
+              `: keeps ${a.hold.threshold} back, rejected after ${duration(a.hold.maxHoldSeconds)}`,
             ]
-          : h('span', { class: 'muted' }, 'off: sent without looking at the balance'),
+          : h('span', { class: 'muted' }, 'off'),
       ),
     ),
   );
 }
 
 /**
- * The account's oldest held payouts and batches, in a table.
- * @param {AccountFunds} a @param {string} at @param {Held[]} items
+ * Cancel… of one held payout, after a confirmation: the service moves it to REJECTED
+ * (cancelled_while_held) unless it was sent meanwhile.
+ * @param {import('./view-types.js').ViewContext} ctx @param {Held} x @param {HTMLElement} result
  */
-function heldList(a, at, items) {
-  const more = a.heldForFunds.count > items.length;
+function cancelButton(ctx, x, result) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'cancel-hold',
+      onclick: async () => {
+        const ok = await confirmAction({
+          title: `Cancel ${x.transferId} (${x.amount})?`,
+          text: 'It was never sent: it ends REJECTED (cancelled_while_held) and is not sent when funds come. Upstream may pay it again under a new transferId. This cannot be undone.',
+          ok: 'Cancel the payout',
+        });
+        if (!ok) return;
+        try {
+          /** @type {{ status: string }} */
+          const r = await call('POST', `payouts/${seg(x.accountId)}/${seg(x.transferId)}/cancel-hold`);
+          mount(result, notice('ok', `${x.transferId} cancelled: it is ${r.status}.`));
+          setTimeout(() => ctx.current() && ctx.refresh(), 800);
+        } catch (err) {
+          mount(result, notice('error', `Cancel refused: ${describe(err)}`));
+        }
+      },
+    },
+    'Cancel…',
+  );
+}
+
+/**
+ * The account's oldest held payouts and batches, in a table.
+ * @param {import('./view-types.js').ViewContext} ctx @param {AccountFunds} a @param {string} at
+ * @param {Held[]} items @param {HTMLElement} result
+ */
+function heldList(ctx, a, at, items, result) {
+  const mayCancel = ctx.caps.has(CANCEL_ROUTE) && ctx.me.may.has('cancel_held');
+  const shown = items.reduce((n, x) => n + x.entries, 0);
+  const more = a.heldForFunds.count > shown;
   return h(
     'section',
     { class: 'held', 'data-account': a.accountId },
@@ -117,7 +154,7 @@ function heldList(a, at, items) {
     h(
       'p',
       { class: 'muted' },
-      `${a.heldForFunds.amount} in ${a.heldForFunds.count} ${a.heldForFunds.count === 1 ? 'payout' : 'payouts'}, oldest first${more ? ` (the oldest ${items.length} shown)` : ''}. Each is sent once a balance reading shows room for it${a.hold ? `; held over ${duration(a.hold.maxHoldSeconds)}, it ends REJECTED (funds_hold_expired)` : ''}. A batch is held and sent whole.`,
+      `${a.heldForFunds.amount} in ${a.heldForFunds.count} ${a.heldForFunds.count === 1 ? 'payout' : 'payouts'} (a batch counts as its entries), oldest first${more ? ` (the oldest ${items.length} shown)` : ''}. Each is sent once a balance reading shows room for it${a.hold ? `; held over ${duration(a.hold.maxHoldSeconds)}, it ends REJECTED (funds_hold_expired)` : ''}. A batch is held and sent whole.`,
     ),
     table(
       [
@@ -141,6 +178,15 @@ function heldList(a, at, items) {
               ? [h('code', {}, x.reason), HOLD_REASONS[x.reason] ? `: ${HOLD_REASONS[x.reason]}` : '']
               : '',
         },
+        ...(mayCancel
+          ? [
+              {
+                title: '',
+                /** @param {Held} x */
+                cell: (x) => (x.subject === 'payout' ? cancelButton(ctx, x, result) : ''),
+              },
+            ]
+          : []),
       ],
       items,
       { class: 'held-table' },
@@ -168,6 +214,7 @@ export async function fundsView(ctx) {
     ),
   );
   if (!ctx.current()) return;
+  const result = h('div', { id: 'funds-result' });
   mount(
     ctx.el,
     h('h1', {}, 'Funds'),
@@ -177,6 +224,7 @@ export async function fundsView(ctx) {
       `Per provider account, as of ${when(funds.at)}. Sent, not settled: the provider has it (or may have it) and has not said it is paid or failed. Waiting: accepted and not sent yet; what awaits approval may never be sent; what is held for funds is sent when the provider's available balance has room for it. A batch counts as its entries.`,
     ),
     h('div', { class: 'funds' }, ...funds.accounts.map((a) => card(a, funds.at))),
-    ...holding.map((a, i) => heldList(a, funds.at, held[i] ?? [])),
+    result,
+    ...holding.map((a, i) => heldList(ctx, a, funds.at, held[i] ?? [], result)),
   );
 }

@@ -4,10 +4,10 @@ import { type ServiceConfig } from './service.config.js';
 import { BalanceReadingRepository, FundsRepository } from '#ledger';
 import { type AppLogger, type WorkerMetricsPort } from '#observability';
 import {
-  type AccountFundsHold,
   BalanceReader,
   balanceReaderSettings,
   FundsAlertGauges,
+  fundsHoldSettings,
   FundsView,
   lowBalanceThresholds,
   PromBalanceReadMetrics,
@@ -41,9 +41,9 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
     },
     balanceReaderSettings(i.config.pipeline),
   );
-  // The accounts that hold for funds (FUNDS_HOLD; ADR 0027): shown on the funds view and compared
-  // by PayoutsHeldTooLong. (Interim: read from FUNDS_HOLD once the hold's configuration is on main.)
-  const holds = new Map<string, AccountFundsHold>();
+  // The accounts that hold for funds (FUNDS_HOLD; ADR 0027): shown on the funds view, and their
+  // maximum hold compared by PayoutsHeldTooLong.
+  const holds = fundsHoldSettings(i.config.pipeline, i.provider.accounts.ids).accounts;
   const funds = new FundsView({
     pool: i.pool,
     funds: new FundsRepository(),

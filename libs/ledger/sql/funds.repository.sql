@@ -56,8 +56,8 @@ SELECT * FROM (
     ORDER BY created_at, id
     LIMIT $5)
   UNION ALL
-  (SELECT 'batch' AS subject, id, account_id, batch_transfer_id, total_amount::text, entry_count, reason,
-          held_since, created_at, created_at::text
+  (SELECT 'batch' AS subject, id, account_id, batch_transfer_id AS transfer_id, total_amount::text AS amount,
+          entry_count AS entries, reason, held_since, created_at, created_at::text AS created_key
      FROM batch
     WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
       AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)

@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { cachedSource } from './pipeline.gauges.js';
 import { type BalanceReading } from './funds/balance-readings.js';
-import { type AccountFundsHold } from './funds/funds-view.js';
+import { type FundsHoldAccount } from './funds/funds-hold.config.js';
 
 /**
  * The series the funds alerts compare (issue 32, "tell finance in time"; docs/OPERATIONS.md,
@@ -25,7 +25,7 @@ export class FundsAlertGauges {
       /** Whether the balance reader runs (BALANCE_READ_INTERVAL_MS > 0): off, no age is shown. */
       readonly readerOn: boolean;
       /** The accounts with holding for funds on (FundsHoldSettings' `accounts`); none: no series. */
-      readonly holds?: ReadonlyMap<string, AccountFundsHold>;
+      readonly holds?: ReadonlyMap<string, FundsHoldAccount>;
       readonly minIntervalMs?: number;
       readonly now?: () => number;
     },

@@ -25,6 +25,7 @@ import { DecideApproval } from './decide-approval/decide-approval.use-case.js';
 import { GetApproval, ListApprovals } from './list-approvals/list-approvals.use-case.js';
 import { GetFunds } from './get-funds/get-funds.use-case.js';
 import { ListHeldForFunds } from './list-held-for-funds/list-held-for-funds.use-case.js';
+import { CancelHeldPayout } from './cancel-held/cancel-held.use-case.js';
 
 // Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
@@ -100,6 +101,7 @@ export const OPERATIONS_USE_CASES = {
   decideApproval: DecideApproval,
   getFunds: GetFunds,
   listHeldForFunds: ListHeldForFunds,
+  cancelHeldPayout: CancelHeldPayout,
 } as const satisfies Record<string, new (p: OperationsPorts) => object>;
 
 export type OperationsUseCases = {

@@ -10,6 +10,7 @@ import {
   toPaise,
 } from '#ledger';
 import { type BalanceReading, type BalanceReadings } from './balance-readings.js';
+import { type FundsHoldAccount } from './funds-hold.config.js';
 
 /** A number of payouts (and batch entries) and their sum, exact decimal. */
 export interface FundsFigure {
@@ -21,12 +22,6 @@ export interface FundsFigure {
 export interface HeldFigure extends FundsFigure {
   /** The oldest `held_since` of the account's held payouts and batches; null when none is held. */
   readonly oldestSince: Date | null;
-}
-
-/** Holding for funds of one account (FUNDS_HOLD; ADR 0027), as FundsHoldSettings gives it. */
-export interface AccountFundsHold {
-  readonly thresholdPaise: bigint;
-  readonly maxHoldMs: number;
 }
 
 /** One account's funds: what is in flight, what waits to be sent, and the provider's balance. */
@@ -71,7 +66,7 @@ function earliest(a: Date | null, b: Date | null): Date | null {
 export function fundsByAccount(
   rows: readonly CommittedFunds[],
   accountIds: readonly string[],
-  holds: ReadonlyMap<string, AccountFundsHold> = new Map(),
+  holds: ReadonlyMap<string, FundsHoldAccount> = new Map(),
 ): Array<Omit<AccountFunds, 'balance'>> {
   const figures = new Map<string, Map<FundsStage, FundsFigure>>();
   const heldSince = new Map<string, Date | null>();
@@ -113,7 +108,7 @@ export class FundsView {
       readonly accountIds: readonly string[];
       readonly balances: BalanceReadings;
       /** The accounts with holding for funds on (FundsHoldSettings' `accounts`). */
-      readonly holds: ReadonlyMap<string, AccountFundsHold>;
+      readonly holds: ReadonlyMap<string, FundsHoldAccount>;
     },
   ) {}
 
@@ -127,7 +122,7 @@ export class FundsView {
   }
 
   /** The accounts with holding for funds on, and their settings. */
-  get holds(): ReadonlyMap<string, AccountFundsHold> {
+  get holds(): ReadonlyMap<string, FundsHoldAccount> {
     return this.d.holds;
   }
 
