@@ -151,9 +151,18 @@ describe('web console: funds (chromium)', { skip }, () => {
     await page.fill('#token', OSCAR);
     await page.click('button[type=submit]');
     await page.locator('#who').getByText('oscar (operator)').waitFor();
+    // The account is read now (after the batch was held for want of a reading): its recorded
+    // reason is from when it was held, and the list says so.
+    await stack.sql(
+      `INSERT INTO balance_reading (account_id, available, ledger, read_at) VALUES ('default', 2.00, 2.00, now())`,
+    );
     await page.click('#nav a[data-nav=funds]');
     const rows = page.locator('section.held[data-account=default] table tbody tr');
     await rows.first().waitFor();
+    assert.equal(
+      (await rows.nth(1).locator('td').nth(4).innerText()).trim(),
+      'no_balance_reading: no balance reading of the account yet (when held; read since, still no room)',
+    );
     // Only a payout has Cancel… (a batch is not cancelled here).
     assert.equal(await rows.nth(0).locator('button.cancel-hold').count(), 1);
     assert.equal(await rows.nth(1).locator('button.cancel-hold').count(), 0);

@@ -52,6 +52,10 @@ export function duration(seconds) {
     .join(' ');
 }
 
+/** Whether the account's balance was read after the payout was held. @param {AccountFunds} a @param {Held} x */
+const readSince = (a, x) =>
+  a.balance !== null && x.heldSince !== null && Date.parse(a.balance.readAt) > Date.parse(x.heldSince);
+
 /** @param {string} at the figures' time @param {string} since */
 const heldFor = (at, since) => duration((Date.parse(at) - Date.parse(since)) / 1000);
 
@@ -173,9 +177,17 @@ function heldList(ctx, a, at, items, result) {
         { title: 'Held for', cell: (x) => (x.heldSince ? heldFor(at, x.heldSince) : '') },
         {
           title: 'Why',
+          // The reason recorded when it was held (a held payout is not written again): once the
+          // account has been read since, no room is why it still waits.
           cell: (x) =>
             x.reason
-              ? [h('code', {}, x.reason), HOLD_REASONS[x.reason] ? `: ${HOLD_REASONS[x.reason]}` : '']
+              ? [
+                  h('code', {}, x.reason),
+                  HOLD_REASONS[x.reason] ? `: ${HOLD_REASONS[x.reason]}` : '',
+                  x.reason === 'no_balance_reading' && readSince(a, x)
+                    ? h('span', { class: 'muted' }, ' (when held; read since, still no room)')
+                    : '',
+                ]
               : '',
         },
         ...(mayCancel
