@@ -138,9 +138,11 @@ describe('SIGTERM with a slow provider call in flight', () => {
   });
 
   it('records the call’s outcome before the process exits', async () => {
+    // Long enough for SIGTERM to land while the call runs (it is sent once SUBMITTING is seen),
+    // well inside the default 60 s grace period.
     await stack.sandboxCall('POST', '/__sandbox/faults', {
       endpoint: 'directTransfer',
-      latencyMs: 20_000,
+      latencyMs: 6_000,
       times: 1,
     });
     const log: string[] = [];
@@ -181,14 +183,16 @@ describe('SIGTERM with a call slower than the grace period', () => {
   });
 
   it('leaves the payout UNKNOWN for a status check, and it is paid once', async () => {
+    // The call outlasts the grace period (12 s: its reserve is 4 s, so the call is given up 8 s
+    // after SIGTERM, leaving the process 4 s to exit before the grace period's hard end).
     await stack.sandboxCall('POST', '/__sandbox/faults', {
       endpoint: 'directTransfer',
-      latencyMs: 30_000,
+      latencyMs: 16_000,
       times: 1,
     });
     const log: string[] = [];
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '20000' },
+      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '12000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean));
