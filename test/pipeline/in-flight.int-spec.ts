@@ -163,6 +163,13 @@ describe('SIGTERM with a slow provider call in flight', () => {
         { timeoutMs: 30_000, what: 'term_1 SUBMITTING in the ledger' },
       );
       child.kill('SIGTERM');
+      // Once the drain has begun with the call in flight, its answer comes (the latency runs on
+      // the sandbox's clock) instead of after the rest of those 6 s.
+      await eventually(() => (log.some((l) => l.includes('shutting down')) ? true : undefined), {
+        what: 'the shutdown begun',
+      });
+      assert.equal((await ledger(stack, 'term_1'))?.status, 'SUBMITTING', 'the call is still in flight');
+      await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 6 });
       const [code] = (await once(child, 'exit')) as [number | null];
       assert.equal(code, 0, `clean exit; child log:\n${log.slice(-10).join('\n')}`);
     } finally {
