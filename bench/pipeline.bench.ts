@@ -22,6 +22,9 @@
  * failed phase or a BENCH_PHASES subset), BENCH_DATABASE_URL (the databases' base name).
  * BENCH_TRACING=otlp: the services trace (ADR 0015) and export over OTLP/HTTP to a local sink that
  * discards (bench/otlp-sink.ts); a record is then left alone, like a subset's.
+ * BENCH_FUNDS_HOLD=1: the services hold for funds on the bench's account (FUNDS_HOLD, the balance
+ * reader on; bench/funds-hold.ts), funded far above what is sent, so the check runs and holds
+ * nothing; each phase sends once the account has a reading; a record is left alone.
  * BENCH_PROFILE=1: the first round's one-instance end-to-end service runs under `node --cpu-prof`
  * with a counting probe, and the bench prints where its time goes (bench/profile-run.ts) instead of
  * updating docs/BENCHMARKS.md (the profiler slows the service down); BENCH_RUNS defaults to 1 then.
@@ -33,6 +36,7 @@ import { resolve } from 'node:path';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
 import { CpuMeter, type CpuPerUnit, describeCpu, CPU_GROUPS, type Footprint, FootprintMeter } from './cpu.js';
+import { describeFundsHold, FUNDS_HOLD_BENCH, fundsHoldCheck, waitFirstReading } from './funds-hold.js';
 import { startOtlpSink } from './otlp-sink.js';
 import { PROFILE, profileDir, profiledLaunch, ProfileSession } from './profile-run.js';
 import { rawPipeline } from './raw-pipeline.js';
@@ -90,7 +94,8 @@ const ONLY = process.env['BENCH_PHASES']
   .map((s) => s.trim())
   .filter(Boolean);
 const TRACING = process.env['BENCH_TRACING'] === 'otlp';
-const RECORD = process.env['BENCH_RECORD'] !== '0' && !PROFILE && !TRACING && ONLY === undefined;
+const RECORD =
+  process.env['BENCH_RECORD'] !== '0' && !PROFILE && !TRACING && !FUNDS_HOLD_BENCH && ONLY === undefined;
 const BROKERS = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 const TEMPLATE = benchDatabase('template');
 /** The broker's log directory (tools/kafka/kafka.sh), for the Kafka bytes a phase wrote. */
@@ -479,6 +484,8 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
       });
     });
     await waitGroup(kafka, `${s.prefix}.observer`, 1);
+    // BENCH_FUNDS_HOLD=1: a held account sends nothing before its first reading.
+    await waitFirstReading(s.dbUrl);
     await session?.idle();
     await new Promise((r) => setTimeout(r, 2000));
     await producer.connect();
@@ -543,6 +550,8 @@ async function endToEnd(ctx: RoundContext, o: EndToEndOptions): Promise<EndToEnd
     const perSecond = latencies.length / ((last - t0) / 1000);
     const memory = await s.stopServices();
     if (o.stages) console.log(await stageBreakdown(s.dbUrl, timesOf));
+    const holdCheck = await fundsHoldCheck(s.dbUrl, n);
+    if (holdCheck !== '') console.log(`    ${holdCheck}`);
     const report = await session?.report(latencies.length, perSecond);
     return {
       perSecond,
@@ -747,7 +756,7 @@ async function main(): Promise<void> {
     throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')}; known: ${PHASE_IDS.join(', ')}`);
   const phases = PHASES.filter((p) => ONLY === undefined || ONLY.includes(p.id));
   console.log(
-    `${RUNS} round(s) of: ${phases.map((p) => p.id).join(', ')}; run ${run}; databases ${new URL(BASE_URL).pathname.slice(1)}_*`,
+    `${RUNS} round(s) of: ${phases.map((p) => p.id).join(', ')}; run ${run}; databases ${new URL(BASE_URL).pathname.slice(1)}_*; ${describeFundsHold()}`,
   );
   // Service processes inherit this environment (startNode): they trace and export to the sink.
   const sink = TRACING ? await startOtlpSink() : undefined;

@@ -7,6 +7,7 @@ import { type ChildProcess } from 'node:child_process';
 import { type Kafka } from 'kafkajs';
 import { TOPICS, topicName } from '#contracts';
 import { ensureTopics } from '#messaging';
+import { fundsHoldEnv } from './funds-hold.js';
 import { type Launch } from './profile-run.js';
 import { type Results } from './table.js';
 import {
@@ -170,6 +171,8 @@ function serviceEnv(
     // needs wal_level=logical). One slot per bench database: slot names are per server.
     OUTBOX_TRANSPORT: process.env['BENCH_OUTBOX_TRANSPORT'] ?? 'table',
     OUTBOX_WAL_SLOT: `outbox_${o.dbName}`.replace(/[^a-z0-9_]/g, '_').slice(0, 63),
+    // BENCH_FUNDS_HOLD=1: holding for funds on for the bench's account (bench/funds-hold.ts).
+    ...fundsHoldEnv(),
   };
 }
 

@@ -104,7 +104,9 @@ export const SHORT: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   brokerRestarts: 1,
   postgresRestarts: 1,
   rollingRestart: false,
-  durationMs: 60_000,
+  // The same commands, kills and restarts over 45 s instead of 60 s: npm test's time (issue: npm
+  // test under 10 minutes); the sending stretches past it anyway while the broker restarts.
+  durationMs: 45_000,
   settleTimeoutMs: 90_000,
   // Kept off in npm test's short run (its time); the full run has them.
   lifecycle: '',

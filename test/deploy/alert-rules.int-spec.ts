@@ -20,11 +20,16 @@ interface RuleTests {
 describe('alert rules against input series (promtool test rules)', () => {
   // promtool compares the whole list of firing alerts at each eval_time: the accounts of a case
   // that are not listed must not fire (each case has one, e.g. above its threshold).
-  it('the funds alerts (issue 32) each have cases, one of which fires', () => {
+  it('the funds alerts (issue 32, the hold for funds of ADR 0027) each have cases, one of which fires', () => {
     const doc = parse(readFileSync(TESTS, 'utf8')) as RuleTests;
     assert.deepEqual(doc.rule_files, ['alerts.yml']);
     const cases = (doc.tests ?? []).flatMap((t) => t.alert_rule_test ?? []);
-    for (const alert of ['FundsLowBalance', 'FundsTimeToEmpty', 'BalanceReadingStale']) {
+    for (const alert of [
+      'FundsLowBalance',
+      'FundsTimeToEmpty',
+      'BalanceReadingStale',
+      'PayoutsHeldTooLong',
+    ]) {
       const mine = cases.filter((c) => c.alertname === alert);
       assert.ok(mine.length >= 2, `${alert}: cases`);
       assert.ok(

@@ -518,6 +518,7 @@ describe('operator side', () => {
           beneficiary: 'operator',
           decide: 'approver',
           approve_payout: 'operator',
+          cancel_held: 'operator',
           tokens: 'approver',
         }[r.action ?? 'read'];
         assert.equal(op['x-required-role'], want, `${r.method} ${r.path}: role`);

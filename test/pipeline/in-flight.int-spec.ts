@@ -123,6 +123,9 @@ describe('a slow batch submission', () => {
       ['slow_batch_1'],
     );
     assert.equal(batch[0]?.status, 'SUBMITTING', 'the batch call was still in flight');
+    // The latency runs on the sandbox's clock: its answer now, so closing does not wait out the
+    // rest of those 8 s for the call in flight.
+    await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 8 });
   });
 });
 
@@ -138,9 +141,11 @@ describe('SIGTERM with a slow provider call in flight', () => {
   });
 
   it('records the call’s outcome before the process exits', async () => {
+    // Long enough for SIGTERM to land while the call runs (it is sent once SUBMITTING is seen),
+    // well inside the default 60 s grace period.
     await stack.sandboxCall('POST', '/__sandbox/faults', {
       endpoint: 'directTransfer',
-      latencyMs: 20_000,
+      latencyMs: 6_000,
       times: 1,
     });
     const log: string[] = [];
@@ -158,6 +163,13 @@ describe('SIGTERM with a slow provider call in flight', () => {
         { timeoutMs: 30_000, what: 'term_1 SUBMITTING in the ledger' },
       );
       child.kill('SIGTERM');
+      // Once the drain has begun with the call in flight, its answer comes (the latency runs on
+      // the sandbox's clock) instead of after the rest of those 6 s.
+      await eventually(() => (log.some((l) => l.includes('shutting down')) ? true : undefined), {
+        what: 'the shutdown begun',
+      });
+      assert.equal((await ledger(stack, 'term_1'))?.status, 'SUBMITTING', 'the call is still in flight');
+      await stack.sandboxCall('POST', '/__sandbox/clock/advance', { seconds: 6 });
       const [code] = (await once(child, 'exit')) as [number | null];
       assert.equal(code, 0, `clean exit; child log:\n${log.slice(-10).join('\n')}`);
     } finally {
@@ -181,14 +193,16 @@ describe('SIGTERM with a call slower than the grace period', () => {
   });
 
   it('leaves the payout UNKNOWN for a status check, and it is paid once', async () => {
+    // The call outlasts the grace period (12 s: its reserve is 4 s, so the call is given up 8 s
+    // after SIGTERM, leaving the process 4 s to exit before the grace period's hard end).
     await stack.sandboxCall('POST', '/__sandbox/faults', {
       endpoint: 'directTransfer',
-      latencyMs: 30_000,
+      latencyMs: 16_000,
       times: 1,
     });
     const log: string[] = [];
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '20000' },
+      env: { ...process.env, ...stack.env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '12000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean));

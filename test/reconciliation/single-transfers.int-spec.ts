@@ -18,6 +18,8 @@ describe('reconciliation of single transfers', () => {
         REVERSAL_WATCH_SCHEDULE: '300ms,300ms,500ms,500ms',
         // The "25 s, no answer" account is given up on after 1.5 s: UNKNOWN, never re-sent.
         PROVIDER_TRANSFER_HEADERS_TIMEOUT_MS: '1500',
+        // The internal transfer that hangs (rate class "default", 15 s by default) likewise.
+        PROVIDER_ENDPOINT_TIMEOUTS: JSON.stringify({ internalTransfer: { headersMs: 1500 } }),
         // Two "not found" 1 s apart settle an internal transfer the provider never got.
         NOT_FOUND_SETTLE_MS: '1000',
         // The failed watch of a "not received" FAILED (ADR 0018): a few checks, 2.5 s in all.

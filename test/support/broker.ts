@@ -63,6 +63,9 @@ export class PrivateBroker {
       KAFKA_PORT: String(this.port),
       KAFKA_DATA_DIR: this.dataDir,
       KAFKA_HEAP_OPTS: '-Xms128m -Xmx384m',
+      // The JIT's first tier only: a broker that lives for one test starts on about 40 % less CPU
+      // (1.8 s against 3.1 s measured here), and the tests send it little.
+      KAFKA_JVM_OPTS: '-XX:TieredStopAtLevel=1',
     };
   }
 

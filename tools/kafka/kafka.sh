@@ -9,6 +9,7 @@
 #   KAFKA_DATA_DIR        logs, data and pid file                (default <repo>/.run/kafka-<port>)
 #   KAFKA_START_TIMEOUT   seconds to wait for the broker          (default 90)
 #   KAFKA_HEAP_OPTS       JVM heap                               (default -Xms256m -Xmx768m)
+#   KAFKA_JVM_OPTS        more JVM options, e.g. -XX:TieredStopAtLevel=1 (default none)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,6 +19,7 @@ cport=${KAFKA_CONTROLLER_PORT:-$((port + 1))}
 data=${KAFKA_DATA_DIR:-$repo/.run/kafka-$port}
 timeout=${KAFKA_START_TIMEOUT:-90}
 heap=${KAFKA_HEAP_OPTS:--Xms256m -Xmx768m}
+jvm_opts=${KAFKA_JVM_OPTS:-}
 libs=${KAFKA_LIBS_DIR:-$here/libs}
 log="$data/broker.log"
 pidfile="$data/broker.pid"
@@ -101,7 +103,7 @@ start() {
   fi
   say "starting (log: $log)"
   # shellcheck disable=SC2086
-  nohup java $heap -XX:+UseG1GC -Djava.awt.headless=true \
+  nohup java $heap $jvm_opts -XX:+UseG1GC -Djava.awt.headless=true \
     -Dlog4j.configuration="file:$data/log4j.properties" \
     -cp "$cp" kafka.Kafka "$data/server.properties" >>"$log" 2>&1 &
   echo $! > "$pidfile"

@@ -17,6 +17,8 @@ import { SUB_STATE_LABELS } from './vocabulary.js';
  */
 
 const FINAL = new Set(['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED']);
+/** Not sent yet: queued, held for approval, held for funds. A recheck has nothing to check. */
+const NOT_SENT = new Set(['RECEIVED', 'AWAITING_APPROVAL', 'HELD_FOR_FUNDS']);
 const TIMELINE = 'GET /ops/payouts/{accountId}/{transferId}/timeline';
 
 /**
@@ -35,7 +37,7 @@ export async function payoutView(ctx) {
   if (!ctx.current()) return;
 
   const result = h('div', { id: 'action-result' });
-  const canRecheck = !FINAL.has(p.status) && p.status !== 'RECEIVED' && ctx.me.may.has('recheck');
+  const canRecheck = !FINAL.has(p.status) && !NOT_SENT.has(p.status) && ctx.me.may.has('recheck');
   const recheck = h(
     'button',
     {

@@ -7,6 +7,7 @@ import {
   BalanceReader,
   balanceReaderSettings,
   FundsAlertGauges,
+  fundsHoldSettings,
   FundsView,
   lowBalanceThresholds,
   PromBalanceReadMetrics,
@@ -43,11 +44,15 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
     },
     balanceReaderSettings(i.config.pipeline),
   );
+  // The accounts that hold for funds (FUNDS_HOLD; ADR 0027): shown on the funds view, and their
+  // maximum hold compared by PayoutsHeldTooLong.
+  const holds = fundsHoldSettings(i.config.pipeline, i.provider.accounts.ids).accounts;
   const funds = new FundsView({
     pool: i.pool,
     funds: new FundsRepository(),
     accountIds: i.provider.accounts.ids,
     balances: balanceReader,
+    holds,
   });
   const unknown = Object.keys(i.config.pipeline.FUNDS_LOW_BALANCE_THRESHOLDS).filter(
     (id) => !i.provider.accounts.ids.includes(id),
@@ -61,6 +66,7 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
   new FundsAlertGauges(i.registry, funds, {
     thresholds: lowBalanceThresholds(i.config.pipeline, i.provider.accounts.ids),
     readerOn: i.config.pipeline.BALANCE_READ_INTERVAL_MS > 0,
+    holds,
   });
   return { balanceReader, funds };
 }

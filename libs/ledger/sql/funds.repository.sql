@@ -4,37 +4,65 @@
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
 -- funds.committed (FundsRepository.committed)
-SELECT account_id, stage, sum(n)::bigint AS count, sum(amount)::numeric(20,2)::text AS amount
-  FROM (SELECT account_id, 'queued' AS stage, count(*) AS n, sum(amount) AS amount
+SELECT account_id, stage, sum(n)::bigint AS count, sum(amount)::numeric(20,2)::text AS amount,
+       min(since) AS held_since
+  FROM (SELECT account_id, 'queued' AS stage, count(*) AS n, sum(amount) AS amount, NULL::timestamptz AS since
     FROM payout WHERE status = 'RECEIVED' GROUP BY account_id
     UNION ALL
-    SELECT account_id, 'awaiting_approval' AS stage, count(*) AS n, sum(amount) AS amount
+    SELECT account_id, 'held_for_funds' AS stage, count(*) AS n, sum(amount) AS amount, min(held_since) AS since
+    FROM payout WHERE status = 'HELD_FOR_FUNDS' GROUP BY account_id
+    UNION ALL
+    SELECT account_id, 'awaiting_approval' AS stage, count(*) AS n, sum(amount) AS amount, NULL AS since
     FROM payout WHERE status = 'AWAITING_APPROVAL' GROUP BY account_id
     UNION ALL
-    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount
+    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount, NULL AS since
     FROM payout WHERE status = 'SUBMITTING' GROUP BY account_id
     UNION ALL
-    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount
+    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount, NULL AS since
     FROM payout WHERE status = 'PENDING' GROUP BY account_id
     UNION ALL
-    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount
+    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount, NULL AS since
     FROM payout WHERE status = 'UNKNOWN' GROUP BY account_id
     UNION ALL
-    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount
+    SELECT account_id, 'in_flight' AS stage, count(*) AS n, sum(amount) AS amount, NULL AS since
     FROM payout WHERE status = 'REQUIRES_ATTENTION' GROUP BY account_id
         UNION ALL
         SELECT b.account_id,
                CASE b.status WHEN 'RECEIVED' THEN 'queued'
                              WHEN 'AWAITING_APPROVAL' THEN 'awaiting_approval'
+                             WHEN 'HELD_FOR_FUNDS' THEN 'held_for_funds'
                              ELSE 'in_flight' END AS stage,
-               sum(e.n) AS n, sum(e.amount) AS amount
+               sum(e.n) AS n, sum(e.amount) AS amount,
+               min(b.held_since) FILTER (WHERE b.status = 'HELD_FOR_FUNDS') AS since
           FROM batch b
           CROSS JOIN LATERAL (
             SELECT count(*) AS n, sum(i.amount) AS amount FROM batch_item i
              WHERE i.batch_id = b.id AND i.status NOT IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED')) AS e
-         WHERE b.status IN ('RECEIVED', 'AWAITING_APPROVAL', 'SUBMITTING', 'PROCESSING', 'UNKNOWN',
-                            'REQUIRES_ATTENTION')
+         WHERE b.status IN ('RECEIVED', 'AWAITING_APPROVAL', 'HELD_FOR_FUNDS', 'SUBMITTING', 'PROCESSING',
+                            'UNKNOWN', 'REQUIRES_ATTENTION')
            AND e.n > 0
          GROUP BY 1, 2) AS s
  GROUP BY account_id, stage
  ORDER BY account_id, stage;
+
+-- funds.held (FundsRepository.held)
+SELECT * FROM (
+  (SELECT 'payout' AS subject, id, account_id, transfer_id, amount::text AS amount, 1 AS entries, reason,
+          held_since, created_at, created_at::text AS created_key
+     FROM payout
+    WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
+      AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($2::timestamptz IS NULL OR (created_at, 'payout', id) > ($2::timestamptz, $3::text, $4::bigint))
+    ORDER BY created_at, id
+    LIMIT $5)
+  UNION ALL
+  (SELECT 'batch' AS subject, id, account_id, batch_transfer_id AS transfer_id, total_amount::text AS amount,
+          entry_count AS entries, reason, held_since, created_at, created_at::text AS created_key
+     FROM batch
+    WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
+      AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+      AND ($2::timestamptz IS NULL OR (created_at, 'batch', id) > ($2::timestamptz, $3::text, $4::bigint))
+    ORDER BY created_at, id
+    LIMIT $5)) AS h
+ORDER BY created_at, subject, id
+LIMIT $5;

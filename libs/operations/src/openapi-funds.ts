@@ -1,4 +1,4 @@
-import { type Json, time } from './http/openapi-parts.js';
+import { type Json, maybeTime, time } from './http/openapi-parts.js';
 
 const figure = (description: string): Json => ({
   type: 'object',
@@ -18,9 +18,36 @@ export function fundsSchemas(): Record<string, Json> {
       properties: {
         accountId: { type: 'string' },
         inFlight: figure('sent to the provider and not settled'),
-        waiting: figure('not sent yet: queued and awaitingApproval together'),
+        waiting: figure('not sent yet: queued, awaitingApproval and heldForFunds together'),
         queued: figure('accepted, waiting to be sent (RECEIVED)'),
         awaitingApproval: figure("held by the account's approval policy; it may never be sent"),
+        heldForFunds: {
+          type: 'object',
+          description:
+            "held until the provider's available balance has room for it (HELD_FOR_FUNDS); sent then, or REJECTED (funds_hold_expired) past the maximum hold",
+          properties: {
+            count: { type: 'integer', description: 'payouts and batch entries' },
+            amount: { type: 'string', description: 'their sum, exact decimal' },
+            oldestSince: {
+              ...(maybeTime as Record<string, Json>),
+              description: 'when the longest-held of them was held; null when none is',
+            },
+          },
+          required: ['count', 'amount', 'oldestSince'],
+        },
+        hold: {
+          type: ['object', 'null'],
+          description:
+            "the account's holding for funds (FUNDS_HOLD); null while it is off (payouts are sent without looking at the balance)",
+          properties: {
+            threshold: { type: 'string', description: 'kept back and never spent, exact decimal rupees' },
+            maxHoldSeconds: {
+              type: 'number',
+              description: 'held longer than this, a payout or batch ends REJECTED (funds_hold_expired)',
+            },
+          },
+          required: ['threshold', 'maxHoldSeconds'],
+        },
         balance: {
           type: ['object', 'null'],
           description: "the provider's available balance as last read; null while none is known",
@@ -28,7 +55,16 @@ export function fundsSchemas(): Record<string, Json> {
           required: ['available', 'readAt'],
         },
       },
-      required: ['accountId', 'inFlight', 'waiting', 'queued', 'awaitingApproval', 'balance'],
+      required: [
+        'accountId',
+        'inFlight',
+        'waiting',
+        'queued',
+        'awaitingApproval',
+        'heldForFunds',
+        'hold',
+        'balance',
+      ],
     },
     Funds: {
       type: 'object',
@@ -37,6 +73,46 @@ export function fundsSchemas(): Record<string, Json> {
         at: { type: 'string', format: 'date-time', description: 'when the figures were read' },
       },
       required: ['accounts', 'at'],
+    },
+    HeldForFunds: {
+      type: 'object',
+      properties: {
+        subject: { type: 'string', enum: ['payout', 'batch'] },
+        accountId: { type: 'string' },
+        transferId: {
+          type: 'string',
+          description: "the payout's transferId, or the batch's batchTransferId",
+        },
+        amount: { type: 'string', description: "the payout's amount, or the batch's total; exact decimal" },
+        entries: { type: 'integer', description: "1 for a payout; a batch's entries (held and sent whole)" },
+        heldSince: { ...(maybeTime as Record<string, Json>), description: 'when it entered HELD_FOR_FUNDS' },
+        reason: {
+          type: ['string', 'null'],
+          description: 'as recorded when it was held: insufficient_funds or no_balance_reading',
+        },
+        createdAt: time,
+      },
+      required: [
+        'subject',
+        'accountId',
+        'transferId',
+        'amount',
+        'entries',
+        'heldSince',
+        'reason',
+        'createdAt',
+      ],
+    },
+    HeldForFundsPage: {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: { $ref: '#/components/schemas/HeldForFunds' } },
+        next: {
+          type: ['string', 'null'],
+          description: 'pass as `after` for the next page; null on the last',
+        },
+      },
+      required: ['items', 'next'],
     },
   };
 }

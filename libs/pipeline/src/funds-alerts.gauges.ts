@@ -1,6 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { cachedSource } from './pipeline.gauges.js';
 import { type BalanceReading } from './funds/balance-readings.js';
+import { type FundsHoldAccount } from './funds/funds-hold.config.js';
 
 /**
  * The series the funds alerts compare (issue 32, "tell finance in time"; docs/OPERATIONS.md,
@@ -9,7 +10,9 @@ import { type BalanceReading } from './funds/balance-readings.js';
  *   compares two series and the threshold is visible where the balance is;
  * - payouts_balance_reading_age_seconds{account}: how old the account's latest reading is, on
  *   scrape (a failed read keeps the last reading, so a failing reader shows as a growing age);
- *   only while the reader is on and a reading is known.
+ *   only while the reader is on and a reading is known;
+ * - payouts_funds_max_hold_seconds{account}: the account's maximum hold for funds (FUNDS_HOLD's
+ *   `maxHold`), only for accounts with holding on, so PayoutsHeldTooLong compares two series.
  * `account` is a configured account id (a bounded set).
  */
 export class FundsAlertGauges {
@@ -21,6 +24,8 @@ export class FundsAlertGauges {
       readonly thresholds: ReadonlyMap<string, bigint>;
       /** Whether the balance reader runs (BALANCE_READ_INTERVAL_MS > 0): off, no age is shown. */
       readonly readerOn: boolean;
+      /** The accounts with holding for funds on (FundsHoldSettings' `accounts`); none: no series. */
+      readonly holds?: ReadonlyMap<string, FundsHoldAccount>;
       readonly minIntervalMs?: number;
       readonly now?: () => number;
     },
@@ -34,6 +39,16 @@ export class FundsAlertGauges {
       collect() {
         this.reset();
         for (const account of view.accountIds) this.set({ account }, Number(s.thresholds.get(account) ?? 0n));
+      },
+    });
+    new Gauge({
+      name: 'payouts_funds_max_hold_seconds',
+      help: "The maximum hold for funds of an account, in seconds (FUNDS_HOLD's maxHold, default FUNDS_MAX_HOLD): held longer, a payout or batch ends REJECTED (funds_hold_expired). Only accounts with holding on",
+      labelNames: ['account'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [account, h] of s.holds ?? []) this.set({ account }, h.maxHoldMs / 1000);
       },
     });
     const readAts = cachedSource(

@@ -9,12 +9,15 @@ import { fundsByAccount, type FundsView } from './funds/funds-view.js';
  * cached `minIntervalMs` (5 s) and kept when a read fails. Amounts are integer paise: a float64
  * holds them exactly up to 2^53 paise. `account` is a configured account id (a bounded set), and
  * `stage` one of FUNDS_STAGES; every configured account reports every stage, 0 when empty.
+ * payouts_funds_held_oldest_seconds{account}: how long the longest-held payout or batch of the
+ * account has been HELD_FOR_FUNDS (from its held_since, on scrape), 0 when none is (ADR 0027).
  */
 export class FundsGauges {
   constructor(
     registry: Registry,
     view: Pick<FundsView, 'committed' | 'accountIds' | 'balance'>,
     minIntervalMs = 5_000,
+    now: () => number = Date.now,
   ) {
     const committed = cachedSource(() => view.committed(), [] as readonly CommittedFunds[], minIntervalMs);
     const figures = async () => fundsByAccount(await committed(), view.accountIds);
@@ -22,10 +25,11 @@ export class FundsGauges {
       in_flight: 'inFlight',
       queued: 'queued',
       awaiting_approval: 'awaitingApproval',
+      held_for_funds: 'heldForFunds',
     } as const;
     new Gauge({
       name: 'payouts_funds_amount_paise',
-      help: 'Sum of the payouts and batch entries of an account, in paise, by stage: in_flight (sent, not settled), queued (RECEIVED), awaiting_approval',
+      help: 'Sum of the payouts and batch entries of an account, in paise, by stage: in_flight (sent, not settled), queued (RECEIVED), awaiting_approval, held_for_funds (HELD_FOR_FUNDS)',
       labelNames: ['account', 'stage'],
       registers: [registry],
       async collect() {
@@ -38,7 +42,7 @@ export class FundsGauges {
     });
     new Gauge({
       name: 'payouts_funds_payouts',
-      help: 'Payouts and batch entries of an account by stage: in_flight (sent, not settled), queued (RECEIVED), awaiting_approval',
+      help: 'Payouts and batch entries of an account by stage: in_flight (sent, not settled), queued (RECEIVED), awaiting_approval, held_for_funds (HELD_FOR_FUNDS)',
       labelNames: ['account', 'stage'],
       registers: [registry],
       async collect() {
@@ -47,6 +51,21 @@ export class FundsGauges {
         for (const a of all)
           for (const stage of FUNDS_STAGES)
             this.set({ account: a.accountId, stage }, a[stageOf[stage]].count);
+      },
+    });
+    new Gauge({
+      name: 'payouts_funds_held_oldest_seconds',
+      help: 'Seconds the longest-held payout or batch of an account has waited in HELD_FOR_FUNDS (since its held_since); 0 when none is held. PayoutsHeldTooLong compares it with payouts_funds_max_hold_seconds',
+      labelNames: ['account'],
+      registers: [registry],
+      async collect() {
+        const all = await figures();
+        const at = now();
+        this.reset();
+        for (const a of all) {
+          const since = a.heldForFunds.oldestSince;
+          this.set({ account: a.accountId }, since ? Math.max(0, (at - since.getTime()) / 1000) : 0);
+        }
       },
     });
     const readings = cachedSource(

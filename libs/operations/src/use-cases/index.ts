@@ -24,6 +24,7 @@ import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
 import { DecideApproval } from './decide-approval/decide-approval.use-case.js';
 import { GetApproval, ListApprovals } from './list-approvals/list-approvals.use-case.js';
 import { GetFunds } from './get-funds/get-funds.use-case.js';
+import { ListHeldForFunds } from './list-held-for-funds/list-held-for-funds.use-case.js';
 import { CancelHeldPayout } from './cancel-held/cancel-held.use-case.js';
 
 // Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
@@ -38,6 +39,11 @@ export {
 export { approverIdentity, isAutomation } from './shared/approver-identity.js';
 export type { BeneficiaryView } from './shared/beneficiaries.js';
 export type { AccountFundsView } from './get-funds/get-funds.use-case.js';
+export {
+  parseListHeldForFunds,
+  type HeldForFundsView,
+  type ListHeldForFundsCommand,
+} from './list-held-for-funds/list-held-for-funds.use-case.js';
 export type { BeneficiaryProposalView } from './shared/beneficiary-proposals.js';
 export {
   parseListBeneficiaryProposals,
@@ -94,6 +100,7 @@ export const OPERATIONS_USE_CASES = {
   getApproval: GetApproval,
   decideApproval: DecideApproval,
   getFunds: GetFunds,
+  listHeldForFunds: ListHeldForFunds,
   cancelHeldPayout: CancelHeldPayout,
 } as const satisfies Record<string, new (p: OperationsPorts) => object>;
 
