@@ -6,7 +6,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * is read by the ledger.
  *
  * `available` and `ledger` are the provider's available and ledger balance (exact, 2 places; a
- * ledger may be negative), `read_at` when the provider answered them; all three NULL until a read
+ * ledger may be negative), `read_at` when they were asked (Postgres's clock, before the call; ADR 0027); all three NULL until a read
  * succeeds, and kept as they were when a later read fails. `next_read_at` is the claim: the
  * instance whose UPDATE moves it forward reads the account (one read per interval whatever the
  * number of instances); a provider notice sets it to now(). `failures` counts the reads that

@@ -27,6 +27,8 @@ import { ApprovalHolds1764660000000 } from './1764660000000-approval-holds.js';
 import { QueryAnswers1764670000000 } from './1764670000000-query-answers.js';
 import { BalanceReadings1764686000000 } from './1764686000000-balance-readings.js';
 import { TransferFees1764688000000 } from './1764688000000-transfer-fees.js';
+import { FundsHolds1764689000000 } from './1764689000000-funds-holds.js';
+import { CancelHeld1764689100000 } from './1764689100000-cancel-held.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -59,4 +61,6 @@ export const migrations = [
   QueryAnswers1764670000000,
   BalanceReadings1764686000000,
   TransferFees1764688000000,
+  FundsHolds1764689000000,
+  CancelHeld1764689100000,
 ];

@@ -5,6 +5,7 @@
 export const STATUSES = [
   'RECEIVED',
   'AWAITING_APPROVAL',
+  'HELD_FOR_FUNDS',
   'SUBMITTING',
   'PENDING',
   'UNKNOWN',

@@ -25,6 +25,7 @@ export function httpStatusOf(code: OperationsErrorCode): HttpStatus {
     case OperationsErrorCode.InFlight:
     case OperationsErrorCode.NoStatusEndpoint:
     case OperationsErrorCode.ConcurrentChange:
+    case OperationsErrorCode.NotHeld:
     case OperationsErrorCode.NotRequiringAttention:
     case OperationsErrorCode.ProposalOpen:
     case OperationsErrorCode.ProposalDecided:

@@ -17,6 +17,9 @@ RETURNING account_id;
 INSERT INTO balance_reading (account_id) VALUES ($1)
 ON CONFLICT (account_id) DO UPDATE SET next_read_at = now();
 
+-- balanceReading.clock (BalanceReadingRepository.clock)
+SELECT clock_timestamp() AS now;
+
 -- balanceReading.record (BalanceReadingRepository.record)
 INSERT INTO balance_reading (account_id, available, ledger, read_at, failures)
 VALUES ($1, $2::numeric, $3::numeric, $4, 0)

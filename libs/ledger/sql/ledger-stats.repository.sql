@@ -12,6 +12,10 @@ SELECT 'payout' AS kind, 'RECEIVED' AS status, count(*) AS count,
   EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'AWAITING_APPROVAL'
   UNION ALL
+  SELECT 'payout' AS kind, 'HELD_FOR_FUNDS' AS status, count(*) AS count,
+  EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'HELD_FOR_FUNDS'
+  UNION ALL
   SELECT 'payout' AS kind, 'SUBMITTING' AS status, count(*) AS count,
   EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'SUBMITTING'

@@ -54,6 +54,17 @@ export class BalanceReadingRepository {
     );
   }
 
+  /**
+   * Postgres's clock now (not the transaction's start): the time a read is asked, on the same clock
+   * as the ledger's `sent_at`, whatever the instance's own clock says (ADR 0027).
+   */
+  async clock(db: Db): Promise<Date> {
+    const { rows } = await db.query<{ now: Date }>(
+      /* sql: balanceReading.clock */ `SELECT clock_timestamp() AS now`,
+    );
+    return rows[0]!.now;
+  }
+
   /** A successful read: the reading, its time, and no failure since. */
   async record(db: Db, accountId: string, available: string, ledger: string, readAt: Date): Promise<void> {
     await db.query(

@@ -19,7 +19,8 @@ export interface LedgerStatusCount {
  * Figures for the ledger gauges, in two reads of different cost.
  *
  * `snapshot` (every scrape, cached a few seconds): the payouts in each live status, each counted
- * through an index whose predicate is that status (payout_received_idx, payout_search_status_part_idx),
+ * through an index whose predicate is that status (payout_received_idx, payout_held_for_funds_idx,
+ * payout_search_status_part_idx),
  * so its cost follows the live rows, not the table: at 10 million payouts the old count over the
  * whole table took 3.1-4.7 s (bench:growth). Batches (a few hundred payouts each) and open
  * contradictions are counted whole.
@@ -70,6 +71,10 @@ UNION ALL
 SELECT 'payout' AS kind, 'AWAITING_APPROVAL' AS status, count(*) AS count,
        EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
   FROM payout WHERE status = 'AWAITING_APPROVAL'
+UNION ALL
+SELECT 'payout' AS kind, 'HELD_FOR_FUNDS' AS status, count(*) AS count,
+       EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+  FROM payout WHERE status = 'HELD_FOR_FUNDS'
 UNION ALL
 SELECT 'payout' AS kind, 'SUBMITTING' AS status, count(*) AS count,
        EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age

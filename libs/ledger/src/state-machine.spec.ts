@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type PayoutStatus } from '#contracts';
-import { contradictionOf, isNegative } from './state-machine.js';
+import { canMove, contradictionOf, isNegative } from './state-machine.js';
 
 const ALL: readonly PayoutStatus[] = [
   'RECEIVED',
@@ -46,5 +46,23 @@ describe('contradictionOf (ADR 0018, issue 29)', () => {
       ALL.filter((s) => isNegative(s)),
       ['FAILED', 'REJECTED', 'REVERSED'],
     );
+  });
+});
+
+describe('the hold for funds moves (ADR 0027)', () => {
+  // Written from the ADR: only a payout not yet sent (RECEIVED) is held; a held one is either sent
+  // (SUBMITTING) or, past its maximum hold, REJECTED; nothing else enters or leaves the state.
+  const STATUSES: readonly PayoutStatus[] = [...ALL, 'AWAITING_APPROVAL', 'HELD_FOR_FUNDS'];
+  it('enters HELD_FOR_FUNDS only from RECEIVED', () => {
+    for (const from of STATUSES)
+      assert.equal(canMove(from, 'HELD_FOR_FUNDS'), from === 'RECEIVED', `${from} -> HELD_FOR_FUNDS`);
+  });
+  it('leaves HELD_FOR_FUNDS only to SUBMITTING or REJECTED', () => {
+    for (const to of STATUSES)
+      assert.equal(
+        canMove('HELD_FOR_FUNDS', to),
+        to === 'SUBMITTING' || to === 'REJECTED',
+        `HELD_FOR_FUNDS -> ${to}`,
+      );
   });
 });

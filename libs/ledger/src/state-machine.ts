@@ -7,9 +7,12 @@ import { type BatchStatus, type PayoutStatus } from '#contracts';
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
   // AWAITING_APPROVAL: held by the account's approval policy in intake's own transaction (issue 30).
-  RECEIVED: ['SUBMITTING', 'REJECTED', 'AWAITING_APPROVAL'],
+  // HELD_FOR_FUNDS: kept back by the funds-aware claim of an account with holding on (issue 32).
+  RECEIVED: ['SUBMITTING', 'REJECTED', 'AWAITING_APPROVAL', 'HELD_FOR_FUNDS'],
   // Approved: RECEIVED again, for the executor; rejected or expired: REJECTED (nothing was sent).
   AWAITING_APPROVAL: ['RECEIVED', 'REJECTED'],
+  // Sent when a reading shows room; held past the maximum hold: REJECTED (nothing was sent).
+  HELD_FOR_FUNDS: ['SUBMITTING', 'REJECTED'],
   // REVERSED too: a status check of a row left SUBMITTING (a crash mid-call) may find the payout
   // already paid and returned, as from UNKNOWN.
   SUBMITTING: [
@@ -51,8 +54,9 @@ export function isTerminal(s: PayoutStatus): boolean {
 }
 
 const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> = {
-  RECEIVED: ['SUBMITTING', 'REJECTED', 'AWAITING_APPROVAL'],
+  RECEIVED: ['SUBMITTING', 'REJECTED', 'AWAITING_APPROVAL', 'HELD_FOR_FUNDS'],
   AWAITING_APPROVAL: ['RECEIVED', 'REJECTED'],
+  HELD_FOR_FUNDS: ['SUBMITTING', 'REJECTED'],
   SUBMITTING: [
     'PROCESSING',
     'COMPLETED',
@@ -77,6 +81,7 @@ const BATCH_TRANSITIONS: Readonly<Record<BatchStatus, readonly BatchStatus[]>> =
 export const PAYOUT_EVENT_NAME: Readonly<Record<PayoutStatus, string>> = {
   RECEIVED: 'accepted',
   AWAITING_APPROVAL: 'awaiting_approval',
+  HELD_FOR_FUNDS: 'held_for_funds',
   SUBMITTING: 'submitting',
   PENDING: 'pending',
   UNKNOWN: 'unknown',
@@ -90,6 +95,7 @@ export const PAYOUT_EVENT_NAME: Readonly<Record<PayoutStatus, string>> = {
 export const BATCH_EVENT_NAME: Readonly<Record<BatchStatus, string>> = {
   RECEIVED: 'accepted',
   AWAITING_APPROVAL: 'awaiting_approval',
+  HELD_FOR_FUNDS: 'held_for_funds',
   SUBMITTING: 'submitting',
   PROCESSING: 'processing',
   UNKNOWN: 'unknown',

@@ -14,6 +14,8 @@ export enum OperationsErrorCode {
   NoStatusEndpoint = 'no_status_endpoint',
   /** The row changed while the operation ran, or since the version the operator saw. */
   ConcurrentChange = 'concurrent_change',
+  /** Only a payout held for funds (HELD_FOR_FUNDS) can be cancelled while held. */
+  NotHeld = 'not_held',
   /** Only a REQUIRES_ATTENTION payout is settled by a person. */
   NotRequiringAttention = 'not_requiring_attention',
   /** The payout already has an open proposal. */

@@ -15,7 +15,8 @@ export type OperatorActionName =
   | 'bene_approve'
   | 'bene_reject'
   | 'token_issue'
-  | 'token_revoke';
+  | 'token_revoke'
+  | 'cancel_held';
 
 export interface OperatorActionEntry {
   /** The human answerable (Operator.id). */

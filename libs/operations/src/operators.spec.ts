@@ -26,6 +26,7 @@ describe('operator roles', () => {
       beneficiary: false,
       decide: false,
       approve_payout: false,
+      cancel_held: false,
       tokens: false,
     },
     operator: {
@@ -37,6 +38,7 @@ describe('operator roles', () => {
       beneficiary: true,
       decide: false,
       approve_payout: true,
+      cancel_held: true,
       tokens: false,
     },
     approver: {
@@ -48,6 +50,7 @@ describe('operator roles', () => {
       beneficiary: true,
       decide: true,
       approve_payout: true,
+      cancel_held: true,
       tokens: true,
     },
   };

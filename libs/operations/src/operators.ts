@@ -65,6 +65,11 @@ export const ACTION_ROLE = {
    * needs (operator or approver), checked by the use case; a token never decides.
    */
   approve_payout: 'operator',
+  /**
+   * Cancel a payout held for funds (issue 32): it was never sent, so it ends REJECTED and nothing
+   * moves; one person may (a token too: it is a program acting for its issuer).
+   */
+  cancel_held: 'operator',
   /** Issue, list and revoke automation tokens (the secret shown once, stored hashed). */
   tokens: 'approver',
 } as const satisfies Record<string, OperatorRole>;

@@ -46,6 +46,7 @@ const OPERATIONS_TITLES: Readonly<Record<OperationsErrorCode, string>> = {
   [OperationsErrorCode.InFlight]: 'A worker holds the payout',
   [OperationsErrorCode.NoStatusEndpoint]: 'No status endpoint for this kind',
   [OperationsErrorCode.ConcurrentChange]: 'Changed meanwhile',
+  [OperationsErrorCode.NotHeld]: 'Not held for funds',
   [OperationsErrorCode.NotRequiringAttention]: 'Not requiring attention',
   [OperationsErrorCode.ProposalOpen]: 'A proposal is open',
   [OperationsErrorCode.ProposalDecided]: 'The proposal is decided',

@@ -46,6 +46,7 @@ export * from './funds/balance-readings.js';
 export * from './funds/balance-reader.js';
 export * from './funds/balance-reader.config.js';
 export * from './funds/funds-alerts.config.js';
+export * from './funds/funds-hold.config.js';
 export * from './funds-alerts.gauges.js';
 export * from './funds/funds-view.js';
 export * from './funds.gauges.js';

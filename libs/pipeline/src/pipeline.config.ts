@@ -7,6 +7,7 @@ import { parseReplyTopics } from './queries/reply-topics.js';
 import { keyProblem } from '#ledger';
 import { BALANCE_VARS } from './funds/balance-reader.config.js';
 import { FUNDS_ALERT_VARS } from './funds/funds-alerts.config.js';
+import { FUNDS_HOLD_VARS } from './funds/funds-hold.config.js';
 
 /** A development key, so `npm run demo` works out of the box. Production must set its own. */
 export const DEVELOPMENT_DEAD_LETTER_DIGEST_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -179,6 +180,7 @@ export const pipelineConfig = defineSection('pipeline', {
   ...APPROVAL_VARS,
   ...BALANCE_VARS,
   ...FUNDS_ALERT_VARS,
+  ...FUNDS_HOLD_VARS,
 });
 
 export type PipelineConfig = SectionValues<typeof pipelineConfig.vars>;

@@ -4,10 +4,17 @@ import { amountSchema, feeAmountSchema, RULE } from './common.schema.js';
  * AWAITING_APPROVAL (issue 30): held at intake by the account's approval policy, before the executor
  * may claim it; approved, it is RECEIVED again (`payouts.payout.approved`), rejected or expired it
  * is REJECTED (`approval_rejected`, `approval_expired`). Nothing was sent to the provider.
+ *
+ * HELD_FOR_FUNDS (issue 32, ADR 0027): an account with holding on (FUNDS_HOLD) keeps a payout (a
+ * batch whole) that does not fit its provider balance here instead of sending it to bounce
+ * (`reason` `insufficient_funds`, or `no_balance_reading` before the first reading); it is sent
+ * (`submitting`) when a reading shows room, or, held past the account's maximum hold, REJECTED with
+ * `reason` `funds_hold_expired`. Nothing was sent to the provider while it was held.
  */
 export const PAYOUT_STATUSES = [
   'RECEIVED',
   'AWAITING_APPROVAL',
+  'HELD_FOR_FUNDS',
   'SUBMITTING',
   'PENDING',
   'UNKNOWN',
@@ -44,6 +51,7 @@ export type ProviderSubState = (typeof PROVIDER_SUB_STATES)[number];
 export const BATCH_STATUSES = [
   'RECEIVED',
   'AWAITING_APPROVAL',
+  'HELD_FOR_FUNDS',
   'SUBMITTING',
   'PROCESSING',
   'UNKNOWN',

@@ -141,6 +141,18 @@ export const PAYOUT_ROUTES: readonly OpsRoute[] = [
     run: (s, c) => s.useCases.recheckPayout.execute(c.who, payoutRef(c)),
   },
   {
+    name: 'cancelHeldPayout',
+    method: 'post',
+    path: '/ops/payouts/{accountId}/{transferId}/cancel-hold',
+    action: 'cancel_held',
+    summary:
+      'cancel a payout held for funds (HELD_FOR_FUNDS, never sent): it ends REJECTED, reason cancelled_while_held (recorded with the operator)',
+    parameters: [ACCOUNT, TRANSFER],
+    answer: { status: 200, description: 'the payout, REJECTED', schema: ref('Payout') },
+    errors: [401, 403, 404, 409],
+    run: (s, c) => s.useCases.cancelHeldPayout.execute(c.who, payoutRef(c)),
+  },
+  {
     name: 'proposeSettlement',
     method: 'post',
     path: '/ops/payouts/{accountId}/{transferId}/proposals',

@@ -24,6 +24,7 @@ import { SearchPayouts } from './search-payouts/search-payouts.use-case.js';
 import { DecideApproval } from './decide-approval/decide-approval.use-case.js';
 import { GetApproval, ListApprovals } from './list-approvals/list-approvals.use-case.js';
 import { GetFunds } from './get-funds/get-funds.use-case.js';
+import { CancelHeldPayout } from './cancel-held/cancel-held.use-case.js';
 
 // Only what the HTTP edge and the wiring need: the use cases, their commands and parse functions.
 export type { OperationsPorts, ReplayDead } from './operations.ports.js';
@@ -93,6 +94,7 @@ export const OPERATIONS_USE_CASES = {
   getApproval: GetApproval,
   decideApproval: DecideApproval,
   getFunds: GetFunds,
+  cancelHeldPayout: CancelHeldPayout,
 } as const satisfies Record<string, new (p: OperationsPorts) => object>;
 
 export type OperationsUseCases = {

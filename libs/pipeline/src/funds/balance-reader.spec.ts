@@ -9,10 +9,11 @@ import { BalanceReader } from './balance-reader.js';
 const diagnostics = { endpoint: 'getBalance', requestId: 'r', sent: true, attempts: 1, durationMs: 1 };
 
 /** The repository's behaviour in memory: the claim, the reading kept across a failure. */
-function memoryReadings() {
+function memoryReadings(clock: () => Date) {
   const rows = new Map<string, StoredBalanceReading & { due: boolean; failure?: string }>();
   const marked: string[] = [];
   const repo = {
+    clock: () => Promise.resolve(clock()),
     claimDue: (_db: unknown, ids: readonly string[]) => {
       const due = ids.filter((id) => rows.get(id)?.due ?? true);
       for (const id of due) {
@@ -54,8 +55,12 @@ function memoryReadings() {
   return { repo: repo as unknown as BalanceReadingRepository, rows, marked };
 }
 
-function reader(answers: Array<ProviderResult<AccountBalance>>, intervalMs = 60_000) {
-  const { repo, rows, marked } = memoryReadings();
+function reader(
+  answers: Array<ProviderResult<AccountBalance>>,
+  intervalMs = 60_000,
+  clock: () => Date = () => new Date('2026-11-27T10:00:00Z'),
+) {
+  const { repo, rows, marked } = memoryReadings(clock);
   const counted: string[] = [];
   const asked: string[] = [];
   const r = new BalanceReader(
@@ -86,7 +91,7 @@ const ok = (available: string, readAt: Date): ProviderResult<AccountBalance> => 
 describe('the balance reader (issue 32)', () => {
   it('reads a due account once, keeps the reading, and counts it', async () => {
     const at = new Date('2026-11-27T10:00:00Z');
-    const { r, counted, asked } = reader([ok('12.30', at)]);
+    const { r, counted, asked } = reader([ok('12.30', new Date('2026-11-27T10:00:01Z'))]);
     await r.step();
     await r.step();
     assert.deepEqual(asked, ['a'], 'claimed: not read again before its interval');
@@ -97,7 +102,7 @@ describe('the balance reader (issue 32)', () => {
   it('a failed read keeps the last reading and its time, and is counted by outcome', async () => {
     const at = new Date('2026-11-27T10:00:00Z');
     const { r, rows, counted, marked } = reader([
-      ok('12.30', at),
+      ok('12.30', new Date('2026-11-27T10:00:01Z')),
       { outcome: 'unknown', reason: 'timeout', diagnostics },
     ]);
     await r.step();
@@ -107,6 +112,23 @@ describe('the balance reader (issue 32)', () => {
     assert.deepEqual(await r.latest('a'), { available: '12.30', readAt: at });
     assert.equal(rows.get('a')?.failures, 1);
     assert.deepEqual(counted, ['a:success', 'a:unknown']);
+  });
+
+  it("the reading's time is when it was asked, on the database's clock, not when the answer came", async () => {
+    // A payout sent while the call is in the air must count as not in the reading (ADR 0027): the
+    // time is taken before the call, from the database (the clock of the ledger's sent_at).
+    const askedAt = new Date('2026-11-27T09:59:59.100Z');
+    const answeredAt = new Date('2026-11-27T10:00:02Z');
+    const callsBeforeClock: number[] = [];
+    const t = reader([ok('50.00', answeredAt)], 60_000, () => {
+      callsBeforeClock.push(t.asked.length);
+      return askedAt;
+    });
+    const { r } = t;
+    await r.step();
+    assert.deepEqual(callsBeforeClock, [0], 'the clock is read once, before the call');
+    assert.deepEqual(t.asked, ['a']);
+    assert.deepEqual(await r.latest('a'), { available: '50.00', readAt: askedAt });
   });
 
   it('off (interval 0) and unknown accounts: a notice marks nothing', async () => {

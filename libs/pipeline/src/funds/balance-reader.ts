@@ -104,11 +104,18 @@ export class BalanceReader implements BalanceReadings {
     return 'idle';
   }
 
-  /** Reads one account and keeps the answer; a failure keeps the last reading. */
+  /**
+   * Reads one account and keeps the answer; a failure keeps the last reading. The reading's time is
+   * when it was asked, on Postgres's clock (the clock of the ledger's `sent_at`), not when the answer
+   * came: a payout sent while the call was in the air is then counted as not in the reading, even if
+   * the provider's answer included it. Counted twice at worst, and held until the next reading; never
+   * counted by neither side (hold for funds, ADR 0027).
+   */
   async readOne(accountId: string): Promise<void> {
+    const askedAt = await this.d.readings.clock(this.d.pool);
     const r = await this.d.provider.balance(accountId);
     if (r.outcome === 'success') {
-      await this.d.readings.record(this.d.pool, accountId, r.data.available, r.data.ledger, r.data.readAt);
+      await this.d.readings.record(this.d.pool, accountId, r.data.available, r.data.ledger, askedAt);
       this.d.metrics?.read(accountId, 'success');
       return;
     }

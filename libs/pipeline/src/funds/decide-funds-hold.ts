@@ -30,8 +30,9 @@ export interface SentFact {
  * - Nothing else is counted: payouts not sent (waiting, held, awaiting approval) are the
  *   candidates themselves, placed one by one by `decideFundsHold`.
  * Each payout is counted once at most (one entry per payout; a batch is one entry, its total).
- * The edge: a call in the air at the reading's time that the provider took before answering the
- * reading is counted by neither side; the threshold (FUNDS_HOLD_THRESHOLD) is the margin for it.
+ * The edge: a payout sent while the balance call was in the air. The reading's time is when it was
+ * asked, on the ledger's clock (BalanceReader), so such a payout is counted even if the provider's
+ * answer included it: twice at worst (held until the next reading), never by neither side.
  */
 export function unreflected(sent: readonly SentFact[], readAt: Date): bigint {
   let sum = 0n;

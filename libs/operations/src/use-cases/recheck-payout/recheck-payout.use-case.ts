@@ -55,6 +55,11 @@ export class RecheckPayout {
           OperationsErrorCode.NotSubmitted,
           `payout ${transferId} waits for approval under its account's policy: nothing was sent`,
         );
+      case 'HELD_FOR_FUNDS':
+        throw new OperationsError(
+          OperationsErrorCode.NotSubmitted,
+          `payout ${transferId} is held for funds (its account's balance does not cover it): nothing was sent; it is sent when a balance reading shows room`,
+        );
       case 'REQUIRES_ATTENTION':
         return this.reopen(who, row);
       case 'PENDING':
