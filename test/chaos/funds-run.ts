@@ -31,10 +31,10 @@ import {
 export { FUNDS_ACCOUNT, FUNDS_START };
 
 /** The services' settings for the held account: holding on, readings every second. */
-export function fundsServiceEnv(): Record<string, string> {
+export function fundsServiceEnv(variant: keyof typeof FUNDS_MAX_HOLD): Record<string, string> {
   return {
     FUNDS_HOLD: JSON.stringify([
-      { accountId: FUNDS_ACCOUNT.accountId, threshold: FUNDS_THRESHOLD, maxHold: FUNDS_MAX_HOLD },
+      { accountId: FUNDS_ACCOUNT.accountId, threshold: FUNDS_THRESHOLD, maxHold: FUNDS_MAX_HOLD[variant] },
     ]),
     BALANCE_READ_INTERVAL_MS: String(FUNDS_READ_INTERVAL_MS),
   };
@@ -191,6 +191,7 @@ export async function fundsChecks(
   commands: readonly PlannedCommand[],
   driver: FundsDriver,
   batchDelayMs: number,
+  variant: keyof typeof FUNDS_MAX_HOLD,
 ): Promise<{ checks: Check[]; figure: string }> {
   const mine = commands.filter((c) => c.account === FUNDS_ACCOUNT.accountId);
   const batchOf = new Map<string, string>();
@@ -240,7 +241,7 @@ export async function fundsChecks(
   const count = (k: HeldRow['kind']) =>
     `${held.filter((x) => x.kind === k).length} of ${rows.filter((x) => x.kind === k).length} ${k === 'batch' ? 'batches' : 'payouts'}`;
   const figure =
-    `account ${FUNDS_ACCOUNT.accountId} (threshold ${FUNDS_THRESHOLD}, maximum hold ${FUNDS_MAX_HOLD}, readings every ${FUNDS_READ_INTERVAL_MS} ms): ` +
+    `account ${FUNDS_ACCOUNT.accountId} (threshold ${FUNDS_THRESHOLD}, maximum hold ${FUNDS_MAX_HOLD[variant]}, readings every ${FUNDS_READ_INTERVAL_MS} ms): ` +
     `held ${count('payout')} and ${count('batch')}; ${released} released after funding, ${expired} ended funds_hold_expired; ` +
     `funded ${driver.counts.funded} times with ${rupees(driver.step)} (${rupees(driver.counts.fundedPaise)} in all, from ${FUNDS_START}; then everything at the end); ` +
     `${refusals.length} refused by the provider for insufficient balance (${edge.excused} the documented edge: a call in the air at a reading); ` +

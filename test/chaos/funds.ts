@@ -42,7 +42,7 @@ export const FUNDS_ALL = '9999999999.00';
 /** FUNDS_HOLD's threshold for the account: kept back, the margin for a call in the air. */
 export const FUNDS_THRESHOLD = '0';
 /** The account's maximum hold (FUNDS_HOLD maxHold): inside the run, so some holds expire. */
-export const FUNDS_MAX_HOLD = '1m';
+export const FUNDS_MAX_HOLD = { full: '60s', short: '20s' } as const;
 /** BALANCE_READ_INTERVAL_MS in a run with holds: a held payout waits for a reading at most this. */
 export const FUNDS_READ_INTERVAL_MS = 1_000;
 /** How often the harness looks at the account's latest reading (to know the readings' times). */

@@ -372,7 +372,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       DEAD_LETTER_DIGEST_KEY: CHAOS_DEAD_LETTER_KEY,
       OUTBOX_TRANSPORT: cfg.outboxTransport,
       ...FAST_RECONCILE,
-      ...(cfg.fundsHold ? fundsServiceEnv() : {}),
+      ...(cfg.fundsHold ? fundsServiceEnv(cfg.variant) : {}),
     });
     const services = ports.services.map(
       (port, i) =>
@@ -1102,7 +1102,9 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
     );
     const fundsResult =
-      funds && pool ? await fundsChecks(pool, sandboxUrl, commands, funds, BATCH_DELAY_MS) : undefined;
+      funds && pool
+        ? await fundsChecks(pool, sandboxUrl, commands, funds, BATCH_DELAY_MS, cfg.variant)
+        : undefined;
     checks.push(...(fundsResult?.checks ?? []));
     const asked = {
       kill: cfg.kills,
