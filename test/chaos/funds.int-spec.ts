@@ -152,6 +152,32 @@ describe('chaos: hold for funds checks', () => {
       const r = unexcusedRefusals([{ ...refusal, at: 16_000 }], facts({ readings: [12_000] }));
       assert.equal(r.excused, 1);
     });
+    it('a call in the air for a whole reading interval near it excuses it, though no look saw the reading', () => {
+      const r = unexcusedRefusals(
+        [refusal],
+        facts({
+          sentAt: new Map([
+            ['x', 10_000],
+            ['y', 7_000],
+          ]),
+          takenAt: new Map([['y', 8_500]]),
+          readings: [],
+        }),
+      );
+      assert.equal(r.excused, 1);
+      const short = unexcusedRefusals(
+        [refusal],
+        facts({
+          sentAt: new Map([
+            ['x', 10_000],
+            ['y', 7_000],
+          ]),
+          takenAt: new Map([['y', 7_900]]),
+          readings: [],
+        }),
+      );
+      assert.equal(short.excused, 0);
+    });
     it('a reading with a call in the air long before the sending does not excuse it', () => {
       const r = unexcusedRefusals(
         [{ ...refusal, at: 40_020 }],

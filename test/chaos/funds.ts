@@ -46,7 +46,7 @@ export const FUNDS_MAX_HOLD = { full: '60s', short: '20s' } as const;
 /** BALANCE_READ_INTERVAL_MS in a run with holds: a held payout waits for a reading at most this. */
 export const FUNDS_READ_INTERVAL_MS = 1_000;
 /** How often the harness looks at the account's latest reading (to know the readings' times). */
-export const FUNDS_SAMPLE_MS = 250;
+export const FUNDS_SAMPLE_MS = 100;
 /** A call in the air at a reading within this before the refused payout's sending excuses it. */
 export const FUNDS_EDGE_WINDOW_MS = 3 * FUNDS_READ_INTERVAL_MS + 2_000;
 /** Two payouts created this close are not judged for order (intake of two instances commits in either order). */
@@ -123,8 +123,8 @@ export interface EdgeFacts {
  * The refusals that are not the documented edge. A refusal of X is excused when some payout Y of
  * the account (X included) was in the air at a reading near X's sending: sent at or before the
  * reading's time, taken by the provider after it (X: refused after it). Near: the reading is at
- * most FUNDS_EDGE_WINDOW_MS before X's sending and before the refusal. A call in the air longer
- * than the harness's look at the readings counts as spanning one even when no look saw it.
+ * most FUNDS_EDGE_WINDOW_MS before X's sending and before the refusal. A call in the air for at
+ * least the reading interval spans a reading even when the harness's looks missed it.
  */
 export function unexcusedRefusals(
   refusals: readonly Refusal[],
@@ -152,7 +152,7 @@ export function unexcusedRefusals(
     const edge = spans.find(
       (y) =>
         f.readings.some((t) => t >= y.from && t < y.to && t >= lo && t <= hi) ||
-        (y.to - y.from >= FUNDS_SAMPLE_MS && y.from <= hi && y.to >= lo),
+        (y.to - y.from >= FUNDS_READ_INTERVAL_MS && y.from <= hi && y.to >= lo),
     );
     if (edge) {
       excused += 1;
