@@ -80,7 +80,7 @@ export class FundsDriver {
       (async () => {
         while (this.funding) {
           await sleep(FUNDS_EVERY_MS);
-          if (this.funding) await this.fund(rupees(this.step)).catch(() => undefined);
+          if (this.funding) await this.fund(rupees(this.step), true).catch(() => undefined);
         }
       })(),
       (async () => {
@@ -95,8 +95,7 @@ export class FundsDriver {
   /** The last command is sent: everything still held can be funded. */
   async finish(): Promise<void> {
     this.funding = false;
-    await this.fund(FUNDS_ALL);
-    this.counts.funded -= 1; // the end's top-up is not one of the run's steps
+    await this.fund(FUNDS_ALL, false);
   }
 
   /** Before judging. */
@@ -121,15 +120,17 @@ export class FundsDriver {
     if (t !== null && t !== undefined) this.readings.add(Number(t));
   }
 
-  private async fund(amount: string): Promise<void> {
+  /** `step`: one of the run's fundings (counted); else the end's top-up. */
+  private async fund(amount: string, step: boolean): Promise<void> {
     const res = await fetch(this.forMerchant('/__sandbox/fund', FUNDS_ACCOUNT), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ amount }),
     });
     if (!res.ok) throw new Error(`fund: ${res.status}`);
+    if (!step) return;
     this.counts.funded += 1;
-    if (amount !== FUNDS_ALL) this.counts.fundedPaise += this.step;
+    this.counts.fundedPaise += this.step;
   }
 }
 
