@@ -20,6 +20,8 @@ export interface FundsInputs {
   readonly logger: AppLogger;
   readonly provider: ProviderPort;
   readonly workerMetrics: WorkerMetricsPort;
+  /** A new reading of an account was kept: the claim loops release what it now funds (ADR 0027). */
+  readonly onReading?: (accountId: string) => void;
 }
 
 /**
@@ -37,6 +39,7 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
       logger: i.logger,
       metrics: new PromBalanceReadMetrics(i.registry),
       workerMetrics: i.workerMetrics,
+      ...(i.onReading ? { onReading: i.onReading } : {}),
     },
     balanceReaderSettings(i.config.pipeline),
   );

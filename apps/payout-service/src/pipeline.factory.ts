@@ -46,6 +46,8 @@ import {
   batchSubmitWorkerSettings,
   decisionTimings,
   executorSettings,
+  fundsHoldRule,
+  fundsHoldSettings,
   IntakeService,
   KafkaDeadLetterPublisher,
   LeaseKeeper,
@@ -196,8 +198,10 @@ export function createPipeline(i: PipelineInputs) {
     { recorder, connectors, cipher, leases, logger: executorLog, tracing },
     decisionTimings(c),
   );
+  // Hold for funds (ADR 0027): the accounts in FUNDS_HOLD, checked at start (loadServiceConfig).
+  const fundsHold = fundsHoldRule(fundsHoldSettings(c, provider.accounts.ids));
   const executor = new PayoutExecutor(
-    { ledger: payoutLedger, logger: executorLog, workerMetrics },
+    { ledger: payoutLedger, logger: executorLog, workerMetrics, fundsHold },
     executorSettings(c, owner),
     submission,
   );
@@ -222,7 +226,7 @@ export function createPipeline(i: PipelineInputs) {
     batchSubmissionSettings(c),
   );
   const batchSubmits = new BatchSubmitWorker(
-    { ledger: batchLedger, submission: batchSubmission, logger: executorLog, workerMetrics },
+    { ledger: batchLedger, submission: batchSubmission, logger: executorLog, workerMetrics, fundsHold },
     batchSubmitWorkerSettings(c, owner),
   );
   const batchChecks = new BatchCheckWorker(
@@ -321,6 +325,11 @@ export function createPipeline(i: PipelineInputs) {
     logger: log('funds'),
     provider,
     workerMetrics,
+    // A new reading releases what it funds now in this process (other processes: their idle poll).
+    onReading: (accountId) => {
+      executor.fundsChanged(accountId);
+      batchSubmits.fundsChanged(accountId);
+    },
   });
   const webhooks = createWebhooks({
     config,

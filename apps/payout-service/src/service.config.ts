@@ -23,7 +23,13 @@ import {
   type SignInConfig,
 } from '#operations';
 import { outboxConfig, type OutboxConfig } from '#outbox';
-import { pipelineConfig, type PipelineConfig, webhooksConfig, type WebhooksConfig } from '#pipeline';
+import {
+  fundsHoldSettings,
+  pipelineConfig,
+  type PipelineConfig,
+  webhooksConfig,
+  type WebhooksConfig,
+} from '#pipeline';
 import { providerClientConfig, type ProviderClientConfig, sharedSecretProblems } from '#provider-client';
 import { SERVICE_DEVELOPMENT_DEFAULTS } from './development-defaults.js';
 
@@ -75,6 +81,18 @@ export function loadServiceConfig(
   if (problems.length === beforeAccounts) problems.push(...sharedSecretProblems(providerClient));
   const ledger = load(ledgerConfig);
   const pipeline = load(pipelineConfig);
+  // FUNDS_HOLD against the accounts and the balance reader (ADR 0027): refused at start, not at
+  // the first claim.
+  if (problems.length === 0) {
+    try {
+      fundsHoldSettings(pipeline, [
+        providerClient.PROVIDER_ACCOUNT_ID,
+        ...(providerClient.PROVIDER_ACCOUNTS ?? []).map((a) => a.accountId),
+      ]);
+    } catch (e) {
+      problems.push(e instanceof Error ? e.message : String(e));
+    }
+  }
   const outbox = load(outboxConfig);
   const operations = load(operationsConfig);
   const before = problems.length;

@@ -21,6 +21,15 @@ INSERT INTO batch_item (batch_id, transfer_id, position, amount, entry)
 SELECT $1, t.transfer_id, t.position, t.amount, t.entry
   FROM unnest($2::text[], $3::int[], $4::numeric[], $5::jsonb[]) AS t(transfer_id, position, amount, entry);
 
+-- batch.claimForSubmission.exceptHeld (BatchMoves.claimForSubmission)
+UPDATE batch b
+  SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+      lease_until = now() + make_interval(secs => $2::double precision / 1000),
+      next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
+                ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
+
 -- batch.claimForSubmission (BatchMoves.claimForSubmission)
 UPDATE batch b
   SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
@@ -29,11 +38,35 @@ UPDATE batch b
 WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
+-- batch.fundsCandidates (BatchMoves.fundsCandidates)
+WITH held AS (
+  SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
+    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api, held_since FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
+   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+), fresh AS (
+  SELECT id, account_id, batch_transfer_id, batch_format, request_hash, entry_count, total_amount,
+    status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api, held_since FROM batch WHERE status = 'RECEIVED' AND account_id = $1
+   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+)
+SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2;
+
+-- batch.sendFunded (BatchMoves.sendFunded)
+UPDATE batch b
+  SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+      lease_until = now() + make_interval(secs => $2::double precision / 1000),
+      next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+      sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
+ FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
+WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, m.from_status AS h_from;
+
 -- batch.transition (BatchMoves.transition)
 UPDATE batch b
     SET status = $3, version = b.version + 1, updated_at = now(),
         reference_id = COALESCE($4, b.reference_id), status_code = COALESCE($5, b.status_code),
         reason = COALESCE($6, b.reason), lease_owner = NULL, lease_until = NULL,
+        -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
+        held_since = CASE WHEN $3 = 'HELD_FOR_FUNDS' THEN COALESCE(b.held_since, now()) ELSE b.held_since END,
         totals = $8::jsonb,
         -- The failed watch of its entries (ADR 0018): set here, on entering COMPLETED with a
         -- negative entry, whoever completes it; the watch has its own count.

@@ -35,6 +35,25 @@ SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
   resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
+-- payout.claimForSubmission.exceptHeld (PayoutMoves.claimForSubmission)
+WITH changed AS (
+  UPDATE payout p
+     SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+         lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+         next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+   WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
+                   ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax
+), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
+  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
+  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
+  ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
+  FROM changed ch)
+SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
+
 -- payout.claimForSubmission (PayoutMoves.claimForSubmission)
 WITH changed AS (
   UPDATE payout p
@@ -47,6 +66,42 @@ WITH changed AS (
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
+  ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
+  FROM changed ch)
+SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+  version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+  check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
+
+-- payout.fundsCandidates (PayoutMoves.fundsCandidates)
+WITH held AS (
+  SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+    version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+    resend_refused_at, sub_state, fee_charge, fee_tax, held_since FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
+   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+), fresh AS (
+  SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+    version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+    resend_refused_at, sub_state, fee_charge, fee_tax, held_since FROM payout WHERE status = 'RECEIVED' AND account_id = $1
+   ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+)
+SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2;
+
+-- payout.sendFunded (PayoutMoves.sendFunded)
+WITH changed AS (
+  UPDATE payout p
+     SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+         lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+         next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+         sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
+    FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
+   WHERE p.id = m.id AND p.version = m.from_version AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax, m.from_status AS h_from
+), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
+  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
+  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, ch.h_from, ch.status, ch.version, 'executor',
   ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
   FROM changed ch)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
@@ -90,6 +145,9 @@ WITH changed AS (
          sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
                           WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
          lease_owner = NULL, lease_until = NULL,
+         -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
+         held_since = CASE WHEN m.status = 'HELD_FOR_FUNDS' THEN COALESCE(p.held_since, now())
+                           ELSE p.held_since END,
          -- The provider's fee (issue 32): written with a move into SUCCESS or REVERSED when
          -- the answer says it (money moved or returned); else kept, as batch entries do.
          fee_charge = CASE WHEN m.status IN ('SUCCESS', 'REVERSED') AND m.fee_charge IS NOT NULL

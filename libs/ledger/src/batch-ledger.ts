@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { BatchMoves } from './batch-moves.repository.js';
+import { type FundsClaimResult, type FundsClaimRound, planFundsMoves } from './funds-claim.js';
+import { FundsClaimReads } from './funds-claim.repository.js';
 import { batchItemEvent, batchStateEvent } from './events.js';
 import {
   type ContradictionRepository,
@@ -92,6 +94,7 @@ export interface BatchLedgerDeps {
 export class BatchLedger {
   private readonly log: AppLogger;
   private readonly moves: BatchMoves;
+  private readonly fundsReads = new FundsClaimReads();
 
   /** `moves` is for the ledger's own specs; the service's ledger builds its own. */
   constructor(
@@ -250,11 +253,17 @@ export class BatchLedger {
   }
 
   /** RECEIVED to SUBMITTING for up to `limit` batches no other worker holds, with a lease. */
-  async claimForSubmission(owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
+  async claimForSubmission(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    /** The accounts in FUNDS_HOLD: only `claimWithFunds` sends theirs (none: today's claim). */
+    exceptAccounts: readonly string[] = [],
+  ): Promise<BatchRow[]> {
     assertBatchMove('RECEIVED', 'SUBMITTING', 'a claim');
     return this.transaction(async (tx) => {
       const announce = announcerOf(tx);
-      const rows = await this.moves.claimForSubmission(tx.client, owner, leaseMs, limit);
+      const rows = await this.moves.claimForSubmission(tx.client, owner, leaseMs, limit, exceptAccounts);
       await this.d.outbox.enqueue(
         tx.client,
         rows.map((r) => batchStateEvent(r)),
@@ -267,6 +276,87 @@ export class BatchLedger {
         for (const b of rows) this.line('RECEIVED', b.checkCount, b);
       });
       return rows;
+    });
+  }
+
+  /**
+   * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), as PayoutLedger's for payouts
+   * and under the same per-account lock (payouts and batches spend one room): the first `window`
+   * waiting batches, each one candidate of its total (held or sent whole), the caller's rule, and
+   * its verdicts applied as moves of the ledger (history, event, line): send to SUBMITTING (with
+   * `sent_at`, up to `slots`), hold to HELD_FOR_FUNDS once, reject to REJECTED (never sent).
+   */
+  async claimWithFunds(round: FundsClaimRound): Promise<FundsClaimResult<BatchRow>> {
+    assertBatchMove('RECEIVED', 'SUBMITTING', 'a claim');
+    return this.transaction(async (tx) => {
+      const c = tx.client;
+      const none = { sent: [], held: 0, rejected: 0, slotBound: false };
+      if (!(await this.fundsReads.lock(c, round.accountId))) return { locked: false, ...none };
+      const candidates = await this.moves.fundsCandidates(c, round.accountId, round.window);
+      if (candidates.length === 0) return { locked: true, ...none };
+      const facts = await this.fundsReads.facts(c, round.accountId);
+      const verdicts = round.decide(
+        candidates.map(({ batch, heldSince }) => ({
+          id: batch.id,
+          amount: toPaise(batch.totalAmount),
+          ...(heldSince ? { heldSince } : {}),
+        })),
+        facts,
+      );
+      const plan = planFundsMoves(
+        candidates,
+        verdicts,
+        round.slots,
+        (k) => k.batch.id,
+        (k) => k.batch.status === 'HELD_FOR_FUNDS',
+      );
+      const announce = announcerOf(tx);
+      const sent = await this.moves.sendFunded(
+        c,
+        round.owner,
+        round.leaseMs,
+        plan.send.map((k) => k.batch),
+      );
+      if (sent.length > 0) {
+        await this.d.outbox.enqueue(
+          c,
+          sent.map((s) => batchStateEvent(s.batch)),
+        );
+        await this.d.history.record(
+          c,
+          sent.map((s) => batchHistoryOf(s.from, s.batch, 'executor')),
+        );
+      }
+      announce(() => {
+        for (const s of sent) this.line(s.from, s.batch.checkCount, s.batch, { funds: 'sent' });
+      });
+      let held = 0;
+      let rejected = 0;
+      for (const { candidate, reason } of plan.hold)
+        if (
+          await this.apply(
+            tx,
+            { batch: candidate.batch, to: 'HELD_FOR_FUNDS', fields: { reason }, cause: 'executor' },
+            'batches',
+          )
+        )
+          held++;
+      for (const { candidate, reason, detail } of plan.reject)
+        if (
+          await this.apply(
+            tx,
+            {
+              batch: candidate.batch,
+              to: 'REJECTED',
+              fields: { reason },
+              cause: 'executor',
+              log: { detail },
+            },
+            'batches',
+          )
+        )
+          rejected++;
+      return { locked: true, sent: sent.map((s) => s.batch), held, rejected, slotBound: plan.slotBound };
     });
   }
 

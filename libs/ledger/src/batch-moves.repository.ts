@@ -11,6 +11,12 @@ import {
 } from './ledger.types.js';
 import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, toRow } from './batch-row.js';
 
+/** A waiting batch of a held account, with when it was first held (null: never). */
+export interface FundsCandidateBatch {
+  readonly batch: BatchRow;
+  readonly heldSince: Date | null;
+}
+
 /**
  * Every statement that changes the state of a batch or of its entries (status and version): the
  * ledger's own, and only its (ADR 0003, amendment), as PayoutMoves is for payouts. `updated_at`
@@ -77,7 +83,29 @@ export class BatchMoves {
     return toRow(parent);
   }
 
-  async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<BatchRow[]> {
+  async claimForSubmission(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    exceptAccounts: readonly string[] = [],
+  ): Promise<BatchRow[]> {
+    if (exceptAccounts.length > 0) {
+      // The claim of the accounts not in FUNDS_HOLD (ADR 0027): today's claim but for the held
+      // accounts, whose batches only the funds-aware claim sends (a statement of its own: with holding
+      // off the claim is today's, byte for byte).
+      const { rows } = await db.query<RawBatch>(
+        /* sql: batch.claimForSubmission.exceptHeld */ `UPDATE batch b
+            SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+                lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+          WHERE b.id IN (SELECT id FROM batch WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
+                          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+          RETURNING ${qualify(COLUMNS, 'b')}`,
+        [owner, leaseMs, limit, exceptAccounts],
+      );
+      return rows.map(toRow);
+    }
     const { rows } = await db.query<RawBatch>(
       /* sql: batch.claimForSubmission */ `UPDATE batch b
           SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
@@ -88,6 +116,52 @@ export class BatchMoves {
       [owner, leaseMs, limit],
     );
     return rows.map(toRow);
+  }
+
+  /**
+   * The first waiting batches of a held account (RECEIVED and HELD_FOR_FUNDS), oldest first, at
+   * most `limit`, locked for the caller's transaction (SKIP LOCKED), each status through its own
+   * partial index, then merged in order.
+   */
+  async fundsCandidates(db: Db, accountId: string, limit: number): Promise<FundsCandidateBatch[]> {
+    const { rows } = await db.query<RawBatch & { held_since: Date | null }>(
+      /* sql: batch.fundsCandidates */ `WITH held AS (
+         SELECT ${COLUMNS}, held_since FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), fresh AS (
+         SELECT ${COLUMNS}, held_since FROM batch WHERE status = 'RECEIVED' AND account_id = $1
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2`,
+      [accountId, limit],
+    );
+    return rows.map((r) => ({ batch: toRow(r), heldSince: r.held_since }));
+  }
+
+  /**
+   * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
+   * the claim does, from the version (and status) the caller read, with `sent_at`; a held batch's
+   * hold reason is cleared. Returns the moved rows and the status each left (for the history).
+   */
+  async sendFunded(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    from: ReadonlyArray<Pick<BatchRow, 'id' | 'version' | 'status'>>,
+  ): Promise<Array<{ batch: BatchRow; from: BatchStatus }>> {
+    if (from.length === 0) return [];
+    const { rows } = await db.query<RawBatch & { h_from: BatchStatus }>(
+      /* sql: batch.sendFunded */ `UPDATE batch b
+          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000),
+              next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+              sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
+         FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
+        WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+        RETURNING ${qualify(COLUMNS, 'b')}, m.from_status AS h_from`,
+      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status)],
+    );
+    return rows.map((r) => ({ batch: toRow(r), from: r.h_from }));
   }
 
   async transition(
@@ -110,6 +184,8 @@ export class BatchMoves {
           SET status = $3, version = b.version + 1, updated_at = now(),
               reference_id = COALESCE($4, b.reference_id), status_code = COALESCE($5, b.status_code),
               reason = COALESCE($6, b.reason), lease_owner = NULL, lease_until = NULL,
+              -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
+              held_since = CASE WHEN $3 = 'HELD_FOR_FUNDS' THEN COALESCE(b.held_since, now()) ELSE b.held_since END,
               totals = $8::jsonb,
               -- The failed watch of its entries (ADR 0018): set here, on entering COMPLETED with a
               -- negative entry, whoever completes it; the watch has its own count.

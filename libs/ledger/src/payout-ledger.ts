@@ -26,6 +26,8 @@ import {
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { PayoutMoves } from './payout-moves.repository.js';
+import { type FundsClaimResult, type FundsClaimRound, planFundsMoves } from './funds-claim.js';
+import { FundsClaimReads } from './funds-claim.repository.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
 import { toPaise } from './money.js';
 
@@ -93,6 +95,7 @@ export interface PayoutLedgerDeps {
 export class PayoutLedger {
   private readonly loggers = new Map<ChangeSource, AppLogger>();
   private readonly moves: PayoutMoves;
+  private readonly fundsReads = new FundsClaimReads();
 
   /** `moves` is for the ledger's own specs; the service's ledger builds its own. */
   constructor(
@@ -203,13 +206,19 @@ export class PayoutLedger {
    * RECEIVED to SUBMITTING for up to `limit` rows no other worker holds, with a lease and a new
    * attempt, committed before any provider call (a crash then leaves a SUBMITTING row to recover).
    */
-  async claimForSubmission(owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
+  async claimForSubmission(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    /** The accounts in FUNDS_HOLD: only `claimWithFunds` sends theirs (none: today's claim). */
+    exceptAccounts: readonly string[] = [],
+  ): Promise<PayoutRow[]> {
     assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
     return this.transaction(
       async (tx) => {
         const announce = announcerOf(tx);
         // The claim writes the history rows itself (one statement).
-        const rows = await this.moves.claimForSubmission(tx.client, owner, leaseMs, limit);
+        const rows = await this.moves.claimForSubmission(tx.client, owner, leaseMs, limit, exceptAccounts);
         await this.enqueue(tx.client, rows);
         announce(() => {
           for (const r of rows) this.line('executor', 'RECEIVED', r.checkCount, undefined, r);
@@ -223,6 +232,95 @@ export class PayoutLedger {
           {
             attributes: { 'payouts.source': 'executor' },
             parentsOf: (rows: PayoutRow[]) => rows.map((r) => r.traceparent),
+          },
+          run,
+        ),
+    );
+  }
+
+  /**
+   * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), in one transaction under the
+   * account's advisory lock (taken without waiting: held elsewhere, the round is skipped,
+   * `locked: false`): the latest reading, what was sent after it and the first `window` waiting
+   * payouts (RECEIVED and HELD_FOR_FUNDS, oldest first, SKIP LOCKED) go to the caller's rule
+   * (`decide`), and its verdicts are applied here, each a move of the ledger (history, event,
+   * line): send, to SUBMITTING as the claim does, with `sent_at`, up to `slots` (the rest is left
+   * for the next round); hold, to HELD_FOR_FUNDS with its reason and `held_since`, once (a held
+   * payout that stays held is not written); reject, REJECTED with the rule's reason and detail
+   * (never sent: attempt 0, so no failed watch starts).
+   */
+  async claimWithFunds(round: FundsClaimRound): Promise<FundsClaimResult<PayoutRow>> {
+    assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
+    return this.transaction(
+      async (tx) => {
+        const c = tx.client;
+        const none = { sent: [], held: 0, rejected: 0, slotBound: false };
+        if (!(await this.fundsReads.lock(c, round.accountId))) return { locked: false, ...none };
+        const candidates = await this.moves.fundsCandidates(c, round.accountId, round.window);
+        if (candidates.length === 0) return { locked: true, ...none };
+        const facts = await this.fundsReads.facts(c, round.accountId);
+        const verdicts = round.decide(
+          candidates.map(({ row, heldSince }) => ({
+            id: row.id,
+            amount: toPaise(row.amount),
+            ...(heldSince ? { heldSince } : {}),
+          })),
+          facts,
+        );
+        const plan = planFundsMoves(
+          candidates,
+          verdicts,
+          round.slots,
+          (k) => k.row.id,
+          (k) => k.row.status === 'HELD_FOR_FUNDS',
+        );
+        const announce = announcerOf(tx);
+        const sent = await this.moves.sendFunded(
+          c,
+          round.owner,
+          round.leaseMs,
+          plan.send.map((k) => k.row),
+        );
+        await this.enqueue(c, sent);
+        const from = new Map(plan.send.map((k) => [k.row.id, k.row]));
+        announce(() => {
+          for (const r of sent) {
+            const before = from.get(r.id);
+            this.line('executor', before?.status ?? 'RECEIVED', r.checkCount, { funds: 'sent' }, r);
+          }
+        });
+        const moved = await this.apply(
+          tx,
+          [
+            ...plan.hold.map(({ candidate, reason }) => ({
+              row: candidate.row,
+              to: 'HELD_FOR_FUNDS' as const,
+              fields: { reason },
+            })),
+            ...plan.reject.map(({ candidate, reason, detail }) => ({
+              row: candidate.row,
+              to: 'REJECTED' as const,
+              fields: { reason, lastError: { reason, detail } },
+              log: { detail },
+            })),
+          ],
+          'executor',
+        );
+        const to = (s: PayoutStatus) => moved.filter((r) => r?.status === s).length;
+        return {
+          locked: true,
+          sent,
+          held: to('HELD_FOR_FUNDS'),
+          rejected: to('REJECTED'),
+          slotBound: plan.slotBound,
+        };
+      },
+      (run) =>
+        (this.d.tracing ?? NOOP_TRACING).inSpan(
+          'ledger funds claim',
+          {
+            attributes: { 'payouts.source': 'executor' },
+            parentsOf: (r: FundsClaimResult<PayoutRow>) => r.sent.map((row) => row.traceparent),
           },
           run,
         ),

@@ -9,6 +9,12 @@ import {
 import { type HistoryCause, type OperatorActor } from './history.repository.js';
 import { COLUMNS, type Db, type RawPayout, toRow } from './payout-row.js';
 
+/** A waiting payout of a held account, with when it was first held (null: never). */
+export interface FundsCandidateRow {
+  readonly row: PayoutRow;
+  readonly heldSince: Date | null;
+}
+
 export interface TransitionMove {
   readonly id: string;
   readonly fromVersion: number;
@@ -110,7 +116,33 @@ export class PayoutMoves {
    * database, a burst after autovacuum saw it empty) it estimated fewer RECEIVED rows than the
    * limit and sorted the whole backlog (issue 23; test/ledger/plans-without-statistics.int-spec.ts).
    */
-  async claimForSubmission(db: Db, owner: string, leaseMs: number, limit: number): Promise<PayoutRow[]> {
+  async claimForSubmission(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    exceptAccounts: readonly string[] = [],
+  ): Promise<PayoutRow[]> {
+    if (exceptAccounts.length > 0) {
+      // The claim of the accounts not in FUNDS_HOLD (ADR 0027): today's claim but for the held
+      // accounts, whose payouts only the funds-aware claim sends. A statement of its own, so with
+      // holding off the claim is today's, byte for byte.
+      const { rows } = await db.query<RawPayout>({
+        name: 'payout.claimForSubmission.exceptHeld',
+        text: /* sql: payout.claimForSubmission.exceptHeld */ `WITH changed AS (
+           UPDATE payout p
+              SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+                  lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                  next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+            WHERE p.id IN (SELECT id FROM payout WHERE status = 'RECEIVED' AND account_id <> ALL($4::text[])
+                            ORDER BY created_at LIMIT (SELECT $3::int) FOR UPDATE SKIP LOCKED)
+            RETURNING ${qualify(COLUMNS, 'p')}
+         ), history AS (${historyOf("'RECEIVED'", "'executor'")})
+         SELECT ${COLUMNS} FROM changed`,
+        values: [owner, leaseMs, limit, exceptAccounts],
+      });
+      return rows.map(toRow);
+    }
     const { rows } = await db.query<RawPayout>({
       name: 'payout.claimForSubmission',
       text: /* sql: payout.claimForSubmission */ `WITH changed AS (
@@ -125,6 +157,57 @@ export class PayoutMoves {
        SELECT ${COLUMNS} FROM changed`,
       values: [owner, leaseMs, limit],
     });
+    return rows.map(toRow);
+  }
+
+  /**
+   * The first waiting payouts of a held account (RECEIVED and HELD_FOR_FUNDS), oldest first, at
+   * most `limit`, locked for the caller's transaction (SKIP LOCKED: a row another transaction
+   * holds is not a candidate this round). Each status through its own partial index (held:
+   * payout_held_for_funds_idx; new: payout_received_idx), then merged in order.
+   */
+  async fundsCandidates(db: Db, accountId: string, limit: number): Promise<FundsCandidateRow[]> {
+    const { rows } = await db.query<RawPayout & { held_since: Date | null }>(
+      /* sql: payout.fundsCandidates */ `WITH held AS (
+         SELECT ${COLUMNS}, held_since FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), fresh AS (
+         SELECT ${COLUMNS}, held_since FROM payout WHERE status = 'RECEIVED' AND account_id = $1
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2`,
+      [accountId, limit],
+    );
+    return rows.map((r) => ({ row: toRow(r), heldSince: r.held_since }));
+  }
+
+  /**
+   * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
+   * the claim does (lease, a new attempt, due after the lease), from the version the caller read,
+   * with `sent_at` (when the sending started: what the next balance reading may not yet show). A
+   * held payout's hold reason is cleared: it is on its way.
+   */
+  async sendFunded(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    from: ReadonlyArray<Pick<PayoutRow, 'id' | 'version' | 'status'>>,
+  ): Promise<PayoutRow[]> {
+    if (from.length === 0) return [];
+    const { rows } = await db.query<RawPayout>(
+      /* sql: payout.sendFunded */ `WITH changed AS (
+         UPDATE payout p
+            SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+                lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+                sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
+           FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
+          WHERE p.id = m.id AND p.version = m.from_version AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+          RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from
+       ), history AS (${historyOf('ch.h_from', "'executor'")})
+       SELECT ${COLUMNS} FROM changed`,
+      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status)],
+    );
     return rows.map(toRow);
   }
 
@@ -194,6 +277,9 @@ export class PayoutMoves {
                 sub_state = CASE WHEN m.status IN ('SUCCESS', 'FAILED', 'REJECTED', 'REVERSED') THEN NULL
                                  WHEN m.set_sub_state THEN m.sub_state ELSE p.sub_state END,
                 lease_owner = NULL, lease_until = NULL,
+                -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
+                held_since = CASE WHEN m.status = 'HELD_FOR_FUNDS' THEN COALESCE(p.held_since, now())
+                                  ELSE p.held_since END,
                 -- The provider's fee (issue 32): written with a move into SUCCESS or REVERSED when
                 -- the answer says it (money moved or returned); else kept, as batch entries do.
                 fee_charge = CASE WHEN m.status IN ('SUCCESS', 'REVERSED') AND m.fee_charge IS NOT NULL

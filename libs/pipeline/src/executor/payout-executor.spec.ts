@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type PayoutLedger, type PayoutRow } from '#ledger';
+import { type FundsClaimRound, type PayoutLedger, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { payoutRow, strictFake } from '#test-support';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
@@ -93,5 +93,117 @@ describe('PayoutExecutor loop', () => {
     assert.deepEqual(h.failed, ['executor', 'executor', 'executor']);
     h.sends.get('a')!();
     await h.executor.stop();
+  });
+});
+
+/**
+ * An executor with one account in FUNDS_HOLD over a fake ledger: the other accounts' claim answers
+ * from `due`, the held account's funds-aware rounds from `heldDue` (sending what the slots allow,
+ * slot-bound while more is left). Sends end at once unless `hold` is set.
+ */
+function heldHarness(concurrency: number, idlePollMs = 60_000) {
+  const due: PayoutRow[] = [];
+  const heldDue: PayoutRow[] = [];
+  const claims: Array<{ limit: number; except: unknown }> = [];
+  const rounds: Array<{ accountId: string; slots: number }> = [];
+  const sent: string[] = [];
+  const ledger = strictFake<PayoutLedger>('ledger', {
+    claimForSubmission: async (...args: unknown[]) => {
+      claims.push({ limit: args[2] as number, except: args[3] });
+      return due.splice(0, args[2] as number);
+    },
+    claimWithFunds: async (r: FundsClaimRound) => {
+      rounds.push({ accountId: r.accountId, slots: r.slots });
+      const out = heldDue.splice(0, r.slots);
+      return { locked: true, sent: out, held: 0, rejected: 0, slotBound: heldDue.length > 0 };
+    },
+  });
+  const submission = strictFake<PayoutSubmission>('submission', {
+    run: async (row: PayoutRow) => {
+      sent.push(row.transferId);
+      await delay(1);
+    },
+  });
+  const logger = { error: () => undefined, info: () => undefined } as unknown as AppLogger;
+  // The rule itself is the ledger's caller's (funds/fundsHoldRule); this fake ledger never asks it.
+  const fundsHold = { accountIds: ['acc_h'], decide: () => () => [] };
+  const executor = new PayoutExecutor(
+    { ledger, logger, fundsHold },
+    { owner: 'o', concurrency, leaseMs: 1_000, idlePollMs },
+    submission,
+  );
+  return { executor, due, heldDue, claims, rounds, sent };
+}
+
+describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
+  it('without a held account the claim is called as today (three arguments, no funds round)', async () => {
+    const calls: unknown[][] = [];
+    const ledger = strictFake<PayoutLedger>('ledger', {
+      claimForSubmission: async (...args: unknown[]) => {
+        calls.push(args);
+        return [];
+      },
+    });
+    const executor = new PayoutExecutor(
+      {
+        ledger,
+        logger: { error: () => undefined } as unknown as AppLogger,
+        fundsHold: { accountIds: [], decide: () => () => [] },
+      },
+      { owner: 'o', concurrency: 2, leaseMs: 1_000, idlePollMs: 60_000 },
+      strictFake<PayoutSubmission>('submission', {}),
+    );
+    executor.start();
+    await until(() => calls.length === 1);
+    await executor.stop();
+    assert.deepEqual(calls, [['o', 1_000, 2]]);
+  });
+
+  it('leaves the held account out of the claim and looks at it once, not in the busy loop of the others', async () => {
+    const h = heldHarness(2);
+    for (let i = 0; i < 40; i++) h.due.push(row(`o_${i}`));
+    h.executor.start();
+    await until(() => h.sent.length === 40);
+    await delay(30);
+    await h.executor.stop();
+    assert.ok(h.claims.every((c) => JSON.stringify(c.except) === '["acc_h"]'));
+    assert.ok(h.claims.length > 10, 'the others were claimed many times');
+    assert.equal(h.rounds.length, 1, 'the held account: one round (at start), none per busy step');
+  });
+
+  it('a new reading of the held account (fundsChanged) starts its round at once; of another account, none', async () => {
+    const h = heldHarness(2);
+    h.executor.start();
+    await until(() => h.rounds.length === 1);
+    h.executor.fundsChanged('acc_other');
+    await delay(30);
+    assert.equal(h.rounds.length, 1);
+    h.heldDue.push(row('h_1'));
+    h.executor.fundsChanged('acc_h');
+    await until(() => h.sent.includes('h_1'));
+    assert.equal(h.rounds.length, 2);
+    await h.executor.stop();
+  });
+
+  it('looks at the held account again after an idle poll (so a maximum hold ends without a new reading)', async () => {
+    const h = heldHarness(2, 40);
+    h.executor.start();
+    await delay(300);
+    await h.executor.stop();
+    // One per idle poll at most: about 300 / 40, never a busy loop.
+    assert.ok(h.rounds.length >= 3 && h.rounds.length <= 10, `${h.rounds.length} rounds`);
+  });
+
+  it('under a saturating load of other accounts, a held account with room is not starved (rounds alternate)', async () => {
+    const h = heldHarness(1);
+    for (let i = 0; i < 30; i++) h.due.push(row(`o_${i}`));
+    for (let i = 0; i < 10; i++) h.heldDue.push(row(`h_${i}`));
+    h.executor.start();
+    await until(() => h.sent.length === 40, 5_000);
+    await h.executor.stop();
+    const first20 = h.sent.slice(0, 20);
+    const held = first20.filter((id) => id.startsWith('h_')).length;
+    assert.ok(held >= 8, `the held account had ${held} of the first 20 slots`);
+    assert.ok(20 - held >= 8, 'and the others theirs');
   });
 });

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type PayoutLedger } from '#ledger';
+import { type PayoutLedger, type PayoutRow } from '#ledger';
 import { type AppLogger, type PollOutcome, Poller, type WorkerMetricsPort } from '#observability';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
+import { FUNDS_PAYOUT_WINDOW, type FundsHoldPort, HeldAccounts } from '../shared/held-accounts.js';
 
 export interface ExecutorSettings {
   readonly owner: string;
@@ -15,6 +16,11 @@ export interface ExecutorDeps {
   logger: AppLogger;
   /** Counts failed claims (payouts_worker_failures_total{worker="executor"}). */
   workerMetrics?: WorkerMetricsPort;
+  /**
+   * The accounts in FUNDS_HOLD (ADR 0027): theirs are sent only by the funds-aware claim. None
+   * (or no account): the claim is today's, unchanged.
+   */
+  fundsHold?: FundsHoldPort;
 }
 
 /**
@@ -27,12 +33,20 @@ export interface ExecutorDeps {
 export class PayoutExecutor {
   private inFlight = 0;
   private readonly poller: Poller;
+  /** The accounts in FUNDS_HOLD and which of them are due; undefined: holding off. */
+  private readonly held: HeldAccounts | undefined;
+  /** Whether the held accounts' rounds go first in the next round that has both (alternating). */
+  private fundsFirst = true;
 
   constructor(
     private readonly d: ExecutorDeps,
     private readonly s: ExecutorSettings,
     private readonly submission: PayoutSubmission,
   ) {
+    this.held =
+      d.fundsHold && d.fundsHold.accountIds.length > 0
+        ? new HeldAccounts(d.fundsHold, s.idlePollMs)
+        : undefined;
     this.poller = new Poller({
       name: 'executor',
       logger: d.logger,
@@ -47,8 +61,12 @@ export class PayoutExecutor {
     this.poller.start();
   }
 
-  /** Intake calls this after a commit, so new work starts without waiting for the poll. */
+  /**
+   * Intake calls this after a commit, so new work starts without waiting for the poll; the held
+   * accounts are looked at again too (new payouts of theirs wait to be decided).
+   */
   wake(): void {
+    this.held?.wakeAll();
     this.poller.wake();
   }
 
@@ -64,18 +82,86 @@ export class PayoutExecutor {
   }
 
   /**
-   * One claim, as many rows as there are free slots. Fewer rows than asked for: none is left now,
+   * The provider's balance of the account was read anew (the balance reader): its held payouts
+   * are looked at in the next round, at once.
+   */
+  fundsChanged(accountId: string): void {
+    if (this.held?.wake(accountId)) this.poller.wake();
+  }
+
+  /**
+   * One round, as many rows as there are free slots. Fewer rows than asked for: none is left now,
    * so wait for a wake (kept if one came during the claim) or the poll, rather than spend a
    * transaction finding nothing; all slots busy: wait for one to free (it wakes the poller).
+   *
+   * With accounts in FUNDS_HOLD, the claim of the others leaves them out, and each held account
+   * that is due (HeldAccounts) has its funds-aware round. When both want the free slots, the
+   * rounds alternate which goes first, so a saturating load of other accounts never starves a
+   * held one (nor the other way round); a held account left without slots stays due.
    */
   private async step(): Promise<PollOutcome> {
     const free = this.s.concurrency - this.inFlight;
-    const claimed = free > 0 ? await this.claimAndDispatch(free) : 0;
-    return claimed < free || this.inFlight >= this.s.concurrency ? 'idle' : 'busy';
+    if (free <= 0) return 'idle';
+    const held = this.held;
+    const due = held?.due() ?? [];
+    let left = free;
+    let more = false;
+    const others = async (): Promise<void> => {
+      if (left <= 0) return;
+      const n = await this.claimAndDispatch(left, held?.ids ?? []);
+      more ||= n === left;
+      left -= n;
+    };
+    const funds = async (): Promise<void> => {
+      for (const accountId of due) {
+        if (left <= 0) return;
+        const r = await this.claimFunded(accountId, left);
+        left -= r.sent;
+        more ||= r.slotBound;
+      }
+    };
+    if (due.length === 0) await others();
+    else {
+      const fundsFirst = this.fundsFirst;
+      this.fundsFirst = !fundsFirst;
+      if (fundsFirst) {
+        await funds();
+        await others();
+      } else {
+        await others();
+        await funds();
+      }
+    }
+    return more && this.inFlight < this.s.concurrency ? 'busy' : 'idle';
   }
 
-  private async claimAndDispatch(limit: number): Promise<number> {
-    const rows = await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit);
+  private async claimAndDispatch(limit: number, exceptAccounts: readonly string[]): Promise<number> {
+    const rows =
+      exceptAccounts.length === 0
+        ? await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit)
+        : await this.d.ledger.claimForSubmission(this.s.owner, this.s.leaseMs, limit, exceptAccounts);
+    this.dispatch(rows);
+    return rows.length;
+  }
+
+  /** One held account's round: its verdicts applied by the ledger, what fits sent now. */
+  private async claimFunded(accountId: string, slots: number): Promise<{ sent: number; slotBound: boolean }> {
+    const held = this.held!;
+    held.looking(accountId);
+    const r = await this.d.ledger.claimWithFunds({
+      accountId,
+      owner: this.s.owner,
+      leaseMs: this.s.leaseMs,
+      slots,
+      window: FUNDS_PAYOUT_WINDOW,
+      decide: held.decide(accountId),
+    });
+    held.looked(accountId, r.slotBound);
+    this.dispatch(r.sent);
+    return { sent: r.sent.length, slotBound: r.slotBound };
+  }
+
+  private dispatch(rows: readonly PayoutRow[]): void {
     for (const row of rows) {
       this.inFlight++;
       void this.submission.run(row).finally(() => {
@@ -83,6 +169,5 @@ export class PayoutExecutor {
         this.poller.wake();
       });
     }
-    return rows.length;
   }
 }

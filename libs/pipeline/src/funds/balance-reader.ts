@@ -39,6 +39,11 @@ export interface BalanceReaderDeps {
   readonly metrics?: BalanceReadMetrics;
   /** Counts failed steps (payouts_worker_failures_total{worker="balance_reader"}). */
   readonly workerMetrics?: WorkerMetricsPort;
+  /**
+   * Told after each successful reading is kept (ADR 0027, release): the claim loops of this
+   * process look at the account's held payouts at once. Never throws into the reader.
+   */
+  readonly onReading?: (accountId: string) => void;
 }
 
 /**
@@ -117,6 +122,11 @@ export class BalanceReader implements BalanceReadings {
     if (r.outcome === 'success') {
       await this.d.readings.record(this.d.pool, accountId, r.data.available, r.data.ledger, askedAt);
       this.d.metrics?.read(accountId, 'success');
+      try {
+        this.d.onReading?.(accountId);
+      } catch (e) {
+        this.d.logger.warn({ err: e, accountId }, 'balance reader: a listener of new readings failed');
+      }
       return;
     }
     const outcome = r.outcome === 'failed' ? 'failed' : r.outcome;

@@ -1,0 +1,116 @@
+/*
+ * The funds-aware claim (issue 32 item 3, "hold instead of bounce"; ADR 0027): for one account in
+ * FUNDS_HOLD, in one transaction under the account's advisory lock, the ledger reads the facts
+ * (the latest balance reading, what was sent after it, the first waiting payouts or batches), the
+ * caller's rule (the pipeline's decideFundsHold) gives a verdict per candidate, and the ledger
+ * applies them through its moves: send (to SUBMITTING, as the claim does, with `sent_at`), hold (to
+ * HELD_FOR_FUNDS, once) or reject (REJECTED, never sent). The rule stays in the pipeline: the ledger
+ * only reads, asks and moves.
+ */
+
+/** One waiting payout (or a whole batch: its total) of the account, oldest first. */
+export interface FundsClaimCandidate {
+  readonly id: string;
+  /** In paise: a payout's amount, a batch's total. */
+  readonly amount: bigint;
+  /** Since when it has waited for funds (its first hold); undefined: never held. */
+  readonly heldSince?: Date;
+}
+
+/** What the round knows of the account's money, read in its transaction. */
+export interface FundsClaimFacts {
+  /** The latest reading (available, in paise, and its time); null: no read has succeeded yet. */
+  readonly reading: { readonly available: bigint; readonly readAt: Date } | null;
+  /**
+   * In paise: payouts and batches (their totals) of the account whose sending started after the
+   * reading's time and that the provider did not give back or never took (not FAILED, REJECTED,
+   * REVERSED); 0 without a reading.
+   */
+  readonly committed: bigint;
+  /** The database's clock (the maximum hold is measured on it, as held_since is written by it). */
+  readonly now: Date;
+}
+
+/** The rule's answer for one candidate (the pipeline's FundsVerdict fits it). */
+export type FundsClaimVerdict =
+  | { readonly id: string; readonly verdict: 'send' }
+  | { readonly id: string; readonly verdict: 'hold'; readonly reason: string }
+  | { readonly id: string; readonly verdict: 'reject'; readonly reason: string; readonly detail: string };
+
+/** The rule, given by the caller: a verdict per candidate (any order; each id once). */
+export type FundsDecide = (
+  candidates: readonly FundsClaimCandidate[],
+  facts: FundsClaimFacts,
+) => readonly FundsClaimVerdict[];
+
+/** One round of one held account. */
+export interface FundsClaimRound {
+  readonly accountId: string;
+  /** The lease_owner of what is sent. */
+  readonly owner: string;
+  readonly leaseMs: number;
+  /** At most this many are sent (the caller's free slots); the rest wait for the next round. */
+  readonly slots: number;
+  /** At most this many waiting payouts (batches) are read and decided, oldest first. */
+  readonly window: number;
+  readonly decide: FundsDecide;
+}
+
+/** What a round did. */
+export interface FundsClaimResult<R> {
+  /** False: another round (this or another instance) holds the account; nothing was read or written. */
+  readonly locked: boolean;
+  /** Moved to SUBMITTING (committed): the caller sends them now. */
+  readonly sent: R[];
+  /** Newly HELD_FOR_FUNDS (those held before are left as they are and not counted). */
+  readonly held: number;
+  /** REJECTED after the maximum hold (never sent). */
+  readonly rejected: number;
+  /**
+   * The slots ran out while more fitted: the rest was left untouched (a verdict after the first
+   * unsent fit may have depended on it) and the account has work as soon as a slot frees.
+   */
+  readonly slotBound: boolean;
+}
+
+/** The moves a round's verdicts come to, in candidate order. */
+export interface FundsMovePlan<C> {
+  readonly send: C[];
+  readonly hold: Array<{ readonly candidate: C; readonly reason: string }>;
+  readonly reject: Array<{ readonly candidate: C; readonly reason: string; readonly detail: string }>;
+  readonly slotBound: boolean;
+}
+
+/**
+ * The verdicts as moves: candidates in order, sends up to `slots`; at the first fit beyond them the
+ * plan stops (what follows was decided as if it were sent, so it is left for the next round).
+ * A hold of a candidate already held is no move (a held payout is moved into the state once). A
+ * candidate without a verdict, or a verdict for no candidate, is a defect of the rule: it throws.
+ */
+export function planFundsMoves<C>(
+  candidates: readonly C[],
+  verdicts: readonly FundsClaimVerdict[],
+  slots: number,
+  idOf: (c: C) => string,
+  isHeld: (c: C) => boolean,
+): FundsMovePlan<C> {
+  const byId = new Map(verdicts.map((v) => [v.id, v]));
+  if (byId.size !== candidates.length || verdicts.length !== candidates.length)
+    throw new Error('the funds rule must give exactly one verdict per candidate');
+  const plan = {
+    send: [] as C[],
+    hold: [] as FundsMovePlan<C>['hold'],
+    reject: [] as FundsMovePlan<C>['reject'],
+  };
+  for (const c of candidates) {
+    const v = byId.get(idOf(c));
+    if (!v) throw new Error('the funds rule gave no verdict for a candidate');
+    if (v.verdict === 'send') {
+      if (plan.send.length >= slots) return { ...plan, slotBound: true };
+      plan.send.push(c);
+    } else if (v.verdict === 'hold') {
+      if (!isHeld(c)) plan.hold.push({ candidate: c, reason: v.reason });
+    } else plan.reject.push({ candidate: c, reason: v.reason, detail: v.detail });
+  }
+  return { ...plan, slotBound: false };
+}

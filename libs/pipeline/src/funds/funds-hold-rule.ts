@@ -1,0 +1,20 @@
+import { type FundsHoldPort } from '../shared/held-accounts.js';
+import { decideFundsHold } from './decide-funds-hold.js';
+import { type FundsHoldSettings } from './funds-hold.config.js';
+
+/**
+ * The claim loops' view of FUNDS_HOLD (ADR 0027): the held accounts, and for each the rule
+ * (decideFundsHold) with its threshold and maximum hold. The ledger reads the facts and applies the
+ * verdicts; the rule stays here.
+ */
+export function fundsHoldRule(settings: FundsHoldSettings): FundsHoldPort {
+  return {
+    accountIds: [...settings.accounts.keys()].sort(),
+    decide: (accountId) => {
+      const a = settings.accounts.get(accountId);
+      if (!a) throw new Error(`${accountId} is not an account in FUNDS_HOLD`);
+      return (candidates, facts) =>
+        decideFundsHold(candidates, { ...facts, threshold: a.thresholdPaise, maxHoldMs: a.maxHoldMs });
+    },
+  };
+}

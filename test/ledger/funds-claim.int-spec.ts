@@ -1,0 +1,481 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import {
+  BalanceReadingRepository,
+  BatchLedger,
+  type FundsClaimRound,
+  type FundsDecide,
+  HistoryRepository,
+  PayoutLedger,
+} from '#ledger';
+import { OutboxRepository } from '#outbox';
+import { decideFundsHold, FAILED_WATCH_KINDS } from '#pipeline';
+import { capturingLogger, createTestDatabase, type TestDatabase } from '#test-support';
+import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
+
+/*
+ * The funds-aware claim (issue 32 item 3, ADR 0027) on real Postgres: the ledger reads the
+ * account's reading, what it sent after it and its first waiting payouts (or batches), the
+ * pipeline's rule decides, and the ledger applies the verdicts as moves (history, event). First
+ * in, first out with skipping; a hold written once; a maximum hold that rejects what was never
+ * sent; what was sent after the reading counted and what before not; two claimers in two pools
+ * never spending the same room; batches held or sent whole.
+ */
+
+const ACC = 'acc_held';
+const H = 3_600_000;
+
+interface Row {
+  transfer_id: string;
+  status: string;
+  version: number;
+  attempt: number;
+  reason: string | null;
+  sent: boolean;
+  held: boolean;
+  next_check_at: Date | null;
+  lease_owner: string | null;
+}
+
+describe('the funds-aware claim (real Postgres)', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  let other: pg.Pool;
+  const outbox = new OutboxRepository();
+  const history = new HistoryRepository();
+  const readings = new BalanceReadingRepository();
+  const moves = new PayoutMoves();
+  const batchMoves = new BatchMoves();
+  let ledger: PayoutLedger;
+  let batchLedger: BatchLedger;
+
+  before(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    other = new pg.Pool({ connectionString: db.url, max: 4 });
+    const logger = capturingLogger('silent').logger;
+    const failedWatch = { failedWatchFirstMs: 60_000, failedWatchKinds: FAILED_WATCH_KINDS };
+    ledger = new PayoutLedger({
+      pool,
+      outbox,
+      history,
+      logger,
+      reversalWatch: { reversalWatchFirstMs: null, reversalWatchKinds: [], ...failedWatch },
+    });
+    batchLedger = new BatchLedger({ pool, outbox, history, logger, failedWatchFirstMs: 60_000 });
+  });
+  after(async () => {
+    pool?.on('error', () => undefined);
+    other?.on('error', () => undefined);
+    await pool?.end();
+    await other?.end();
+    await db?.drop();
+  });
+  beforeEach(async () => {
+    await pool.query(
+      'TRUNCATE payout, batch, batch_item, transfer_identity, balance_reading, outbox, state_history CASCADE',
+    );
+  });
+
+  const decide =
+    (threshold = 0n, maxHoldMs = 96 * H): FundsDecide =>
+    (c, f) =>
+      decideFundsHold(c, { ...f, threshold, maxHoldMs });
+  const round = (over: Partial<FundsClaimRound> = {}): FundsClaimRound => ({
+    accountId: ACC,
+    owner: 'w',
+    leaseMs: 60_000,
+    slots: 10,
+    window: 500,
+    decide: decide(),
+    ...over,
+  });
+
+  /** One payout per call, so each has its own created_at (the order they came in). */
+  async function pay(transferId: string, amount: string, accountId = ACC): Promise<void> {
+    const [r] = await moves.insertNew(pool, [
+      {
+        accountId,
+        transferId,
+        kind: 'direct_transfer',
+        requestHash: 'h',
+        request: {},
+        requestSecrets: null,
+        amount,
+        requestId: null,
+      },
+    ]);
+    assert.ok(r, transferId);
+  }
+
+  async function batch(batchTransferId: string, amounts: readonly string[]): Promise<void> {
+    const c = await pool.connect();
+    try {
+      const total = amounts.reduce((s, a) => s + Number(a) * 100, 0);
+      const b = await batchMoves.insertNew(c, {
+        accountId: ACC,
+        batchTransferId,
+        batchFormat: 'BANK_ACCOUNT',
+        requestHash: 'h',
+        requestId: null,
+        totalAmount: (total / 100).toFixed(2),
+        entries: amounts.map((amount, i) => ({ transferId: `${batchTransferId}_${i}`, amount, entry: {} })),
+      });
+      assert.ok(b, batchTransferId);
+    } finally {
+      c.release();
+    }
+  }
+
+  /** A successful reading of the account, `ago` ms before the database's now. */
+  async function reading(available: string, agoMs = 0): Promise<Date> {
+    const { rows } = await pool.query<{ t: Date }>(`SELECT now() - $1 * interval '1 millisecond' AS t`, [
+      agoMs,
+    ]);
+    const at = rows[0]!.t;
+    await readings.record(pool, ACC, available, available, at);
+    return at;
+  }
+
+  async function rows(): Promise<Map<string, Row>> {
+    const { rows: r } = await pool.query<Row>(
+      `SELECT transfer_id, status, version, attempt, reason, sent_at IS NOT NULL AS sent,
+              held_since IS NOT NULL AS held, next_check_at, lease_owner
+         FROM payout WHERE account_id = $1 ORDER BY created_at`,
+      [ACC],
+    );
+    return new Map(r.map((x) => [x.transfer_id, x]));
+  }
+  const statuses = async () =>
+    Object.fromEntries([...(await rows()).values()].map((r) => [r.transfer_id, r.status]));
+
+  async function events(): Promise<Array<{ type: string; subject: string; reason: string | null }>> {
+    const { rows: r } = await pool.query<{ type: string; subject: string; reason: string | null }>(
+      `SELECT event_type AS type, payload->>'subject' AS subject, payload->'data'->>'reason' AS reason
+         FROM outbox ORDER BY id`,
+    );
+    return r;
+  }
+
+  it('first in, first out with skipping: what fits is sent, what does not is held with its reason', async () => {
+    await reading('100.00');
+    await pay('f_60', '60.00');
+    await pay('f_50', '50.00');
+    await pay('f_30', '30.00');
+    await pay('f_20', '20.00');
+    const r = await ledger.claimWithFunds(round());
+    assert.equal(r.locked, true);
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['f_60', 'f_30'],
+    );
+    assert.equal(r.held, 2);
+    assert.equal(r.slotBound, false);
+    const after = await rows();
+    for (const id of ['f_60', 'f_30']) {
+      const p = after.get(id)!;
+      assert.equal(p.status, 'SUBMITTING', id);
+      assert.equal(p.attempt, 1, 'a new attempt, as the claim');
+      assert.equal(p.sent, true, 'sent_at written');
+      assert.equal(p.lease_owner, 'w');
+      assert.ok(p.next_check_at, 'due after the lease, as the claim');
+    }
+    for (const id of ['f_50', 'f_20']) {
+      const p = after.get(id)!;
+      assert.equal(p.status, 'HELD_FOR_FUNDS', id);
+      assert.equal(p.reason, 'insufficient_funds');
+      assert.equal(p.attempt, 0, 'never sent');
+      assert.equal(p.sent, false);
+      assert.equal(p.held, true, 'held_since written');
+    }
+    const held = (await events()).filter((e) => e.type === 'payouts.payout.held_for_funds');
+    assert.deepEqual(
+      held.map((e) => [e.subject, e.reason]),
+      [
+        ['f_50', 'insufficient_funds'],
+        ['f_20', 'insufficient_funds'],
+      ],
+    );
+    const { rows: h } = await pool.query<{ transfer_id: string; from_status: string; to_status: string }>(
+      `SELECT transfer_id, from_status, to_status FROM state_history WHERE account_id = $1 AND from_status IS NOT NULL
+        ORDER BY transfer_id`,
+      [ACC],
+    );
+    assert.deepEqual(
+      h.map((x) => `${x.transfer_id}:${x.from_status}>${x.to_status}`),
+      [
+        'f_20:RECEIVED>HELD_FOR_FUNDS',
+        'f_30:RECEIVED>SUBMITTING',
+        'f_50:RECEIVED>HELD_FOR_FUNDS',
+        'f_60:RECEIVED>SUBMITTING',
+      ],
+    );
+  });
+
+  it('holds a payout once: later rounds that still hold it write nothing', async () => {
+    await reading('10.00');
+    await pay('o_1', '50.00');
+    assert.equal((await ledger.claimWithFunds(round())).held, 1);
+    const first = (await rows()).get('o_1')!;
+    const eventsBefore = (await events()).length;
+    const { rows: hb } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_history');
+    for (let i = 0; i < 3; i++) {
+      const r = await ledger.claimWithFunds(round());
+      assert.equal(r.held, 0);
+      assert.equal(r.sent.length, 0);
+    }
+    const again = (await rows()).get('o_1')!;
+    assert.equal(again.version, first.version, 'no new version');
+    assert.equal((await events()).length, eventsBefore, 'no new event');
+    const { rows: ha } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_history');
+    assert.equal(ha[0]!.n, hb[0]!.n, 'no new history row');
+  });
+
+  it('without a reading nothing is sent: every payout waits, reason no_balance_reading', async () => {
+    await pay('n_1', '1.00');
+    const r = await ledger.claimWithFunds(round());
+    assert.equal(r.sent.length, 0);
+    assert.equal((await rows()).get('n_1')!.reason, 'no_balance_reading');
+  });
+
+  it('releases a held payout when a reading shows room, its hold reason cleared', async () => {
+    await reading('10.00');
+    await pay('r_1', '50.00');
+    await ledger.claimWithFunds(round());
+    await reading('80.00');
+    const r = await ledger.claimWithFunds(round());
+    assert.deepEqual(
+      r.sent.map((p) => [p.transferId, p.status, p.reason]),
+      [['r_1', 'SUBMITTING', null]],
+    );
+    const { rows: h } = await pool.query<{ from_status: string }>(
+      `SELECT from_status FROM state_history WHERE transfer_id = 'r_1' AND to_status = 'SUBMITTING'`,
+    );
+    assert.deepEqual(
+      h.map((x) => x.from_status),
+      ['HELD_FOR_FUNDS'],
+    );
+  });
+
+  it('rejects at the maximum hold what never fitted (funds_hold_expired, never sent: no failed watch)', async () => {
+    await reading('10.00');
+    await pay('x_old', '50.00');
+    await pay('x_new', '50.00');
+    await pay('x_fits', '5.00');
+    await ledger.claimWithFunds(round({ decide: decide(0n, H) }));
+    // x_old has waited two hours, x_new only now.
+    await pool.query(`UPDATE payout SET held_since = now() - interval '2 hours' WHERE transfer_id = 'x_old'`);
+    const r = await ledger.claimWithFunds(round({ decide: decide(0n, H) }));
+    assert.equal(r.rejected, 1);
+    const after = await rows();
+    const x = after.get('x_old')!;
+    assert.equal(x.status, 'REJECTED');
+    assert.equal(x.reason, 'funds_hold_expired');
+    assert.equal(x.attempt, 0);
+    assert.equal(x.sent, false);
+    assert.equal(x.next_check_at, null, 'no failed watch: it was never sent');
+    const { rows: le } = await pool.query<{ detail: string }>(
+      `SELECT last_error->>'detail' AS detail FROM payout WHERE transfer_id = 'x_old'`,
+    );
+    assert.equal(le[0]!.detail, 'held for funds longer than the maximum hold of 1h');
+    assert.equal(after.get('x_new')!.status, 'HELD_FOR_FUNDS');
+    assert.equal(after.get('x_fits')!.status, 'SUBMITTING', 'sent on the first round: it fitted');
+    const rejected = (await events()).filter((e) => e.subject === 'x_old').at(-1)!;
+    assert.deepEqual([rejected.type, rejected.reason], ['payouts.payout.rejected', 'funds_hold_expired']);
+  });
+
+  it('counts what was sent after the reading, not what was sent before it nor what was given back', async () => {
+    const at = await reading('110.00', 60_000);
+    // Sent after the reading: counted, paid or open (a payout 30, a batch 10).
+    await pay('c_after_paid', '30.00');
+    await batch('c_after_batch', ['4.00', '6.00']);
+    // Sent before it: in the reading already.
+    await pay('c_before', '40.00');
+    // Sent after it but failed: given back.
+    await pay('c_after_failed', '50.00');
+    await pool.query(
+      `UPDATE payout SET status = CASE transfer_id WHEN 'c_after_paid' THEN 'SUCCESS' WHEN 'c_before' THEN 'PENDING'
+                                                   ELSE 'FAILED' END,
+              attempt = 1,
+              sent_at = CASE transfer_id WHEN 'c_before' THEN $1::timestamptz - interval '1 second'
+                                         ELSE $1::timestamptz + interval '1 second' END
+        WHERE transfer_id IN ('c_after_paid', 'c_before', 'c_after_failed')`,
+      [at],
+    );
+    await pool.query(
+      `UPDATE batch SET status = 'PROCESSING', attempt = 1, sent_at = $1::timestamptz + interval '1 second'`,
+      [at],
+    );
+    // Room = 110 - 30 - 10 = 70: 71 waits, 70 goes.
+    await pay('c_71', '71.00');
+    await pay('c_70', '70.00');
+    const r = await ledger.claimWithFunds(round());
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['c_70'],
+    );
+    const s = await statuses();
+    assert.equal(s['c_71'], 'HELD_FOR_FUNDS');
+  });
+
+  it('sends no more than the free slots and leaves the rest untouched for the next round', async () => {
+    await reading('100.00');
+    await pay('s_1', '10.00');
+    await pay('s_2', '10.00');
+    await pay('s_3', '10.00');
+    await pay('s_big', '500.00');
+    const r = await ledger.claimWithFunds(round({ slots: 2 }));
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['s_1', 's_2'],
+    );
+    assert.equal(r.slotBound, true);
+    assert.deepEqual(await statuses(), {
+      s_1: 'SUBMITTING',
+      s_2: 'SUBMITTING',
+      s_3: 'RECEIVED',
+      s_big: 'RECEIVED',
+    });
+    const next = await ledger.claimWithFunds(round({ slots: 2 }));
+    assert.deepEqual(
+      next.sent.map((p) => p.transferId),
+      ['s_3'],
+    );
+    assert.equal(next.slotBound, false);
+    assert.equal((await statuses())['s_big'], 'HELD_FOR_FUNDS');
+  });
+
+  it("the claim of the other accounts leaves a held account's payouts to the funds-aware claim", async () => {
+    await pay('e_held', '1.00');
+    await pay('e_free', '1.00', 'acc_free');
+    const claimed = await ledger.claimForSubmission('w', 60_000, 10, [ACC]);
+    assert.deepEqual(
+      claimed.map((p) => p.transferId),
+      ['e_free'],
+    );
+    assert.equal((await statuses())['e_held'], 'RECEIVED');
+    const { rows: free } = await pool.query<{ sent: boolean }>(
+      `SELECT sent_at IS NOT NULL AS sent FROM payout WHERE transfer_id = 'e_free'`,
+    );
+    assert.equal(free[0]!.sent, false, 'sent_at is only the funds-aware claim’s');
+  });
+
+  it('skips the round while another transaction holds the account, changing nothing', async () => {
+    await reading('100.00');
+    await pay('l_1', '10.00');
+    const c = await other.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query(`SELECT pg_advisory_xact_lock(7426002, hashtext($1::text))`, [ACC]);
+      const r = await ledger.claimWithFunds(round());
+      assert.equal(r.locked, false);
+      assert.equal((await statuses())['l_1'], 'RECEIVED');
+      await c.query('COMMIT');
+    } finally {
+      c.release();
+    }
+    assert.equal((await ledger.claimWithFunds(round())).sent.length, 1);
+  });
+
+  it('two claimers in two pools never spend the same room', async () => {
+    const second = new PayoutLedger({
+      pool: other,
+      outbox,
+      history,
+      logger: capturingLogger('silent').logger,
+    });
+    const sending = async () =>
+      (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM payout WHERE status = 'SUBMITTING'`))
+        .rows[0]!.n;
+    await reading('100.00');
+    for (let k = 0; k < 6; k++) await pay(`t_${k}`, '30.00');
+    // The first claimer is stopped inside its transaction, after deciding and before its moves
+    // commit (a third connection holds the history table, which its moves write); the second
+    // claimer comes then, in another pool: without the account's lock it would find the other
+    // three payouts (SKIP LOCKED) and the room as yet unspent by the first, and send them too.
+    const blocker = await other.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE state_history IN EXCLUSIVE MODE');
+      const waiting = async () =>
+        (
+          await blocker.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0]!.n;
+      const first = ledger.claimWithFunds(round());
+      for (let i = 0; (await waiting()) < 1; i++) {
+        assert.ok(i < 200, 'the first claimer reached its moves');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      let secondDone = false;
+      const secondRound = second.claimWithFunds(round()).finally(() => (secondDone = true));
+      for (let i = 0; !secondDone && (await waiting()) < 2 && i < 200; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      await blocker.query('COMMIT');
+      const [a, b] = await Promise.all([first, secondRound]);
+      assert.equal(a.sent.length, 3);
+      assert.equal(b.locked, false, 'the second claimer skipped the account held by the first');
+    } finally {
+      blocker.release();
+    }
+    assert.equal(await sending(), 3, 'three of 30.00 fit in 100.00, never more');
+    // Afterwards each sees what the other sent after the reading: nothing more goes.
+    await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+    assert.equal(await sending(), 3);
+    // And rounds racing freely, on fresh payouts, never spend more than the room either.
+    for (let i = 0; i < 5; i++) {
+      await pool.query('TRUNCATE payout, transfer_identity, balance_reading, outbox, state_history CASCADE');
+      await reading('100.00');
+      for (let k = 0; k < 6; k++) await pay(`t${i}_${k}`, '30.00');
+      await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+      await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+      assert.equal(await sending(), 3, `race ${i}`);
+    }
+  });
+
+  it('batches are held or sent whole, on the same room as the payouts', async () => {
+    await reading('250.00');
+    await batch('b_big', ['100.00', '200.00']);
+    await batch('b_fits', ['150.00', '50.00']);
+    const r = await batchLedger.claimWithFunds(round());
+    assert.deepEqual(
+      r.sent.map((b) => b.batchTransferId),
+      ['b_fits'],
+    );
+    assert.equal(r.held, 1);
+    const { rows: b } = await pool.query<{
+      batch_transfer_id: string;
+      status: string;
+      reason: string | null;
+    }>(`SELECT batch_transfer_id, status, reason FROM batch ORDER BY created_at`);
+    assert.deepEqual(
+      b.map((x) => [x.batch_transfer_id, x.status, x.reason]),
+      [
+        ['b_big', 'HELD_FOR_FUNDS', 'insufficient_funds'],
+        ['b_fits', 'SUBMITTING', null],
+      ],
+    );
+    const { rows: items } = await pool.query<{ status: string }>(`SELECT DISTINCT status FROM batch_item`);
+    assert.deepEqual(
+      items.map((i) => i.status),
+      ['RECEIVED'],
+      'entries are not moved: the batch is held or sent whole',
+    );
+    const held = (await events()).filter((e) => e.type === 'payouts.batch.held_for_funds');
+    assert.deepEqual(
+      held.map((e) => [e.subject, e.reason]),
+      [['b_big', 'insufficient_funds']],
+    );
+    // The batch sent after the reading is committed: a payout of 50.01 no longer fits, 50.00 does.
+    await pay('bp_1', '50.01');
+    await pay('bp_2', '50.00');
+    const p = await ledger.claimWithFunds(round());
+    assert.deepEqual(
+      p.sent.map((x) => x.transferId),
+      ['bp_2'],
+    );
+  });
+});
