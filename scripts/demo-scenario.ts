@@ -546,7 +546,16 @@ Hold for funds: account held has ${await balance()} available at the provider (F
     console.log(`  ${transferId} was not held for funds (is FUNDS_HOLD set on the service?)`);
     return false;
   }
-  console.log(`  held: HELD_FOR_FUNDS, reason ${held.data.reason ?? '?'}; nothing was sent to the provider.`);
+  // The sandbox's own record: no initiation of it reached the provider while it was held.
+  const reached = (
+    (await json('GET', `${sandbox}/__sandbox/received?${merchant}&transferId=${transferId}`)) as {
+      initiations?: unknown[];
+    }
+  ).initiations?.length;
+  console.log(
+    `  held: HELD_FOR_FUNDS, reason ${held.data.reason ?? '?'}; initiations of it at the provider: ${reached ?? '?'}.`,
+  );
+  if (reached !== 0) return false;
   const funded = (await json('POST', `${sandbox}/__sandbox/fund?${merchant}`, { amount: '5000.00' })) as {
     balance?: string;
   };
