@@ -34,8 +34,8 @@ describe('chaos: hold for funds checks', () => {
     assert.throws(() => paiseOf('1.234'));
     assert.equal(commandPaise({ data: { amount: '10.50' } }), 1_050n);
     assert.equal(commandPaise({ data: { entries: [{ amount: '1.00' }, { amount: '2.25' }] } }), 325n);
-    // 60 % of Rs. 1,000 over 12 fundings of 5 s.
-    assert.equal(fundingStep(100_000n, 60_000), 5_000n);
+    // 15 % of Rs. 4,000 over 12 fundings of 5 s.
+    assert.equal(fundingStep(400_000n, 60_000), 5_000n);
   });
 
   describe('held outcomes', () => {

@@ -36,7 +36,7 @@ export const FUNDS_START = '20000.00';
 /** How often the harness funds it while commands arrive. */
 export const FUNDS_EVERY_MS = 5_000;
 /** The share of what its commands ask for (all amounts) funded over the sending window. */
-export const FUNDS_SHARE = { num: 3n, den: 10n };
+export const FUNDS_SHARE = { num: 15n, den: 100n };
 /** At the end: enough for everything still held. */
 export const FUNDS_ALL = '9999999999.00';
 /** FUNDS_HOLD's threshold for the account: kept back, the margin for a call in the air. */
