@@ -347,6 +347,13 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal((await statuses())['s_big'], 'HELD_FOR_FUNDS');
   });
 
+  it('new payouts are decided even behind a full window of held ones (a window per status)', async () => {
+    await reading('1.00');
+    for (let k = 0; k < 5; k++) await pay(`w_${k}`, '50.00');
+    for (let i = 0; i < 3; i++) await ledger.claimWithFunds(round({ window: 2 }));
+    assert.deepEqual(Object.values(await statuses()), Array(5).fill('HELD_FOR_FUNDS'));
+  });
+
   it("the claim of the other accounts leaves a held account's payouts to the funds-aware claim", async () => {
     await pay('e_held', '1.00');
     await pay('e_free', '1.00', 'acc_free');

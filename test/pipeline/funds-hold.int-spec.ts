@@ -163,7 +163,11 @@ describe('hold for funds, the maximum hold, end to end', () => {
   let stack: Stack;
   before(async () => {
     stack = await startStack({
-      env: { ...FAST_READS, FUNDS_HOLD: JSON.stringify([{ accountId: 'default', maxHold: '2s' }]) },
+      env: {
+        // One reading at start, the next in 10 minutes: the maximum hold must end without one.
+        BALANCE_READ_INTERVAL_MS: '600000',
+        FUNDS_HOLD: JSON.stringify([{ accountId: 'default', maxHold: '2s' }]),
+      },
     });
     await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '100.00' });
     await stack.startService();
@@ -180,6 +184,10 @@ describe('hold for funds, the maximum hold, end to end', () => {
     await stack.waitForStatus('mh_small', 'SUCCESS', 30_000);
     const rejected = await stack.waitForStatus('mh_big', 'REJECTED', 15_000);
     assert.equal(rejected.data.reason, 'funds_hold_expired');
+    const [readings] = await stack.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM balance_reading WHERE read_at > now() - interval '2 seconds'`,
+    );
+    assert.equal(readings?.n, 0, 'no reading since the hold began: the idle look ended it');
     const [row] = await stack.sql<{ attempt: number; sent: boolean; next_check_at: Date | null }>(
       `SELECT attempt, sent_at IS NOT NULL AS sent, next_check_at FROM payout WHERE transfer_id = 'mh_big'`,
     );

@@ -48,7 +48,7 @@ WITH held AS (
     status, version, attempt, reference_id, status_code, reason, request_id, totals, created_at, updated_at, traceparent, provider_api, held_since FROM batch WHERE status = 'RECEIVED' AND account_id = $1
    ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
 )
-SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2;
+SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id;
 
 -- batch.sendFunded (BatchMoves.sendFunded)
 UPDATE batch b

@@ -87,7 +87,7 @@ WITH held AS (
     resend_refused_at, sub_state, fee_charge, fee_tax, held_since FROM payout WHERE status = 'RECEIVED' AND account_id = $1
    ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
 )
-SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2;
+SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id;
 
 -- payout.sendFunded (PayoutMoves.sendFunded)
 WITH changed AS (

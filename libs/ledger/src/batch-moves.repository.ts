@@ -120,8 +120,8 @@ export class BatchMoves {
 
   /**
    * The first waiting batches of a held account (RECEIVED and HELD_FOR_FUNDS), oldest first, at
-   * most `limit`, locked for the caller's transaction (SKIP LOCKED), each status through its own
-   * partial index, then merged in order.
+   * most `limit` of each status, locked for the caller's transaction (SKIP LOCKED), each status
+   * through its own partial index, then merged in order (see PayoutMoves.fundsCandidates).
    */
   async fundsCandidates(db: Db, accountId: string, limit: number): Promise<FundsCandidateBatch[]> {
     const { rows } = await db.query<RawBatch & { held_since: Date | null }>(
@@ -132,7 +132,7 @@ export class BatchMoves {
          SELECT ${COLUMNS}, held_since FROM batch WHERE status = 'RECEIVED' AND account_id = $1
           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
        )
-       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2`,
+       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id`,
       [accountId, limit],
     );
     return rows.map((r) => ({ batch: toRow(r), heldSince: r.held_since }));

@@ -51,7 +51,10 @@ export interface FundsClaimRound {
   readonly leaseMs: number;
   /** At most this many are sent (the caller's free slots); the rest wait for the next round. */
   readonly slots: number;
-  /** At most this many waiting payouts (batches) are read and decided, oldest first. */
+  /**
+   * At most this many held and this many new (RECEIVED) payouts (batches) are read and decided,
+   * oldest first.
+   */
   readonly window: number;
   readonly decide: FundsDecide;
 }

@@ -162,9 +162,12 @@ export class PayoutMoves {
 
   /**
    * The first waiting payouts of a held account (RECEIVED and HELD_FOR_FUNDS), oldest first, at
-   * most `limit`, locked for the caller's transaction (SKIP LOCKED: a row another transaction
-   * holds is not a candidate this round). Each status through its own partial index (held:
-   * payout_held_for_funds_idx; new: payout_received_idx), then merged in order.
+   * most `limit` of each status, locked for the caller's transaction (SKIP LOCKED: a row another
+   * transaction holds is not a candidate this round). Each status through its own partial index
+   * (held: payout_held_for_funds_idx; new: payout_received_idx), then merged in order. Each status
+   * has its own limit so that new payouts are decided (held, with their event and `held_since`)
+   * even behind a full window of held ones: they do not wait RECEIVED, where the other accounts'
+   * claim would step over them.
    */
   async fundsCandidates(db: Db, accountId: string, limit: number): Promise<FundsCandidateRow[]> {
     const { rows } = await db.query<RawPayout & { held_since: Date | null }>(
@@ -175,7 +178,7 @@ export class PayoutMoves {
          SELECT ${COLUMNS}, held_since FROM payout WHERE status = 'RECEIVED' AND account_id = $1
           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
        )
-       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id LIMIT $2`,
+       SELECT * FROM (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ORDER BY created_at, id`,
       [accountId, limit],
     );
     return rows.map((r) => ({ row: toRow(r), heldSince: r.held_since }));

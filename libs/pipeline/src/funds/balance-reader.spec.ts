@@ -59,6 +59,7 @@ function reader(
   answers: Array<ProviderResult<AccountBalance>>,
   intervalMs = 60_000,
   clock: () => Date = () => new Date('2026-11-27T10:00:00Z'),
+  onReading?: (accountId: string) => void,
 ) {
   const { repo, rows, marked } = memoryReadings(clock);
   const counted: string[] = [];
@@ -76,6 +77,7 @@ function reader(
       accountIds: ['a'],
       logger: createLogger({ level: 'silent', name: 'test' }),
       metrics: { read: (account, outcome) => counted.push(`${account}:${outcome}`) },
+      ...(onReading ? { onReading } : {}),
     },
     { intervalMs },
   );
@@ -140,5 +142,24 @@ describe('the balance reader (issue 32)', () => {
     const on = reader([]);
     await on.r.readSoon('not-configured');
     assert.deepEqual(on.marked, []);
+  });
+
+  it('tells its listener of each reading kept (hold for funds: the release), not of a failed read', async () => {
+    const told: string[] = [];
+    const { r } = reader(
+      [
+        ok('1.00', new Date()),
+        { outcome: 'unknown', reason: 'timeout', diagnostics },
+        ok('2.00', new Date()),
+      ],
+      60_000,
+      undefined,
+      (id) => told.push(id),
+    );
+    await r.readOne('a');
+    await r.readOne('a');
+    assert.deepEqual(told, ['a'], 'the failed read told nothing');
+    await r.readOne('a');
+    assert.deepEqual(told, ['a', 'a']);
   });
 });

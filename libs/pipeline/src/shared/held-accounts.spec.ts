@@ -1,25 +1,36 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HeldAccounts } from './held-accounts.js';
+import { HELD_LOOK_MIN_MS, HeldAccounts } from './held-accounts.js';
 
 describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
   const port = { accountIds: ['b', 'a'], decide: () => () => [] };
 
   it('every account is due at start; looked at, it waits for a wake or an idle poll', () => {
     let now = 1_000;
-    const h = new HeldAccounts(port, 200, () => now);
+    const h = new HeldAccounts(port, 2_000, () => now);
     assert.deepEqual(h.ids, ['a', 'b']);
     assert.deepEqual(h.due(), ['a', 'b']);
     h.looking('a');
     h.looked('a', false);
     assert.deepEqual(h.due(), ['b']);
-    now += 199;
+    now += 1_999;
     assert.deepEqual(h.due(), ['b'], 'not again before an idle poll has passed');
     now += 1;
     assert.deepEqual(h.due(), ['a', 'b'], 'an idle poll later: due (a maximum hold ends without a reading)');
   });
 
-  it('a wake makes it due at once; a wake of an account not held is refused', () => {
+  it('a short idle poll does not make the look more often than HELD_LOOK_MIN_MS', () => {
+    let now = 0;
+    const h = new HeldAccounts(port, 50, () => now);
+    h.looking('a');
+    h.looked('a', false);
+    now = HELD_LOOK_MIN_MS - 1;
+    assert.deepEqual(h.due(), ['b']);
+    now = HELD_LOOK_MIN_MS;
+    assert.deepEqual(h.due(), ['a', 'b']);
+  });
+
+  it("a reading's wake makes it due at once; a wake of an account not held is refused", () => {
     const h = new HeldAccounts(port, 60_000, () => 0);
     for (const id of h.ids) {
       h.looking(id);
@@ -29,8 +40,24 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     assert.equal(h.wake('a'), true);
     assert.equal(h.wake('z'), false);
     assert.deepEqual(h.due(), ['a']);
+  });
+
+  it("the loop's wake (new payouts of any account) makes them due once an idle poll old", () => {
+    let now = 0;
+    const h = new HeldAccounts(port, 200, () => now);
+    for (const id of h.ids) {
+      h.looking(id);
+      h.looked(id, false);
+    }
     h.wakeAll();
+    now = 199;
+    assert.deepEqual(h.due(), [], 'a burst of intake commits: not a round each');
+    now = 200;
     assert.deepEqual(h.due(), ['a', 'b']);
+    h.looking('a');
+    h.looked('a', false);
+    now = 500;
+    assert.deepEqual(h.due(), ['b'], 'a look answers the wake');
   });
 
   it('a round left slot-bound is due again at once; a wake during a round is kept', () => {

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSection } from '#config';
-import { pipelineConfig } from '../pipeline.config.js';
-import { fundsHoldSettings } from './funds-hold.config.js';
+import { pipelineConfig } from './pipeline.config.js';
+import { fundsHoldSettings } from './funds/funds-hold.config.js';
 
 const H = 3_600_000;
 const load = (env: Record<string, string>) => {
