@@ -245,7 +245,7 @@ export async function fundsChecks(
     `account ${FUNDS_ACCOUNT.accountId} (threshold ${FUNDS_THRESHOLD}, maximum hold ${FUNDS_MAX_HOLD[variant]}, readings every ${FUNDS_READ_INTERVAL_MS} ms): ` +
     `held ${count('payout')} and ${count('batch')}; ${released} released after funding, ${expired} ended funds_hold_expired; ` +
     `funded ${driver.counts.funded} times with ${rupees(driver.step)} (${rupees(driver.counts.fundedPaise)} in all, from ${FUNDS_START}; then everything at the end); ` +
-    `${refusals.length} refused by the provider for insufficient balance (${edge.excused} the documented edge: a call in the air at a reading); ` +
+    `${refusals.length} refused by the provider for insufficient balance (${edge.excused} the documented edge: a call in the air at a reading${edge.why.length ? `, e.g. ${edge.why.slice(0, 3).join('; ')}` : ''}); ` +
     `${fifo.pairs} overtaking pairs judged for order; ${driver.readings.size} readings seen`;
   return {
     figure,

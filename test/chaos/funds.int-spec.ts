@@ -146,11 +146,28 @@ describe('chaos: hold for funds checks', () => {
           takenAt: new Map([['y', 8_050]]),
         }),
       );
-      assert.deepEqual(r, { excused: 1, violations: [] });
-    });
-    it('the refused payout itself in the air across a reading (sent, killed, re-sent): excused', () => {
-      const r = unexcusedRefusals([{ ...refusal, at: 16_000 }], facts({ readings: [12_000] }));
       assert.equal(r.excused, 1);
+      assert.deepEqual(r.violations, []);
+      assert.match(r.why[0] ?? '', /^x: y in the air 0\.1 s/);
+    });
+    it('the refused payout itself in the air across a reading (sent, killed, re-sent) and one sent after that reading taken first: excused', () => {
+      const withZ = facts({
+        sentAt: new Map([
+          ['x', 10_000],
+          ['z', 12_500],
+        ]),
+        takenAt: new Map([['z', 12_600]]),
+        readings: [12_000],
+      });
+      const r = unexcusedRefusals([{ ...refusal, at: 16_000 }], withZ);
+      assert.equal(r.excused, 1);
+      assert.match(
+        r.why[0] ?? '',
+        /^x: itself in the air 6\.0 s across a reading, and z, sent after it, taken first/,
+      );
+      // Nothing sent after that reading spent its money: X's own flight explains nothing.
+      const alone = unexcusedRefusals([{ ...refusal, at: 16_000 }], facts({ readings: [12_000] }));
+      assert.equal(alone.violations.length, 1);
     });
     it('a call in the air for a whole reading interval near it excuses it, though no look saw the reading', () => {
       const r = unexcusedRefusals(
@@ -198,12 +215,20 @@ describe('chaos: hold for funds checks', () => {
       const viaBatch = unexcusedRefusals(
         [entry],
         facts({
-          sentAt: new Map([['b', 7_900]]),
-          takenAt: new Map([['b', 8_400]]),
+          sentAt: new Map([
+            ['b', 7_900],
+            ['z', 8_100],
+          ]),
+          takenAt: new Map([
+            ['b', 8_400],
+            ['z', 8_200],
+          ]),
           batchOf: new Map([['bE0', 'b']]),
         }),
       );
-      assert.equal(viaBatch.excused, 1);
+      // The batch sent, its entries taken when processed (8.4 s): a reading at 8.0 s still showed
+      // their money, and z, sent on it, took it first.
+      assert.equal(viaBatch.excused, 1, viaBatch.violations.join('\n'));
       const unsent = unexcusedRefusals([{ ...refusal, transferId: 'z' }], facts());
       assert.match(unsent.violations[0] ?? '', /never sent by a funds-aware claim/);
     });

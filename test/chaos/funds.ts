@@ -49,6 +49,8 @@ export const FUNDS_READ_INTERVAL_MS = 1_000;
 export const FUNDS_SAMPLE_MS = 100;
 /** A call in the air at a reading within this before the refused payout's sending excuses it. */
 export const FUNDS_EDGE_WINDOW_MS = 3 * FUNDS_READ_INTERVAL_MS + 2_000;
+/** How much later than a payout's sending a reading its claim saw may be (read committed: the claim's statement sees readings committed after its transaction began). */
+export const FUNDS_READ_SKEW_MS = 1_000;
 /** Two payouts created this close are not judged for order (intake of two instances commits in either order). */
 export const FIFO_MARGIN_MS = 1_000;
 
@@ -120,23 +122,32 @@ export interface EdgeFacts {
 }
 
 /**
- * The refusals that are not the documented edge. A refusal of X is excused when some payout Y of
- * the account (X included) was in the air at a reading near X's sending: sent at or before the
- * reading's time, taken by the provider after it (X: refused after it). Near: the reading is at
- * most FUNDS_EDGE_WINDOW_MS before X's sending and before the refusal. A call in the air for at
- * least the reading interval spans a reading even when the harness's looks missed it.
+ * The refusals that are not the documented edge (ADR 0027: a call in the air at a reading). A
+ * refusal of X (sent at `s`, refused at `f`) is excused when either
+ * - another payout Y was in the air at a reading X could have been decided on: Y sent at or before
+ *   the reading's time and taken by the provider after it, the reading at most
+ *   FUNDS_EDGE_WINDOW_MS before `s` (and at most FUNDS_READ_SKEW_MS after it: the claim's
+ *   statement may see a reading committed after its transaction began), so the reading showed Y's
+ *   money as still there; or
+ * - X itself was in the air at a later reading (sent before it, refused after it) and another
+ *   payout Z, sent after that reading, was taken before X's refusal: Z spent what the reading
+ *   still showed of X's money.
+ * A call in the air for at least the reading interval spans a reading even when the harness's
+ * looks missed it. `why` says, per excused refusal, which call and which reading.
  */
 export function unexcusedRefusals(
   refusals: readonly Refusal[],
   f: EdgeFacts,
-): { excused: number; violations: string[] } {
+): { excused: number; violations: string[]; why: string[] } {
   const air: { id: string; from: number; to: number }[] = [];
   for (const [id, from] of f.sentAt) {
     const to = f.takenAt.get(id);
     if (to !== undefined && to > from) air.push({ id, from, to });
   }
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   let excused = 0;
   const violations: string[] = [];
+  const why: string[] = [];
   for (const r of refusals) {
     const own = f.batchOf.get(r.transferId) ?? r.transferId;
     const sent = f.sentAt.get(own);
@@ -147,22 +158,36 @@ export function unexcusedRefusals(
       continue;
     }
     const lo = sent - FUNDS_EDGE_WINDOW_MS;
-    const hi = r.at;
-    const spans = [...air, { id: own, from: sent, to: r.at }];
-    const edge = spans.find(
-      (y) =>
-        f.readings.some((t) => t >= y.from && t < y.to && t >= lo && t <= hi) ||
-        (y.to - y.from >= FUNDS_READ_INTERVAL_MS && y.from <= hi && y.to >= lo),
-    );
-    if (edge) {
+    const hi = Math.min(r.at, sent + FUNDS_READ_SKEW_MS);
+    let reason: string | undefined;
+    for (const y of air) {
+      if (y.id === own) continue;
+      const seen = f.readings.find((t) => t >= y.from && t < y.to && t >= lo && t <= hi);
+      const long = y.to - y.from >= FUNDS_READ_INTERVAL_MS && y.from <= hi && y.to >= lo;
+      if (seen === undefined && !long) continue;
+      reason = `${y.id} in the air ${secs(y.to - y.from)} ${seen === undefined ? 'for a whole reading interval' : `across a reading ${secs(sent - seen)} before it was sent`}`;
+      break;
+    }
+    if (reason === undefined) {
+      const seen = f.readings.find((t) => t >= sent && t < r.at);
+      const from = seen ?? (r.at - sent >= FUNDS_READ_INTERVAL_MS ? sent : undefined);
+      const z =
+        from === undefined
+          ? undefined
+          : air.find((y) => y.id !== own && y.from >= from && (f.takenAt.get(y.id) ?? Infinity) <= r.at);
+      if (z)
+        reason = `itself in the air ${secs(r.at - sent)} ${seen === undefined ? 'for a whole reading interval' : 'across a reading'}, and ${z.id}, sent after it, taken first`;
+    }
+    if (reason !== undefined) {
       excused += 1;
+      why.push(`${r.transferId}: ${reason}`);
       continue;
     }
     violations.push(
-      `${r.transferId} (${r.endpoint}): refused for insufficient balance (debit ${r.debit}, available ${r.available}) ${((r.at - sent) / 1000).toFixed(1)} s after it was sent, no call in the air at a reading near it`,
+      `${r.transferId} (${r.endpoint}): refused for insufficient balance (debit ${r.debit}, available ${r.available}) ${secs(r.at - sent)} after it was sent, no call in the air at a reading near it`,
     );
   }
-  return { excused, violations };
+  return { excused, violations, why };
 }
 
 /**
