@@ -11,6 +11,7 @@
 #   npm run chaos -- --lifecycle=all --in-doubt-apply=0.5   the provider's long waits and in-doubt
 #                                          answers that apply the transfer (issue 29; off by default)
 #   npm run chaos -- --attention-settled=true --attention-budget=100   stricter escalation checks
+#   npm run chaos -- --funds-hold=false   without the third account that holds payouts for funds (issue 32)
 #   npm run chaos -- --short --sabotage=kill,broker,faults   a test of the run: it must fail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_deps

@@ -384,6 +384,7 @@ async function main(): Promise<void> {
   if (missing.length) console.log(`still in flight: ${missing.join(', ')}`);
   await showHistory(id('pending'));
   const approvalOk = await showApproval(producer, events, beneId);
+  const fundsOk = await showFundsHold(producer, events);
   await showTrace(id('std'));
   const left = events.some((e) => e.subject === id('withdraw') && e.data.status === 'REQUIRES_ATTENTION')
     ? id('withdraw')
@@ -401,7 +402,7 @@ async function main(): Promise<void> {
     );
   await producer.disconnect();
   await consumer.disconnect();
-  if (missing.length || answered() < queries.length || !approvalOk) process.exitCode = 1;
+  if (missing.length || answered() < queries.length || !approvalOk || !fundsOk) process.exitCode = 1;
 }
 
 /**
@@ -493,6 +494,89 @@ Left for you to approve in the console: ${yours} (12000.00) waits at ${service}/
 approval: ${yours} did not wait for approval`,
   );
   return paid !== undefined && held !== undefined;
+}
+
+/**
+ * Hold for funds (issue 32, ADR 0027): the `held` account (FUNDS_HOLD in demo.sh) has Rs. 1,000 at
+ * the sandbox. A payout of 2,500.00 does not fit: it waits in HELD_FOR_FUNDS instead of being sent
+ * and bounced. The merchant tops up through the sandbox's control call (`POST /__sandbox/fund`,
+ * what a real merchant does at the bank); the provider's CREDIT_CONFIRMATION webhook makes the
+ * balance due for reading, the new reading shows room, and the payout is sent and paid.
+ */
+async function showFundsHold(
+  producer: {
+    send: (r: { topic: string; messages: Array<{ key: string; value: string }> }) => Promise<unknown>;
+  },
+  events: readonly PayoutEvent[],
+): Promise<boolean> {
+  const clientId = process.env['DEMO_HELD_CLIENT_ID'];
+  if (!process.env['FUNDS_HOLD'] || !clientId) return true;
+  const merchant = `clientId=${encodeURIComponent(clientId)}`;
+  const balance = async () =>
+    ((await json('GET', `${sandbox}/__sandbox/balance?${merchant}`)) as { availableBalance?: string })
+      .availableBalance ?? '?';
+  const transferId = id('held');
+  const command = {
+    type: 'payout.direct_transfer',
+    accountId: 'held',
+    data: {
+      transferId,
+      amount: '2500.00',
+      beneDetails: {
+        name: 'Nisha Menon',
+        phone: '9876543210',
+        bankAccount: '026291800001191',
+        ifsc: 'YESB0000262',
+      },
+    },
+  };
+  console.log(
+    `
+Hold for funds: account held has ${await balance()} available at the provider (FUNDS_HOLD: ${process.env['FUNDS_HOLD']}).` +
+      `
+  ${transferId} pays 2500.00 from it: it does not fit, so it waits instead of being sent and bounced.`,
+  );
+  await producer.send({
+    topic: topicName(prefix, TOPICS.commands),
+    messages: [{ key: transferId, value: JSON.stringify(command) }],
+  });
+  const status = (s: string) => () => events.find((e) => e.subject === transferId && e.data.status === s);
+  const held = await until(status('HELD_FOR_FUNDS'), 30_000);
+  if (!held) {
+    console.log(`  ${transferId} was not held for funds (is FUNDS_HOLD set on the service?)`);
+    return false;
+  }
+  // The sandbox's own record: no initiation of it reached the provider while it was held.
+  const reached = (
+    (await json('GET', `${sandbox}/__sandbox/received?${merchant}&transferId=${transferId}`)) as {
+      initiations?: unknown[];
+    }
+  ).initiations?.length;
+  console.log(
+    `  held: HELD_FOR_FUNDS, reason ${held.data.reason ?? '?'}; initiations of it at the provider: ${reached ?? '?'}.`,
+  );
+  if (reached !== 0) return false;
+  const funded = (await json('POST', `${sandbox}/__sandbox/fund?${merchant}`, { amount: '5000.00' })) as {
+    balance?: string;
+  };
+  console.log(
+    `  the merchant adds 5000.00 (POST /__sandbox/fund?${merchant}): balance ${funded.balance ?? '?'};` +
+      ` the provider's CREDIT_CONFIRMATION webhook makes the balance due for reading.`,
+  );
+  const paid = await until(status('SUCCESS'), 45_000);
+  console.log(
+    `  ${paid ? 'released on the new reading, sent and paid' : 'not paid within 45 s'}; balance now ${await balance()}. Its events:
+`,
+  );
+  console.log(
+    table([
+      ['version', 'type', 'status', 'reason'],
+      ...events
+        .filter((e) => e.subject === transferId)
+        .map((e) => [String(e.data.version), e.type, e.data.status, e.data.reason ?? '']),
+    ]),
+  );
+  return paid !== undefined;
 }
 
 /** The operations API's timeline of one payout: its durable history, with the cause of each change. */

@@ -30,6 +30,13 @@ export PROVIDER_ACCOUNT_ID=${PROVIDER_ACCOUNT_ID:-default}
 # Approval before sending (issue 30): one rule on the default account. A payout of 10,000.00 or more
 # waits (AWAITING_APPROVAL) until a person approves it; the scenario shows one, approved by demo-approver.
 export APPROVAL_POLICIES=${APPROVAL_POLICIES:-'[{"accountId":"default","rules":[{"rule":"amount_at_least","amount":"10000.00"}]}]'}
+# Hold for funds (issue 32, ADR 0027): a third account, `held`, whose sandbox merchant starts with
+# Rs. 1,000; a payout that does not fit waits (HELD_FOR_FUNDS) until a balance reading shows room.
+# The scenario funds it through the sandbox's control call and the payout is sent and paid.
+export FUNDS_HOLD=${FUNDS_HOLD:-'[{"accountId":"held","threshold":"0","maxHold":"1h"}]'}
+# The provider's balance is read every 10 s (60 s by default); its CREDIT_CONFIRMATION webhook on
+# funding makes the account due at once.
+export BALANCE_READ_INTERVAL_MS=${BALANCE_READ_INTERVAL_MS:-10000}
 
 # One service process with SERVICE_ROLES as set (all roles by default), or one process per role set.
 case "${DEMO_ROLES:-}" in
@@ -81,15 +88,22 @@ done
 # Transfers V2 for its standard, direct and batch transfers, Beneficiary V2, v2 webhooks.
 DEMO_V2_ID=demo_v2_client_id
 DEMO_V2_SECRET=demo_v2_client_secret
+DEMO_HELD_ID=demo_held_client_id
+DEMO_HELD_SECRET=demo_held_client_secret
 v2_hook=""
+held_hook=""
 if [ "${#webhook_ports[@]}" -gt 0 ]; then
   export SANDBOX_WEBHOOK_URL="http://127.0.0.1:$WEBHOOKS_PORT/webhooks/${DEMO_WEBHOOK_VERSION:-v2}/$PROVIDER_ACCOUNT_ID"
   export SANDBOX_WEBHOOK_VERSION=${DEMO_WEBHOOK_VERSION:-v2}
   v2_hook=",\"webhookUrl\":\"http://127.0.0.1:$WEBHOOKS_PORT/webhooks/v2/v2\",\"webhookVersion\":\"v2\""
-  say "the sandbox sends its webhooks to $SANDBOX_WEBHOOK_URL (account v2: /webhooks/v2/v2)"
+  held_hook=",\"webhookUrl\":\"http://127.0.0.1:$WEBHOOKS_PORT/webhooks/v1/held\",\"webhookVersion\":\"v1\""
+  say "the sandbox sends its webhooks to $SANDBOX_WEBHOOK_URL (account v2: /webhooks/v2/v2, account held: /webhooks/v1/held)"
 fi
-export SANDBOX_MERCHANTS=${SANDBOX_MERCHANTS:-"[{\"clientId\":\"$DEMO_V2_ID\",\"clientSecret\":\"$DEMO_V2_SECRET\"$v2_hook}]"}
-export PROVIDER_ACCOUNTS=${PROVIDER_ACCOUNTS:-"[{\"accountId\":\"v2\",\"clientId\":\"$DEMO_V2_ID\",\"clientSecret\":\"$DEMO_V2_SECRET\",\"api\":\"v2\",\"webhookVersion\":\"v2\"}]"}
+# The held account's merchant (hold for funds): a small balance, v1 webhooks (CREDIT_CONFIRMATION on funding).
+held_merchant="{\"clientId\":\"$DEMO_HELD_ID\",\"clientSecret\":\"$DEMO_HELD_SECRET\",\"initialBalance\":\"1000.00\"$held_hook}"
+export SANDBOX_MERCHANTS=${SANDBOX_MERCHANTS:-"[{\"clientId\":\"$DEMO_V2_ID\",\"clientSecret\":\"$DEMO_V2_SECRET\"$v2_hook},$held_merchant]"}
+export PROVIDER_ACCOUNTS=${PROVIDER_ACCOUNTS:-"[{\"accountId\":\"v2\",\"clientId\":\"$DEMO_V2_ID\",\"clientSecret\":\"$DEMO_V2_SECRET\",\"api\":\"v2\",\"webhookVersion\":\"v2\"},{\"accountId\":\"held\",\"clientId\":\"$DEMO_HELD_ID\",\"clientSecret\":\"$DEMO_HELD_SECRET\",\"api\":\"v1\",\"webhookVersion\":\"v1\"}]"}
+export DEMO_HELD_CLIENT_ID=$DEMO_HELD_ID
 # Traces without a collector: the service writes its spans as JSON lines, and the scenario prints
 # one payout's trace from them. With an OTLP endpoint set, they go there instead.
 if [ -z "${OTEL_EXPORTER_OTLP_ENDPOINT:-}${OTEL_EXPORTER_OTLP_TRACES_ENDPOINT:-}" ]; then
@@ -132,7 +146,7 @@ printf '  %-22s %s\n' "payout service" "http://127.0.0.1:$HTTP_PORT" \
   "operations API" "http://127.0.0.1:$HTTP_PORT/ops (OpenAPI: /ops/openapi.json)" \
   "web console" "http://127.0.0.1:$HTTP_PORT/console (sign in with an operator token)" \
   "provider sandbox" "http://127.0.0.1:$SANDBOX_PORT" \
-  "provider accounts" "$PROVIDER_ACCOUNT_ID (v1 API) and v2 (v2 API: Transfers V2, Beneficiary V2)" \
+  "provider accounts" "$PROVIDER_ACCOUNT_ID (v1 API), v2 (v2 API: Transfers V2, Beneficiary V2), held (v1 API, holds payouts for funds)" \
   "webhooks (public)" "${SANDBOX_WEBHOOK_URL:-off (no webhooks role)}" \
   "kafka" "127.0.0.1:${KAFKA_PORT:-9092}" \
   "postgres" "127.0.0.1:5432/payouts"

@@ -15,6 +15,8 @@ import { runChaos } from './run.js';
  * it asked for did not happen, when a negative state the provider contradicts was not raised as
  * a contradiction, and when escalations exceed the budget (issue 29; test/chaos/happened.ts and
  * negatives.ts). The provider's lifecycle faults (--lifecycle, --in-doubt-apply) are off here.
+ * Hold for funds (issue 32) is on: a third account holds payouts for funds with a limited balance
+ * funded during the run, and its checks (test/chaos/funds.ts) are part of the run.
  */
 it(
   'chaos (short variant): never pays twice, never calls a paid payout failed, loses nothing, leaks nothing',

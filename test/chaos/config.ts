@@ -65,6 +65,11 @@ export interface ChaosConfig {
   readonly lifecycle: string;
   /** Share of the sandbox's in-doubt faults (520 and alike) that apply the transfer anyway; 0: none. */
   readonly inDoubtApply: number;
+  /**
+   * Issue 32: a third account, `funds`, with holding for funds on (FUNDS_HOLD), a limited balance
+   * funded during the run, and the hold's checks (test/chaos/funds.ts). Off: two accounts, as before.
+   */
+  readonly fundsHold: boolean;
 }
 
 export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -93,6 +98,7 @@ export const FULL: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
   // Issue 29: the provider's real lifecycle and in-doubt faults that sometimes apply, in the full run.
   lifecycle: 'all',
   inDoubtApply: 0.3,
+  fundsHold: true,
 };
 
 export const SHORT: Omit<ChaosConfig, 'commandLine' | 'reportFile'> = {
@@ -138,6 +144,7 @@ const KEYS: Record<string, keyof ChaosConfig> = {
   'attention-budget': 'attentionBudget',
   lifecycle: 'lifecycle',
   'in-doubt-apply': 'inDoubtApply',
+  'funds-hold': 'fundsHold',
 };
 
 /**

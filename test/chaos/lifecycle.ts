@@ -133,6 +133,8 @@ export class LifecycleDriver {
     private readonly accounts: readonly ChaosAccount[],
     private readonly forMerchant: Url,
     private readonly r: Random,
+    /** Accounts left out of `queued-until-funded` (a run's held-for-funds account: its balance is the harness's). */
+    private readonly notQueued: ReadonlySet<string> = new Set(),
   ) {}
 
   get active(): boolean {
@@ -142,7 +144,7 @@ export class LifecycleDriver {
   /** Before the first command. */
   async setUp(): Promise<void> {
     for (const a of this.accounts) {
-      if (this.on.has('queued-until-funded')) {
+      if (this.on.has('queued-until-funded') && !this.notQueued.has(a.accountId)) {
         await post(this.forMerchant('/__sandbox/flags', a), { queueOnLowBalance: true });
         await post(this.forMerchant('/__sandbox/balance', a), { balance: LOW_BALANCE });
       }
@@ -170,6 +172,7 @@ export class LifecycleDriver {
 
   private async fund(amount: string): Promise<void> {
     for (const a of this.accounts) {
+      if (this.notQueued.has(a.accountId)) continue;
       const res = await post(this.forMerchant('/__sandbox/fund', a), { amount });
       const body = (await res.json()) as { released?: unknown };
       this.counts.funded += 1;

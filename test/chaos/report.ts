@@ -42,6 +42,8 @@ export interface Figures {
   readonly faults: { calls: number; injected: Record<string, number>; appliedInDoubt?: number };
   /** Issue 29: the provider's lifecycle in the mix (test/chaos/lifecycle.ts): what was on and what the run did. */
   readonly lifecycle: string;
+  /** Issue 32: hold for funds on the third account (test/chaos/funds.ts), or 'off'. */
+  readonly funds: string;
   readonly webhooks: {
     /** The sandbox's genuine webhooks (its counts), per account. */
     genuine: ReadonlyMap<string, Record<string, number>>;
@@ -183,6 +185,7 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
         : 'none asked (--in-doubt-apply=0)',
     ],
     ['provider lifecycle (long waits, --lifecycle)', f.lifecycle],
+    ['hold for funds (--funds-hold)', f.funds],
     [
       'genuine webhooks (sandbox), per account',
       [...f.webhooks.genuine]
@@ -344,13 +347,23 @@ export function renderReport(f: Figures, checks: readonly Check[]): string {
     "The provider's lifecycle (issue 29) joins the mix with `--lifecycle=all` (or a list of",
     '`error-then-paid`, `queued-until-funded`, `approval`, `next-working-day`, `late-reversal`,',
     '`entry-id-reused`; test/chaos/lifecycle.ts) and `--in-doubt-apply=0.5` (the share of 5xx, 520',
-    'and hang faults the sandbox applies anyway); the full run has both, the short one neither. `npm test` runs the short',
+    'and hang faults the sandbox applies anyway); the full run has both, the short one neither.',
+    'Hold for funds (issue 32, `--funds-hold=true`, on in both runs; test/chaos/funds.ts): a third',
+    'account, `funds` (v1), has holding on (`FUNDS_HOLD`, maximum hold 60s, 20s in the short run;',
+    'readings every second) and one command in five; its merchant starts with Rs. 20,000, is funded (`POST /__sandbox/fund`) every',
+    '5 s with a share of what its commands ask for and with everything at the end, and refuses what does',
+    'not fit. The run fails when nothing was held or released, when the provider refused one of its',
+    'payouts for insufficient balance (`GET /__sandbox/balance/refusals`) without a call in the air at',
+    'a reading near it (the documented edge), when a held one ended other than sent after its hold or',
+    'REJECTED `funds_hold_expired` with no initiation at the provider, or when a younger one was sent',
+    'while an older one no larger stayed held (oldest first where they fit). `npm test` runs the short',
     'variant (`test/chaos/chaos.int-spec.ts`: 1,000 commands, 5 kills, one broker and one Postgres',
     'restart, 1,000 hostile messages). Every figure can be set: `npm run chaos -- --commands=2000',
     '--kills=10 --broker-restarts=1 --postgres-restarts=1 --rolling-restart=false --hostile=500',
     '--hostile-webhooks=20 --webhook-version=v1 --outbox-transport=table',
     '--fault-rate=0.2 --seed=7 --duration=120000 --lease=5000 --base-port=20700',
-    '--attention-budget=200 --attention-settled=true --lifecycle=all --in-doubt-apply=0.3` (or `CHAOS_COMMANDS`,',
+    '--attention-budget=200 --attention-settled=true --lifecycle=all --in-doubt-apply=0.3',
+    '--funds-hold=true` (or `CHAOS_COMMANDS`,',
     '`CHAOS_KILLS`, ...; `--short` starts from the short variant). Logs: `.run/logs/chaos/` (each',
     "service instance's log with a line per start, kill and exit; the sandbox, Postgres and broker",
     'logs; `report.md`). `--outbox-transport=wal` runs the services with the WAL outbox (ADR 0023)',

@@ -61,6 +61,7 @@ import {
   withEntryIdReuse,
 } from './lifecycle.js';
 import { chaosHappenedSummary, chaosNotHappened, type FaultView, type StepRecord } from './happened.js';
+import { FundsDriver, fundsChecks, fundsServiceEnv, FUNDS_ACCOUNT, FUNDS_START } from './funds-run.js';
 
 const execute = promisify(execFile);
 const PREFIX = 'chaos';
@@ -129,6 +130,9 @@ if (Number(FAST_RECONCILE.NOT_FOUND_SETTLE_MS) <= Math.max(LATE_APPLY_MS.max, ST
     'chaos config: NOT_FOUND_SETTLE_MS must be longer than the longest late apply and status lag',
   );
 }
+
+/** The sandbox's batch delay: a batch's entries take their money this long after it is accepted. */
+const BATCH_DELAY_MS = 500;
 
 /**
  * Share of the v2 account's commands that reuse the transferId of one of the primary account's:
@@ -276,7 +280,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     const webhookUrl = (version: string, accountId: string) =>
       `http://127.0.0.1:${ports.webhooks}/webhooks/${version}/${accountId}`;
     // One account per API generation, each its own merchant at the sandbox with its own webhooks.
-    const accounts = chaosAccounts(cfg.webhookVersion === 'v2' ? 'v2' : 'v1');
+    // Issue 32: a third account holds payouts for funds (test/chaos/funds.ts).
+    const accounts = [
+      ...chaosAccounts(cfg.webhookVersion === 'v2' ? 'v2' : 'v1'),
+      ...(cfg.fundsHold ? [FUNDS_ACCOUNT] : []),
+    ];
     const [primary, ...others] = accounts;
     if (!primary) throw new Error('chaos: no accounts');
     const accountOfClient = new Map(accounts.map((a) => [a.clientId, a.accountId]));
@@ -292,7 +300,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         SANDBOX_HOST: '127.0.0.1',
         SANDBOX_PENDING_DELAY_MS: '2000',
         SANDBOX_HANG_MS: '2000',
-        SANDBOX_BATCH_DELAY_MS: '500',
+        SANDBOX_BATCH_DELAY_MS: String(BATCH_DELAY_MS),
         SANDBOX_INITIAL_BALANCE: '9999999999.00',
         SANDBOX_RATE_LIMIT_TRANSFER: '0',
         SANDBOX_RATE_LIMIT_STATUS: '0',
@@ -311,7 +319,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
             clientSecret: a.clientSecret,
             webhookUrl: webhookUrl(a.webhookVersion, a.accountId),
             webhookVersion: a.webhookVersion,
-            initialBalance: '9999999999.00',
+            // The held account's balance is limited and funded by the run; it refuses what does not fit.
+            initialBalance: a.accountId === FUNDS_ACCOUNT.accountId ? FUNDS_START : '9999999999.00',
           })),
         ),
         SANDBOX_WEBHOOK_RETRY_BASE_MS: '1000',
@@ -363,6 +372,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       DEAD_LETTER_DIGEST_KEY: CHAOS_DEAD_LETTER_KEY,
       OUTBOX_TRANSPORT: cfg.outboxTransport,
       ...FAST_RECONCILE,
+      ...(cfg.fundsHold ? fundsServiceEnv(cfg.variant) : {}),
     });
     const services = ports.services.map(
       (port, i) =>
@@ -390,16 +400,12 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       accounts,
       forMerchant,
       new Random(cfg.seed + 29),
+      new Set([FUNDS_ACCOUNT.accountId]),
     );
-    const planned = await planCommands(
-      cfg.commands,
-      r,
-      runTag,
-      fixtures,
-      accounts.map((a) => a.accountId),
-      TWIN_RATE,
-      lifecycleExtra,
-    );
+    // The held account gets one command in five (the other two two each); without it, as before.
+    const two = accounts.filter((a) => a !== FUNDS_ACCOUNT).map((a) => a.accountId);
+    const turns = cfg.fundsHold ? [...two, ...two, FUNDS_ACCOUNT.accountId] : two;
+    const planned = await planCommands(cfg.commands, r, runTag, fixtures, turns, TWIN_RATE, lifecycleExtra);
     const reuseRandom = new Random(cfg.seed + 2929);
     const { commands, reused } = lifecycle.has('entry-id-reused')
       ? await withEntryIdReuse(planned, reuseRandom, (account, id) =>
@@ -477,6 +483,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         throw new Error(`fault mode for ${a.accountId}: ${faultSet.status} ${await faultSet.text()}`);
     }
     await driver.setUp();
+    // Issue 32: the held account is funded while commands arrive (test/chaos/funds.ts).
+    const funds = cfg.fundsHold
+      ? FundsDriver.of(commands, cfg.durationMs, sandboxUrl, forMerchant, () => pool)
+      : undefined;
+    funds?.start();
     let driving = driver.active;
     const drove = (async () => {
       while (driving) {
@@ -797,9 +808,15 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       await driver.finish();
       log(`lifecycle: ${JSON.stringify(driver.counts)}`);
     }
+    if (funds) {
+      await funds.look();
+      await funds.finish();
+      log(`funds: the held account funded ${funds.counts.funded} times, then with everything`);
+    }
     const held = await outcomesOf(sandboxUrl);
     const lastLate = Math.max(0, ...held.pendingLateApplies.map((l) => l.at - held.now));
     if (lastLate > 0) await advanceSandbox(sandboxUrl, lastLate + 1);
+    await funds?.look().catch(() => undefined);
     log(
       `faults and hostile webhooks stopped; ${held.pendingLateApplies.length} late applies still held (clock advanced ${(lastLate / 1000).toFixed(1)} s)`,
     );
@@ -834,6 +851,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         lastSweep = Date.now();
         sweeps += 1;
         await driver.finish().catch((err: unknown) => log(`lifecycle: sweep failed: ${String(err)}`));
+        await funds?.look().catch(() => undefined);
       }
       await progress(`settling (lag ${lag}, unfinished ${open})`);
       await sleep(2_000);
@@ -850,6 +868,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
         : `${stalled ? `stalled (lag ${lag} and unfinished rows unchanged for 60 s)` : 'did not settle in time'}; checking anyway`,
     );
 
+    await funds?.stop();
     // Ground truth.
     const summary = (await (await fetch(`${sandboxUrl}/__sandbox/received/summary`)).json()) as {
       total: number;
@@ -1082,6 +1101,11 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
     checks.push(
       check('consumer lag back to zero', `group ${GROUP}`, lag === 0 ? [] : [`lag ${lag} after settling`]),
     );
+    const fundsResult =
+      funds && pool
+        ? await fundsChecks(pool, sandboxUrl, commands, funds, BATCH_DELAY_MS, cfg.variant)
+        : undefined;
+    checks.push(...(fundsResult?.checks ?? []));
     const asked = {
       kill: cfg.kills,
       broker: cfg.brokerRestarts,
@@ -1159,6 +1183,7 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
       lifecycle: driver.active
         ? `${[...lifecycle].join(', ')}: funded ${driver.counts.funded} times (${driver.counts.released} queued transfers released), approved ${driver.counts.approved}, rejected ${driver.counts.rejected}, clock advanced ${(driver.counts.clockAdvancedMs / 3_600_000).toFixed(0)} h${reused.size ? `, ${reused.size} entry ids reused by a single payout` : ''}`
         : 'off',
+      funds: fundsResult?.figure ?? 'off',
       webhooks: {
         genuine,
         reenabled: webhookReenables,
@@ -1294,8 +1319,9 @@ async function statusCounts(pool: pg.Pool | undefined): Promise<string> {
   return rows.map((x) => `${x.status} ${x.n}`).join(', ');
 }
 
-const OPEN_PAYOUT = `status IN ('RECEIVED', 'SUBMITTING', 'PENDING', 'UNKNOWN')`;
-const OPEN_BATCH = `status IN ('RECEIVED', 'SUBMITTING', 'PROCESSING', 'UNKNOWN')`;
+// A payout or batch held for funds (issue 32) is not finished either.
+const OPEN_PAYOUT = `status IN ('RECEIVED', 'HELD_FOR_FUNDS', 'SUBMITTING', 'PENDING', 'UNKNOWN')`;
+const OPEN_BATCH = `status IN ('RECEIVED', 'HELD_FOR_FUNDS', 'SUBMITTING', 'PROCESSING', 'UNKNOWN')`;
 
 async function unfinished(pool: pg.Pool | undefined): Promise<number> {
   if (!pool) return -1;

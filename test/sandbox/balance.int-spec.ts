@@ -171,6 +171,44 @@ describe('sandbox: balance and fees', () => {
     assert.deepEqual(await getBalance(), { balance: '0.00', available: '0.00' });
   });
 
+  it('GET /__sandbox/balance/refusals lists the payouts the balance check refused (v1, v2, internal), not a fault refusing a re-send as "Insufficient balance"', async () => {
+    await setBalance('100.00');
+    const refused = h.id();
+    assert.match(
+      String((await direct(SUCCESS_ACCOUNT, '150.00', refused)).body.message),
+      /insufficient balance/i,
+    );
+    const v2Refused = h.id();
+    assert.equal(
+      (await v2Transfer(v2Refused, SUCCESS_ACCOUNT, 120)).body.status_code,
+      'INSUFFICIENT_BALANCE',
+    );
+    const internal = h.id();
+    await h.post('/payout/v1/internalTransfer', {
+      transferId: internal,
+      amount: '500.00',
+      rechargeAccount: 'RA0001',
+    });
+    // A re-send refused by a fault reads the same to the caller, but the balance never refused it.
+    const resent = h.id();
+    await h.fault({ endpoint: 'directTransfer', refuseResend: 'insufficient_balance', times: 1 });
+    assert.equal((await direct(SUCCESS_ACCOUNT, '10.00', resent)).body.status, 'SUCCESS');
+    assert.match(
+      String((await direct(SUCCESS_ACCOUNT, '10.00', resent)).body.message),
+      /insufficient balance/i,
+    );
+    const list = (await h.ctl('GET', '/__sandbox/balance/refusals')).body.refusals as Obj[];
+    assert.deepEqual(
+      list.map((r) => [r.endpoint, r.transferId, r.debit, r.available]),
+      [
+        ['directTransfer', refused, '150.00', '100.00'],
+        ['transferV2', v2Refused, '120.00', '100.00'],
+        ['internalTransfer', internal, '500.00', '100.00'],
+      ],
+    );
+    assert.equal(typeof list[0]?.at, 'number');
+  });
+
   it('with low-balance queuing a payout that does not fit is QUEUED, in neither balance, and funding releases it with its fee', async () => {
     await setBalance('50.00');
     await setCharge('2.00');

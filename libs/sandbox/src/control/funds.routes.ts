@@ -15,7 +15,7 @@ import { balanceSchema, feesSchema, fundSchema } from './control.schemas.js';
  */
 export function registerFunds(app: FastifyInstance, world: SandboxWorld, tools: ControlTools): void {
   const P = '/__sandbox';
-  const { decode, scoped } = tools;
+  const { decode, scoped, each } = tools;
   const get = (url: string, h: Handler) => app.get(url, h);
   const post = (url: string, h: Handler) => app.post(url, h);
   get(
@@ -29,6 +29,20 @@ export function registerFunds(app: FastifyInstance, world: SandboxWorld, tools: 
         ledgerBalance: formatPaise(ledger),
       };
     }),
+  );
+  // Every payout the balance check refused (never a fault's refusal): a run holding payouts for
+  // funds tells from it that nothing it held was bounced. Every merchant unless `?clientId=`.
+  get(
+    `${P}/balance/refusals`,
+    each((_req, _reply, merchants) => ({
+      refusals: merchants.flatMap((m) =>
+        m.account.balanceRefusals.map((r) => ({
+          ...r,
+          debit: formatPaise(r.debit),
+          available: formatPaise(r.available),
+        })),
+      ),
+    })),
   );
   post(
     `${P}/balance`,

@@ -14,6 +14,11 @@ const CONTROL: readonly [string, string, string][] = [
   ['post', '/__sandbox/balance', 'Set the (available) balance {balance: "1000.00"}'],
   ['post', '/__sandbox/fund', 'Add to the balance {amount: "1000.00"}; queued transfers it can fund go'],
   ['get', '/__sandbox/queue', 'The transfers held QUEUED for balance'],
+  [
+    'get',
+    '/__sandbox/balance/refusals',
+    'Payouts the balance check refused (insufficient balance; never a fault), of every merchant or of ?clientId=',
+  ],
   ['get', '/__sandbox/fees', 'The service charge per payout and the tax on it'],
   ['post', '/__sandbox/fees', 'Set the service charge per payout {transferCharge: "3.00"} (18 % GST added)'],
   ['get', '/__sandbox/flags', 'Read the account flags'],

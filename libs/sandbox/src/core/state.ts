@@ -122,6 +122,22 @@ export interface ReceivedInitiation {
   readonly at: number;
 }
 
+/**
+ * A payout refused because the merchant's available balance could not fund it (its amount and fee):
+ * the balance check itself, never a fault (`refuseResend: "insufficient_balance"` is not one), so a
+ * run can tell that nothing it held for funds was bounced (`GET /__sandbox/balance/refusals`).
+ */
+export interface BalanceRefusal {
+  /** The merchant account (client id). */
+  readonly account: string;
+  readonly endpoint: EndpointId;
+  readonly transferId: string;
+  readonly at: number;
+  /** What it would have taken (amount and fee), and the available balance then, in paise. */
+  readonly debit: Paise;
+  readonly available: Paise;
+}
+
 export interface BatchRecord {
   readonly batchTransferId: string;
   readonly referenceId: number;
@@ -189,6 +205,8 @@ export class AccountState {
   readonly batchEntryIds = new Map<string, BatchRecord>();
   readonly withdrawals: { readonly withdrawalId: string; readonly at: number }[] = [];
   readonly received: ReceivedInitiation[] = [];
+  /** Payouts the balance check refused (insufficient balance), oldest first. */
+  readonly balanceRefusals: BalanceRefusal[] = [];
   /** Ids (by `initiationKey(endpoint, id)`) whose re-sends are refused this way (`refuseResend`). */
   readonly refuseResend = new Map<string, ResendRefusal>();
   /** Transfers with a step still in the future; settled lazily. */
@@ -276,6 +294,18 @@ export class AccountState {
       accepted,
       answer,
       at: this.clock.now(),
+    });
+  }
+
+  /** The balance check refused `transferId` (it would take `debit`); recorded, not answered. */
+  refuseForBalance(endpoint: EndpointId, transferId: string, debit: Paise): void {
+    this.balanceRefusals.push({
+      account: this.clientId,
+      endpoint,
+      transferId,
+      at: this.clock.now(),
+      debit,
+      available: this.balance,
     });
   }
 

@@ -32,9 +32,12 @@ export const internalTransfer: LegacyEndpoint = {
     if (kind === 'notConfigured') fail(R.notConfigured);
     const account = world.account;
     account.settle();
-    if (account.balance < amount.paise) fail(R.insufficientBalance);
-    account.balance -= amount.paise;
     const transferId = given || `INT_${randomBytes(8).toString('hex')}`;
+    if (account.balance < amount.paise) {
+      account.refuseForBalance('internalTransfer', transferId, amount.paise);
+      fail(R.insufficientBalance);
+    }
+    account.balance -= amount.paise;
     const referenceId = String(account.newReferenceId());
     const now = world.clock.now();
     // The legacy status endpoint answers for internal transfers too (no dedupe: a repeat is a new one).

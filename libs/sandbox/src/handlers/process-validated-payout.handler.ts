@@ -63,6 +63,7 @@ export const processValidatedPayout: V2Endpoint = {
     const fee = account.fee();
     const debit = debitOf({ amount: amount.paise, fee });
     const funded = account.balance >= debit;
+    if (!funded) account.refuseForBalance('processValidatedPayout', transferId, debit);
     const steps: Step[] = !funded
       ? [{ at: now, status: 'FAILED', statusCode: 'INSUFFICIENT_BALANCE', reason: 'INSUFFICIENT_BALANCE' }]
       : token.vpa === SUCCESS_VPA

@@ -35,7 +35,10 @@ export const selfWithdrawal: LegacyEndpoint = {
     for (const w of account.withdrawals) if (istDay(w.at) === today) count += 1;
     if (count >= PER_DAY) fail(R.dailyLimit);
     account.settle();
-    if (account.balance < amount.paise) fail(R.insufficientBalance);
+    if (account.balance < amount.paise) {
+      account.refuseForBalance('selfWithdrawal', withdrawalId, amount.paise);
+      fail(R.insufficientBalance);
+    }
     account.balance -= amount.paise;
     account.withdrawals.push({ withdrawalId, at: world.clock.now() });
     account.receive('selfWithdrawal', withdrawalId, true, '200');

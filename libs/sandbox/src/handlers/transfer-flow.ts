@@ -249,7 +249,10 @@ export function recordTransfer(
   const fee = account.fee();
   const debit = debitOf({ amount: input.amount, fee });
   const queued = !failsAtBank && mustQueue(account, input.outcome, debit, world.clock.now());
-  if (!failsAtBank && !queued && account.balance < debit) fail(rows.insufficientBalance);
+  if (!failsAtBank && !queued && account.balance < debit) {
+    account.refuseForBalance(input.endpoint, input.transferId, debit);
+    fail(rows.insufficientBalance);
+  }
   const upi = input.mode === 'upi';
   const planned = (): Step[] => stepsFor(input.outcome, world, upi);
   const hold: Hold = failsAtBank

@@ -109,6 +109,7 @@ export function recordV2Transfer(
           reason: 'INSUFFICIENT_BALANCE',
         },
       ];
+  if (!funded) account.refuseForBalance(endpoint, draft.transferId, debit);
   const debited = funded && !refusedAtOnce && !queued;
   const referenceId = String(account.newReferenceId());
   const record: TransferRecord = {
