@@ -54,6 +54,30 @@ ${GENERATION_RULES.v2.map((r) => `| \`${r.name}\` | ${r.commands.map((c) => `\`$
 
 `;
 
+const HOLD_FOR_FUNDS = `## Holding payouts for funds
+
+For an account in \`FUNDS_HOLD\`, a payout (a batch, whole) that does not fit the provider's available
+balance as last read, less what was sent and not yet in that reading and the account's threshold, waits in
+\`HELD_FOR_FUNDS\` instead of being sent to bounce (ADR 0027; operators' side: docs/OPERATIONS.md, "Hold for
+funds"). To turn it on for an account:
+
+1. Keep the balance reader on: \`BALANCE_READ_INTERVAL_MS\` above 0 (default 60 s; the service refuses to start
+   with \`FUNDS_HOLD\` set and the reader off). The interval is the longest a held payout waits for funds that
+   are already there; the provider's \`CREDIT_CONFIRMATION\` and \`LOW_BALANCE_ALERT\` webhooks make the account's
+   next reading immediate, so point the provider's webhooks at the service.
+2. Add \`{"accountId": ..., "threshold": ..., "maxHold": ...}\` to \`FUNDS_HOLD\`. The threshold is money kept
+   back and never spent: set it to cover what leaves the account outside this service (fees, payouts made in
+   the provider's dashboard). The maximum hold (default \`FUNDS_MAX_HOLD\`, 96 h) ends a payout \`REJECTED\`,
+   reason \`funds_hold_expired\` (never sent).
+3. Restart (a rolling restart is fine). Nothing of the account is sent until its first reading
+   (\`no_balance_reading\`). A payout already in flight at the switch was sent without the hold's bookkeeping
+   and is not counted against the room until the next reading; a threshold of one payout's size covers it.
+
+To turn it off, remove the account and restart: its held payouts are sent as any other, and the provider
+refuses what the balance does not cover. What the check costs: docs/BENCHMARKS.md, "Session 19".
+
+`;
+
 const PRODUCTION = `## Refused in production
 
 With \`DEPLOYMENT_MODE=production\` the service refuses to start (exit 78, one list of every problem,
@@ -130,6 +154,6 @@ export function renderConfiguration(): string {
         section: sandboxConfig,
       },
     ],
-    MOVE_TO_V2 + PRODUCTION + TESTS,
+    MOVE_TO_V2 + HOLD_FOR_FUNDS + PRODUCTION + TESTS,
   );
 }
