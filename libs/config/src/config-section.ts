@@ -64,4 +64,26 @@ export const env = {
       message: 'each entry must be host:port',
     }),
   enumOf: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values),
+  /**
+   * A JSON value checked by `schema`; empty (or blank): `empty`. Not JSON: "must be JSON"; a
+   * value the schema refuses: each of its issues, with its path (`0.threshold: ...`).
+   */
+  json: <T>(schema: z.ZodType<T>, empty: T) =>
+    z.string().transform((raw, ctx): T => {
+      if (raw.trim() === '') return empty;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+      const p = schema.safeParse(value);
+      if (!p.success) {
+        for (const i of p.error.issues)
+          ctx.addIssue({ code: 'custom', message: `${i.path.join('.')}: ${i.message}` });
+        return z.NEVER;
+      }
+      return p.data;
+    }),
 };

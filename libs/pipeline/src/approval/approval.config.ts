@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVar } from '#config';
+import { env, envVar } from '#config';
 import { toPaise } from '#ledger';
 import { parseSchedule } from '../shared/check-schedule.js';
 import { type ApprovalPolicies, type ApprovalRule, approvalPolicy } from './approval-policy.js';
@@ -64,26 +64,12 @@ const policySchema = z
   })
   .strict();
 
-const policiesSchema = z.string().transform((raw, ctx): Array<z.infer<typeof policySchema>> => {
-  if (raw.trim() === '') return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be JSON' });
-    return z.NEVER;
-  }
-  const p = z
+const policiesSchema = env.json(
+  z
     .array(policySchema)
-    .refine((a) => new Set(a.map((x) => x.accountId)).size === a.length, 'one policy per account')
-    .safeParse(value);
-  if (!p.success) {
-    for (const i of p.error.issues)
-      ctx.addIssue({ code: 'custom', message: `${i.path.join('.')}: ${i.message}` });
-    return z.NEVER;
-  }
-  return p.data;
-});
+    .refine((a) => new Set(a.map((x) => x.accountId)).size === a.length, 'one policy per account'),
+  [] as Array<z.infer<typeof policySchema>>,
+);
 
 export const APPROVAL_VARS = {
   APPROVAL_POLICIES: envVar({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVar } from '#config';
+import { env, envVar } from '#config';
 import { toPaise } from '#ledger';
 
 /*
@@ -11,23 +11,7 @@ import { toPaise } from '#ledger';
 const AMOUNT = /^\d{1,14}(\.\d{1,2})?$/;
 const amount = z.string().refine((a) => AMOUNT.test(a), 'a decimal amount in rupees, e.g. "50000.00"');
 
-const overrides = z.string().transform((raw, ctx): Record<string, string> => {
-  if (raw.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be JSON' });
-    return z.NEVER;
-  }
-  const p = z.record(z.string().min(1), amount).safeParse(value);
-  if (!p.success) {
-    for (const i of p.error.issues)
-      ctx.addIssue({ code: 'custom', message: `${i.path.join('.')}: ${i.message}` });
-    return z.NEVER;
-  }
-  return p.data;
-});
+const overrides = env.json(z.record(z.string().min(1), amount), {});
 
 export const FUNDS_ALERT_VARS = {
   FUNDS_LOW_BALANCE_THRESHOLD: envVar({

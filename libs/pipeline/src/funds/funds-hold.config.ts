@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVar } from '#config';
+import { env, envVar } from '#config';
 import { toPaise } from '#ledger';
 import { parseSchedule } from '../shared/check-schedule.js';
 
@@ -35,26 +35,12 @@ const holdSchema = z
   .strict();
 type HoldEntry = z.infer<typeof holdSchema>;
 
-const holdsSchema = z.string().transform((raw, ctx): HoldEntry[] => {
-  if (raw.trim() === '') return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be JSON' });
-    return z.NEVER;
-  }
-  const p = z
+const holdsSchema = env.json(
+  z
     .array(holdSchema)
-    .refine((a) => new Set(a.map((x) => x.accountId)).size === a.length, 'one entry per account')
-    .safeParse(value);
-  if (!p.success) {
-    for (const i of p.error.issues)
-      ctx.addIssue({ code: 'custom', message: `${i.path.join('.')}: ${i.message}` });
-    return z.NEVER;
-  }
-  return p.data;
-});
+    .refine((a) => new Set(a.map((x) => x.accountId)).size === a.length, 'one entry per account'),
+  [] as HoldEntry[],
+);
 
 export const FUNDS_HOLD_VARS = {
   FUNDS_HOLD: envVar({
