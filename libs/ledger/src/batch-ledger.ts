@@ -2,15 +2,7 @@ import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { BatchMoves, type FundsCandidateBatch } from './batch-moves.repository.js';
-import {
-  FUNDS_NARROW_MARGIN,
-  type FundsClaimFacts,
-  type FundsClaimResult,
-  type FundsClaimRound,
-  fundsHead,
-  type FundsMovePlan,
-  planFundsMoves,
-} from './funds-claim.js';
+import { type FundsClaimResult, type FundsClaimRound, planFundsRound } from './funds-claim.js';
 import { FundsClaimReads } from './funds-claim.repository.js';
 import { batchItemEvent, batchStateEvent } from './events.js';
 import {
@@ -342,26 +334,15 @@ export class BatchLedger {
     return this.transaction(async (tx) => {
       const c = tx.client;
       const none = { sent: [], held: 0, rejected: 0, slotBound: false };
-      if (!(await this.fundsReads.lock(c, round.accountId))) return { locked: false, ...none };
-      // A narrow read first, the whole window only when room ran short (PayoutLedger's).
-      const narrow = round.slots + FUNDS_NARROW_MARGIN;
-      let { facts, candidates } = await this.moves.fundsRound(
-        c,
-        round.accountId,
-        Math.min(narrow, round.window),
-      );
-      let plan: FundsMovePlan<FundsCandidateBatch> | undefined;
-      if (narrow < round.window) {
-        const { head, more } = fundsHead(candidates, narrow, (k) => k.batch.status);
-        if (head.length === 0) return { locked: true, ...none };
-        const p = this.fundsPlan(round, head, facts);
-        if (p.slotBound || !more) plan = p;
-        else ({ facts, candidates } = await this.moves.fundsRound(c, round.accountId, round.window));
-      }
-      if (!plan) {
-        if (candidates.length === 0) return { locked: true, ...none };
-        plan = this.fundsPlan(round, candidates, facts);
-      }
+      const { locked, plan } = await planFundsRound<FundsCandidateBatch>(round, {
+        lock: () => this.fundsReads.lock(c, round.accountId),
+        read: (limit) => this.moves.fundsRound(c, round.accountId, limit),
+        idOf: (k) => k.batch.id,
+        statusOf: (k) => k.batch.status,
+        amountOf: (k) => toPaise(k.batch.totalAmount),
+        heldSinceOf: (k) => k.heldSince,
+      });
+      if (!plan) return { locked, ...none };
       const announce = announcerOf(tx);
       const sent = await this.moves.sendFunded(
         c,
@@ -410,29 +391,6 @@ export class BatchLedger {
           rejected++;
       return { locked: true, sent: sent.map((s) => s.batch), held, rejected, slotBound: plan.slotBound };
     });
-  }
-
-  /** The rule's verdicts on `candidates` (in order) as the round's moves. */
-  private fundsPlan(
-    round: FundsClaimRound,
-    candidates: readonly FundsCandidateBatch[],
-    facts: FundsClaimFacts,
-  ): FundsMovePlan<FundsCandidateBatch> {
-    const verdicts = round.decide(
-      candidates.map(({ batch, heldSince }) => ({
-        id: batch.id,
-        amount: toPaise(batch.totalAmount),
-        ...(heldSince ? { heldSince } : {}),
-      })),
-      facts,
-    );
-    return planFundsMoves(
-      candidates,
-      verdicts,
-      round.slots,
-      (k) => k.batch.id,
-      (k) => k.batch.status === 'HELD_FOR_FUNDS',
-    );
   }
 
   /** A re-send of the same batchTransferId: back to SUBMITTING with a new attempt and lease. */

@@ -157,3 +157,54 @@ export function fundsHead<C>(
     }
   return { head: candidates.slice(0, end), more };
 }
+
+/** How one kind (payouts, batches) is read and seen by a round's plan. */
+export interface FundsRoundSource<C> {
+  /** The account's lock for the transaction (false: another round holds it). */
+  readonly lock: () => Promise<boolean>;
+  /** The facts and the first `limit` waiting of each status, oldest first. */
+  readonly read: (limit: number) => Promise<{ facts: FundsClaimFacts; candidates: C[] }>;
+  readonly idOf: (c: C) => string;
+  readonly statusOf: (c: C) => string;
+  readonly amountOf: (c: C) => bigint;
+  readonly heldSinceOf: (c: C) => Date | null;
+}
+
+/**
+ * The round's reads and plan, the same for payouts and batches: the lock; a narrow read first (the
+ * free slots and a margin), from which an account with room fills its slots; the whole window only
+ * when room ran short within the part surely the oldest waiting (fundsHead) and more may wait
+ * beyond. `locked` false: nothing read; `plan` null: nothing waits.
+ */
+export async function planFundsRound<C>(
+  round: FundsClaimRound,
+  src: FundsRoundSource<C>,
+): Promise<{ locked: boolean; plan: FundsMovePlan<C> | null }> {
+  if (!(await src.lock())) return { locked: false, plan: null };
+  const planOf = (candidates: readonly C[], facts: FundsClaimFacts): FundsMovePlan<C> => {
+    const verdicts = round.decide(
+      candidates.map((c) => {
+        const heldSince = src.heldSinceOf(c);
+        return { id: src.idOf(c), amount: src.amountOf(c), ...(heldSince ? { heldSince } : {}) };
+      }),
+      facts,
+    );
+    return planFundsMoves(
+      candidates,
+      verdicts,
+      round.slots,
+      src.idOf,
+      (c) => src.statusOf(c) === 'HELD_FOR_FUNDS',
+    );
+  };
+  const narrow = round.slots + FUNDS_NARROW_MARGIN;
+  let { facts, candidates } = await src.read(Math.min(narrow, round.window));
+  if (narrow < round.window) {
+    const { head, more } = fundsHead(candidates, narrow, src.statusOf);
+    if (head.length === 0) return { locked: true, plan: null };
+    const p = planOf(head, facts);
+    if (p.slotBound || !more) return { locked: true, plan: p };
+    ({ facts, candidates } = await src.read(round.window));
+  }
+  return { locked: true, plan: candidates.length === 0 ? null : planOf(candidates, facts) };
+}

@@ -26,15 +26,7 @@ import {
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { type FundsCandidateRow, PayoutMoves } from './payout-moves.repository.js';
-import {
-  FUNDS_NARROW_MARGIN,
-  type FundsClaimFacts,
-  type FundsClaimResult,
-  type FundsClaimRound,
-  fundsHead,
-  type FundsMovePlan,
-  planFundsMoves,
-} from './funds-claim.js';
+import { type FundsClaimResult, type FundsClaimRound, planFundsRound } from './funds-claim.js';
 import { FundsClaimReads } from './funds-claim.repository.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
 import { toPaise } from './money.js';
@@ -299,27 +291,15 @@ export class PayoutLedger {
       async (tx) => {
         const c = tx.client;
         const none = { sent: [], held: 0, rejected: 0, slotBound: false };
-        if (!(await this.fundsReads.lock(c, round.accountId))) return { locked: false, ...none };
-        // A narrow read first (the free slots and a margin): an account with room fills its slots
-        // from it; the whole window only when room ran short within it and more may wait beyond.
-        const narrow = round.slots + FUNDS_NARROW_MARGIN;
-        let { facts, candidates } = await this.moves.fundsRound(
-          c,
-          round.accountId,
-          Math.min(narrow, round.window),
-        );
-        let plan: FundsMovePlan<FundsCandidateRow> | undefined;
-        if (narrow < round.window) {
-          const { head, more } = fundsHead(candidates, narrow, (k) => k.row.status);
-          if (head.length === 0) return { locked: true, ...none };
-          const p = this.fundsPlan(round, head, facts);
-          if (p.slotBound || !more) plan = p;
-          else ({ facts, candidates } = await this.moves.fundsRound(c, round.accountId, round.window));
-        }
-        if (!plan) {
-          if (candidates.length === 0) return { locked: true, ...none };
-          plan = this.fundsPlan(round, candidates, facts);
-        }
+        const { locked, plan } = await planFundsRound<FundsCandidateRow>(round, {
+          lock: () => this.fundsReads.lock(c, round.accountId),
+          read: (limit) => this.moves.fundsRound(c, round.accountId, limit),
+          idOf: (k) => k.row.id,
+          statusOf: (k) => k.row.status,
+          amountOf: (k) => toPaise(k.row.amount),
+          heldSinceOf: (k) => k.heldSince,
+        });
+        if (!plan) return { locked, ...none };
         const announce = announcerOf(tx);
         const sent = await this.moves.sendFunded(
           c,
@@ -370,29 +350,6 @@ export class PayoutLedger {
           },
           run,
         ),
-    );
-  }
-
-  /** The rule's verdicts on `candidates` (in order) as the round's moves. */
-  private fundsPlan(
-    round: FundsClaimRound,
-    candidates: readonly FundsCandidateRow[],
-    facts: FundsClaimFacts,
-  ): FundsMovePlan<FundsCandidateRow> {
-    const verdicts = round.decide(
-      candidates.map(({ row, heldSince }) => ({
-        id: row.id,
-        amount: toPaise(row.amount),
-        ...(heldSince ? { heldSince } : {}),
-      })),
-      facts,
-    );
-    return planFundsMoves(
-      candidates,
-      verdicts,
-      round.slots,
-      (k) => k.row.id,
-      (k) => k.row.status === 'HELD_FOR_FUNDS',
     );
   }
 
