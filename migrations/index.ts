@@ -30,6 +30,7 @@ import { TransferFees1764688000000 } from './1764688000000-transfer-fees.js';
 import { FundsHolds1764689000000 } from './1764689000000-funds-holds.js';
 import { CancelHeld1764689100000 } from './1764689100000-cancel-held.js';
 import { FundsTaken1764692000000 } from './1764692000000-funds-taken.js';
+import { FundsSentTotal1764693000000 } from './1764693000000-funds-sent-total.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   FundsHolds1764689000000,
   CancelHeld1764689100000,
   FundsTaken1764692000000,
+  FundsSentTotal1764693000000,
 ];

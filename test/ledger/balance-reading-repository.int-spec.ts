@@ -37,7 +37,7 @@ describe('BalanceReadingRepository (real Postgres)', () => {
   it('a reading is exact and kept across failed reads, with its time; success resets the failures', async () => {
     assert.equal(await repo.latest(pool, 'a'), null, 'no reading before a success');
     const at = new Date('2026-11-27T10:00:00.123Z');
-    await repo.record(pool, 'a', '9999999999999.99', '-0.01', at);
+    await repo.record(pool, 'a', '9999999999999.99', '-0.01', { askedAt: at, figures: null });
     await repo.failed(pool, 'a', 'unknown');
     await repo.failed(pool, 'a', 'fatal-config');
     assert.deepEqual(
@@ -52,9 +52,9 @@ describe('BalanceReadingRepository (real Postgres)', () => {
       },
     );
     // An older answer (another instance's slower read) never replaces a newer one.
-    await repo.record(pool, 'a', '1.00', '1.00', new Date(at.getTime() - 1));
+    await repo.record(pool, 'a', '1.00', '1.00', { askedAt: new Date(at.getTime() - 1), figures: null });
     assert.equal((await repo.latest(pool, 'a'))?.available, '9999999999999.99');
-    await repo.record(pool, 'a', '5.50', '6.00', new Date(at.getTime() + 1));
+    await repo.record(pool, 'a', '5.50', '6.00', { askedAt: new Date(at.getTime() + 1), figures: null });
     const now = await repo.latest(pool, 'a');
     assert.deepEqual([now?.available, now?.failures, now?.failedAt], ['5.50', 0, null]);
   });

@@ -1,22 +1,8 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
-import {
-  BalanceReadingRepository,
-  BatchLedger,
-  BatchRepository,
-  type FundsClaimRound,
-  type FundsDecide,
-  HistoryRepository,
-  PayoutLedger,
-  PayoutRepository,
-} from '#ledger';
-import { OutboxRepository } from '#outbox';
-import { decideFundsHold, FAILED_WATCH_KINDS } from '#pipeline';
-import { capturingLogger, createTestDatabase, type TestDatabase } from '#test-support';
-import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
-import { FundsClaimReads } from '../../libs/ledger/src/funds-claim.repository.js';
-import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
+import { PayoutLedger } from '#ledger';
+import { capturingLogger } from '#test-support';
+import { ACC, fundsFixture, H } from './funds-fixture.js';
 
 /*
  * The funds-aware claim (issue 32 item 3, ADR 0027) on real Postgres: the ledger reads the
@@ -26,9 +12,6 @@ import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
  * sent; what was sent after the reading counted and what before not; two claimers in two pools
  * never spending the same room; batches held or sent whole.
  */
-
-const ACC = 'acc_held';
-const H = 3_600_000;
 
 interface Row {
   transfer_id: string;
@@ -43,107 +26,10 @@ interface Row {
 }
 
 describe('the funds-aware claim (real Postgres)', () => {
-  let db: TestDatabase;
-  let pool: pg.Pool;
-  let other: pg.Pool;
-  const outbox = new OutboxRepository();
-  const history = new HistoryRepository();
-  const readings = new BalanceReadingRepository();
-  const moves = new PayoutMoves();
-  const batchMoves = new BatchMoves();
-  let ledger: PayoutLedger;
-  let batchLedger: BatchLedger;
-
-  before(async () => {
-    db = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 4 });
-    other = new pg.Pool({ connectionString: db.url, max: 4 });
-    const logger = capturingLogger('silent').logger;
-    const failedWatch = { failedWatchFirstMs: 60_000, failedWatchKinds: FAILED_WATCH_KINDS };
-    ledger = new PayoutLedger({
-      pool,
-      outbox,
-      history,
-      logger,
-      reversalWatch: { reversalWatchFirstMs: null, reversalWatchKinds: [], ...failedWatch },
-    });
-    batchLedger = new BatchLedger({ pool, outbox, history, logger, failedWatchFirstMs: 60_000 });
-  });
-  after(async () => {
-    pool?.on('error', () => undefined);
-    other?.on('error', () => undefined);
-    await pool?.end();
-    await other?.end();
-    await db?.drop();
-  });
-  beforeEach(async () => {
-    await pool.query(
-      'TRUNCATE payout, batch, batch_item, transfer_identity, balance_reading, outbox, state_history CASCADE',
-    );
-  });
-
-  const decide =
-    (threshold = 0n, maxHoldMs = 96 * H): FundsDecide =>
-    (c, f) =>
-      decideFundsHold(c, { ...f, threshold, maxHoldMs });
-  const round = (over: Partial<FundsClaimRound> = {}): FundsClaimRound => ({
-    accountId: ACC,
-    owner: 'w',
-    leaseMs: 60_000,
-    slots: 10,
-    window: 500,
-    decide: decide(),
-    ...over,
-  });
-
-  /** One payout per call, so each has its own created_at (the order they came in). */
-  async function pay(transferId: string, amount: string, accountId = ACC): Promise<void> {
-    const [r] = await moves.insertNew(pool, [
-      {
-        accountId,
-        transferId,
-        kind: 'direct_transfer',
-        requestHash: 'h',
-        request: {},
-        requestSecrets: null,
-        amount,
-        requestId: null,
-      },
-    ]);
-    assert.ok(r, transferId);
-  }
-
-  async function batch(batchTransferId: string, amounts: readonly string[]): Promise<void> {
-    const c = await pool.connect();
-    try {
-      const total = amounts.reduce((s, a) => s + Number(a) * 100, 0);
-      const b = await batchMoves.insertNew(c, {
-        accountId: ACC,
-        batchTransferId,
-        batchFormat: 'BANK_ACCOUNT',
-        requestHash: 'h',
-        requestId: null,
-        totalAmount: (total / 100).toFixed(2),
-        entries: amounts.map((amount, i) => ({ transferId: `${batchTransferId}_${i}`, amount, entry: {} })),
-      });
-      assert.ok(b, batchTransferId);
-    } finally {
-      c.release();
-    }
-  }
-
-  /** A successful reading of the account, `ago` ms before the database's now. */
-  async function reading(available: string, agoMs = 0): Promise<Date> {
-    const { rows } = await pool.query<{ t: Date }>(`SELECT now() - $1 * interval '1 millisecond' AS t`, [
-      agoMs,
-    ]);
-    const at = rows[0]!.t;
-    await readings.record(pool, ACC, available, available, at);
-    return at;
-  }
+  const { f, decide, round, pay, batch, reading, answer, answerBatch, committed } = fundsFixture();
 
   async function rows(): Promise<Map<string, Row>> {
-    const { rows: r } = await pool.query<Row>(
+    const { rows: r } = await f.pool.query<Row>(
       `SELECT transfer_id, status, version, attempt, reason, sent_at IS NOT NULL AS sent,
               held_since IS NOT NULL AS held, next_check_at, lease_owner
          FROM payout WHERE account_id = $1 ORDER BY created_at`,
@@ -155,7 +41,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     Object.fromEntries([...(await rows()).values()].map((r) => [r.transfer_id, r.status]));
 
   async function events(): Promise<Array<{ type: string; subject: string; reason: string | null }>> {
-    const { rows: r } = await pool.query<{ type: string; subject: string; reason: string | null }>(
+    const { rows: r } = await f.pool.query<{ type: string; subject: string; reason: string | null }>(
       `SELECT event_type AS type, payload->>'subject' AS subject, payload->'data'->>'reason' AS reason
          FROM outbox ORDER BY id`,
     );
@@ -168,7 +54,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     await pay('f_50', '50.00');
     await pay('f_30', '30.00');
     await pay('f_20', '20.00');
-    const r = await ledger.claimWithFunds(round());
+    const r = await f.ledger.claimWithFunds(round());
     assert.equal(r.locked, true);
     assert.deepEqual(
       r.sent.map((p) => p.transferId),
@@ -201,7 +87,7 @@ describe('the funds-aware claim (real Postgres)', () => {
         ['f_20', 'insufficient_funds'],
       ],
     );
-    const { rows: h } = await pool.query<{ transfer_id: string; from_status: string; to_status: string }>(
+    const { rows: h } = await f.pool.query<{ transfer_id: string; from_status: string; to_status: string }>(
       `SELECT transfer_id, from_status, to_status FROM state_history WHERE account_id = $1 AND from_status IS NOT NULL
         ORDER BY transfer_id`,
       [ACC],
@@ -220,25 +106,25 @@ describe('the funds-aware claim (real Postgres)', () => {
   it('holds a payout once: later rounds that still hold it write nothing', async () => {
     await reading('10.00');
     await pay('o_1', '50.00');
-    assert.equal((await ledger.claimWithFunds(round())).held, 1);
+    assert.equal((await f.ledger.claimWithFunds(round())).held, 1);
     const first = (await rows()).get('o_1')!;
     const eventsBefore = (await events()).length;
-    const { rows: hb } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_history');
+    const { rows: hb } = await f.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_history');
     for (let i = 0; i < 3; i++) {
-      const r = await ledger.claimWithFunds(round());
+      const r = await f.ledger.claimWithFunds(round());
       assert.equal(r.held, 0);
       assert.equal(r.sent.length, 0);
     }
     const again = (await rows()).get('o_1')!;
     assert.equal(again.version, first.version, 'no new version');
     assert.equal((await events()).length, eventsBefore, 'no new event');
-    const { rows: ha } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_history');
+    const { rows: ha } = await f.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_history');
     assert.equal(ha[0]!.n, hb[0]!.n, 'no new history row');
   });
 
   it('without a reading nothing is sent: every payout waits, reason no_balance_reading', async () => {
     await pay('n_1', '1.00');
-    const r = await ledger.claimWithFunds(round());
+    const r = await f.ledger.claimWithFunds(round());
     assert.equal(r.sent.length, 0);
     assert.equal((await rows()).get('n_1')!.reason, 'no_balance_reading');
   });
@@ -246,14 +132,14 @@ describe('the funds-aware claim (real Postgres)', () => {
   it('releases a held payout when a reading shows room, its hold reason cleared', async () => {
     await reading('10.00');
     await pay('r_1', '50.00');
-    await ledger.claimWithFunds(round());
+    await f.ledger.claimWithFunds(round());
     await reading('80.00');
-    const r = await ledger.claimWithFunds(round());
+    const r = await f.ledger.claimWithFunds(round());
     assert.deepEqual(
       r.sent.map((p) => [p.transferId, p.status, p.reason]),
       [['r_1', 'SUBMITTING', null]],
     );
-    const { rows: h } = await pool.query<{ from_status: string }>(
+    const { rows: h } = await f.pool.query<{ from_status: string }>(
       `SELECT from_status FROM state_history WHERE transfer_id = 'r_1' AND to_status = 'SUBMITTING'`,
     );
     assert.deepEqual(
@@ -267,10 +153,10 @@ describe('the funds-aware claim (real Postgres)', () => {
     await pay('x_old', '50.00');
     await pay('x_new', '50.00');
     await pay('x_fits', '5.00');
-    await ledger.claimWithFunds(round({ decide: decide(0n, H) }));
+    await f.ledger.claimWithFunds(round({ decide: decide(0n, H) }));
     // x_old has waited two hours, x_new only now.
-    await pool.query(`UPDATE payout SET held_since = now() - interval '2 hours' WHERE transfer_id = 'x_old'`);
-    const r = await ledger.claimWithFunds(round({ decide: decide(0n, H) }));
+    await f.pool.query(`UPDATE payout SET held_since = now() - interval '2 hours' WHERE transfer_id = 'x_old'`);
+    const r = await f.ledger.claimWithFunds(round({ decide: decide(0n, H) }));
     assert.equal(r.rejected, 1);
     const after = await rows();
     const x = after.get('x_old')!;
@@ -279,7 +165,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal(x.attempt, 0);
     assert.equal(x.sent, false);
     assert.equal(x.next_check_at, null, 'no failed watch: it was never sent');
-    const { rows: le } = await pool.query<{ detail: string }>(
+    const { rows: le } = await f.pool.query<{ detail: string }>(
       `SELECT last_error->>'detail' AS detail FROM payout WHERE transfer_id = 'x_old'`,
     );
     assert.equal(le[0]!.detail, 'held for funds longer than the maximum hold of 1h');
@@ -288,17 +174,6 @@ describe('the funds-aware claim (real Postgres)', () => {
     const rejected = (await events()).filter((e) => e.subject === 'x_old').at(-1)!;
     assert.deepEqual([rejected.type, rejected.reason], ['payouts.payout.rejected', 'funds_hold_expired']);
   });
-
-  /** The provider's answer, recorded through the ledger's move from the row's current version. */
-  const answer = async (transferId: string, to: 'PENDING' | 'SUCCESS' | 'UNKNOWN' | 'FAILED', acc = ACC) => {
-    const row = await new PayoutRepository().findOne(pool, acc, transferId);
-    assert.ok(row && (await ledger.change({ row, to }, 'reconciler')), transferId);
-  };
-  const answerBatch = async (batchTransferId: string, to: 'PROCESSING' | 'FAILED') => {
-    const [b] = await new BatchRepository().findByIdentities(pool, [{ accountId: ACC, batchTransferId }]);
-    assert.ok(b && (await batchLedger.change({ batch: b, to }, 'batches')), batchTransferId);
-  };
-  const committed = async (): Promise<bigint> => (await new FundsClaimReads().facts(pool, ACC)).committed;
 
   it('counts what the reading may not include: answered after it was asked, or never answered; not what was answered before it, nor what was given back', async () => {
     await reading('10000.00', 60_000);
@@ -315,8 +190,8 @@ describe('the funds-aware claim (real Postgres)', () => {
     await batch('kb_answered_before', ['128.00']);
     await batch('kb_submitting', ['256.00']);
     // All sent first (sent_at), before the reading below is asked.
-    assert.equal((await ledger.claimWithFunds(round())).sent.length, 6);
-    assert.equal((await batchLedger.claimWithFunds(round())).sent.length, 3);
+    assert.equal((await f.ledger.claimWithFunds(round())).sent.length, 6);
+    assert.equal((await f.batchLedger.claimWithFunds(round())).sent.length, 3);
     // Before the reading: the provider answers it took these, or gives one back.
     await answer('k_answered_before', 'PENDING');
     await answerBatch('kb_answered_before', 'PROCESSING');
@@ -341,7 +216,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal(await committed(), (4n + 8n + 256n) * 100n, 'answered after the reading: still counted');
     await reading('10000.00');
     assert.equal(await committed(), 0n);
-    const { rows: t } = await pool.query<{ transfer_id: string; taken: boolean }>(
+    const { rows: t } = await f.pool.query<{ transfer_id: string; taken: boolean }>(
       `SELECT transfer_id, taken_at IS NOT NULL AS taken FROM payout ORDER BY transfer_id`,
     );
     assert.deepEqual(
@@ -362,11 +237,11 @@ describe('the funds-aware claim (real Postgres)', () => {
     // after it computed the balance (the rate limiter held it), and the answer comes after.
     await reading('100.00', 60_000);
     await pay('h_first', '70.00');
-    assert.equal((await ledger.claimWithFunds(round())).sent.length, 1);
+    assert.equal((await f.ledger.claimWithFunds(round())).sent.length, 1);
     await reading('100.00');
     await answer('h_first', 'PENDING');
     await pay('h_second', '70.00');
-    const r = await ledger.claimWithFunds(round());
+    const r = await f.ledger.claimWithFunds(round());
     assert.equal(r.sent.length, 0, 'room = 100 - 70: the second does not fit');
     assert.equal((await statuses())['h_second'], 'HELD_FOR_FUNDS');
   });
@@ -377,7 +252,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     await pay('s_2', '10.00');
     await pay('s_3', '10.00');
     await pay('s_big', '500.00');
-    const r = await ledger.claimWithFunds(round({ slots: 2 }));
+    const r = await f.ledger.claimWithFunds(round({ slots: 2 }));
     assert.deepEqual(
       r.sent.map((p) => p.transferId),
       ['s_1', 's_2'],
@@ -389,7 +264,7 @@ describe('the funds-aware claim (real Postgres)', () => {
       s_3: 'RECEIVED',
       s_big: 'RECEIVED',
     });
-    const next = await ledger.claimWithFunds(round({ slots: 2 }));
+    const next = await f.ledger.claimWithFunds(round({ slots: 2 }));
     assert.deepEqual(
       next.sent.map((p) => p.transferId),
       ['s_3'],
@@ -401,7 +276,7 @@ describe('the funds-aware claim (real Postgres)', () => {
   it('new payouts are decided even behind a full window of held ones (a window per status)', async () => {
     await reading('1.00');
     for (let k = 0; k < 5; k++) await pay(`w_${k}`, '50.00');
-    for (let i = 0; i < 3; i++) await ledger.claimWithFunds(round({ window: 2 }));
+    for (let i = 0; i < 3; i++) await f.ledger.claimWithFunds(round({ window: 2 }));
     assert.deepEqual(Object.values(await statuses()), Array(5).fill('HELD_FOR_FUNDS'));
   });
 
@@ -409,19 +284,19 @@ describe('the funds-aware claim (real Postgres)', () => {
     // 17 held payouts that do not fit, then 3 held that will: older than the new ones. A round
     // with one slot reads 1 + 16 of each status first; only the whole window finds h_18.
     for (let k = 1; k <= 20; k++) await pay(`h_${k}`, k <= 17 ? '50.00' : '1.00');
-    await ledger.claimWithFunds(round({ slots: 1 }));
+    await f.ledger.claimWithFunds(round({ slots: 1 }));
     assert.deepEqual(new Set(Object.values(await statuses())), new Set(['HELD_FOR_FUNDS']), 'no reading');
     await pay('n_1', '1.00');
     await pay('n_2', '1.00');
     await reading('10.00');
-    const r = await ledger.claimWithFunds(round({ slots: 1 }));
+    const r = await f.ledger.claimWithFunds(round({ slots: 1 }));
     assert.deepEqual(
       r.sent.map((p) => p.transferId),
       ['h_18'],
       'the oldest that fits, not a newer one of the narrow read',
     );
     assert.equal(r.slotBound, true);
-    const again = await ledger.claimWithFunds(round({ slots: 1 }));
+    const again = await f.ledger.claimWithFunds(round({ slots: 1 }));
     assert.deepEqual(
       again.sent.map((p) => p.transferId),
       ['h_19'],
@@ -431,7 +306,7 @@ describe('the funds-aware claim (real Postgres)', () => {
   it('an account with room fills its slots from the narrow read, oldest first', async () => {
     await reading('1000.00');
     for (let k = 0; k < 40; k++) await pay(`m_${String(k).padStart(2, '0')}`, '1.00');
-    const r = await ledger.claimWithFunds(round({ slots: 3 }));
+    const r = await f.ledger.claimWithFunds(round({ slots: 3 }));
     assert.deepEqual(
       r.sent.map((p) => p.transferId),
       ['m_00', 'm_01', 'm_02'],
@@ -443,18 +318,18 @@ describe('the funds-aware claim (real Postgres)', () => {
   it("the claim of the other accounts leaves a held account's payouts to the funds-aware claim", async () => {
     await pay('e_held', '1.00');
     await pay('e_free', '1.00', 'acc_free');
-    const claimed = await ledger.claimForSubmission('w', 60_000, 10, [ACC]);
+    const claimed = await f.ledger.claimForSubmission('w', 60_000, 10, [ACC]);
     assert.deepEqual(
       claimed.map((p) => p.transferId),
       ['e_free'],
     );
     assert.equal((await statuses())['e_held'], 'RECEIVED');
-    const { rows: free } = await pool.query<{ sent: boolean }>(
+    const { rows: free } = await f.pool.query<{ sent: boolean }>(
       `SELECT sent_at IS NOT NULL AS sent FROM payout WHERE transfer_id = 'e_free'`,
     );
     assert.equal(free[0]!.sent, false, 'sent_at is only the funds-aware claim’s');
     await answer('e_free', 'PENDING', 'acc_free');
-    const { rows: taken } = await pool.query<{ taken: boolean }>(
+    const { rows: taken } = await f.pool.query<{ taken: boolean }>(
       `SELECT taken_at IS NOT NULL AS taken FROM payout WHERE transfer_id = 'e_free'`,
     );
     assert.equal(taken[0]!.taken, false, 'taken_at only for what the funds-aware claim sent');
@@ -463,29 +338,29 @@ describe('the funds-aware claim (real Postgres)', () => {
   it('skips the round while another transaction holds the account, changing nothing', async () => {
     await reading('100.00');
     await pay('l_1', '10.00');
-    const c = await other.connect();
+    const c = await f.other.connect();
     try {
       await c.query('BEGIN');
       await c.query(`SELECT pg_advisory_xact_lock(7426002, hashtext($1::text))`, [ACC]);
-      const r = await ledger.claimWithFunds(round());
+      const r = await f.ledger.claimWithFunds(round());
       assert.equal(r.locked, false);
       assert.equal((await statuses())['l_1'], 'RECEIVED');
       await c.query('COMMIT');
     } finally {
       c.release();
     }
-    assert.equal((await ledger.claimWithFunds(round())).sent.length, 1);
+    assert.equal((await f.ledger.claimWithFunds(round())).sent.length, 1);
   });
 
   it('two claimers in two pools never spend the same room', async () => {
     const second = new PayoutLedger({
-      pool: other,
-      outbox,
-      history,
+      pool: f.other,
+      outbox: f.outbox,
+      history: f.history,
       logger: capturingLogger('silent').logger,
     });
     const sending = async () =>
-      (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM payout WHERE status = 'SUBMITTING'`))
+      (await f.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM payout WHERE status = 'SUBMITTING'`))
         .rows[0]!.n;
     await reading('100.00');
     for (let k = 0; k < 6; k++) await pay(`t_${k}`, '30.00');
@@ -493,7 +368,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     // commit (a third connection holds the history table, which its moves write); the second
     // claimer comes then, in another pool: without the account's lock it would find the other
     // three payouts (SKIP LOCKED) and the room as yet unspent by the first, and send them too.
-    const blocker = await other.connect();
+    const blocker = await f.other.connect();
     try {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE state_history IN EXCLUSIVE MODE');
@@ -503,7 +378,7 @@ describe('the funds-aware claim (real Postgres)', () => {
             `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
           )
         ).rows[0]!.n;
-      const first = ledger.claimWithFunds(round());
+      const first = f.ledger.claimWithFunds(round());
       for (let i = 0; (await waiting()) < 1; i++) {
         assert.ok(i < 200, 'the first claimer reached its moves');
         await new Promise((r) => setTimeout(r, 10));
@@ -521,15 +396,15 @@ describe('the funds-aware claim (real Postgres)', () => {
     }
     assert.equal(await sending(), 3, 'three of 30.00 fit in 100.00, never more');
     // Afterwards each sees what the other sent after the reading: nothing more goes.
-    await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+    await Promise.all([f.ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
     assert.equal(await sending(), 3);
     // And rounds racing freely, on fresh payouts, never spend more than the room either.
     for (let i = 0; i < 5; i++) {
-      await pool.query('TRUNCATE payout, transfer_identity, balance_reading, outbox, state_history CASCADE');
+      await f.pool.query('TRUNCATE payout, transfer_identity, balance_reading, outbox, state_history CASCADE');
       await reading('100.00');
       for (let k = 0; k < 6; k++) await pay(`t${i}_${k}`, '30.00');
-      await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
-      await Promise.all([ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+      await Promise.all([f.ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
+      await Promise.all([f.ledger.claimWithFunds(round()), second.claimWithFunds(round())]);
       assert.equal(await sending(), 3, `race ${i}`);
     }
   });
@@ -538,13 +413,13 @@ describe('the funds-aware claim (real Postgres)', () => {
     await reading('250.00');
     await batch('b_big', ['100.00', '200.00']);
     await batch('b_fits', ['150.00', '50.00']);
-    const r = await batchLedger.claimWithFunds(round());
+    const r = await f.batchLedger.claimWithFunds(round());
     assert.deepEqual(
       r.sent.map((b) => b.batchTransferId),
       ['b_fits'],
     );
     assert.equal(r.held, 1);
-    const { rows: b } = await pool.query<{
+    const { rows: b } = await f.pool.query<{
       batch_transfer_id: string;
       status: string;
       reason: string | null;
@@ -556,7 +431,7 @@ describe('the funds-aware claim (real Postgres)', () => {
         ['b_fits', 'SUBMITTING', null],
       ],
     );
-    const { rows: items } = await pool.query<{ status: string }>(`SELECT DISTINCT status FROM batch_item`);
+    const { rows: items } = await f.pool.query<{ status: string }>(`SELECT DISTINCT status FROM batch_item`);
     assert.deepEqual(
       items.map((i) => i.status),
       ['RECEIVED'],
@@ -570,7 +445,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     // The batch sent after the reading is committed: a payout of 50.01 no longer fits, 50.00 does.
     await pay('bp_1', '50.01');
     await pay('bp_2', '50.00');
-    const p = await ledger.claimWithFunds(round());
+    const p = await f.ledger.claimWithFunds(round());
     assert.deepEqual(
       p.sent.map((x) => x.transferId),
       ['bp_2'],

@@ -17,15 +17,24 @@ RETURNING account_id;
 INSERT INTO balance_reading (account_id) VALUES ($1)
 ON CONFLICT (account_id) DO UPDATE SET next_read_at = now();
 
--- balanceReading.clock (BalanceReadingRepository.clock)
-SELECT clock_timestamp() AS now;
+-- balanceReading.ask (BalanceReadingRepository.ask)
+SELECT clock_timestamp() AS asked_at, r.sent_total::text AS sent_total,
+     (COALESCE((SELECT sum(p.amount) FROM payout p
+       WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
+       AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+       + COALESCE((SELECT sum(b.total_amount) FROM batch b
+       WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+       AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))::text AS in_doubt
+FROM (SELECT 1) AS one LEFT JOIN balance_reading r ON r.account_id = $1;
 
 -- balanceReading.record (BalanceReadingRepository.record)
-INSERT INTO balance_reading (account_id, available, ledger, read_at, failures)
-VALUES ($1, $2::numeric, $3::numeric, $4, 0)
+INSERT INTO balance_reading
+       (account_id, available, ledger, read_at, failures, ask_sent_total, ask_in_doubt)
+VALUES ($1, $2::numeric, $3::numeric, $4, 0, $5::numeric, $6::numeric)
 ON CONFLICT (account_id) DO UPDATE
    SET available = excluded.available, ledger = excluded.ledger, read_at = excluded.read_at,
-       failures = 0, failed_at = NULL, failure = NULL
+       failures = 0, failed_at = NULL, failure = NULL,
+       ask_sent_total = excluded.ask_sent_total, ask_in_doubt = excluded.ask_in_doubt
  WHERE balance_reading.read_at IS NULL OR balance_reading.read_at <= excluded.read_at;
 
 -- balanceReading.failed (BalanceReadingRepository.failed)

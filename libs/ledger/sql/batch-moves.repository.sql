@@ -48,18 +48,33 @@ WHERE b.id IN (SELECT id FROM batch WHERE status = 'HELD_FOR_FUNDS' AND account_
                 ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
 RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api;
 
+-- batch.fundsRound.bound (BatchMoves.fundsRound)
+WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
+  FROM (SELECT 1) AS one
+  LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
+  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+  WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
+  ), fresh AS (
+  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+  WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
+  )
+  SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+  FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+  ORDER BY c.created_at, c.id;
+
 -- batch.fundsRound (BatchMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
-  ((COALESCE((SELECT sum(p.amount) FROM payout p
+  (((COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
-  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(p.amount) FROM payout p
-  WHERE p.account_id = $1 AND p.taken_at > r.read_at
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
   + COALESCE((SELECT sum(b.total_amount) FROM batch b
   WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
-  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))
+  + COALESCE((SELECT sum(p.amount) FROM payout p
+  WHERE p.account_id = $1 AND p.taken_at > r.read_at
+  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
   + COALESCE((SELECT sum(b.total_amount) FROM batch b
   WHERE b.account_id = $1 AND b.taken_at > r.read_at
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
@@ -67,24 +82,31 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
   SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
-   WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
-), fresh AS (
+  WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
+  ), fresh AS (
   SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
-   WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
-)
-SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+  WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
+  )
+  SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
   FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
- ORDER BY c.created_at, c.id;
+  ORDER BY c.created_at, c.id;
 
 -- batch.sendFunded (BatchMoves.sendFunded)
-UPDATE batch b
-  SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
-      lease_until = now() + make_interval(secs => $2::double precision / 1000),
-      next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-      sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
- FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
-WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
-RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, m.from_status AS h_from;
+WITH changed AS (
+  UPDATE batch b
+     SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+         lease_until = now() + make_interval(secs => $2::double precision / 1000),
+         next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+         sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
+    FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
+   WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+         AND b.account_id = $6
+   RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, m.from_status AS h_from
+), counted AS (
+  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)
+   WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
+)
+SELECT * FROM changed;
 
 -- batch.transition (BatchMoves.transition)
 UPDATE batch b

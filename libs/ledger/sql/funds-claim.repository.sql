@@ -9,18 +9,24 @@ SELECT pg_try_advisory_xact_lock(7426002, hashtext($1::text)) AS locked;
 -- fundsClaim.facts (FundsClaimReads.facts)
 SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
-  ((COALESCE((SELECT sum(p.amount) FROM payout p
+  (((COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))
   + COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.taken_at > r.read_at
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
   + COALESCE((SELECT sum(b.total_amount) FROM batch b
-  WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
-  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
   WHERE b.account_id = $1 AND b.taken_at > r.read_at
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
   END AS committed
+  FROM (SELECT 1) AS one
+  LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL;
+
+-- fundsClaim.bound (FundsClaimReads.bound)
+SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL;

@@ -93,18 +93,33 @@ SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
   resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
 
+-- payout.fundsRound.bound (PayoutMoves.fundsRound)
+WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
+  FROM (SELECT 1) AS one
+  LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
+  SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+  WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
+  ), fresh AS (
+  SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+  WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
+  )
+  SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
+  FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+  ORDER BY c.created_at, c.id;
+
 -- payout.fundsRound (PayoutMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
-  ((COALESCE((SELECT sum(p.amount) FROM payout p
+  (((COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
-  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(p.amount) FROM payout p
-  WHERE p.account_id = $1 AND p.taken_at > r.read_at
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
   + COALESCE((SELECT sum(b.total_amount) FROM batch b
   WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
-  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
+  AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))
+  + COALESCE((SELECT sum(p.amount) FROM payout p
+  WHERE p.account_id = $1 AND p.taken_at > r.read_at
+  AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
   + COALESCE((SELECT sum(b.total_amount) FROM batch b
   WHERE b.account_id = $1 AND b.taken_at > r.read_at
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
@@ -112,14 +127,14 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
   SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
-   WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
-), fresh AS (
+  WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
+  ), fresh AS (
   SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
-   WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
-)
-SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
+  WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
+  )
+  SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
   FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
- ORDER BY c.created_at, c.id;
+  ORDER BY c.created_at, c.id;
 
 -- payout.sendFunded (PayoutMoves.sendFunded)
 WITH changed AS (
@@ -130,12 +145,16 @@ WITH changed AS (
          sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
     FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
    WHERE p.id = m.id AND p.version = m.from_version AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+         AND p.account_id = $6
    RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax, m.from_status AS h_from
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, ch.h_from, ch.status, ch.version, 'executor',
   ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
-  FROM changed ch)
+  FROM changed ch), counted AS (
+  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
+   WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
+)
 SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,

@@ -1,6 +1,17 @@
 import type pg from 'pg';
 
+import { FUNDS_IN_DOUBT } from './funds-claim.repository.js';
+
 type Db = pg.Pool | pg.PoolClient;
+
+/**
+ * When a balance read was asked, and the account's funds figures at that moment (null: none,
+ * the rounds use the exact sum with the reading): rupees, exact.
+ */
+export interface BalanceAsk {
+  readonly askedAt: Date;
+  readonly figures: { readonly sentTotal: string; readonly inDoubt: string } | null;
+}
 
 /** An account's balance at the provider as last read (issue 32): exact decimals, 2 places. */
 export interface StoredBalanceReading {
@@ -55,26 +66,43 @@ export class BalanceReadingRepository {
   }
 
   /**
-   * Postgres's clock now (not the transaction's start): the time a read is asked, on the same clock
-   * as the ledger's `sent_at`, whatever the instance's own clock says (ADR 0027).
+   * A read is asked now: Postgres's clock (not the transaction's start: the time on the same clock
+   * as the ledger's `sent_at` and `taken_at`, whatever the instance's own clock says), and, in the
+   * same statement (one snapshot, taken before that time), what the account's funds rounds had sent
+   * so far (`sent_total`) and what of it was in doubt (FUNDS_IN_DOUBT): recorded with the reading,
+   * they bound what it cannot include (FUNDS_BOUND; ADR 0027). Without the account's row (no claim
+   * made it yet), the figures are null and only the exact sum is used with this reading.
    */
-  async clock(db: Db): Promise<Date> {
-    const { rows } = await db.query<{ now: Date }>(
-      /* sql: balanceReading.clock */ `SELECT clock_timestamp() AS now`,
+  async ask(db: Db, accountId: string): Promise<BalanceAsk> {
+    const { rows } = await db.query<{ asked_at: Date; sent_total: string | null; in_doubt: string }>(
+      /* sql: balanceReading.ask */ `SELECT clock_timestamp() AS asked_at, r.sent_total::text AS sent_total,
+              ${FUNDS_IN_DOUBT}::text AS in_doubt
+         FROM (SELECT 1) AS one LEFT JOIN balance_reading r ON r.account_id = $1`,
+      [accountId],
     );
-    return rows[0]!.now;
+    const r = rows[0]!;
+    return {
+      askedAt: r.asked_at,
+      figures: r.sent_total === null ? null : { sentTotal: r.sent_total, inDoubt: r.in_doubt },
+    };
   }
 
-  /** A successful read: the reading, its time, and no failure since. */
-  async record(db: Db, accountId: string, available: string, ledger: string, readAt: Date): Promise<void> {
+  /**
+   * A successful read: the reading, the time it was asked and the figures taken then (none: the
+   * rounds use the exact sum with it), and no failure since. An answer to an earlier ask than the
+   * kept reading's is dropped.
+   */
+  async record(db: Db, accountId: string, available: string, ledger: string, ask: BalanceAsk): Promise<void> {
     await db.query(
-      /* sql: balanceReading.record */ `INSERT INTO balance_reading (account_id, available, ledger, read_at, failures)
-       VALUES ($1, $2::numeric, $3::numeric, $4, 0)
+      /* sql: balanceReading.record */ `INSERT INTO balance_reading
+              (account_id, available, ledger, read_at, failures, ask_sent_total, ask_in_doubt)
+       VALUES ($1, $2::numeric, $3::numeric, $4, 0, $5::numeric, $6::numeric)
        ON CONFLICT (account_id) DO UPDATE
           SET available = excluded.available, ledger = excluded.ledger, read_at = excluded.read_at,
-              failures = 0, failed_at = NULL, failure = NULL
+              failures = 0, failed_at = NULL, failure = NULL,
+              ask_sent_total = excluded.ask_sent_total, ask_in_doubt = excluded.ask_in_doubt
         WHERE balance_reading.read_at IS NULL OR balance_reading.read_at <= excluded.read_at`,
-      [accountId, available, ledger, readAt],
+      [accountId, available, ledger, ask.askedAt, ask.figures?.sentTotal ?? null, ask.figures?.inDoubt ?? null],
     );
   }
 

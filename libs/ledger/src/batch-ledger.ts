@@ -336,7 +336,7 @@ export class BatchLedger {
       const none = { sent: [], held: 0, rejected: 0, slotBound: false };
       const { locked, plan } = await planFundsRound<FundsCandidateBatch>(round, {
         lock: () => this.fundsReads.lock(c, round.accountId),
-        read: (limit) => this.moves.fundsRound(c, round.accountId, limit),
+        read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
         idOf: (k) => k.batch.id,
         statusOf: (k) => k.batch.status,
         amountOf: (k) => toPaise(k.batch.totalAmount),
@@ -346,6 +346,7 @@ export class BatchLedger {
       const announce = announcerOf(tx);
       const sent = await this.moves.sendFunded(
         c,
+        round.accountId,
         round.owner,
         round.leaseMs,
         plan.send.map((k) => k.batch),

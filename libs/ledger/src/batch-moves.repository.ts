@@ -11,7 +11,29 @@ import {
 } from './ledger.types.js';
 import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, toRow } from './batch-row.js';
 import { type FundsClaimFacts } from './funds-claim.js';
-import { FUNDS_FACTS, type RawFundsFacts, toFundsFacts } from './funds-claim.repository.js';
+import {
+  FUNDS_BOUND,
+  FUNDS_FACTS,
+  type FundsFactsRead,
+  inOrderOf,
+  type RawFundsFacts,
+  toFundsFacts,
+} from './funds-claim.repository.js';
+
+/**
+ * The candidates of a funds round (BatchMoves.fundsRound), after its `facts` CTE: the first $2
+ * held and the first $2 new batches of account $1, merged oldest first, each row with the facts.
+ */
+const BATCH_FUNDS_CANDIDATES = `held AS (
+         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+          WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
+       ), fresh AS (
+         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+          WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
+       )
+       SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+         FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+        ORDER BY c.created_at, c.id`;
 
 /** A waiting batch of a held account as a funds round reads it (see PayoutMoves.fundsRound). */
 export interface FundsCandidateBatch {
@@ -148,7 +170,7 @@ export class BatchMoves {
 
   /**
    * A funds round's read, one statement after the account's lock (see PayoutMoves.fundsRound): the
-   * facts and the first waiting batches of the account (RECEIVED and HELD_FOR_FUNDS), oldest
+   * facts (the bound or the exact sum, `how`) and the first waiting batches of the account (RECEIVED and HELD_FOR_FUNDS), oldest
    * first, at most `limit` of each status, each through its own partial index, merged in order;
    * light rows, no row locks.
    */
@@ -156,29 +178,27 @@ export class BatchMoves {
     db: Db,
     accountId: string,
     limit: number,
-  ): Promise<{ facts: FundsClaimFacts; candidates: FundsCandidateBatch[] }> {
-    const { rows } = await db.query<
-      RawFundsFacts & {
-        id: string | null;
-        version: number;
-        status: BatchStatus;
-        batch_transfer_id: string;
-        total_amount: string;
-        held_since: Date | null;
-      }
-    >(
-      /* sql: batch.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), held AS (
-         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
-          WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
-       ), fresh AS (
-         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
-          WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
-       )
-       SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
-         FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
-        ORDER BY c.created_at, c.id`,
-      [accountId, limit],
-    );
+    how: FundsFactsRead,
+  ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateBatch[] }> {
+    type Raw = RawFundsFacts & {
+      id: string | null;
+      version: number;
+      status: BatchStatus;
+      batch_transfer_id: string;
+      total_amount: string;
+      held_since: Date | null;
+    };
+    const values = [accountId, limit];
+    const { rows } =
+      how === 'bound'
+        ? await db.query<Raw>(
+            /* sql: batch.fundsRound.bound */ `WITH facts AS MATERIALIZED (${FUNDS_BOUND}), ${BATCH_FUNDS_CANDIDATES}`,
+            values,
+          )
+        : await db.query<Raw>(
+            /* sql: batch.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), ${BATCH_FUNDS_CANDIDATES}`,
+            values,
+          );
     const first = rows[0];
     if (!first) throw new Error('the funds round read no facts');
     return {
@@ -206,26 +226,35 @@ export class BatchMoves {
    * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
    * the claim does, from the version (and status) the caller read, with `sent_at`; a held batch's
    * hold reason is cleared. Returns the moved rows and the status each left (for the history).
+   * Their totals are added to the account's `sent_total` in the same statement (FUNDS_BOUND).
    */
   async sendFunded(
     db: Db,
+    accountId: string,
     owner: string,
     leaseMs: number,
     from: ReadonlyArray<Pick<BatchRow, 'id' | 'version' | 'status'>>,
   ): Promise<Array<{ batch: BatchRow; from: BatchStatus }>> {
     if (from.length === 0) return [];
     const { rows } = await db.query<RawBatch & { h_from: BatchStatus }>(
-      /* sql: batch.sendFunded */ `UPDATE batch b
-          SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
-              lease_until = now() + make_interval(secs => $2::double precision / 1000),
-              next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-              sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
-         FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
-        WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
-        RETURNING ${qualify(COLUMNS, 'b')}, m.from_status AS h_from`,
-      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status)],
+      /* sql: batch.sendFunded */ `WITH changed AS (
+         UPDATE batch b
+            SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
+                lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+                sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
+           FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
+          WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+                AND b.account_id = $6
+          RETURNING ${qualify(COLUMNS, 'b')}, m.from_status AS h_from
+       ), counted AS (
+         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)
+          WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
+       )
+       SELECT * FROM changed`,
+      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status), accountId],
     );
-    return rows.map((r) => ({ batch: toRow(r), from: r.h_from }));
+    return inOrderOf(from, rows).map((r) => ({ batch: toRow(r), from: r.h_from }));
   }
 
   async transition(

@@ -84,6 +84,8 @@ export interface FundsMovePlan<C> {
   readonly send: C[];
   readonly hold: Array<{ readonly candidate: C; readonly reason: string }>;
   readonly reject: Array<{ readonly candidate: C; readonly reason: string; readonly detail: string }>;
+  /** Candidates already held that stay held (no move). */
+  readonly kept: number;
   readonly slotBound: boolean;
 }
 
@@ -107,6 +109,7 @@ export function planFundsMoves<C>(
     send: [] as C[],
     hold: [] as FundsMovePlan<C>['hold'],
     reject: [] as FundsMovePlan<C>['reject'],
+    kept: 0,
   };
   for (const c of candidates) {
     const v = byId.get(idOf(c));
@@ -116,6 +119,7 @@ export function planFundsMoves<C>(
       plan.send.push(c);
     } else if (v.verdict === 'hold') {
       if (!isHeld(c)) plan.hold.push({ candidate: c, reason: v.reason });
+      else plan.kept++;
     } else plan.reject.push({ candidate: c, reason: v.reason, detail: v.detail });
   }
   return { ...plan, slotBound: false };
@@ -162,8 +166,14 @@ export function fundsHead<C>(
 export interface FundsRoundSource<C> {
   /** The account's lock for the transaction (false: another round holds it). */
   readonly lock: () => Promise<boolean>;
-  /** The facts and the first `limit` waiting of each status, oldest first. */
-  readonly read: (limit: number) => Promise<{ facts: FundsClaimFacts; candidates: C[] }>;
+  /**
+   * The facts and the first `limit` waiting of each status, oldest first; `how`: the committed sum
+   * bounded from the reading's row (null facts: the reading has no bound), or exact.
+   */
+  readonly read: (
+    limit: number,
+    how: 'bound' | 'exact',
+  ) => Promise<{ facts: FundsClaimFacts | null; candidates: C[] }>;
   readonly idOf: (c: C) => string;
   readonly statusOf: (c: C) => string;
   readonly amountOf: (c: C) => bigint;
@@ -171,10 +181,15 @@ export interface FundsRoundSource<C> {
 }
 
 /**
- * The round's reads and plan, the same for payouts and batches: the lock; a narrow read first (the
- * free slots and a margin), from which an account with room fills its slots; the whole window only
- * when room ran short within the part surely the oldest waiting (fundsHead) and more may wait
- * beyond. `locked` false: nothing read; `plan` null: nothing waits.
+ * The round's reads and plan, the same for payouts and batches: the lock; then the bound first
+ * (the committed sum bounded from the reading's row, never less than the exact one: ledger
+ * migration 1764693000000), which decides the round when every candidate it looked at fits (what
+ * fits under a sum that is too large fits under the exact one: sending it is safe, and nothing was
+ * skipped); otherwise the exact sum (every payout taken since the reading), which the rule needs
+ * to hold, skip or reject fairly. With each: a narrow read first (the free slots and a margin),
+ * from which an account with room fills its slots; the whole window only when room ran short
+ * within the part surely the oldest waiting (fundsHead) and more may wait beyond. `locked` false:
+ * nothing read; `plan` null: nothing waits.
  */
 export async function planFundsRound<C>(
   round: FundsClaimRound,
@@ -198,13 +213,28 @@ export async function planFundsRound<C>(
     );
   };
   const narrow = round.slots + FUNDS_NARROW_MARGIN;
-  let { facts, candidates } = await src.read(Math.min(narrow, round.window));
+  const first = Math.min(narrow, round.window);
+  const headOf = (candidates: C[]): { head: C[]; more: boolean } =>
+    narrow < round.window ? fundsHead(candidates, narrow, src.statusOf) : { head: candidates, more: false };
+
+  const bound = await src.read(first, 'bound');
+  if (bound.facts) {
+    const { head, more } = headOf(bound.candidates);
+    if (head.length === 0) return { locked: true, plan: null };
+    const p = planOf(head, bound.facts);
+    const allFit = p.hold.length === 0 && p.reject.length === 0 && p.kept === 0;
+    if (allFit && (p.slotBound || !more)) return { locked: true, plan: p };
+  }
+
+  let { facts, candidates } = await src.read(first, 'exact');
+  if (!facts) throw new Error('the exact funds read gave no facts');
   if (narrow < round.window) {
-    const { head, more } = fundsHead(candidates, narrow, src.statusOf);
+    const { head, more } = headOf(candidates);
     if (head.length === 0) return { locked: true, plan: null };
     const p = planOf(head, facts);
     if (p.slotBound || !more) return { locked: true, plan: p };
-    ({ facts, candidates } = await src.read(round.window));
+    ({ facts, candidates } = await src.read(round.window, 'exact'));
+    if (!facts) throw new Error('the exact funds read gave no facts');
   }
   return { locked: true, plan: candidates.length === 0 ? null : planOf(candidates, facts) };
 }

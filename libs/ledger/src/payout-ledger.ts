@@ -293,7 +293,7 @@ export class PayoutLedger {
         const none = { sent: [], held: 0, rejected: 0, slotBound: false };
         const { locked, plan } = await planFundsRound<FundsCandidateRow>(round, {
           lock: () => this.fundsReads.lock(c, round.accountId),
-          read: (limit) => this.moves.fundsRound(c, round.accountId, limit),
+          read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
           idOf: (k) => k.row.id,
           statusOf: (k) => k.row.status,
           amountOf: (k) => toPaise(k.row.amount),
@@ -303,6 +303,7 @@ export class PayoutLedger {
         const announce = announcerOf(tx);
         const sent = await this.moves.sendFunded(
           c,
+          round.accountId,
           round.owner,
           round.leaseMs,
           plan.send.map((k) => k.row),

@@ -9,7 +9,30 @@ import {
 import { type HistoryCause, type OperatorActor } from './history.repository.js';
 import { COLUMNS, type Db, type RawPayout, toRow } from './payout-row.js';
 import { type FundsClaimFacts } from './funds-claim.js';
-import { FUNDS_FACTS, type RawFundsFacts, toFundsFacts } from './funds-claim.repository.js';
+import {
+  FUNDS_BOUND,
+  FUNDS_FACTS,
+  type FundsFactsRead,
+  inOrderOf,
+  type RawFundsFacts,
+  toFundsFacts,
+} from './funds-claim.repository.js';
+
+/**
+ * The candidates of a funds round (PayoutMoves.fundsRound), after its `facts` CTE: the first $2
+ * held and the first $2 new payouts of account $1, each through its partial index, merged oldest
+ * first, each row with the facts (one row of facts alone when none waits).
+ */
+const PAYOUT_FUNDS_CANDIDATES = `held AS (
+         SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+          WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
+       ), fresh AS (
+         SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
+          WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
+       )
+       SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
+         FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
+        ORDER BY c.created_at, c.id`;
 
 /**
  * A waiting payout of a held account as a funds round reads it: what the rule and the moves need,
@@ -202,7 +225,8 @@ export class PayoutMoves {
    * A funds round's read (ADR 0027), one statement, in the caller's transaction after it took the
    * account's lock (a statement's snapshot is taken when it starts: read in the lock's own
    * statement, it could miss what the previous round committed while this one waited): the facts
-   * (FUNDS_FACTS) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
+   * (`how`: the bound from the reading's row, FUNDS_BOUND, facts null when the reading has none;
+   * or the exact sum, FUNDS_FACTS) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
    * oldest first, at most `limit` of each status, each through its own partial index (held:
    * payout_held_for_funds_idx; new: payout_received_idx), then merged in order. Each status has
    * its own limit so that new payouts are decided (held, with their event and `held_since`) even
@@ -215,31 +239,30 @@ export class PayoutMoves {
     db: Db,
     accountId: string,
     limit: number,
-  ): Promise<{ facts: FundsClaimFacts; candidates: FundsCandidateRow[] }> {
-    const { rows } = await db.query<
-      RawFundsFacts & {
-        id: string | null;
-        version: number;
-        status: PayoutStatus;
-        transfer_id: string;
-        check_count: number;
-        amount: string;
-        held_since: Date | null;
-      }
-    >({
-      name: 'payout.fundsRound',
-      text: /* sql: payout.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), held AS (
-         SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
-          WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
-       ), fresh AS (
-         SELECT id, version, status, transfer_id, check_count, amount, held_since, created_at FROM payout
-          WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
-       )
-       SELECT f.*, c.id, c.version, c.status, c.transfer_id, c.check_count, c.amount, c.held_since
-         FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
-        ORDER BY c.created_at, c.id`,
-      values: [accountId, limit],
-    });
+    how: FundsFactsRead,
+  ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateRow[] }> {
+    type Raw = RawFundsFacts & {
+      id: string | null;
+      version: number;
+      status: PayoutStatus;
+      transfer_id: string;
+      check_count: number;
+      amount: string;
+      held_since: Date | null;
+    };
+    const values = [accountId, limit];
+    const { rows } =
+      how === 'bound'
+        ? await db.query<Raw>({
+            name: 'payout.fundsRound.bound',
+            text: /* sql: payout.fundsRound.bound */ `WITH facts AS MATERIALIZED (${FUNDS_BOUND}), ${PAYOUT_FUNDS_CANDIDATES}`,
+            values,
+          })
+        : await db.query<Raw>({
+            name: 'payout.fundsRound',
+            text: /* sql: payout.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), ${PAYOUT_FUNDS_CANDIDATES}`,
+            values,
+          });
     const first = rows[0];
     if (!first) throw new Error('the funds round read no facts');
     return {
@@ -268,10 +291,12 @@ export class PayoutMoves {
    * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
    * the claim does (lease, a new attempt, due after the lease), from the version the caller read,
    * with `sent_at` (when the sending started: what the next balance reading may not yet show). A
-   * held payout's hold reason is cleared: it is on its way.
+   * held payout's hold reason is cleared: it is on its way. What is sent is added to the account's
+   * `sent_total` in the same statement (the bound a round reads first: FUNDS_BOUND).
    */
   async sendFunded(
     db: Db,
+    accountId: string,
     owner: string,
     leaseMs: number,
     from: ReadonlyArray<Pick<PayoutRow, 'id' | 'version' | 'status'>>,
@@ -286,12 +311,16 @@ export class PayoutMoves {
                 sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
           WHERE p.id = m.id AND p.version = m.from_version AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+                AND p.account_id = $6
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from
-       ), history AS (${historyOf('ch.h_from', "'executor'")})
+       ), history AS (${historyOf('ch.h_from', "'executor'")}), counted AS (
+         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
+          WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
+       )
        SELECT ${COLUMNS} FROM changed`,
-      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status)],
+      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status), accountId],
     );
-    return rows.map(toRow);
+    return inOrderOf(from, rows.map(toRow));
   }
 
   /**

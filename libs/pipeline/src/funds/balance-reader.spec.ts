@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
-import { type BalanceReadingRepository, type StoredBalanceReading } from '#ledger';
+import { type BalanceAsk, type BalanceReadingRepository, type StoredBalanceReading } from '#ledger';
 import { createLogger } from '#observability';
 import { type AccountBalance, type ProviderResult } from '#provider-client';
 import { BalanceReader } from './balance-reader.js';
@@ -10,10 +10,14 @@ const diagnostics = { endpoint: 'getBalance', requestId: 'r', sent: true, attemp
 
 /** The repository's behaviour in memory: the claim, the reading kept across a failure. */
 function memoryReadings(clock: () => Date) {
-  const rows = new Map<string, StoredBalanceReading & { due: boolean; failure?: string }>();
+  const rows = new Map<
+    string,
+    StoredBalanceReading & { due: boolean; failure?: string; figures?: BalanceAsk['figures'] }
+  >();
   const marked: string[] = [];
   const repo = {
-    clock: () => Promise.resolve(clock()),
+    ask: (): Promise<BalanceAsk> =>
+      Promise.resolve({ askedAt: clock(), figures: { sentTotal: '12.00', inDoubt: '3.00' } }),
     claimDue: (_db: unknown, ids: readonly string[]) => {
       const due = ids.filter((id) => rows.get(id)?.due ?? true);
       for (const id of due) {
@@ -38,8 +42,17 @@ function memoryReadings(clock: () => Date) {
       if (r) rows.set(id, { ...r, due: true });
       return Promise.resolve();
     },
-    record: (_db: unknown, id: string, available: string, ledger: string, readAt: Date) => {
-      rows.set(id, { accountId: id, available, ledger, readAt, failures: 0, failedAt: null, due: false });
+    record: (_db: unknown, id: string, available: string, ledger: string, ask: BalanceAsk) => {
+      rows.set(id, {
+        accountId: id,
+        available,
+        ledger,
+        readAt: ask.askedAt,
+        failures: 0,
+        failedAt: null,
+        due: false,
+        figures: ask.figures,
+      });
       return Promise.resolve();
     },
     failed: (_db: unknown, id: string, failure: string) => {
@@ -131,6 +144,11 @@ describe('the balance reader (issue 32)', () => {
     assert.deepEqual(callsBeforeClock, [0], 'the clock is read once, before the call');
     assert.deepEqual(t.asked, ['a']);
     assert.deepEqual(await r.latest('a'), { available: '50.00', readAt: askedAt });
+    assert.deepEqual(
+      t.rows.get('a')?.figures,
+      { sentTotal: '12.00', inDoubt: '3.00' },
+      "the figures taken with the ask are kept with the answer (the rounds' bound)",
+    );
   });
 
   it('off (interval 0) and unknown accounts: a notice marks nothing', async () => {

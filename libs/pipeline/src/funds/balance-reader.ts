@@ -114,13 +114,14 @@ export class BalanceReader implements BalanceReadings {
    * when it was asked, on Postgres's clock (the clock of the ledger's `sent_at`), not when the answer
    * came: a payout sent while the call was in the air is then counted as not in the reading, even if
    * the provider's answer included it. Counted twice at worst, and held until the next reading; never
-   * counted by neither side (hold for funds, ADR 0027).
+   * counted by neither side (hold for funds, ADR 0027). What the account's rounds had sent and had in
+   * doubt at the ask is kept with the reading: the bound its rounds read first.
    */
   async readOne(accountId: string): Promise<void> {
-    const askedAt = await this.d.readings.clock(this.d.pool);
+    const asked = await this.d.readings.ask(this.d.pool, accountId);
     const r = await this.d.provider.balance(accountId);
     if (r.outcome === 'success') {
-      await this.d.readings.record(this.d.pool, accountId, r.data.available, r.data.ledger, askedAt);
+      await this.d.readings.record(this.d.pool, accountId, r.data.available, r.data.ledger, asked);
       this.d.metrics?.read(accountId, 'success');
       try {
         this.d.onReading?.(accountId);
