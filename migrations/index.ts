@@ -31,6 +31,7 @@ import { FundsHolds1764689000000 } from './1764689000000-funds-holds.js';
 import { CancelHeld1764689100000 } from './1764689100000-cancel-held.js';
 import { FundsTaken1764692000000 } from './1764692000000-funds-taken.js';
 import { FundsSentTotal1764693000000 } from './1764693000000-funds-sent-total.js';
+import { ReceivedByAccount1764693100000 } from './1764693100000-received-by-account.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   CancelHeld1764689100000,
   FundsTaken1764692000000,
   FundsSentTotal1764693000000,
+  ReceivedByAccount1764693100000,
 ];

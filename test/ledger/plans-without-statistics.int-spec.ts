@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { LedgerStatsRepository } from '#ledger';
 import { OutboxRepository } from '#outbox';
+import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 import { createTestDatabase, type TestDatabase } from '#test-support';
 
@@ -38,7 +39,10 @@ function explaining(client: pg.PoolClient, generic: boolean, plans: PlanNode[]):
     if (generic) {
       await client.query(`PREPARE plan_probe AS ${text}`);
       try {
-        const args = params.map((v) => client.escapeLiteral(String(v))).join(', ');
+        // An array parameter as an array literal ({1,2}): the values here are plain words.
+        const literal = (v: unknown): string =>
+          Array.isArray(v) ? `{${v.map(String).join(',')}}` : String(v);
+        const args = params.map((v) => client.escapeLiteral(literal(v))).join(', ');
         ({ rows } = await client.query<Explained>(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe(${args})`));
       } finally {
         await client.query('DEALLOCATE plan_probe');
@@ -75,6 +79,7 @@ describe('the claims plan an ordered index walk on a table with no statistics (r
     // Autovacuum would analyse the tables behind the test's back.
     await pool.query(`ALTER TABLE outbox SET (autovacuum_enabled = false)`);
     await pool.query(`ALTER TABLE payout SET (autovacuum_enabled = false)`);
+    await pool.query(`ALTER TABLE batch SET (autovacuum_enabled = false)`);
     // A backlog: 30,000 pending events over 10,000 keys, 20,000 payouts waiting to be claimed.
     await pool.query(`INSERT INTO outbox (message_key, event_id, event_type, topic, payload)
                       SELECT 'k' || (g % 10000), 'e' || g, 't', 'events', '{}'::json
@@ -82,8 +87,15 @@ describe('the claims plan an ordered index walk on a table with no statistics (r
     await pool.query(`INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, amount)
                       SELECT 'acc', 'tr' || g, 'direct_transfer', 'h', '{}'::jsonb, 10
                         FROM generate_series(1, 20000) g`);
+    // The account's history: 20,000 payouts and 2,000 batches it was paid, none waiting.
+    await pool.query(`INSERT INTO payout (account_id, transfer_id, kind, request_hash, request, amount, status)
+                      SELECT 'acc', 'old' || g, 'direct_transfer', 'h', '{}'::jsonb, 10, 'SUCCESS'
+                        FROM generate_series(1, 20000) g`);
+    await pool.query(`INSERT INTO batch (account_id, batch_transfer_id, batch_format, request_hash, total_amount, entry_count, status)
+                      SELECT 'acc', 'b' || g, 'BANK_ACCOUNT', 'h', 10, 1, CASE WHEN g % 10 = 0 THEN 'RECEIVED' ELSE 'COMPLETED' END
+                        FROM generate_series(1, 2000) g`);
     const { rows } = await pool.query<{ relname: string; reltuples: number }>(
-      `SELECT relname, reltuples FROM pg_class WHERE relname IN ('outbox', 'payout')`,
+      `SELECT relname, reltuples FROM pg_class WHERE relname IN ('outbox', 'payout', 'batch')`,
     );
     for (const r of rows) assert.equal(r.reltuples, -1, `${r.relname} has never been analysed`);
   });
@@ -142,6 +154,92 @@ describe('the claims plan an ordered index walk on a table with no statistics (r
       }
     });
   }
+
+  // A funds round (ADR 0027) of a held account with a long history: its new and held payouts
+  // (batches) through their own indexes in order, and its sends by id, never the account's rows
+  // through payout_identity (measured in the bench: every payout of the account at each round).
+  for (const mode of ['custom', 'generic'] as const)
+    for (const how of ['bound', 'exact'] as const)
+      it(`a funds round reads its candidates through their indexes in order, never the account's history (${how}, ${mode} plan)`, async () => {
+        const c = await pool.connect();
+        try {
+          await c.query(`SET plan_cache_mode = force_${mode}_plan`);
+          const plans: PlanNode[] = [];
+          const ex = explaining(c, mode === 'generic', plans);
+          // The explaining client answers no rows: the reads complain, the plans are taken.
+          await new PayoutMoves().fundsRound(ex, 'acc', 26, how).catch(() => undefined);
+          await new BatchMoves().fundsRound(ex, 'acc', 26, how).catch(() => undefined);
+          assert.equal(plans.length, 2);
+          for (const [plan, table] of [
+            [plans[0]!, 'payout'],
+            [plans[1]!, 'batch'],
+          ] as const) {
+            const all = nodes(plan);
+            for (const index of [`${table}_received_account_idx`, `${table}_held_for_funds_idx`])
+              assert.ok(
+                all.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === index),
+                `${index}: ${describePlan(plan)}`,
+              );
+            assert.ok(!sortsBeforeLimit(plan), describePlan(plan));
+            // The exact sum may read what was taken since the reading through a bitmap of its
+            // index; the bound reads no payout but the candidates.
+            const scans = how === 'bound' ? /Bitmap|Seq Scan/ : /Seq Scan/;
+            assert.ok(
+              !all.some(
+                (n) =>
+                  n['Index Name'] === `${table}_identity` ||
+                  (scans.test(n['Node Type']) && n['Relation Name'] === table),
+              ),
+              describePlan(plan),
+            );
+          }
+        } finally {
+          await c.query('RESET plan_cache_mode');
+          c.release();
+        }
+      });
+
+  // Sent unnamed, so planned with its values each time (a custom plan): with the ids' array
+  // unknown, a generic plan would hash the table.
+  it("a funds round's send reaches its payouts and batches by id (custom plan)", async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`SET plan_cache_mode = force_custom_plan`);
+      const plans: PlanNode[] = [];
+      const ex = explaining(c, false, plans);
+      // A round's worth of payouts: the executor's free slots (EXECUTOR_CONCURRENCY, 128 in the bench).
+      const sends = Array.from({ length: 128 }, (_, i) => ({
+        id: String(i + 1),
+        version: 1,
+        status: 'RECEIVED' as const,
+      }));
+      await new PayoutMoves().sendFunded(ex, 'acc', 'w', 60_000, sends);
+      // The batch worker's round sends a couple (BATCH perRound).
+      await new BatchMoves().sendFunded(ex, 'acc', 'w', 60_000, sends.slice(0, 2));
+      for (const [plan, table] of [
+        [plans[0]!, 'payout'],
+        [plans[1]!, 'batch'],
+      ] as const) {
+        const all = nodes(plan);
+        // By id: probes of the primary key (one each, or a bitmap of them), not a pass over the table.
+        assert.ok(
+          all.some((n) => /Index Scan/.test(n['Node Type']) && n['Index Name'] === `${table}_pkey`),
+          describePlan(plan),
+        );
+        assert.ok(
+          !all.some(
+            (n) =>
+              n['Index Name'] === `${table}_identity` ||
+              (n['Node Type'] === 'Seq Scan' && n['Relation Name'] === table),
+          ),
+          describePlan(plan),
+        );
+      }
+    } finally {
+      await c.query('RESET plan_cache_mode');
+      c.release();
+    }
+  });
 
   // The ledger gauges are read on every scrape (5 s cache): a count over the whole payout table
   // took 3.1-4.7 s at 10 million payouts (bench:growth). The live statuses each have an index;

@@ -99,8 +99,8 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
          sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
     FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
-   WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
-         AND b.account_id = $6
+   WHERE b.id = ANY($3::bigint[]) AND b.id = m.id AND b.version = m.from_version
+         AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
    RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, m.from_status AS h_from
 ), counted AS (
   UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)

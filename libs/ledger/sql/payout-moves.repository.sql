@@ -144,8 +144,8 @@ WITH changed AS (
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
          sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
     FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
-   WHERE p.id = m.id AND p.version = m.from_version AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
-         AND p.account_id = $6
+   WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
+         AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
    RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax, m.from_status AS h_from
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)

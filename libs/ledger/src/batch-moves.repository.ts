@@ -244,8 +244,8 @@ export class BatchMoves {
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
                 sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
-          WHERE b.id = m.id AND b.version = m.from_version AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
-                AND b.account_id = $6
+          WHERE b.id = ANY($3::bigint[]) AND b.id = m.id AND b.version = m.from_version
+                AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
           RETURNING ${qualify(COLUMNS, 'b')}, m.from_status AS h_from
        ), counted AS (
          UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)

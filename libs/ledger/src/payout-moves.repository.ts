@@ -228,7 +228,7 @@ export class PayoutMoves {
    * (`how`: the bound from the reading's row, FUNDS_BOUND, facts null when the reading has none;
    * or the exact sum, FUNDS_FACTS) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
    * oldest first, at most `limit` of each status, each through its own partial index (held:
-   * payout_held_for_funds_idx; new: payout_received_idx), then merged in order. Each status has
+   * payout_held_for_funds_idx; new: payout_received_account_idx), then merged in order. Each status has
    * its own limit so that new payouts are decided (held, with their event and `held_since`) even
    * behind a full window of held ones: they do not wait RECEIVED, where the other accounts' claim
    * would step over them. Light rows and no row locks: the account's lock serialises its rounds,
@@ -310,8 +310,8 @@ export class PayoutMoves {
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
                 sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
-          WHERE p.id = m.id AND p.version = m.from_version AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
-                AND p.account_id = $6
+          WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
+                AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from
        ), history AS (${historyOf('ch.h_from', "'executor'")}), counted AS (
          UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
