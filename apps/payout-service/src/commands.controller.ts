@@ -25,7 +25,7 @@ export class CommandsController {
       traceparent: batch.traceparents[i],
     }));
     const r = await this.intake.ingest(batch.topic, batch.partition, messages);
-    if (r.accepted > r.acceptedBatches) this.executor.wake();
-    if (r.acceptedBatches > 0) this.batches.wake();
+    if (r.accepted > r.acceptedBatches) this.executor.wake(r.payoutAccounts);
+    if (r.acceptedBatches > 0) this.batches.wake(r.batchAccounts);
   }
 }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { BatchMoves, type FundsCandidateBatch } from './batch-moves.repository.js';
-import { type FundsClaimResult, type FundsClaimRound, planFundsRound } from './funds-claim.js';
+import { type FundsClaimResult, type FundsClaimRound, fundsShort, planFundsRound } from './funds-claim.js';
 import { FundsClaimReads } from './funds-claim.repository.js';
 import { batchItemEvent, batchStateEvent } from './events.js';
 import {
@@ -333,7 +333,7 @@ export class BatchLedger {
     assertBatchMove('RECEIVED', 'SUBMITTING', 'a claim');
     return this.transaction(async (tx) => {
       const c = tx.client;
-      const none = { sent: [], held: 0, rejected: 0, slotBound: false };
+      const none = { sent: [], held: 0, rejected: 0, slotBound: false, short: false };
       const { locked, plan } = await planFundsRound<FundsCandidateBatch>(round, {
         lock: () => this.fundsReads.lock(c, round.accountId),
         read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
@@ -390,7 +390,14 @@ export class BatchLedger {
           )
         )
           rejected++;
-      return { locked: true, sent: sent.map((s) => s.batch), held, rejected, slotBound: plan.slotBound };
+      return {
+        locked: true,
+        sent: sent.map((s) => s.batch),
+        held,
+        rejected,
+        slotBound: plan.slotBound,
+        short: fundsShort(plan),
+      };
     });
   }
 

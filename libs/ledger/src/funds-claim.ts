@@ -77,6 +77,12 @@ export interface FundsClaimResult<R> {
    * unsent fit may have depended on it) and the account has work as soon as a slot frees.
    */
   readonly slotBound: boolean;
+  /**
+   * Room ran short: some candidate the round decided was held (newly or still) or rejected. False:
+   * everything it looked at fitted (or nothing waited), so the account takes new payouts as they
+   * come.
+   */
+  readonly short: boolean;
 }
 
 /** The moves a round's verdicts come to, in candidate order. */
@@ -87,6 +93,11 @@ export interface FundsMovePlan<C> {
   /** Candidates already held that stay held (no move). */
   readonly kept: number;
   readonly slotBound: boolean;
+}
+
+/** Room ran short in the plan: a candidate it decided is held (newly or still) or rejected. */
+export function fundsShort(plan: FundsMovePlan<unknown>): boolean {
+  return plan.hold.length > 0 || plan.reject.length > 0 || plan.kept > 0;
 }
 
 /**
@@ -222,8 +233,7 @@ export async function planFundsRound<C>(
     const { head, more } = headOf(bound.candidates);
     if (head.length === 0) return { locked: true, plan: null };
     const p = planOf(head, bound.facts);
-    const allFit = p.hold.length === 0 && p.reject.length === 0 && p.kept === 0;
-    if (allFit && (p.slotBound || !more)) return { locked: true, plan: p };
+    if (!fundsShort(p) && (p.slotBound || !more)) return { locked: true, plan: p };
   }
 
   let { facts, candidates } = await src.read(first, 'exact');

@@ -26,7 +26,7 @@ import {
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { type FundsCandidateRow, PayoutMoves } from './payout-moves.repository.js';
-import { type FundsClaimResult, type FundsClaimRound, planFundsRound } from './funds-claim.js';
+import { type FundsClaimResult, type FundsClaimRound, fundsShort, planFundsRound } from './funds-claim.js';
 import { FundsClaimReads } from './funds-claim.repository.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
 import { toPaise } from './money.js';
@@ -290,7 +290,7 @@ export class PayoutLedger {
     return this.transaction(
       async (tx) => {
         const c = tx.client;
-        const none = { sent: [], held: 0, rejected: 0, slotBound: false };
+        const none = { sent: [], held: 0, rejected: 0, slotBound: false, short: false };
         const { locked, plan } = await planFundsRound<FundsCandidateRow>(round, {
           lock: () => this.fundsReads.lock(c, round.accountId),
           read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
@@ -340,6 +340,7 @@ export class PayoutLedger {
           held: to('HELD_FOR_FUNDS'),
           rejected: to('REJECTED'),
           slotBound: plan.slotBound,
+          short: fundsShort(plan),
         };
       },
       (run) =>

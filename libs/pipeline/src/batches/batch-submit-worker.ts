@@ -63,9 +63,13 @@ export class BatchSubmitWorker {
     this.poller.start();
   }
 
-  /** Intake calls this after a commit, so a new batch starts without waiting for the poll. */
-  wake(): void {
-    this.held?.wakeAll();
+  /**
+   * Intake calls this after a commit, so a new batch starts without waiting for the poll;
+   * `accounts`: those with new batches (as PayoutExecutor.wake).
+   */
+  wake(accounts?: readonly string[]): void {
+    if (accounts) this.held?.arrived(accounts);
+    else this.held?.wakeAll();
     this.poller.wake();
   }
 
@@ -127,7 +131,7 @@ export class BatchSubmitWorker {
           window: FUNDS_BATCH_WINDOW,
           decide: held!.decide(accountId),
         });
-        held!.looked(accountId, r.slotBound);
+        held!.looked(accountId, r);
         await this.send(r.sent);
         left -= r.sent.length;
         more ||= r.sent.length > 0 || r.slotBound;

@@ -114,6 +114,8 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
   const claims: Array<{ limit: number; except: unknown }> = [];
   const rounds: Array<{ accountId: string; slots: number }> = [];
   const sent: string[] = [];
+  /** What the held account's rounds say of its room: short (something held) or not. */
+  const room = { short: false };
   const ledger = strictFake<PayoutLedger>('ledger', {
     claimForSubmission: async (...args: unknown[]) => {
       claims.push({ limit: args[2] as number, except: args[3] });
@@ -123,7 +125,14 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
     claimWithFunds: async (r: FundsClaimRound) => {
       rounds.push({ accountId: r.accountId, slots: r.slots });
       const out = heldDue.splice(0, r.slots);
-      return { locked: true, sent: out, held: 0, rejected: 0, slotBound: heldDue.length > 0 };
+      return {
+        locked: true,
+        sent: out,
+        held: 0,
+        rejected: 0,
+        slotBound: heldDue.length > 0,
+        short: room.short,
+      };
     },
   });
   const submission = strictFake<PayoutSubmission>('submission', {
@@ -140,7 +149,7 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
     { owner: 'o', concurrency, leaseMs: 1_000, idlePollMs },
     submission,
   );
-  return { executor, due, heldDue, claims, rounds, sent };
+  return { executor, due, heldDue, claims, rounds, sent, room };
 }
 
 describe('PayoutExecutor and payouts held for funds by accounts no longer in FUNDS_HOLD', () => {
@@ -229,6 +238,31 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
     h.executor.fundsChanged('acc_h');
     await until(() => h.sent.includes('h_1'));
     assert.equal(h.rounds.length, 2);
+    await h.executor.stop();
+  });
+
+  it("intake's new payouts of a held account with room start its round at once; once its room ran short, not before the idle poll", async () => {
+    const h = heldHarness(4);
+    h.executor.start();
+    await until(() => h.rounds.length === 1);
+    h.heldDue.push(row('r_1'));
+    h.executor.wake(['acc_other']);
+    await delay(30);
+    assert.equal(h.rounds.length, 1, "another account's payouts: no round of the held one");
+    h.executor.wake(['acc_h']);
+    await until(() => h.sent.includes('r_1'));
+    // A round that holds something: new payouts of the account wait for the idle poll (60 s here).
+    h.room.short = true;
+    h.executor.wake(['acc_h']);
+    await until(() => h.rounds.length === 3);
+    h.heldDue.push(row('r_2'));
+    h.executor.wake(['acc_h']);
+    await delay(50);
+    assert.equal(h.rounds.length, 3, 'no round per intake commit while it holds payouts');
+    assert.ok(!h.sent.includes('r_2'));
+    h.room.short = false;
+    h.executor.fundsChanged('acc_h');
+    await until(() => h.sent.includes('r_2'));
     await h.executor.stop();
   });
 

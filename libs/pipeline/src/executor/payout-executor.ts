@@ -77,10 +77,13 @@ export class PayoutExecutor {
 
   /**
    * Intake calls this after a commit, so new work starts without waiting for the poll; the held
-   * accounts are looked at again too (new payouts of theirs wait to be decided).
+   * accounts are looked at again too (new payouts of theirs wait to be decided): `accounts`, those
+   * with new payouts (a held one with room at once: HeldAccounts.arrived); without them (another
+   * process's intake, heard through Postgres), every held account after an idle poll.
    */
-  wake(): void {
-    this.held?.wakeAll();
+  wake(accounts?: readonly string[]): void {
+    if (accounts) this.held?.arrived(accounts);
+    else this.held?.wakeAll();
     this.othersDrainedAt = undefined;
     this.poller.wake();
   }
@@ -183,7 +186,7 @@ export class PayoutExecutor {
       window: FUNDS_PAYOUT_WINDOW,
       decide: held.decide(accountId),
     });
-    held.looked(accountId, r.slotBound);
+    held.looked(accountId, r);
     this.dispatch(r.sent);
     return { sent: r.sent.length, slotBound: r.slotBound };
   }

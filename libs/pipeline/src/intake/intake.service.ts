@@ -71,10 +71,21 @@ export interface IntakeDeps {
   approvals?: ApprovalHolds;
 }
 
+/** What became of one command; the account of what was accepted (the claim loops' wake). */
+interface Outcome {
+  type: string;
+  result: CommandResult;
+  accountId?: string;
+}
+
 export interface IntakeResult {
   accepted: number;
   /** Of those accepted, how many were batches (the batch worker's work, not the executor's). */
   acceptedBatches: number;
+  /** The accounts of the accepted payouts (not batches), each once. */
+  payoutAccounts: string[];
+  /** The accounts of the accepted batches, each once. */
+  batchAccounts: string[];
   duplicates: number;
   conflicts: number;
   rejected: number;
@@ -107,7 +118,7 @@ export class IntakeService {
     // the other order could lose a dead letter.
     if (dead.length) await this.d.dlq.publish(dead.map((x) => this.deadLetter(topic, partition, x)));
 
-    let outcomes: Array<{ type: string; result: CommandResult }> = [];
+    let outcomes: Outcome[] = [];
     try {
       await this.commit(topic, partition, valid, dead, outcomes);
     } catch (e) {
@@ -124,10 +135,16 @@ export class IntakeService {
     }
     this.count(dead, outcomes);
     const n = (r: CommandResult) => outcomes.filter((o) => o.result === r).length;
+    const accepted = outcomes.filter((o) => o.result === 'accepted');
+    const isBatch = (o: Outcome) => o.type === 'payout.batch_transfer';
+    const accountsOf = (os: readonly Outcome[]) => [
+      ...new Set(os.flatMap((o) => (o.accountId === undefined ? [] : [o.accountId]))),
+    ];
     return {
-      accepted: n('accepted'),
-      acceptedBatches: outcomes.filter((o) => o.result === 'accepted' && o.type === 'payout.batch_transfer')
-        .length,
+      accepted: accepted.length,
+      acceptedBatches: accepted.filter(isBatch).length,
+      payoutAccounts: accountsOf(accepted.filter((o) => !isBatch(o))),
+      batchAccounts: accountsOf(accepted.filter(isBatch)),
       duplicates: n('duplicate'),
       conflicts: n('conflict'),
       rejected: n('rejected'),
@@ -145,7 +162,7 @@ export class IntakeService {
     partition: number,
     valid: readonly Valid[],
     dead: readonly Dead[],
-    outcomes: Array<{ type: string; result: CommandResult }>,
+    outcomes: Outcome[],
   ): Promise<void> {
     const work = async (tx: LedgerTransaction) => {
       const events = await this.record(tx, valid, outcomes);
@@ -180,11 +197,11 @@ export class IntakeService {
     partition: number,
     valid: readonly Valid[],
     dead: Dead[],
-    outcomes: Array<{ type: string; result: CommandResult }>,
+    outcomes: Outcome[],
   ): Promise<void> {
     await this.commit(topic, partition, [], dead, outcomes);
     for (const v of valid) {
-      const own: Array<{ type: string; result: CommandResult }> = [];
+      const own: Outcome[] = [];
       try {
         await this.commit(topic, partition, [v], [], own);
       } catch (e) {
@@ -213,7 +230,7 @@ export class IntakeService {
   private async record(
     tx: LedgerTransaction,
     valid: readonly Valid[],
-    outcomes: Array<{ type: string; result: CommandResult }>,
+    outcomes: Outcome[],
   ): Promise<OutboxMessage[]> {
     const client = tx.client;
     const events: OutboxMessage[] = [];
@@ -250,7 +267,7 @@ export class IntakeService {
         );
         result = 'rejected';
       } else admitted.push(row);
-      outcomes.push({ type: `payout.${row.kind}`, result });
+      outcomes.push({ type: `payout.${row.kind}`, result, accountId: row.accountId });
     }
     // A batch whose entry ids are held already (by a single payout, or another batch's entries):
     // refused whole, nothing written; the payouts above went first.
@@ -276,7 +293,7 @@ export class IntakeService {
       }
       inserting.add(v);
       admittedBatches.push({ row, entries: d.entries });
-      outcomes.push({ type: v.command.type, result: 'accepted' });
+      outcomes.push({ type: v.command.type, result: 'accepted', accountId: v.accountId });
     }
     await this.d.approvals?.hold(tx, admitted, admittedBatches);
 
@@ -327,7 +344,7 @@ export class IntakeService {
 
   private count(
     dead: ReadonlyArray<{ reason: RejectReason; type?: string }>,
-    outcomes: ReadonlyArray<{ type: string; result: CommandResult }>,
+    outcomes: readonly Outcome[],
   ): void {
     const m = this.d.metrics;
     for (const x of dead) {

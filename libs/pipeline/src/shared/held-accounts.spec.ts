@@ -4,6 +4,8 @@ import { HELD_LOOK_MIN_MS, HeldAccounts } from './held-accounts.js';
 
 describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
   const port = { accountIds: ['b', 'a'], decide: () => () => [] };
+  /** A round that found room for all it looked at. */
+  const done = { locked: true, slotBound: false, short: false };
 
   it('every account is due at start; looked at, it waits for a wake or an idle poll', () => {
     let now = 1_000;
@@ -11,7 +13,7 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     assert.deepEqual(h.ids, ['a', 'b']);
     assert.deepEqual(h.due(), ['a', 'b']);
     h.looking('a');
-    h.looked('a', false);
+    h.looked('a', done);
     assert.deepEqual(h.due(), ['b']);
     now += 1_999;
     assert.deepEqual(h.due(), ['b'], 'not again before an idle poll has passed');
@@ -23,7 +25,7 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     let now = 0;
     const h = new HeldAccounts(port, 50, () => now);
     h.looking('a');
-    h.looked('a', false);
+    h.looked('a', done);
     now = HELD_LOOK_MIN_MS - 1;
     assert.deepEqual(h.due(), ['b']);
     now = HELD_LOOK_MIN_MS;
@@ -34,7 +36,7 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     const h = new HeldAccounts(port, 60_000, () => 0);
     for (const id of h.ids) {
       h.looking(id);
-      h.looked(id, false);
+      h.looked(id, done);
     }
     assert.deepEqual(h.due(), []);
     assert.equal(h.wake('a'), true);
@@ -47,7 +49,7 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     const h = new HeldAccounts(port, 200, () => now);
     for (const id of h.ids) {
       h.looking(id);
-      h.looked(id, false);
+      h.looked(id, done);
     }
     h.wakeAll();
     now = 199;
@@ -55,7 +57,7 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
     now = 200;
     assert.deepEqual(h.due(), ['a', 'b']);
     h.looking('a');
-    h.looked('a', false);
+    h.looked('a', done);
     now = 500;
     assert.deepEqual(h.due(), ['b'], 'a look answers the wake');
   });
@@ -63,10 +65,37 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
   it('a round left slot-bound is due again at once; a wake during a round is kept', () => {
     const h = new HeldAccounts(port, 60_000, () => 0);
     h.looking('a');
-    h.looked('a', true);
+    h.looked('a', { ...done, slotBound: true });
     h.looking('b');
     h.wake('b');
-    h.looked('b', false);
+    h.looked('b', done);
     assert.deepEqual(h.due(), ['a', 'b']);
+  });
+
+  it("an account's own new payouts: due at once while it has room, after an idle poll once it ran short", () => {
+    let now = 0;
+    const h = new HeldAccounts(port, 200, () => now);
+    for (const id of h.ids) {
+      h.looking(id);
+      h.looked(id, done);
+    }
+    h.arrived(['a', 'z']);
+    assert.deepEqual(h.due(), ['a'], 'room for all it saw: claimed as promptly as any account; z is not held');
+    h.looking('a');
+    h.looked('a', { ...done, short: true });
+    h.arrived(['a']);
+    now = 199;
+    assert.deepEqual(h.due(), [], 'holding payouts: a burst of its commits is not a round each');
+    now = 200;
+    assert.deepEqual(h.due(), ['a']);
+    h.looking('a');
+    h.looked('a', { ...done, locked: false });
+    h.arrived(['a']);
+    assert.deepEqual(h.due(), [], 'a skipped round (another held the lock) leaves it short');
+    now = 400;
+    h.looking('a');
+    h.looked('a', done);
+    h.arrived(['a']);
+    assert.deepEqual(h.due(), ['a'], 'room again: at once');
   });
 });

@@ -27,9 +27,11 @@ export const HELD_LOOK_MIN_MS = 1_000;
  * its next round (ADR 0027, "Where it runs"). A held account's round is a transaction of its own
  * (lock, reading, candidates), so it is not re-run in a busy loop. An account is looked at:
  * - at once after a new reading of it (`wake`), or when its last round left sends for lack of slots;
- * - after the loop's wake (intake committed new payouts, of some account: `wakeAll`) once its last
- *   look is an idle poll old, so a burst of intake commits for other accounts costs a held account
- *   at most one round per idle poll;
+ * - at once when intake committed new payouts of its own (`arrived`) and its last round found room
+ *   for everything it looked at: an account with room is claimed as promptly as any other;
+ * - after new payouts of its own while its room ran short, or after the loop's wake without the
+ *   accounts (`wakeAll`: another process's intake), once its last look is an idle poll old, so a
+ *   burst of intake commits costs an account that holds payouts at most one round per idle poll;
  * - otherwise once its last look is an idle poll old and at least HELD_LOOK_MIN_MS (so a maximum
  *   hold ends without a new reading, and money given back is seen);
  * and at most once per round. Each loop has its own.
@@ -41,6 +43,8 @@ export class HeldAccounts {
   private readonly woken: Set<string>;
   /** Due once its last look is an idle poll old. */
   private readonly nudged = new Set<string>();
+  /** Its last round ran short of room (held or rejected something). */
+  private readonly short = new Set<string>();
   private readonly lastLook = new Map<string, number>();
   private readonly idlePollMs: number;
   private readonly lookEveryMs: number;
@@ -62,6 +66,18 @@ export class HeldAccounts {
     for (const id of this.ids) this.nudged.add(id);
   }
 
+  /**
+   * New payouts of these accounts were committed: a held one with room is due at once, one whose
+   * room ran short once its last look is an idle poll old. Others are not this loop's concern.
+   */
+  arrived(accountIds: readonly string[]): void {
+    for (const id of accountIds) {
+      if (!this.ids.includes(id)) continue;
+      if (this.short.has(id)) this.nudged.add(id);
+      else this.woken.add(id);
+    }
+  }
+
   /** New work may be there for this account (a new reading); false: not a held account. */
   wake(accountId: string): boolean {
     if (!this.ids.includes(accountId)) return false;
@@ -79,8 +95,9 @@ export class HeldAccounts {
   }
 
   /**
-   * A round of the account starts (a wake from now on asks for another); `slotBound` after it: it
-   * left sends for lack of slots, so it is due again at once.
+   * A round of the account starts (a wake from now on asks for another); after it, `looked` with
+   * what it did: it left sends for lack of slots (`slotBound`), so it is due again at once; its room
+   * ran short or not (`short`), which says how it answers new payouts (`arrived`).
    */
   looking(accountId: string): void {
     this.woken.delete(accountId);
@@ -88,8 +105,12 @@ export class HeldAccounts {
     this.lastLook.set(accountId, this.clock());
   }
 
-  looked(accountId: string, slotBound: boolean): void {
-    if (slotBound) this.woken.add(accountId);
+  looked(accountId: string, r: { readonly locked: boolean; readonly slotBound: boolean; readonly short: boolean }): void {
+    if (r.slotBound) this.woken.add(accountId);
+    // Skipped (another round held the account): what it found is not known here.
+    if (!r.locked) return;
+    if (r.short) this.short.add(accountId);
+    else this.short.delete(accountId);
   }
 
   /** The account's rule (the port's). */
