@@ -266,6 +266,22 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
     await h.executor.stop();
   });
 
+  it("new payouts of held accounts only do not re-run the other accounts' claim, which found nothing", async () => {
+    const h = heldHarness(4);
+    h.executor.start();
+    await until(() => h.rounds.length === 1 && h.claims.length === 1);
+    h.heldDue.push(row('o_1'));
+    h.executor.wake(['acc_h']);
+    await until(() => h.sent.includes('o_1'));
+    await delay(30);
+    assert.equal(h.claims.length, 1, 'no claim of the others for payouts of the held account');
+    h.due.push(row('o_2'));
+    h.executor.wake(['acc_other']);
+    await until(() => h.sent.includes('o_2'));
+    assert.equal(h.claims.length, 2);
+    await h.executor.stop();
+  });
+
   it('looks at the held account again after an idle poll (so a maximum hold ends without a new reading)', async () => {
     const h = heldHarness(2, 40);
     h.executor.start();

@@ -82,9 +82,12 @@ export class PayoutExecutor {
    * process's intake, heard through Postgres), every held account after an idle poll.
    */
   wake(accounts?: readonly string[]): void {
-    if (accounts) this.held?.arrived(accounts);
-    else this.held?.wakeAll();
-    this.othersDrainedAt = undefined;
+    const held = this.held;
+    if (accounts) held?.arrived(accounts);
+    else held?.wakeAll();
+    // The other accounts' claim, which found nothing lately, is tried again when new payouts may
+    // be theirs (not when they are all of held accounts).
+    if (!held || !accounts || accounts.some((a) => !held.ids.includes(a))) this.othersDrainedAt = undefined;
     this.poller.wake();
   }
 

@@ -122,17 +122,22 @@ export class HeldAccounts {
 /**
  * When a claim loop looks for payouts (batches) left HELD_FOR_FUNDS by accounts no longer in
  * FUNDS_HOLD (ADR 0027: holding turned off for an account; without this they would wait for
- * nothing, as the claim takes RECEIVED only): at start, then at most once per idle poll, and again
- * at once while a look fills its limit. Never per claim: with holding off the claim stays today's,
- * and a look is one statement through the held rows' partial index.
+ * nothing, as the claim takes RECEIVED only): at start, then at most once per idle poll and
+ * HELD_LOOK_MIN_MS (such rows come from a configuration change: at start, or from another
+ * instance still holding the account), and again at once while a look fills its limit. Never per
+ * claim: with holding off the claim stays today's, and a look is one statement through the held
+ * rows' partial index.
  */
 export class UnheldHolds {
   private next = -Infinity;
+  private readonly everyMs: number;
 
   constructor(
-    private readonly idlePollMs: number,
+    idlePollMs: number,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.everyMs = Math.max(idlePollMs, HELD_LOOK_MIN_MS);
+  }
 
   due(): boolean {
     return this.clock() >= this.next;
@@ -140,6 +145,6 @@ export class UnheldHolds {
 
   /** A look found `found` of the `limit` it asked for: all of them, more may be there. */
   looked(found: number, limit: number): void {
-    this.next = found >= limit ? -Infinity : this.clock() + this.idlePollMs;
+    this.next = found >= limit ? -Infinity : this.clock() + this.everyMs;
   }
 }
