@@ -282,6 +282,27 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
     await h.executor.stop();
   });
 
+  it("while a held account's rounds take every free slot, the others' claim that found nothing is not run ahead of them each poll", async () => {
+    const h = heldHarness(2, 5);
+    h.executor.start();
+    try {
+      await until(() => h.rounds.length >= 1 && h.claims.length >= 1);
+      const before = h.claims.length;
+      const t0 = Date.now();
+      for (let i = 0; i < 200; i++) h.heldDue.push(row(`s_${i}`));
+      h.executor.wake(['acc_h']);
+      await until(() => h.heldDue.length === 0, 5_000);
+      const took = Date.now() - t0;
+      assert.ok(took > 50, `the drain took ${took} ms: many idle polls of 5 ms`);
+      assert.ok(
+        h.claims.length - before <= Math.ceil(took / 1_000),
+        `${h.claims.length - before} claims of the others in ${took} ms (at most one a second)`,
+      );
+    } finally {
+      await h.executor.stop();
+    }
+  });
+
   it('looks at the held account again after an idle poll (so a maximum hold ends without a new reading)', async () => {
     const h = heldHarness(2, 40);
     h.executor.start();

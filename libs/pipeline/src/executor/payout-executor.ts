@@ -5,6 +5,7 @@ import { type PayoutSubmission } from '../shared/payout-submission.js';
 import {
   FUNDS_PAYOUT_WINDOW,
   type FundsHoldPort,
+  HELD_LOOK_MIN_MS,
   HeldAccounts,
   UnheldHolds,
 } from '../shared/held-accounts.js';
@@ -116,9 +117,12 @@ export class PayoutExecutor {
    * transaction finding nothing; all slots busy: wait for one to free (it wakes the poller).
    *
    * With accounts in FUNDS_HOLD, the claim of the others leaves them out, and each held account
-   * that is due (HeldAccounts) has its funds-aware round. When both want the free slots, the
-   * rounds alternate which goes first, so a saturating load of other accounts never starves a
-   * held one (nor the other way round); a held account left without slots stays due.
+   * that is due (HeldAccounts) has its funds-aware round. When both want the free slots (new
+   * payouts of other accounts came in), the rounds alternate which goes first, so a saturating
+   * load of other accounts never starves a held one (nor the other way round); a held account left
+   * without slots stays due. The others' claim, once it found nothing, is tried again after an
+   * idle poll only with the slots the held rounds left, and at least every HELD_LOOK_MIN_MS (what
+   * no wake announces, an approval, is found so), not ahead of a held account's rounds every poll.
    */
   private async step(): Promise<PollOutcome> {
     const free = this.s.concurrency - this.inFlight;
@@ -136,10 +140,11 @@ export class PayoutExecutor {
       left -= rows.length;
       if (left <= 0) return this.inFlight < this.s.concurrency ? 'busy' : 'idle';
     }
+    const drained = this.othersDrainedAt;
+    const sinceDrained = drained === undefined ? Infinity : Date.now() - drained;
     const others = async (): Promise<void> => {
       if (left <= 0) return;
-      const drained = this.othersDrainedAt;
-      if (held && drained !== undefined && Date.now() - drained < this.s.idlePollMs) return;
+      if (held && sinceDrained < this.s.idlePollMs) return;
       const n = await this.claimAndDispatch(left, held?.ids ?? []);
       if (held) this.othersDrainedAt = n < left ? Date.now() : undefined;
       more ||= n === left;
@@ -154,7 +159,11 @@ export class PayoutExecutor {
       }
     };
     if (due.length === 0) await others();
-    else {
+    else if (sinceDrained < HELD_LOOK_MIN_MS) {
+      // The others found nothing lately: the held rounds first, the others with what is left.
+      await funds();
+      await others();
+    } else {
       const fundsFirst = this.fundsFirst;
       this.fundsFirst = !fundsFirst;
       if (fundsFirst) {
