@@ -26,6 +26,7 @@ export class ReceivedByAccount1764693100000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['payout', 'batch']) await q.query(`DROP INDEX IF EXISTS ${table}_received_account_idx`);
+    for (const table of ['payout', 'batch'])
+      await q.query(`DROP INDEX IF EXISTS ${table}_received_account_idx`);
   }
 }

@@ -32,6 +32,7 @@ import { CancelHeld1764689100000 } from './1764689100000-cancel-held.js';
 import { FundsTaken1764692000000 } from './1764692000000-funds-taken.js';
 import { FundsSentTotal1764693000000 } from './1764693000000-funds-sent-total.js';
 import { ReceivedByAccount1764693100000 } from './1764693100000-received-by-account.js';
+import { BatchTakenOnCompletion1764693200000 } from './1764693200000-batch-taken-on-completion.js';
 
 /** Every migration, in order. Listed explicitly: no globbing of compiled files at run time. */
 export const migrations = [
@@ -69,4 +70,5 @@ export const migrations = [
   FundsTaken1764692000000,
   FundsSentTotal1764693000000,
   ReceivedByAccount1764693100000,
+  BatchTakenOnCompletion1764693200000,
 ];

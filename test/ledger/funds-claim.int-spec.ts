@@ -155,7 +155,9 @@ describe('the funds-aware claim (real Postgres)', () => {
     await pay('x_fits', '5.00');
     await f.ledger.claimWithFunds(round({ decide: decide(0n, H) }));
     // x_old has waited two hours, x_new only now.
-    await f.pool.query(`UPDATE payout SET held_since = now() - interval '2 hours' WHERE transfer_id = 'x_old'`);
+    await f.pool.query(
+      `UPDATE payout SET held_since = now() - interval '2 hours' WHERE transfer_id = 'x_old'`,
+    );
     const r = await f.ledger.claimWithFunds(round({ decide: decide(0n, H) }));
     assert.equal(r.rejected, 1);
     const after = await rows();
@@ -194,7 +196,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal((await f.batchLedger.claimWithFunds(round())).sent.length, 3);
     // Before the reading: the provider answers it took these, or gives one back.
     await answer('k_answered_before', 'PENDING');
-    await answerBatch('kb_answered_before', 'PROCESSING');
+    await answerBatch('kb_answered_before', 'COMPLETED');
     await answer('k_unknown', 'UNKNOWN');
     await answer('k_failed', 'FAILED');
     // The reading is asked now, after every claim committed (sent_at < read_at for all).
@@ -202,7 +204,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     // Answers that come after it: the provider may have taken these after it computed the balance.
     await answer('k_answered_after', 'PENDING');
     await answer('k_answered_after', 'SUCCESS');
-    await answerBatch('kb_answered_after', 'PROCESSING');
+    await answerBatch('kb_answered_after', 'COMPLETED');
     await answer('k_returned_late', 'FAILED');
     // Counted: answered after (1 + 64), never answered, whatever the times (4 + 8 + 256).
     assert.equal(await committed(), (1n + 64n + 4n + 8n + 256n) * 100n);
@@ -212,7 +214,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     // Answered at last: out of the committed sum once a reading is asked after the answer.
     await answer('k_submitting', 'PENDING');
     await answer('k_unknown', 'SUCCESS');
-    await answerBatch('kb_submitting', 'PROCESSING');
+    await answerBatch('kb_submitting', 'COMPLETED');
     assert.equal(await committed(), (4n + 8n + 256n) * 100n, 'answered after the reading: still counted');
     await reading('10000.00');
     assert.equal(await committed(), 0n);
@@ -230,6 +232,22 @@ describe('the funds-aware claim (real Postgres)', () => {
         'k_unknown:true',
       ],
     );
+  });
+
+  it('a batch the provider accepted (PROCESSING) counts until it is COMPLETED: the provider debits its entries as it processes them', async () => {
+    await reading('1000.00', 60_000);
+    await batch('pb_1', ['300.00', '200.00']);
+    assert.equal((await f.batchLedger.claimWithFunds(round())).sent.length, 1);
+    await answerBatch('pb_1', 'PROCESSING');
+    // Asked after the acceptance, the reading may not show the entries: none was processed yet.
+    await reading('1000.00');
+    assert.equal(await committed(), 500_00n);
+    await pay('pb_p', '500.01');
+    assert.equal((await f.ledger.claimWithFunds(round())).held, 1, '1,000.00 - 500.00 leaves 500.00');
+    await answerBatch('pb_1', 'COMPLETED');
+    assert.equal(await committed(), 500_00n, 'completed after the reading was asked: still counted');
+    await reading('1000.00');
+    assert.equal(await committed(), 0n, 'a reading asked after its completion shows its entries');
   });
 
   it('a payout claimed before the reading was asked and answered after it keeps the room it took', async () => {
@@ -400,7 +418,9 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal(await sending(), 3);
     // And rounds racing freely, on fresh payouts, never spend more than the room either.
     for (let i = 0; i < 5; i++) {
-      await f.pool.query('TRUNCATE payout, transfer_identity, balance_reading, outbox, state_history CASCADE');
+      await f.pool.query(
+        'TRUNCATE payout, transfer_identity, balance_reading, outbox, state_history CASCADE',
+      );
       await reading('100.00');
       for (let k = 0; k < 6; k++) await pay(`t${i}_${k}`, '30.00');
       await Promise.all([f.ledger.claimWithFunds(round()), second.claimWithFunds(round())]);

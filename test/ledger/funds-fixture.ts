@@ -154,7 +154,7 @@ export function fundsFixture() {
     const row = await new PayoutRepository().findOne(f.pool, acc, transferId);
     assert.ok(row && (await f.ledger.change({ row, to }, 'reconciler')), transferId);
   };
-  const answerBatch = async (batchTransferId: string, to: 'PROCESSING' | 'FAILED') => {
+  const answerBatch = async (batchTransferId: string, to: 'PROCESSING' | 'COMPLETED' | 'FAILED') => {
     const [b] = await new BatchRepository().findByIdentities(f.pool, [{ accountId: ACC, batchTransferId }]);
     assert.ok(b && (await f.batchLedger.change({ batch: b, to }, 'batches')), batchTransferId);
   };

@@ -115,9 +115,11 @@ UPDATE batch b
         reason = COALESCE($6, b.reason), lease_owner = NULL, lease_until = NULL,
         -- Held for funds (ADR 0027): since its first hold, kept after it leaves.
         held_since = CASE WHEN $3 = 'HELD_FOR_FUNDS' THEN COALESCE(b.held_since, now()) ELSE b.held_since END,
-        -- The provider's first answer that it took the money (ADR 0027), for the batches the
-        -- funds-aware claim sent only: a reading asked after it includes the batch.
-        taken_at = CASE WHEN $3 IN ('PROCESSING', 'COMPLETED') AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
+        -- The provider's answer that it took the money (ADR 0027), for the batches the
+        -- funds-aware claim sent only: a reading asked after it includes the batch. COMPLETED,
+        -- not PROCESSING: the provider debits the entries as it processes them, after it
+        -- accepted the batch, so a PROCESSING batch counts as in doubt.
+        taken_at = CASE WHEN $3 = 'COMPLETED' AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
                         THEN now() ELSE b.taken_at END,
         totals = $8::jsonb,
         -- The failed watch of its entries (ADR 0018): set here, on entering COMPLETED with a

@@ -102,7 +102,14 @@ export class BalanceReadingRepository {
               failures = 0, failed_at = NULL, failure = NULL,
               ask_sent_total = excluded.ask_sent_total, ask_in_doubt = excluded.ask_in_doubt
         WHERE balance_reading.read_at IS NULL OR balance_reading.read_at <= excluded.read_at`,
-      [accountId, available, ledger, ask.askedAt, ask.figures?.sentTotal ?? null, ask.figures?.inDoubt ?? null],
+      [
+        accountId,
+        available,
+        ledger,
+        ask.askedAt,
+        ask.figures?.sentTotal ?? null,
+        ask.figures?.inDoubt ?? null,
+      ],
     );
   }
 

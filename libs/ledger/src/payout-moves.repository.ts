@@ -318,7 +318,14 @@ export class PayoutMoves {
           WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
        )
        SELECT ${COLUMNS} FROM changed`,
-      [owner, leaseMs, from.map((r) => r.id), from.map((r) => r.version), from.map((r) => r.status), accountId],
+      [
+        owner,
+        leaseMs,
+        from.map((r) => r.id),
+        from.map((r) => r.version),
+        from.map((r) => r.status),
+        accountId,
+      ],
     );
     return inOrderOf(from, rows.map(toRow));
   }

@@ -12,7 +12,7 @@ export interface SentFact {
   readonly amount: bigint;
   /**
    * When the ledger recorded the provider's first answer that it took the money (the first move
-   * into PENDING or SUCCESS of a payout, PROCESSING or COMPLETED of a batch: `taken_at`); null:
+   * into PENDING or SUCCESS of a payout, COMPLETED of a batch: `taken_at`); null:
    * no such answer yet (SUBMITTING, UNKNOWN, or REQUIRES_ATTENTION never answered).
    */
   readonly takenAt: Date | null;

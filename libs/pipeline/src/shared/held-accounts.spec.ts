@@ -80,7 +80,11 @@ describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
       h.looked(id, done);
     }
     h.arrived(['a', 'z']);
-    assert.deepEqual(h.due(), ['a'], 'room for all it saw: claimed as promptly as any account; z is not held');
+    assert.deepEqual(
+      h.due(),
+      ['a'],
+      'room for all it saw: claimed as promptly as any account; z is not held',
+    );
     h.looking('a');
     h.looked('a', { ...done, short: true });
     h.arrived(['a']);

@@ -105,7 +105,10 @@ export class HeldAccounts {
     this.lastLook.set(accountId, this.clock());
   }
 
-  looked(accountId: string, r: { readonly locked: boolean; readonly slotBound: boolean; readonly short: boolean }): void {
+  looked(
+    accountId: string,
+    r: { readonly locked: boolean; readonly slotBound: boolean; readonly short: boolean },
+  ): void {
     if (r.slotBound) this.woken.add(accountId);
     // Skipped (another round held the account): what it found is not known here.
     if (!r.locked) return;
