@@ -292,7 +292,9 @@ export class PayoutMoves {
    * the claim does (lease, a new attempt, due after the lease), from the version the caller read,
    * with `sent_at` (when the sending started: what the next balance reading may not yet show). A
    * held payout's hold reason is cleared: it is on its way. What is sent is added to the account's
-   * `sent_total` in the same statement (the bound a round reads first: FUNDS_BOUND).
+   * `sent_total` in the same statement (the bound a round reads first: FUNDS_BOUND). The account's
+   * reading row exists: a round sends nothing before the account's first reading, and the reader
+   * makes the row before it reads.
    */
   async sendFunded(
     db: Db,
