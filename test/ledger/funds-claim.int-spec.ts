@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { PayoutLedger } from '#ledger';
 import { capturingLogger } from '#test-support';
 import { ACC, fundsFixture, H } from './funds-fixture.js';
+import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 
 /*
  * The funds-aware claim (issue 32 item 3, ADR 0027) on real Postgres: the ledger reads the
@@ -26,7 +27,7 @@ interface Row {
 }
 
 describe('the funds-aware claim (real Postgres)', () => {
-  const { f, decide, round, pay, batch, reading, answer, answerBatch, committed } = fundsFixture();
+  const { f, decide, room, round, pay, batch, reading, answer, answerBatch, committed } = fundsFixture();
 
   async function rows(): Promise<Map<string, Row>> {
     const { rows: r } = await f.pool.query<Row>(
@@ -353,21 +354,216 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal(taken[0]!.taken, false, 'taken_at only for what the funds-aware claim sent');
   });
 
-  it('skips the round while another transaction holds the account, changing nothing', async () => {
+  it("a round whose reading row changed before its send (another round's send) moves nothing on what it read, and decides again", async () => {
     await reading('100.00');
-    await pay('l_1', '10.00');
+    await batch('race_b', ['30.00', '20.00']);
+    await pay('race_p', '60.00');
+    // Another instance's batch round sends race_b (50.00) and has not committed: this round's read
+    // does not see it (room 100.00, race_p fits), and its send waits on the reading row.
     const c = await f.other.connect();
+    const waiting = async () =>
+      (
+        await f.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )
+      ).rows[0]!.n;
     try {
       await c.query('BEGIN');
-      await c.query(`SELECT pg_advisory_xact_lock(7426002, hashtext($1::text))`, [ACC]);
-      const r = await f.ledger.claimWithFunds(round());
-      assert.equal(r.locked, false);
-      assert.equal((await statuses())['l_1'], 'RECEIVED');
+      const guard = await f.reads.guard(c, ACC);
+      assert.ok(guard);
+      const { rows: b } = await c.query<{ id: string; version: number; status: 'RECEIVED' }>(
+        `SELECT id::text, version, status FROM batch WHERE batch_transfer_id = 'race_b'`,
+      );
+      const other = await f.batchMoves.sendFunded(c, ACC, 'other', 60_000, b, guard);
+      assert.equal(other.rows.length, 1);
+      const racing = f.ledger.claimWithFunds(round());
+      for (let i = 0; (await waiting()) < 1; i++) {
+        assert.ok(i < 200, "the round's send waits on the reading row");
+        await new Promise((r) => setTimeout(r, 10));
+      }
       await c.query('COMMIT');
+      const r = await racing;
+      // On its first read race_p fitted; on the row as it is, 100.00 - 50.00 leaves no room for it.
+      assert.equal(r.locked, true);
+      assert.deepEqual(r.sent, []);
+      assert.equal(r.held, 1);
     } finally {
       c.release();
     }
-    assert.equal((await f.ledger.claimWithFunds(round())).sent.length, 1);
+    assert.equal((await statuses())['race_p'], 'HELD_FOR_FUNDS');
+    const { rows } = await f.pool.query<{ sent_total: string }>(
+      `SELECT sent_total::text FROM balance_reading WHERE account_id = $1`,
+      [ACC],
+    );
+    assert.equal(rows[0]!.sent_total, '50.00', 'only the batch was counted');
+  });
+
+  it('a round that finds the row changed at every try moves nothing (locked false)', async () => {
+    await reading('100.00');
+    await pay('churn_1', '10.00');
+    // Every read of this round is followed by a new reading before its send.
+    let reads = 0;
+    let churn = true;
+    const moves = new PayoutMoves();
+    const read = moves.fundsRound.bind(moves);
+    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
+      const r = await read(...args);
+      reads++;
+      if (churn) await reading('100.00');
+      return r;
+    };
+    const churning = new PayoutLedger(
+      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
+      moves,
+    );
+    const r = await churning.claimWithFunds(round());
+    assert.equal(r.locked, false);
+    assert.deepEqual(r.sent, []);
+    assert.equal(reads, 3, 'read and planned again after each change (FUNDS_ROUND_TRIES)');
+    assert.equal((await statuses())['churn_1'], 'RECEIVED');
+    churn = false;
+    assert.equal((await churning.claimWithFunds(round())).sent.length, 1, 'sent once the row stays still');
+  });
+
+  /** A ledger of its own (its own fast-path memory) that counts its rounds' full reads. */
+  function counting(): { ledger: PayoutLedger; reads: () => number } {
+    let reads = 0;
+    const moves = new PayoutMoves();
+    const read = moves.fundsRound.bind(moves);
+    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
+      reads++;
+      return read(...args);
+    };
+    const ledger = new PayoutLedger(
+      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
+      moves,
+    );
+    return { ledger, reads: () => reads };
+  }
+
+  it('fast path: after a round with room, the next sends within the room it remembers, reading nothing first, and goes the full way at a payout that does not fit', async () => {
+    const { ledger, reads } = counting();
+    await reading('100.00');
+    await pay('q_10', '10.00');
+    assert.deepEqual(
+      (await ledger.claimWithFunds(round({ room: room() }))).sent.map((p) => p.transferId),
+      ['q_10'],
+    );
+    assert.equal(reads(), 1, 'the first round reads');
+    await pay('q_20', '20.00');
+    await pay('q_30', '30.00');
+    const fast = await ledger.claimWithFunds(round({ room: room() }));
+    assert.deepEqual(
+      fast.sent.map((p) => p.transferId),
+      ['q_20', 'q_30'],
+    );
+    assert.equal(reads(), 1, 'sent from the remembered room: no read');
+    assert.deepEqual([fast.held, fast.short, fast.slotBound], [0, false, false]);
+    // Sent like any funds-aware send: sent_at, counted in sent_total, its event and history.
+    const r = await rows();
+    assert.deepEqual(
+      ['q_20', 'q_30'].map((t) => [r.get(t)!.status, r.get(t)!.sent, r.get(t)!.lease_owner]),
+      [
+        ['SUBMITTING', true, 'w'],
+        ['SUBMITTING', true, 'w'],
+      ],
+    );
+    assert.equal(await committed(), 60_00n);
+    assert.equal((await f.reads.bound(f.pool, ACC))?.committed, 60_00n);
+    assert.deepEqual(
+      (await events()).filter((e) => e.subject === 'q_30').map((e) => e.type),
+      ['payouts.payout.submitting'],
+    );
+    // 40.00 left: 45.00 does not fit, so the round goes the full way and holds it; 5.00 is sent.
+    await pay('q_45', '45.00');
+    await pay('q_5', '5.00');
+    const full = await ledger.claimWithFunds(round({ room: room() }));
+    assert.ok(reads() > 1, 'the full way read');
+    assert.deepEqual(
+      full.sent.map((p) => p.transferId),
+      ['q_5'],
+    );
+    assert.deepEqual([full.held, full.short], [1, true]);
+    // Short: the next round reads again (the held one comes first).
+    const before = reads();
+    await pay('q_1', '1.00');
+    await ledger.claimWithFunds(round({ room: room() }));
+    assert.ok(reads() > before);
+  });
+
+  it('fast path: a new reading changes the row, so the remembered room is not spent (full way on the new reading)', async () => {
+    const { ledger, reads } = counting();
+    await reading('100.00');
+    await pay('n_10', '10.00');
+    await ledger.claimWithFunds(round({ room: room() }));
+    await reading('15.00');
+    await pay('n_20', '20.00');
+    const r = await ledger.claimWithFunds(round({ room: room() }));
+    assert.deepEqual(r.sent, []);
+    assert.equal(r.held, 1, '15.00 - 10.00 in doubt leaves no room for 20.00');
+    assert.ok(reads() > 1);
+    assert.equal((await statuses())['n_20'], 'HELD_FOR_FUNDS');
+  });
+
+  it("fast path: another ledger's send changes the row (no room counted twice)", async () => {
+    const a = counting();
+    const b = counting();
+    await reading('100.00');
+    await pay('m_10', '10.00');
+    await a.ledger.claimWithFunds(round({ room: room() }));
+    await pay('m_50', '50.00');
+    await b.ledger.claimWithFunds(round({ room: room() }));
+    await pay('m_45', '45.00');
+    // a remembers 90.00 of room; b has spent 50.00 of it since.
+    const r = await a.ledger.claimWithFunds(round({ room: room() }));
+    assert.deepEqual(r.sent, []);
+    assert.ok(a.reads() > 1);
+    assert.equal((await statuses())['m_45'], 'HELD_FOR_FUNDS');
+  });
+
+  it('fast path: a payout held meanwhile (by another ledger) goes first, so the round goes the full way', async () => {
+    const a = counting();
+    const b = counting();
+    await reading('100.00');
+    await pay('h_60', '60.00');
+    await a.ledger.claimWithFunds(round({ room: room() }));
+    await pay('h_50', '50.00');
+    const heldByB = await b.ledger.claimWithFunds(round({ room: room() }));
+    assert.equal(heldByB.held, 1);
+    // The provider refuses h_60: its 60.00 is back (the row does not change), then a 30.00 comes.
+    await answer('h_60', 'FAILED');
+    await pay('h_30', '30.00');
+    // a remembers 40.00 of room, in which 30.00 fits; but h_50 waits ahead of it, and fits now.
+    const r = await a.ledger.claimWithFunds(round({ room: room() }));
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['h_50', 'h_30'],
+    );
+    assert.ok(a.reads() > 1, 'the full way read');
+  });
+
+  it('fast path: at most the free slots, the rest left for the next round (slot-bound)', async () => {
+    const { ledger, reads } = counting();
+    await reading('100.00');
+    await pay('s_0', '1.00');
+    await ledger.claimWithFunds(round({ room: room() }));
+    for (let k = 1; k <= 4; k++) await pay(`s_${k}`, '1.00');
+    const r = await ledger.claimWithFunds(round({ room: room(), slots: 3 }));
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['s_1', 's_2', 's_3'],
+    );
+    assert.equal(r.slotBound, true);
+    assert.equal(reads(), 1);
+    const next = await ledger.claimWithFunds(round({ room: room(), slots: 3 }));
+    assert.deepEqual(
+      next.sent.map((p) => p.transferId),
+      ['s_4'],
+    );
+    assert.equal(next.slotBound, false);
+    // Nothing waits: the fast path finds nothing and reads nothing.
+    const none = await ledger.claimWithFunds(round({ room: room(), slots: 3 }));
+    assert.deepEqual([none.sent.length, reads()], [0, 1]);
   });
 
   it('two claimers in two pools never spend the same room', async () => {
@@ -384,7 +580,7 @@ describe('the funds-aware claim (real Postgres)', () => {
     for (let k = 0; k < 6; k++) await pay(`t_${k}`, '30.00');
     // The first claimer is stopped inside its transaction, after deciding and before its moves
     // commit (a third connection holds the history table, which its moves write); the second
-    // claimer comes then, in another pool: without the account's lock it would find the other
+    // claimer comes then, in another pool: without the reading row's guard it would find the other
     // three payouts (SKIP LOCKED) and the room as yet unspent by the first, and send them too.
     const blocker = await f.other.connect();
     try {
@@ -408,7 +604,9 @@ describe('the funds-aware claim (real Postgres)', () => {
       await blocker.query('COMMIT');
       const [a, b] = await Promise.all([first, secondRound]);
       assert.equal(a.sent.length, 3);
-      assert.equal(b.locked, false, 'the second claimer skipped the account held by the first');
+      // The second read the room as yet unspent, found the reading row changed at its send, and
+      // decided again on it: nothing more fits.
+      assert.deepEqual(b.sent, [], 'the second claimer sent nothing of the room the first spent');
     } finally {
       blocker.release();
     }

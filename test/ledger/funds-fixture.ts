@@ -7,12 +7,13 @@ import {
   BatchRepository,
   type FundsClaimRound,
   type FundsDecide,
+  type FundsRoom,
   HistoryRepository,
   PayoutLedger,
   PayoutRepository,
 } from '#ledger';
 import { OutboxRepository } from '#outbox';
-import { decideFundsHold, FAILED_WATCH_KINDS } from '#pipeline';
+import { decideFundsHold, FAILED_WATCH_KINDS, fundsRoomPaise } from '#pipeline';
 import { capturingLogger, createTestDatabase, type TestDatabase } from '#test-support';
 import { BatchMoves } from '../../libs/ledger/src/batch-moves.repository.js';
 import { FundsClaimReads } from '../../libs/ledger/src/funds-claim.repository.js';
@@ -81,6 +82,11 @@ export function fundsFixture() {
     (threshold = 0n, maxHoldMs = 96 * H): FundsDecide =>
     (c, facts) =>
       decideFundsHold(c, { ...facts, threshold, maxHoldMs });
+  /** The rule's room (the fast path's), with the same threshold as `decide`'s. */
+  const room =
+    (threshold = 0n): FundsRoom =>
+    (facts) =>
+      fundsRoomPaise({ ...facts, threshold });
   const round = (over: Partial<FundsClaimRound> = {}): FundsClaimRound => ({
     accountId: ACC,
     owner: 'w',
@@ -167,5 +173,5 @@ export function fundsFixture() {
     return exact;
   };
 
-  return { f, decide, round, pay, batch, reading, answer, answerBatch, committed };
+  return { f, decide, room, round, pay, batch, reading, answer, answerBatch, committed };
 }

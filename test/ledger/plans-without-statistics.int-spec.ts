@@ -30,8 +30,14 @@ function nodes(n: PlanNode): PlanNode[] {
  * planned with its values, as a first execution is, or once for any values (a generic plan, as a
  * prepared statement may get after five executions: PREPARE, then EXPLAIN EXECUTE).
  */
-function explaining(client: pg.PoolClient, generic: boolean, plans: PlanNode[]): pg.PoolClient {
-  const query = async (arg: string | pg.QueryConfig, values?: unknown[]): Promise<{ rows: [] }> => {
+/** `answer`: the rows each explained statement returns instead of its own (none by default). */
+function explaining(
+  client: pg.PoolClient,
+  generic: boolean,
+  plans: PlanNode[],
+  answer: readonly object[] = [],
+): pg.PoolClient {
+  const query = async (arg: string | pg.QueryConfig, values?: unknown[]): Promise<{ rows: object[] }> => {
     const text = typeof arg === 'string' ? arg : arg.text;
     const params = (typeof arg === 'string' ? values : arg.values) ?? [];
     type Explained = { 'QUERY PLAN': [{ Plan: PlanNode }] };
@@ -51,7 +57,7 @@ function explaining(client: pg.PoolClient, generic: boolean, plans: PlanNode[]):
       ({ rows } = await client.query<Explained>(`EXPLAIN (FORMAT JSON) ${text}`, params));
     }
     plans.push(rows[0]!['QUERY PLAN'][0].Plan);
-    return { rows: [] };
+    return { rows: [...answer] };
   };
   return { query } as unknown as pg.PoolClient;
 }
@@ -206,16 +212,18 @@ describe('the claims plan an ordered index walk on a table with no statistics (r
     try {
       await c.query(`SET plan_cache_mode = force_custom_plan`);
       const plans: PlanNode[] = [];
-      const ex = explaining(c, false, plans);
+      // A guarded send's one row when nothing moved.
+      const ex = explaining(c, false, plans, [{ f_guarded: false, f_sent_total: null, id: null }]);
       // A round's worth of payouts: the executor's free slots (EXECUTOR_CONCURRENCY, 128 in the bench).
       const sends = Array.from({ length: 128 }, (_, i) => ({
         id: String(i + 1),
         version: 1,
         status: 'RECEIVED' as const,
       }));
-      await new PayoutMoves().sendFunded(ex, 'acc', 'w', 60_000, sends);
+      const guard = { sentTotal: '0.00', readAt: '2026-11-28 00:00:00+00' };
+      await new PayoutMoves().sendFunded(ex, 'acc', 'w', 60_000, sends, guard);
       // The batch worker's round sends a couple (BATCH perRound).
-      await new BatchMoves().sendFunded(ex, 'acc', 'w', 60_000, sends.slice(0, 2));
+      await new BatchMoves().sendFunded(ex, 'acc', 'w', 60_000, sends.slice(0, 2), guard);
       for (const [plan, table] of [
         [plans[0]!, 'payout'],
         [plans[1]!, 'batch'],

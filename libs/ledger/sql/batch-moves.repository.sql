@@ -50,6 +50,7 @@ RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_has
 
 -- batch.fundsRound.bound (BatchMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
@@ -65,6 +66,7 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
 
 -- batch.fundsRound (BatchMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
   (((COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
@@ -92,7 +94,11 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
   ORDER BY c.created_at, c.id;
 
 -- batch.sendFunded (BatchMoves.sendFunded)
-WITH changed AS (
+WITH guard AS (
+  SELECT 1 FROM balance_reading
+  WHERE account_id = $6 AND sent_total = $7::numeric AND read_at = $8::timestamptz
+  FOR UPDATE
+  ), changed AS (
   UPDATE batch b
      SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
          lease_until = now() + make_interval(secs => $2::double precision / 1000),
@@ -100,13 +106,15 @@ WITH changed AS (
          sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
     FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
    WHERE b.id = ANY($3::bigint[]) AND b.id = m.id AND b.version = m.from_version
-         AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+         AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
    RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, m.from_status AS h_from
 ), counted AS (
   UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)
-   WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
-)
-SELECT * FROM changed;
+  WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
+  RETURNING sent_total
+  )
+SELECT g.*, c.* FROM (SELECT EXISTS (SELECT 1 FROM guard) AS f_guarded,
+  (SELECT sent_total::text FROM counted) AS f_sent_total) g LEFT JOIN changed c ON true;
 
 -- batch.transition (BatchMoves.transition)
 UPDATE batch b

@@ -3,11 +3,9 @@
 -- the checked-in SQL step of `npm test` fails when this file and the source disagree.
 -- Constants (column lists) are expanded; $1, $2, … are the parameters the method passes.
 
--- fundsClaim.lock (FundsClaimReads.lock)
-SELECT pg_try_advisory_xact_lock(7426002, hashtext($1::text)) AS locked;
-
 -- fundsClaim.facts (FundsClaimReads.facts)
 SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
   (((COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
@@ -25,8 +23,16 @@ SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL;
 
+-- fundsClaim.guard (FundsClaimReads.guard)
+SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
+  ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
+  FROM (SELECT 1) AS one
+  LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL;
+
 -- fundsClaim.bound (FundsClaimReads.bound)
 SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL;

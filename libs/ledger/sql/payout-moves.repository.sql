@@ -95,6 +95,7 @@ SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets
 
 -- payout.fundsRound.bound (PayoutMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
@@ -110,6 +111,7 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
 
 -- payout.fundsRound (PayoutMoves.fundsRound)
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+  r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
   (((COALESCE((SELECT sum(p.amount) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
@@ -137,7 +139,11 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
   ORDER BY c.created_at, c.id;
 
 -- payout.sendFunded (PayoutMoves.sendFunded)
-WITH changed AS (
+WITH guard AS (
+  SELECT 1 FROM balance_reading
+  WHERE account_id = $6 AND sent_total = $7::numeric AND read_at = $8::timestamptz
+  FOR UPDATE
+  ), changed AS (
   UPDATE payout p
      SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
          lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
@@ -145,7 +151,7 @@ WITH changed AS (
          sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
     FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
    WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
-         AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+         AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
    RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax, m.from_status AS h_from
 ), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
   cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
@@ -153,12 +159,56 @@ WITH changed AS (
   ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
   FROM changed ch), counted AS (
   UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
-   WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
-)
-SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+  WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
+  RETURNING sent_total
+  )
+SELECT g.*, c.* FROM (SELECT EXISTS (SELECT 1 FROM guard) AS f_guarded,
+  (SELECT sent_total::text FROM counted) AS f_sent_total) g LEFT JOIN (SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
   version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
   check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
-  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed;
+  resend_refused_at, sub_state, fee_charge, fee_tax FROM changed) c ON true;
+
+-- payout.sendWithin (PayoutMoves.sendWithin)
+WITH guard AS (
+  SELECT 1 FROM balance_reading
+  WHERE account_id = $5 AND sent_total = $6::numeric AND read_at = $7::timestamptz
+  FOR UPDATE
+  ), clear AS (
+  SELECT NOT EXISTS (SELECT 1 FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $5) AS ok
+), waiting AS (
+  SELECT id, sum(amount) OVER (ORDER BY created_at, id) AS run,
+         row_number() OVER (ORDER BY created_at, id) AS n
+    FROM (SELECT id, amount, created_at FROM payout
+           WHERE status = 'RECEIVED' AND account_id = $5 ORDER BY created_at LIMIT $3::int + 1) w
+), verdict AS (
+  SELECT (SELECT ok FROM clear) AND EXISTS (SELECT 1 FROM guard)
+         AND COALESCE((SELECT max(run) FROM waiting WHERE n <= $3::int), 0) <= $4::numeric AS fits,
+         (SELECT count(*)::int FROM waiting) AS waiting
+), changed AS (
+  UPDATE payout p
+     SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+         lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+         next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+         sent_at = now()
+   WHERE p.id IN (SELECT id FROM waiting WHERE n <= $3::int) AND p.status = 'RECEIVED'
+         AND (SELECT fits FROM verdict)
+   RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax
+), history AS (INSERT INTO state_history (subject, subject_id, account_id, transfer_id, from_status, to_status, version,
+  cause, reason, status_code, reference_id, utr, operator_id, approver_id, proposal_id)
+  SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
+  ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
+  FROM changed ch), counted AS (
+  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
+  WHERE account_id = $5 AND EXISTS (SELECT 1 FROM changed)
+  RETURNING sent_total
+  )
+SELECT g.*, (SELECT ok FROM clear) AS f_clear, v.fits AS f_fits, v.waiting AS f_waiting, c.*
+  FROM (SELECT EXISTS (SELECT 1 FROM guard) AS f_guarded,
+    (SELECT sent_total::text FROM counted) AS f_sent_total) g CROSS JOIN verdict v LEFT JOIN (SELECT id, account_id, transfer_id, kind, request_hash, request, request_secrets, amount, status, last_error,
+    version, attempt, status_code, reason, reference_id, svc_transfer_id, utr, request_id, next_check_at,
+    check_count, created_at, updated_at, state_changed_at, traceparent, reopened_at, provider_api, maybe_reached,
+    resend_refused_at, sub_state, fee_charge, fee_tax FROM changed) c ON true
+ ORDER BY c.created_at, c.id;
 
 -- payout.transitionMany (PayoutMoves.transitionMany)
 WITH changed AS (

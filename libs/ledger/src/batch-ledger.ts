@@ -2,8 +2,7 @@ import type pg from 'pg';
 import { type BatchStatus } from '#contracts';
 import { type AppLogger, NOOP_TRACING, type Tracing } from '#observability';
 import { BatchMoves, type FundsCandidateBatch } from './batch-moves.repository.js';
-import { type FundsClaimResult, type FundsClaimRound, fundsShort, planFundsRound } from './funds-claim.js';
-import { FundsClaimReads } from './funds-claim.repository.js';
+import { type FundsClaimResult, type FundsClaimRound, fundsShort, sendFundsRound } from './funds-claim.js';
 import { batchItemEvent, batchStateEvent } from './events.js';
 import {
   type ContradictionRepository,
@@ -99,7 +98,6 @@ export interface BatchLedgerDeps {
 export class BatchLedger {
   private readonly log: AppLogger;
   private readonly moves: BatchMoves;
-  private readonly fundsReads = new FundsClaimReads();
 
   /** `moves` is for the ledger's own specs; the service's ledger builds its own. */
   constructor(
@@ -324,7 +322,7 @@ export class BatchLedger {
 
   /**
    * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), as PayoutLedger's for payouts
-   * and under the same per-account lock (payouts and batches spend one room): the first `window`
+   * (its full way; sends guarded by the same reading row: payouts and batches spend one room): the first `window`
    * waiting batches, each one candidate of its total (held or sent whole), the caller's rule, and
    * its verdicts applied as moves of the ledger (history, event, line): send to SUBMITTING (with
    * `sent_at`, up to `slots`), hold to HELD_FOR_FUNDS once, reject to REJECTED (never sent).
@@ -334,23 +332,30 @@ export class BatchLedger {
     return this.transaction(async (tx) => {
       const c = tx.client;
       const none = { sent: [], held: 0, rejected: 0, slotBound: false, short: false };
-      const { locked, plan } = await planFundsRound<FundsCandidateBatch>(round, {
-        lock: () => this.fundsReads.lock(c, round.accountId),
-        read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
-        idOf: (k) => k.batch.id,
-        statusOf: (k) => k.batch.status,
-        amountOf: (k) => toPaise(k.batch.totalAmount),
-        heldSinceOf: (k) => k.heldSince,
-      });
+      const { locked, plan, sent } = await sendFundsRound<
+        FundsCandidateBatch,
+        { batch: BatchRow; from: BatchStatus }
+      >(
+        round,
+        {
+          read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
+          idOf: (k) => k.batch.id,
+          statusOf: (k) => k.batch.status,
+          amountOf: (k) => toPaise(k.batch.totalAmount),
+          heldSinceOf: (k) => k.heldSince,
+        },
+        (send, guard) =>
+          this.moves.sendFunded(
+            c,
+            round.accountId,
+            round.owner,
+            round.leaseMs,
+            send.map((k) => k.batch),
+            guard,
+          ),
+      );
       if (!plan) return { locked, ...none };
       const announce = announcerOf(tx);
-      const sent = await this.moves.sendFunded(
-        c,
-        round.accountId,
-        round.owner,
-        round.leaseMs,
-        plan.send.map((k) => k.batch),
-      );
       if (sent.length > 0) {
         await this.d.outbox.enqueue(
           c,

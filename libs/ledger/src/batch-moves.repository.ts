@@ -10,14 +10,20 @@ import {
   type NewBatch,
 } from './ledger.types.js';
 import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, toRow } from './batch-row.js';
-import { type FundsClaimFacts } from './funds-claim.js';
+import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './funds-claim.js';
 import {
   FUNDS_BOUND,
   FUNDS_FACTS,
+  FUNDS_GUARDED,
+  fundsCounted,
+  fundsGuard,
   type FundsFactsRead,
+  guardedSend,
   inOrderOf,
   type RawFundsFacts,
+  type RawGuardedSend,
   toFundsFacts,
+  toFundsGuard,
 } from './funds-claim.repository.js';
 
 /**
@@ -179,7 +185,7 @@ export class BatchMoves {
     accountId: string,
     limit: number,
     how: FundsFactsRead,
-  ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateBatch[] }> {
+  ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateBatch[]; guard: FundsGuard | null }> {
     type Raw = RawFundsFacts & {
       id: string | null;
       version: number;
@@ -203,6 +209,7 @@ export class BatchMoves {
     if (!first) throw new Error('the funds round read no facts');
     return {
       facts: toFundsFacts(first),
+      guard: toFundsGuard(first),
       candidates: rows.flatMap((r) =>
         r.id === null
           ? []
@@ -225,8 +232,10 @@ export class BatchMoves {
   /**
    * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
    * the claim does, from the version (and status) the caller read, with `sent_at`; a held batch's
-   * hold reason is cleared. Returns the moved rows and the status each left (for the history).
-   * Their totals are added to the account's `sent_total` in the same statement (FUNDS_BOUND).
+   * hold reason is cleared. Only while the account's reading row is as the round read it (`guard`,
+   * see PayoutMoves.sendFunded: payouts and batches spend one room); their totals are added to its
+   * `sent_total` in the same statement (FUNDS_BOUND). The moved rows, with the status each left
+   * (for the history).
    */
   async sendFunded(
     db: Db,
@@ -234,10 +243,11 @@ export class BatchMoves {
     owner: string,
     leaseMs: number,
     from: ReadonlyArray<Pick<BatchRow, 'id' | 'version' | 'status'>>,
-  ): Promise<Array<{ batch: BatchRow; from: BatchStatus }>> {
-    if (from.length === 0) return [];
-    const { rows } = await db.query<RawBatch & { h_from: BatchStatus }>(
-      /* sql: batch.sendFunded */ `WITH changed AS (
+    guard: FundsGuard,
+  ): Promise<FundsSendResult<{ batch: BatchRow; from: BatchStatus }>> {
+    if (from.length === 0) return { guarded: true, rows: [], sentTotal: null };
+    const { rows } = await db.query<RawBatch & RawGuardedSend & { h_from: BatchStatus }>(
+      /* sql: batch.sendFunded */ `WITH ${fundsGuard('$6', '$7', '$8')}, changed AS (
          UPDATE batch b
             SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
                 lease_until = now() + make_interval(secs => $2::double precision / 1000),
@@ -245,13 +255,10 @@ export class BatchMoves {
                 sent_at = now(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
           WHERE b.id = ANY($3::bigint[]) AND b.id = m.id AND b.version = m.from_version
-                AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+                AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
           RETURNING ${qualify(COLUMNS, 'b')}, m.from_status AS h_from
-       ), counted AS (
-         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)
-          WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
-       )
-       SELECT * FROM changed`,
+       ), ${fundsCounted('total_amount', '$6')}
+       SELECT g.*, c.* FROM ${FUNDS_GUARDED} g LEFT JOIN changed c ON true`,
       [
         owner,
         leaseMs,
@@ -259,9 +266,13 @@ export class BatchMoves {
         from.map((r) => r.version),
         from.map((r) => r.status),
         accountId,
+        guard.sentTotal,
+        guard.readAt,
       ],
     );
-    return inOrderOf(from, rows).map((r) => ({ batch: toRow(r), from: r.h_from }));
+    return guardedSend(rows, (moved) =>
+      inOrderOf(from, moved).map((r) => ({ batch: toRow(r), from: r.h_from })),
+    );
   }
 
   async transition(

@@ -1,27 +1,11 @@
 import { type Db } from './payout-row.js';
-import { type FundsClaimFacts } from './funds-claim.js';
+import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './funds-claim.js';
 
 /**
- * The reads of the funds-aware claim (ADR 0027), shared by payouts and batches: the account's
- * lock for the round, and the facts the rule needs. Not exported from the ledger: only its claim
- * uses them, in its transaction.
+ * The reads of the funds-aware claim (ADR 0027), shared by payouts and batches: the facts the rule
+ * needs, for tests and tools (a round reads them with its candidates). Not exported from the ledger.
  */
 export class FundsClaimReads {
-  /**
-   * The account's lock for this transaction, if no other transaction holds it: false, the round is
-   * skipped (another instance, or the other worker, is spending the account's room right now).
-   * The two-key form, class 7426002 (its own space, apart from the one-key locks of the
-   * migrations and the history maintenance), then the account's hashtext. Payouts and batches of
-   * one account take the same lock: they spend one room.
-   */
-  async lock(db: Db, accountId: string): Promise<boolean> {
-    const { rows } = await db.query<{ locked: boolean }>(
-      /* sql: fundsClaim.lock */ `SELECT pg_try_advisory_xact_lock(7426002, hashtext($1::text)) AS locked`,
-      [accountId],
-    );
-    return rows[0]?.locked === true;
-  }
-
   /**
    * The facts alone (FUNDS_FACTS): the round reads them with its candidates, in one statement
    * (PayoutMoves.fundsRound, BatchMoves.fundsRound); this is for tests and tools. Exact.
@@ -31,6 +15,14 @@ export class FundsClaimReads {
     const f = rows[0] && toFundsFacts(rows[0]);
     if (!f) throw new Error('the funds facts query returned no row');
     return f;
+  }
+
+  /** The reading row's guard as a round would read it, for tests and tools; null: no reading. */
+  async guard(db: Db, accountId: string): Promise<FundsGuard | null> {
+    const { rows } = await db.query<RawFundsFacts>(/* sql: fundsClaim.guard */ `${FUNDS_BOUND}`, [accountId]);
+    const r = rows[0];
+    if (!r) throw new Error('the funds bound query returned no row');
+    return toFundsGuard(r);
   }
 
   /** The bound alone (FUNDS_BOUND), for tests and tools; null: the reading has no ask figures. */
@@ -56,6 +48,12 @@ export const FUNDS_IN_DOUBT = `(COALESCE((SELECT sum(p.amount) FROM payout p
                                AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))`;
 
 /**
+ * The reading row's guard (FundsGuard) as a round's read returns it: `sent_total` and `read_at` as
+ * text, exact (numeric; microseconds with the offset), to be compared by the round's send.
+ */
+const FUNDS_GUARD_COLUMNS = `r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at`;
+
+/**
  * The latest reading of account $1 and what the account committed that it may not include (the
  * pipeline's `unreflected`), exactly: payouts and batches (their totals) not given back or never
  * taken (not FAILED, REJECTED, REVERSED) that were sent and not answered (FUNDS_IN_DOUBT, counted
@@ -64,6 +62,7 @@ export const FUNDS_IN_DOUBT = `(COALESCE((SELECT sum(p.amount) FROM payout p
  * reading, so it grows with the burst between two readings). Paise (numeric times 100). One row.
  */
 export const FUNDS_FACTS = `SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+              ${FUNDS_GUARD_COLUMNS},
               CASE WHEN r.read_at IS NULL THEN 0 ELSE
                 ((${FUNDS_IN_DOUBT}
                 + COALESCE((SELECT sum(p.amount) FROM payout p
@@ -86,6 +85,7 @@ export const FUNDS_FACTS = `SELECT now() AS now, (r.available * 100)::bigint AS 
  * figures (or there is no reading): then only the exact sum may decide. Paise. One row.
  */
 export const FUNDS_BOUND = `SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+              ${FUNDS_GUARD_COLUMNS},
               ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
          FROM (SELECT 1) AS one
          LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL`;
@@ -106,6 +106,16 @@ export interface RawFundsFacts {
   read_at: Date | null;
   /** NULL: FUNDS_BOUND without the reading's ask figures. */
   committed: string | null;
+  /** NULL: no reading. */
+  guard_sent_total: string | null;
+  guard_read_at: string | null;
+}
+
+/** The reading row a read saw (null: no reading yet: nothing is sent, so nothing to guard). */
+export function toFundsGuard(r: RawFundsFacts): FundsGuard | null {
+  return r.guard_sent_total === null || r.guard_read_at === null
+    ? null
+    : { sentTotal: r.guard_sent_total, readAt: r.guard_read_at };
 }
 
 /** The facts as the rule sees them; null when the row has no committed figure (FUNDS_BOUND without one). */
@@ -118,5 +128,57 @@ export function toFundsFacts(r: RawFundsFacts): FundsClaimFacts | null {
         : { available: BigInt(r.available), readAt: r.read_at },
     committed: BigInt(r.committed),
     now: r.now,
+  };
+}
+
+/**
+ * The guard of a funds-aware send (FundsGuard), as the first CTE of its statement: the account's
+ * reading row (`account`), locked, if its `sent_total` and `read_at` are still those the round read
+ * (`sentTotal`, `readAt`: parameter positions). Under READ COMMITTED a row another transaction
+ * changed and committed meanwhile is checked again in its newest version (so a round waiting
+ * here behind another round's send finds it changed), and the lock holds off the others' sends
+ * until this transaction ends. Each send's moves require the guard's row.
+ */
+export function fundsGuard(account: string, sentTotal: string, readAt: string): string {
+  return `guard AS (
+         SELECT 1 FROM balance_reading
+          WHERE account_id = ${account} AND sent_total = ${sentTotal}::numeric AND read_at = ${readAt}::timestamptz
+          FOR UPDATE
+       )`;
+}
+
+/**
+ * What a funds-aware send moved (its `changed` CTE, `amount`: the column summed) added to the
+ * account's `sent_total` (FUNDS_BOUND), returning the new total.
+ */
+export function fundsCounted(amount: string, account: string): string {
+  return `counted AS (
+         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(${amount}) FROM changed)
+          WHERE account_id = ${account} AND EXISTS (SELECT 1 FROM changed)
+          RETURNING sent_total
+       )`;
+}
+
+/** A guarded send's one row of outcome, joined to the rows it moved (none: one row of NULLs). */
+export const FUNDS_GUARDED = `(SELECT EXISTS (SELECT 1 FROM guard) AS f_guarded,
+                (SELECT sent_total::text FROM counted) AS f_sent_total)`;
+
+/** The columns FUNDS_GUARDED adds to a guarded send's rows. */
+export interface RawGuardedSend {
+  f_guarded: boolean;
+  f_sent_total: string | null;
+}
+
+/** A guarded send's rows (the first carries the outcome; rows of NULLs when nothing moved). */
+export function guardedSend<Raw extends RawGuardedSend & { id: string | null }, R>(
+  rows: Raw[],
+  toRows: (moved: Raw[]) => R[],
+): FundsSendResult<R> {
+  const first = rows[0];
+  if (!first) throw new Error('a guarded funds send returned no row');
+  return {
+    guarded: first.f_guarded,
+    rows: toRows(rows.filter((r) => r.id !== null)),
+    sentTotal: first.f_sent_total,
   };
 }

@@ -1,12 +1,28 @@
+import { toPaise } from './money.js';
+
 /*
  * The funds-aware claim (issue 32 item 3, "hold instead of bounce"; ADR 0027): for one account in
- * FUNDS_HOLD, in one transaction under the account's advisory lock, the ledger reads the facts
+ * FUNDS_HOLD, in one transaction, the ledger reads the facts
  * (the latest balance reading, what was sent that it may not include, the first waiting payouts or
  * batches), the caller's rule (the pipeline's decideFundsHold) gives a verdict per candidate, and the ledger
  * applies them through its moves: send (to SUBMITTING, as the claim does, with `sent_at`), hold (to
  * HELD_FOR_FUNDS, once) or reject (REJECTED, never sent). The rule stays in the pipeline: the ledger
- * only reads, asks and moves.
+ * only reads, asks and moves. Its sends go only while the account's reading row is as the round read
+ * it (FundsGuard): a round that lost the race to another round's send (or to a new reading) moves
+ * nothing on what it read, and reads again.
  */
+
+/**
+ * The account's reading row (balance_reading) as a round read it: its sends are made only while the
+ * row is unchanged, checked and locked by the send statement itself (ADR 0027, amendment of session
+ * 21). Every funds-aware send adds to `sent_total` in that statement, so two rounds that read the
+ * same row never both spend its room; a new reading changes `read_at`, so a round never sends on a
+ * reading that is no longer the latest. Both as text, exact (numeric; microseconds with the offset).
+ */
+export interface FundsGuard {
+  readonly sentTotal: string;
+  readonly readAt: string;
+}
 
 /** One waiting payout (or a whole batch: its total) of the account, oldest first. */
 export interface FundsClaimCandidate {
@@ -60,11 +76,28 @@ export interface FundsClaimRound {
    */
   readonly window: number;
   readonly decide: FundsDecide;
+  /**
+   * The rule's room under some facts, in paise (null: nothing may be sent); optional. The rule
+   * must send candidates never held, taken in order, exactly while their running total is within
+   * it (decideFundsHold does: fundsRoomPaise). With it, a round of an account whose last round
+   * found room for everything sends its oldest new payouts within the room of the facts it
+   * remembers, in one statement checked against the reading row (the fast path), without reading
+   * them first; anything else (a held payout waiting, one that does not fit, a changed row) goes
+   * the full way: read, decide, move.
+   */
+  readonly room?: FundsRoom;
 }
+
+/** The room an account's rule leaves under some facts, in paise; null: nothing may be sent. */
+export type FundsRoom = (facts: FundsClaimFacts) => bigint | null;
 
 /** What a round did. */
 export interface FundsClaimResult<R> {
-  /** False: another round (this or another instance) holds the account; nothing was read or written. */
+  /**
+   * False: the account's reading row changed between each of the round's reads and its sends
+   * (other rounds' sends, of this or another instance, or new readings: FUNDS_ROUND_TRIES times);
+   * nothing was moved. True: the round's moves were made on the row as it read it.
+   */
   readonly locked: boolean;
   /** Moved to SUBMITTING (committed): the caller sends them now. */
   readonly sent: R[];
@@ -175,16 +208,15 @@ export function fundsHead<C>(
 
 /** How one kind (payouts, batches) is read and seen by a round's plan. */
 export interface FundsRoundSource<C> {
-  /** The account's lock for the transaction (false: another round holds it). */
-  readonly lock: () => Promise<boolean>;
   /**
-   * The facts and the first `limit` waiting of each status, oldest first; `how`: the committed sum
-   * bounded from the reading's row (null facts: the reading has no bound), or exact.
+   * The facts and the first `limit` waiting of each status, oldest first, and the reading row they
+   * were read from (null: no reading); `how`: the committed sum bounded from the reading's row
+   * (null facts: the reading has no bound), or exact.
    */
   readonly read: (
     limit: number,
     how: 'bound' | 'exact',
-  ) => Promise<{ facts: FundsClaimFacts | null; candidates: C[] }>;
+  ) => Promise<{ facts: FundsClaimFacts | null; candidates: C[]; guard: FundsGuard | null }>;
   readonly idOf: (c: C) => string;
   readonly statusOf: (c: C) => string;
   readonly amountOf: (c: C) => bigint;
@@ -192,21 +224,20 @@ export interface FundsRoundSource<C> {
 }
 
 /**
- * The round's reads and plan, the same for payouts and batches: the lock; then the bound first
- * (the committed sum bounded from the reading's row, never less than the exact one: ledger
- * migration 1764693000000), which decides the round when every candidate it looked at fits (what
- * fits under a sum that is too large fits under the exact one: sending it is safe, and nothing was
- * skipped); otherwise the exact sum (every payout taken since the reading), which the rule needs
- * to hold, skip or reject fairly. With each: a narrow read first (the free slots and a margin),
- * from which an account with room fills its slots; the whole window only when room ran short
- * within the part surely the oldest waiting (fundsHead) and more may wait beyond. `locked` false:
- * nothing read; `plan` null: nothing waits.
+ * The round's reads and plan, the same for payouts and batches: the bound first (the committed sum
+ * bounded from the reading's row, never less than the exact one: ledger migration 1764693000000),
+ * which decides the round when every candidate it looked at fits (what fits under a sum that is too
+ * large fits under the exact one: sending it is safe, and nothing was skipped); otherwise the exact
+ * sum (every payout taken since the reading), which the rule needs to hold, skip or reject fairly.
+ * With each: a narrow read first (the free slots and a margin), from which an account with room
+ * fills its slots; the whole window only when room ran short within the part surely the oldest
+ * waiting (fundsHead) and more may wait beyond. `plan` null: nothing waits. `facts` and `guard`:
+ * those of the read the plan was made on.
  */
 export async function planFundsRound<C>(
   round: FundsClaimRound,
   src: FundsRoundSource<C>,
-): Promise<{ locked: boolean; plan: FundsMovePlan<C> | null }> {
-  if (!(await src.lock())) return { locked: false, plan: null };
+): Promise<{ plan: FundsMovePlan<C> | null; facts: FundsClaimFacts | null; guard: FundsGuard | null }> {
   const planOf = (candidates: readonly C[], facts: FundsClaimFacts): FundsMovePlan<C> => {
     const verdicts = round.decide(
       candidates.map((c) => {
@@ -231,20 +262,102 @@ export async function planFundsRound<C>(
   const bound = await src.read(first, 'bound');
   if (bound.facts) {
     const { head, more } = headOf(bound.candidates);
-    if (head.length === 0) return { locked: true, plan: null };
+    if (head.length === 0) return { plan: null, facts: bound.facts, guard: bound.guard };
     const p = planOf(head, bound.facts);
-    if (!fundsShort(p) && (p.slotBound || !more)) return { locked: true, plan: p };
+    if (!fundsShort(p) && (p.slotBound || !more)) return { plan: p, facts: bound.facts, guard: bound.guard };
   }
 
-  let { facts, candidates } = await src.read(first, 'exact');
-  if (!facts) throw new Error('the exact funds read gave no facts');
+  let exact = await src.read(first, 'exact');
+  if (!exact.facts) throw new Error('the exact funds read gave no facts');
   if (narrow < round.window) {
-    const { head, more } = headOf(candidates);
-    if (head.length === 0) return { locked: true, plan: null };
-    const p = planOf(head, facts);
-    if (p.slotBound || !more) return { locked: true, plan: p };
-    ({ facts, candidates } = await src.read(round.window, 'exact'));
-    if (!facts) throw new Error('the exact funds read gave no facts');
+    const { head, more } = headOf(exact.candidates);
+    if (head.length === 0) return { plan: null, facts: exact.facts, guard: exact.guard };
+    const p = planOf(head, exact.facts);
+    if (p.slotBound || !more) return { plan: p, facts: exact.facts, guard: exact.guard };
+    exact = await src.read(round.window, 'exact');
+    if (!exact.facts) throw new Error('the exact funds read gave no facts');
   }
-  return { locked: true, plan: candidates.length === 0 ? null : planOf(candidates, facts) };
+  return {
+    plan: exact.candidates.length === 0 ? null : planOf(exact.candidates, exact.facts),
+    facts: exact.facts,
+    guard: exact.guard,
+  };
+}
+
+/** How many times a round reads and plans again after its send found the reading row changed. */
+export const FUNDS_ROUND_TRIES = 3;
+
+/** A guarded send: `guarded` false when the reading row had changed (nothing moved). */
+export interface FundsSendResult<R> {
+  readonly guarded: boolean;
+  readonly rows: R[];
+  /** The row's `sent_total` after the send (text, exact); null when nothing was sent. */
+  readonly sentTotal: string | null;
+}
+
+/**
+ * A round's full way: plan (planFundsRound), then send what the plan sends under the guard of the
+ * read it was made on; when the row changed meanwhile, nothing moved and the round reads and plans
+ * again (its transaction reads committed: the next read sees what changed it), up to
+ * FUNDS_ROUND_TRIES times. Holds and rejects are the caller's to apply, after, on the returned plan.
+ * `after`: what the round knows of the row when it is done (the facts it planned on, with its own
+ * sends added), for the next round's fast path; null without a reading or facts.
+ */
+export async function sendFundsRound<C, R>(
+  round: FundsClaimRound,
+  src: FundsRoundSource<C>,
+  send: (candidates: readonly C[], guard: FundsGuard) => Promise<FundsSendResult<R>>,
+): Promise<{
+  locked: boolean;
+  plan: FundsMovePlan<C> | null;
+  sent: R[];
+  after: FundsSeenAccount | null;
+}> {
+  for (let tries = 0; tries < FUNDS_ROUND_TRIES; tries++) {
+    const { plan, facts, guard } = await planFundsRound(round, src);
+    const seen = facts && guard ? { facts, guard } : null;
+    if (!plan || plan.send.length === 0) return { locked: true, plan, sent: [], after: seen };
+    if (!seen) throw new Error('a funds round planned sends without a reading');
+    const r = await send(plan.send, seen.guard);
+    if (r.guarded) return { locked: true, plan, sent: r.rows, after: afterSend(seen, r.sentTotal) };
+  }
+  return { locked: false, plan: null, sent: [], after: null };
+}
+
+/** What a round knows of an account's row after it sent (its facts, with what it sent added). */
+export function afterSend(seen: FundsSeenAccount, sentTotal: string | null): FundsSeenAccount {
+  if (sentTotal === null) return seen;
+  const added = toPaise(sentTotal) - toPaise(seen.guard.sentTotal);
+  return {
+    facts: { ...seen.facts, committed: seen.facts.committed + added },
+    guard: { ...seen.guard, sentTotal },
+  };
+}
+
+/** The facts a round planned on and the row they were read from. */
+export interface FundsSeenAccount {
+  readonly facts: FundsClaimFacts;
+  readonly guard: FundsGuard;
+}
+
+/**
+ * What a ledger remembers of each held account after a round that found room for everything it
+ * looked at: the facts it decided on (with its own sends added) and the row they were read from.
+ * The next round's fast path spends the rule's room of these facts while the row is unchanged (so
+ * they are still the latest reading and nothing else was sent: the committed sum can only have
+ * fallen since, as answers give money back); anything else forgets the account. A hint: the row's
+ * check in the send statement decides, never this map.
+ */
+export class FundsSeen {
+  private readonly accounts = new Map<string, FundsSeenAccount>();
+
+  get(accountId: string): FundsSeenAccount | undefined {
+    return this.accounts.get(accountId);
+  }
+
+  /** After a round: remembered when it found room for all it looked at, forgotten otherwise. */
+  after(accountId: string, seen: FundsSeenAccount | null, short: boolean): void {
+    if (seen && !short) this.accounts.set(accountId, seen);
+    else this.accounts.delete(accountId);
+  }
 }

@@ -23,7 +23,15 @@ export * from './transfer-identity.repository.js';
 // state, which only the ledger's steps use (ADR 0003, amendment; the architecture check holds it),
 // nor the row mappings they share with the repositories.
 export type { LedgerTransaction } from './ledger-transaction.js';
-export * from './funds-claim.js';
+export type {
+  FundsClaimCandidate,
+  FundsClaimFacts,
+  FundsClaimResult,
+  FundsClaimRound,
+  FundsClaimVerdict,
+  FundsDecide,
+  FundsRoom,
+} from './funds-claim.js';
 export * from './payout-ledger.js';
 export * from './batch-ledger.js';
 export * from './bene-history.repository.js';

@@ -26,10 +26,16 @@ import {
 } from './ledger.ports.js';
 import { announcerOf, type LedgerTransaction, runLedgerTransaction } from './ledger-transaction.js';
 import { type FundsCandidateRow, PayoutMoves } from './payout-moves.repository.js';
-import { type FundsClaimResult, type FundsClaimRound, fundsShort, planFundsRound } from './funds-claim.js';
-import { FundsClaimReads } from './funds-claim.repository.js';
+import {
+  afterSend,
+  type FundsClaimResult,
+  type FundsClaimRound,
+  FundsSeen,
+  fundsShort,
+  sendFundsRound,
+} from './funds-claim.js';
 import { assertPayoutMove, isTerminal } from './state-machine.js';
-import { toPaise } from './money.js';
+import { fromPaise, toPaise } from './money.js';
 
 export type { ContradictionReport } from './contradictions.js';
 
@@ -100,7 +106,8 @@ export interface PayoutLedgerDeps {
 export class PayoutLedger {
   private readonly loggers = new Map<ChangeSource, AppLogger>();
   private readonly moves: PayoutMoves;
-  private readonly fundsReads = new FundsClaimReads();
+  /** The fast path's memory of held accounts (a hint: the reading row's guard decides). */
+  private readonly fundsSeen = new FundsSeen();
 
   /** `moves` is for the ledger's own specs; the service's ledger builds its own. */
   constructor(
@@ -275,47 +282,73 @@ export class PayoutLedger {
   }
 
   /**
-   * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), in one transaction under the
-   * account's advisory lock (taken without waiting: held elsewhere, the round is skipped,
-   * `locked: false`): the latest reading, what was sent after it and the first `window` waiting
-   * payouts (RECEIVED and HELD_FOR_FUNDS, oldest first, SKIP LOCKED) go to the caller's rule
-   * (`decide`), and its verdicts are applied here, each a move of the ledger (history, event,
-   * line): send, to SUBMITTING as the claim does, with `sent_at`, up to `slots` (the rest is left
-   * for the next round); hold, to HELD_FOR_FUNDS with its reason and `held_since`, once (a held
-   * payout that stays held is not written); reject, REJECTED with the rule's reason and detail
-   * (never sent: attempt 0, so no failed watch starts).
+   * The funds-aware claim of one account in FUNDS_HOLD (ADR 0027), in one transaction: the latest
+   * reading, what was sent after it and the first `window` waiting payouts (RECEIVED and
+   * HELD_FOR_FUNDS, oldest first) go to the caller's rule (`decide`), and its verdicts are applied
+   * here, each a move of the ledger (history, event, line): send, to SUBMITTING as the claim does,
+   * with `sent_at`, up to `slots` (the rest is left for the next round), only while the account's
+   * reading row is as read (else the round reads again: sendFundsRound); hold, to HELD_FOR_FUNDS
+   * with its reason and `held_since`, once (a held payout that stays held is not written); reject,
+   * REJECTED with the rule's reason and detail (never sent: attempt 0, so no failed watch starts).
+   * With the rule's room (`round.room`) and an account whose last round here found room for all it
+   * looked at, the round first tries the fast path (PayoutMoves.sendWithin: one statement, no read).
    */
   async claimWithFunds(round: FundsClaimRound): Promise<FundsClaimResult<PayoutRow>> {
     assertPayoutMove('RECEIVED', 'SUBMITTING', 'a claim');
     return this.transaction(
       async (tx) => {
         const c = tx.client;
-        const none = { sent: [], held: 0, rejected: 0, slotBound: false, short: false };
-        const { locked, plan } = await planFundsRound<FundsCandidateRow>(round, {
-          lock: () => this.fundsReads.lock(c, round.accountId),
-          read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
-          idOf: (k) => k.row.id,
-          statusOf: (k) => k.row.status,
-          amountOf: (k) => toPaise(k.row.amount),
-          heldSinceOf: (k) => k.heldSince,
-        });
-        if (!plan) return { locked, ...none };
         const announce = announcerOf(tx);
-        const sent = await this.moves.sendFunded(
-          c,
-          round.accountId,
-          round.owner,
-          round.leaseMs,
-          plan.send.map((k) => k.row),
-        );
-        await this.enqueue(c, sent);
-        const from = new Map(plan.send.map((k) => [k.row.id, k.row]));
-        announce(() => {
-          for (const r of sent) {
-            const before = from.get(r.id);
-            this.line('executor', before?.status ?? 'RECEIVED', r.checkCount, { funds: 'sent' }, r);
+        const none = { sent: [], held: 0, rejected: 0, slotBound: false, short: false };
+        const sentLines = (sent: readonly PayoutRow[], from: (r: PayoutRow) => PayoutStatus) =>
+          announce(() => {
+            for (const r of sent) this.line('executor', from(r), r.checkCount, { funds: 'sent' }, r);
+          });
+
+        const seen = round.room ? this.fundsSeen.get(round.accountId) : undefined;
+        const room = seen && round.room ? round.room(seen.facts) : null;
+        if (seen && room !== null && room >= 0n) {
+          const fast = await this.moves.sendWithin(
+            c,
+            round.accountId,
+            round.owner,
+            round.leaseMs,
+            round.slots,
+            fromPaise(room),
+            seen.guard,
+          );
+          if (fast.guarded && fast.clear && (fast.fits || fast.waiting === 0)) {
+            this.fundsSeen.after(round.accountId, afterSend(seen, fast.sentTotal), false);
+            await this.enqueue(c, fast.rows);
+            sentLines(fast.rows, () => 'RECEIVED');
+            return { locked: true, ...none, sent: fast.rows, slotBound: fast.waiting > round.slots };
           }
-        });
+        }
+
+        const { locked, plan, sent, after } = await sendFundsRound<FundsCandidateRow, PayoutRow>(
+          round,
+          {
+            read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
+            idOf: (k) => k.row.id,
+            statusOf: (k) => k.row.status,
+            amountOf: (k) => toPaise(k.row.amount),
+            heldSinceOf: (k) => k.heldSince,
+          },
+          (send, guard) =>
+            this.moves.sendFunded(
+              c,
+              round.accountId,
+              round.owner,
+              round.leaseMs,
+              send.map((k) => k.row),
+              guard,
+            ),
+        );
+        this.fundsSeen.after(round.accountId, after, plan !== null && fundsShort(plan));
+        if (!plan) return { locked, ...none };
+        await this.enqueue(c, sent);
+        const from = new Map(plan.send.map((k) => [k.row.id, k.row.status]));
+        sentLines(sent, (r) => from.get(r.id) ?? 'RECEIVED');
         const moved = await this.applyMoves(
           tx,
           [

@@ -8,14 +8,20 @@ import {
 } from './ledger.types.js';
 import { type HistoryCause, type OperatorActor } from './history.repository.js';
 import { COLUMNS, type Db, type RawPayout, toRow } from './payout-row.js';
-import { type FundsClaimFacts } from './funds-claim.js';
+import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './funds-claim.js';
 import {
   FUNDS_BOUND,
   FUNDS_FACTS,
+  FUNDS_GUARDED,
+  fundsCounted,
+  fundsGuard,
   type FundsFactsRead,
+  guardedSend,
   inOrderOf,
   type RawFundsFacts,
+  type RawGuardedSend,
   toFundsFacts,
+  toFundsGuard,
 } from './funds-claim.repository.js';
 
 /**
@@ -240,7 +246,7 @@ export class PayoutMoves {
     accountId: string,
     limit: number,
     how: FundsFactsRead,
-  ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateRow[] }> {
+  ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateRow[]; guard: FundsGuard | null }> {
     type Raw = RawFundsFacts & {
       id: string | null;
       version: number;
@@ -267,6 +273,7 @@ export class PayoutMoves {
     if (!first) throw new Error('the funds round read no facts');
     return {
       facts: toFundsFacts(first),
+      guard: toFundsGuard(first),
       candidates: rows.flatMap((r) =>
         r.id === null
           ? []
@@ -291,10 +298,11 @@ export class PayoutMoves {
    * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
    * the claim does (lease, a new attempt, due after the lease), from the version the caller read,
    * with `sent_at` (when the sending started: what the next balance reading may not yet show). A
-   * held payout's hold reason is cleared: it is on its way. What is sent is added to the account's
-   * `sent_total` in the same statement (the bound a round reads first: FUNDS_BOUND). The account's
-   * reading row exists: a round sends nothing before the account's first reading, and the reader
-   * makes the row before it reads.
+   * held payout's hold reason is cleared: it is on its way. Only while the account's reading row
+   * is as the round read it (`guard`: fundsGuard locks it and checks it first; `guarded` false:
+   * it changed, nothing moved); what is sent is added to its `sent_total` in the same statement
+   * (the bound a round reads first: FUNDS_BOUND), so a round that read the row before this send
+   * finds it changed.
    */
   async sendFunded(
     db: Db,
@@ -302,10 +310,11 @@ export class PayoutMoves {
     owner: string,
     leaseMs: number,
     from: ReadonlyArray<Pick<PayoutRow, 'id' | 'version' | 'status'>>,
-  ): Promise<PayoutRow[]> {
-    if (from.length === 0) return [];
-    const { rows } = await db.query<RawPayout>(
-      /* sql: payout.sendFunded */ `WITH changed AS (
+    guard: FundsGuard,
+  ): Promise<FundsSendResult<PayoutRow>> {
+    if (from.length === 0) return { guarded: true, rows: [], sentTotal: null };
+    const { rows } = await db.query<RawPayout & RawGuardedSend>(
+      /* sql: payout.sendFunded */ `WITH ${fundsGuard('$6', '$7', '$8')}, changed AS (
          UPDATE payout p
             SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
                 lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
@@ -313,13 +322,10 @@ export class PayoutMoves {
                 sent_at = now(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
           WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
-                AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS')
+                AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from
-       ), history AS (${historyOf('ch.h_from', "'executor'")}), counted AS (
-         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
-          WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
-       )
-       SELECT ${COLUMNS} FROM changed`,
+       ), history AS (${historyOf('ch.h_from', "'executor'")}), ${fundsCounted('amount', '$6')}
+       SELECT g.*, c.* FROM ${FUNDS_GUARDED} g LEFT JOIN (SELECT ${COLUMNS} FROM changed) c ON true`,
       [
         owner,
         leaseMs,
@@ -327,9 +333,72 @@ export class PayoutMoves {
         from.map((r) => r.version),
         from.map((r) => r.status),
         accountId,
+        guard.sentTotal,
+        guard.readAt,
       ],
     );
-    return inOrderOf(from, rows.map(toRow));
+    return guardedSend(rows, (r) => inOrderOf(from, r.map(toRow)));
+  }
+
+  /**
+   * The fast path of a funds round (ADR 0027, FundsClaimRound.room): the oldest new (RECEIVED)
+   * payouts of the account, at most `slots`, to SUBMITTING as sendFunded moves them, in one
+   * statement, only when all of these hold: the account's reading row is as the round remembers it
+   * (`guard`, locked and checked first), no payout of the account is HELD_FOR_FUNDS (they come
+   * first, and the full way decides them), and the running total of the first `slots` of them
+   * (oldest first) is within `room` (rupees, the rule's room of the remembered facts). Otherwise
+   * nothing moves and the caller goes the full way. `waiting`: how many new payouts it found, up to
+   * `slots + 1` (more than `slots`: more wait). The candidates are read through
+   * payout_received_account_idx without row locks; a payout that moved meanwhile (an operator's
+   * cancel) is not sent (the update checks its status), and `sent_total` adds only what moved.
+   */
+  async sendWithin(
+    db: Db,
+    accountId: string,
+    owner: string,
+    leaseMs: number,
+    slots: number,
+    room: string,
+    guard: FundsGuard,
+  ): Promise<FundsSendResult<PayoutRow> & { clear: boolean; fits: boolean; waiting: number }> {
+    const { rows } = await db.query<
+      RawPayout & RawGuardedSend & { f_clear: boolean; f_fits: boolean; f_waiting: number }
+    >({
+      name: 'payout.sendWithin',
+      text: /* sql: payout.sendWithin */ `WITH ${fundsGuard('$5', '$6', '$7')}, clear AS (
+         SELECT NOT EXISTS (SELECT 1 FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $5) AS ok
+       ), waiting AS (
+         SELECT id, sum(amount) OVER (ORDER BY created_at, id) AS run,
+                row_number() OVER (ORDER BY created_at, id) AS n
+           FROM (SELECT id, amount, created_at FROM payout
+                  WHERE status = 'RECEIVED' AND account_id = $5 ORDER BY created_at LIMIT $3::int + 1) w
+       ), verdict AS (
+         SELECT (SELECT ok FROM clear) AND EXISTS (SELECT 1 FROM guard)
+                AND COALESCE((SELECT max(run) FROM waiting WHERE n <= $3::int), 0) <= $4::numeric AS fits,
+                (SELECT count(*)::int FROM waiting) AS waiting
+       ), changed AS (
+         UPDATE payout p
+            SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
+                lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
+                next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
+                sent_at = now()
+          WHERE p.id IN (SELECT id FROM waiting WHERE n <= $3::int) AND p.status = 'RECEIVED'
+                AND (SELECT fits FROM verdict)
+          RETURNING ${qualify(COLUMNS, 'p')}
+       ), history AS (${historyOf("'RECEIVED'", "'executor'")}), ${fundsCounted('amount', '$5')}
+       SELECT g.*, (SELECT ok FROM clear) AS f_clear, v.fits AS f_fits, v.waiting AS f_waiting, c.*
+         FROM ${FUNDS_GUARDED} g CROSS JOIN verdict v LEFT JOIN (SELECT ${COLUMNS} FROM changed) c ON true
+        ORDER BY c.created_at, c.id`,
+      values: [owner, leaseMs, slots, room, accountId, guard.sentTotal, guard.readAt],
+    });
+    const first = rows[0];
+    if (!first) throw new Error('the fast funds send returned no row');
+    return {
+      ...guardedSend(rows, (r) => r.map(toRow)),
+      clear: first.f_clear,
+      fits: first.f_fits,
+      waiting: first.f_waiting,
+    };
   }
 
   /**

@@ -42,7 +42,7 @@ function harness(fundsHold?: { accountIds: string[] }) {
       ledger,
       submission,
       logger: { error: () => undefined, info: () => undefined } as unknown as AppLogger,
-      ...(fundsHold ? { fundsHold: { ...fundsHold, decide: () => () => [] } } : {}),
+      ...(fundsHold ? { fundsHold: { ...fundsHold, decide: () => () => [], room: () => () => null } } : {}),
     },
     { owner: 'o', leaseMs: 1_000, idlePollMs: 60_000, perRound: 2 },
   );

@@ -143,7 +143,7 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
   });
   const logger = { error: () => undefined, info: () => undefined } as unknown as AppLogger;
   // The rule itself is the ledger's caller's (funds/fundsHoldRule); this fake ledger never asks it.
-  const fundsHold = { accountIds: ['acc_h'], decide: () => () => [] };
+  const fundsHold = { accountIds: ['acc_h'], decide: () => () => [], room: () => () => null };
   const executor = new PayoutExecutor(
     { ledger, logger, fundsHold },
     { owner: 'o', concurrency, leaseMs: 1_000, idlePollMs },
@@ -204,7 +204,7 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
       {
         ledger,
         logger: { error: () => undefined } as unknown as AppLogger,
-        fundsHold: { accountIds: [], decide: () => () => [] },
+        fundsHold: { accountIds: [], decide: () => () => [], room: () => () => null },
       },
       { owner: 'o', concurrency: 2, leaseMs: 1_000, idlePollMs: 60_000 },
       strictFake<PayoutSubmission>('submission', {}),

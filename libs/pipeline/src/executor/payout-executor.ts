@@ -197,6 +197,7 @@ export class PayoutExecutor {
       slots,
       window: FUNDS_PAYOUT_WINDOW,
       decide: held.decide(accountId),
+      room: held.room(accountId),
     });
     held.looked(accountId, r);
     this.dispatch(r.sent);

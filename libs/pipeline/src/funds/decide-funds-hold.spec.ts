@@ -1,10 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   decideFundsHold,
   type FundsCandidate,
   type FundsFacts,
   fundsRoom,
+  fundsRoomPaise,
   type SentFact,
   unreflected,
 } from './decide-funds-hold.js';
@@ -124,5 +126,49 @@ describe('decideFundsHold', () => {
     const f = facts({ now: at(96 * H) });
     const v = decideFundsHold([c('old', 50_000n, T0), c('a', 10_000n)], f);
     assert.deepEqual(verdicts(v), ['old:reject', 'a:send']);
+  });
+});
+
+// The ledger's fast path (FundsClaimRound.room) sends the oldest new payouts while their running
+// total is within fundsRoomPaise of the facts, and goes the full way at the first that does not
+// fit: that must be exactly what the rule sends of them, up to the first it holds.
+describe('fundsRoomPaise: the room the fast path spends', () => {
+  it('the rule sends candidates never held exactly while their running total is within the room', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.bigInt({ min: 0n, max: 1_000_000n }), { nil: null }),
+        fc.bigInt({ min: 0n, max: 500_000n }),
+        fc.bigInt({ min: 0n, max: 100_000n }),
+        fc.array(fc.bigInt({ min: 1n, max: 300_000n }), { maxLength: 20 }),
+        (available, committed, threshold, amounts) => {
+          const f = facts({
+            reading: available === null ? null : { available, readAt: T0 },
+            committed,
+            threshold,
+          });
+          const room = fundsRoomPaise(f);
+          const v = decideFundsHold(
+            amounts.map((a, i) => c(`p${i}`, a)),
+            f,
+          );
+          // The prefix the fast path would send.
+          let run = 0n;
+          let prefix = 0;
+          if (room !== null)
+            for (const a of amounts) {
+              if (run + a > room) break;
+              run += a;
+              prefix++;
+            }
+          const firstHold = v.findIndex((x) => x.verdict !== 'send');
+          assert.equal(firstHold === -1 ? v.length : firstHold, prefix);
+          assert.equal(
+            room === null ? null : room,
+            f.reading === null ? null : f.reading.available - committed - threshold,
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -93,7 +93,7 @@ export const FUNDS_HOLD_EXPIRED = 'funds_hold_expired';
  * still applies.
  */
 export function decideFundsHold(candidates: readonly FundsCandidate[], f: FundsFacts): FundsVerdict[] {
-  let room = f.reading === null ? null : f.reading.available - f.committed - f.threshold;
+  let room = fundsRoomPaise(f);
   return candidates.map((c): FundsVerdict => {
     if (room !== null && c.amount <= room) {
       room -= c.amount;
@@ -114,9 +114,19 @@ export function decideFundsHold(candidates: readonly FundsCandidate[], f: FundsF
   });
 }
 
+/**
+ * The room the facts leave, in paise (may be negative); null: no reading. decideFundsHold sends
+ * candidates never held, taken in order, exactly while their running total is within it (the
+ * ledger's fast path relies on it: FundsClaimRound.room).
+ */
+export function fundsRoomPaise(f: Pick<FundsFacts, 'reading' | 'committed' | 'threshold'>): bigint | null {
+  return f.reading === null ? null : f.reading.available - f.committed - f.threshold;
+}
+
 /** The room a reading leaves, for logs and the console (decimal rupees; may be negative). */
 export function fundsRoom(f: FundsFacts): string | null {
-  return f.reading === null ? null : fromPaise(f.reading.available - f.committed - f.threshold);
+  const room = fundsRoomPaise(f);
+  return room === null ? null : fromPaise(room);
 }
 
 function formatMs(ms: number): string {

@@ -1,4 +1,4 @@
-import { type FundsDecide } from '#ledger';
+import { type FundsDecide, type FundsRoom } from '#ledger';
 
 /**
  * The accounts in FUNDS_HOLD and each one's rule, as the claim loops see them (the funds folder
@@ -9,6 +9,8 @@ export interface FundsHoldPort {
   readonly accountIds: readonly string[];
   /** The account's rule; throws for an account not held. */
   decide(accountId: string): FundsDecide;
+  /** The room the account's rule leaves under some facts (the ledger's fast path); throws likewise. */
+  room(accountId: string): FundsRoom;
 }
 
 /** The waiting payouts of a held account one round reads and decides, oldest first. */
@@ -119,6 +121,11 @@ export class HeldAccounts {
   /** The account's rule (the port's). */
   decide(accountId: string): FundsDecide {
     return this.port.decide(accountId);
+  }
+
+  /** The room the account's rule leaves (the port's). */
+  room(accountId: string): FundsRoom {
+    return this.port.room(accountId);
   }
 }
 
