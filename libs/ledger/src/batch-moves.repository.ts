@@ -175,7 +175,7 @@ export class BatchMoves {
   }
 
   /**
-   * A funds round's read, one statement after the account's lock (see PayoutMoves.fundsRound): the
+   * A funds round's read, one statement (see PayoutMoves.fundsRound): the reading row's guard, the
    * facts (the bound or the exact sum, `how`) and the first waiting batches of the account (RECEIVED and HELD_FOR_FUNDS), oldest
    * first, at most `limit` of each status, each through its own partial index, merged in order;
    * light rows, no row locks.

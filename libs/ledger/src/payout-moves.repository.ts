@@ -228,18 +228,17 @@ export class PayoutMoves {
   }
 
   /**
-   * A funds round's read (ADR 0027), one statement, in the caller's transaction after it took the
-   * account's lock (a statement's snapshot is taken when it starts: read in the lock's own
-   * statement, it could miss what the previous round committed while this one waited): the facts
+   * A funds round's read (ADR 0027), one statement, in the caller's transaction: the reading row's
+   * guard (what the round's send checks), the facts
    * (`how`: the bound from the reading's row, FUNDS_BOUND, facts null when the reading has none;
    * or the exact sum, FUNDS_FACTS) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
    * oldest first, at most `limit` of each status, each through its own partial index (held:
    * payout_held_for_funds_idx; new: payout_received_account_idx), then merged in order. Each status has
    * its own limit so that new payouts are decided (held, with their event and `held_since`) even
    * behind a full window of held ones: they do not wait RECEIVED, where the other accounts' claim
-   * would step over them. Light rows and no row locks: the account's lock serialises its rounds,
-   * and every move is from the version read here, so a concurrent move (an operator's cancel)
-   * wins and the round's move of that row is dropped.
+   * would step over them. Light rows and no row locks: the send's guard keeps rounds from spending
+   * the same room, and every move is from the version read here, so a concurrent move (an
+   * operator's cancel) wins and the round's move of that row is dropped.
    */
   async fundsRound(
     db: Db,

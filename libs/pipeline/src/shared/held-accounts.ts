@@ -27,7 +27,7 @@ export const HELD_LOOK_MIN_MS = 1_000;
 /**
  * Which accounts in FUNDS_HOLD a claim loop (the executor, the batch submit worker) looks at in
  * its next round (ADR 0027, "Where it runs"). A held account's round is a transaction of its own
- * (lock, reading, candidates), so it is not re-run in a busy loop. An account is looked at:
+ * (reading, candidates, moves), so it is not re-run in a busy loop. An account is looked at:
  * - at once after a new reading of it (`wake`), or when its last round left sends for lack of slots;
  * - at once when intake committed new payouts of its own (`arrived`) and its last round found room
  *   for everything it looked at: an account with room is claimed as promptly as any other;
@@ -112,7 +112,7 @@ export class HeldAccounts {
     r: { readonly locked: boolean; readonly slotBound: boolean; readonly short: boolean },
   ): void {
     if (r.slotBound) this.woken.add(accountId);
-    // Skipped (another round held the account): what it found is not known here.
+    // Nothing moved (the reading row kept changing under the round): what it found is not known here.
     if (!r.locked) return;
     if (r.short) this.short.add(accountId);
     else this.short.delete(accountId);
