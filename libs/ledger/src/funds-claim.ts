@@ -355,9 +355,17 @@ export class FundsSeen {
     return this.accounts.get(accountId);
   }
 
-  /** After a round: remembered when it found room for all it looked at, forgotten otherwise. */
-  after(accountId: string, seen: FundsSeenAccount | null, short: boolean): void {
-    if (seen && !short) this.accounts.set(accountId, seen);
-    else this.accounts.delete(accountId);
+  /**
+   * A round of the account ends: forgotten now; remembered again (`announce`: once its transaction
+   * has committed, never when it rolls back) when it found room for all it looked at.
+   */
+  after(
+    accountId: string,
+    seen: FundsSeenAccount | null,
+    short: boolean,
+    announce: (after: () => void) => void,
+  ): void {
+    this.accounts.delete(accountId);
+    if (seen && !short) announce(() => this.accounts.set(accountId, seen));
   }
 }

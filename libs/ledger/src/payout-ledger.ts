@@ -318,7 +318,7 @@ export class PayoutLedger {
             seen.guard,
           );
           if (fast.guarded && fast.clear && (fast.fits || fast.waiting === 0)) {
-            this.fundsSeen.after(round.accountId, afterSend(seen, fast.sentTotal), false);
+            this.fundsSeen.after(round.accountId, afterSend(seen, fast.sentTotal), false, announce);
             await this.enqueue(c, fast.rows);
             sentLines(fast.rows, () => 'RECEIVED');
             return { locked: true, ...none, sent: fast.rows, slotBound: fast.waiting > round.slots };
@@ -344,7 +344,7 @@ export class PayoutLedger {
               guard,
             ),
         );
-        this.fundsSeen.after(round.accountId, after, plan !== null && fundsShort(plan));
+        this.fundsSeen.after(round.accountId, after, plan !== null && fundsShort(plan), announce);
         if (!plan) return { locked, ...none };
         await this.enqueue(c, sent);
         const from = new Map(plan.send.map((k) => [k.row.id, k.row.status]));
