@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type FundsClaimRound, type PayoutLedger, type PayoutRow } from '#ledger';
+import { type FundsClaimFacts, type FundsClaimRound, type PayoutLedger, type PayoutRow } from '#ledger';
 import { type AppLogger } from '#observability';
 import { payoutRow, strictFake } from '#test-support';
 import { type PayoutSubmission } from '../shared/payout-submission.js';
@@ -113,6 +113,8 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
   const heldDue: PayoutRow[] = [];
   const claims: Array<{ limit: number; except: unknown }> = [];
   const rounds: Array<{ accountId: string; slots: number }> = [];
+  /** The rule's room each round carried, asked of facts with 1,000.00 available and 300.00 committed. */
+  const roomsSeen: Array<bigint | null | 'none'> = [];
   const sent: string[] = [];
   /** What the held account's rounds say of its room: short (something held) or not. */
   const room = { short: false };
@@ -124,6 +126,15 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
     claimHeldOfUnheld: async () => [],
     claimWithFunds: async (r: FundsClaimRound) => {
       rounds.push({ accountId: r.accountId, slots: r.slots });
+      roomsSeen.push(
+        r.room
+          ? r.room({
+              reading: { available: 100_000n, readAt: new Date(0) },
+              committed: 30_000n,
+              now: new Date(0),
+            })
+          : 'none',
+      );
       const out = heldDue.splice(0, r.slots);
       return {
         locked: true,
@@ -142,14 +153,20 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
     },
   });
   const logger = { error: () => undefined, info: () => undefined } as unknown as AppLogger;
-  // The rule itself is the ledger's caller's (funds/fundsHoldRule); this fake ledger never asks it.
-  const fundsHold = { accountIds: ['acc_h'], decide: () => () => [], room: () => () => null };
+  // The rule itself is the ledger's caller's (funds/fundsHoldRule); this fake ledger never asks it
+  // to decide. Its room: available - committed - a threshold of 50.00, for acc_h only.
+  const fundsHold = {
+    accountIds: ['acc_h'],
+    decide: () => () => [],
+    room: (accountId: string) => (f: FundsClaimFacts) =>
+      accountId === 'acc_h' && f.reading ? f.reading.available - f.committed - 5_000n : null,
+  };
   const executor = new PayoutExecutor(
     { ledger, logger, fundsHold },
     { owner: 'o', concurrency, leaseMs: 1_000, idlePollMs },
     submission,
   );
-  return { executor, due, heldDue, claims, rounds, sent, room };
+  return { executor, due, heldDue, claims, rounds, roomsSeen, sent, room };
 }
 
 describe('PayoutExecutor and payouts held for funds by accounts no longer in FUNDS_HOLD', () => {
@@ -225,6 +242,8 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
     assert.ok(h.claims.every((c) => JSON.stringify(c.except) === '["acc_h"]'));
     assert.ok(h.claims.length > 10, 'the others were claimed many times');
     assert.equal(h.rounds.length, 1, 'the held account: one round (at start), none per busy step');
+    // The round carries the account's room (the ledger's fast path spends it): 1,000 - 300 - 50.
+    assert.deepEqual(h.roomsSeen, [65_000n]);
   });
 
   it('a new reading of the held account (fundsChanged) starts its round at once; of another account, none', async () => {
