@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
 import fc from 'fast-check';
@@ -16,29 +16,42 @@ import { ACC, fundsFixture } from './funds-fixture.js';
  * refuse.
  */
 
-/** Which committed sum each funds-round read of this pool asked for. */
+/** The spies' undoing, run after each test: the pool's listener removed, its clients' queries restored. */
+const spies: Array<() => void> = [];
+
+/** Which committed sum each funds-round read of this pool asked for (until the test ends). */
 function spyRounds(pool: pg.Pool): { bound: number; exact: number } {
   const seen = { bound: 0, exact: 0 };
-  const wrapped = new WeakSet<object>();
-  pool.on('acquire', (client) => {
-    if (wrapped.has(client)) return;
-    wrapped.add(client);
-    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+  type Queryable = { query: (...a: unknown[]) => unknown };
+  const wrapped = new Map<Queryable, Queryable['query']>();
+  const onAcquire = (client: pg.PoolClient) => {
+    const c = client as unknown as Queryable;
+    if (wrapped.has(c)) return;
+    const query = c.query;
+    wrapped.set(c, query);
+    c.query = (...a: unknown[]) => {
       const first = a[0];
       const text = typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '');
       if (text.includes('WITH facts AS MATERIALIZED')) {
         if (text.includes('r.ask_sent_total')) seen.bound++;
         else if (text.includes('taken_at > r.read_at')) seen.exact++;
       }
-      return query(...a);
+      return query.apply(c, a);
     };
+  };
+  pool.on('acquire', onAcquire);
+  spies.push(() => {
+    pool.off('acquire', onAcquire);
+    for (const [c, query] of wrapped) c.query = query;
   });
   return seen;
 }
 
 describe("the funds round's bound (real Postgres)", () => {
   const { f, round, pay, batch, reading, answer, answerBatch, committed } = fundsFixture();
+  afterEach(() => {
+    for (const undo of spies.splice(0)) undo();
+  });
 
   const status = async (transferId: string): Promise<string | undefined> =>
     (await new PayoutRepository().findOne(f.pool, ACC, transferId))?.status;
