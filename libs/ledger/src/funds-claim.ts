@@ -234,7 +234,7 @@ export interface FundsRoundSource<C> {
  * waiting (fundsHead) and more may wait beyond. `plan` null: nothing waits. `facts` and `guard`:
  * those of the read the plan was made on.
  */
-export async function planFundsRound<C>(
+async function planFundsRound<C>(
   round: FundsClaimRound,
   src: FundsRoundSource<C>,
 ): Promise<{ plan: FundsMovePlan<C> | null; facts: FundsClaimFacts | null; guard: FundsGuard | null }> {
