@@ -29,6 +29,7 @@ describe('alert rules against input series (promtool test rules)', () => {
       'FundsTimeToEmpty',
       'BalanceReadingStale',
       'PayoutsHeldTooLong',
+      'FundsBounced',
     ]) {
       const mine = cases.filter((c) => c.alertname === alert);
       assert.ok(mine.length >= 2, `${alert}: cases`);

@@ -101,6 +101,10 @@ describe('metrics after a known run, and the alert rules and dashboard that use 
     const thresholds = samples.filter((s) => s.name === 'payouts_funds_low_threshold_paise');
     assert.ok(thresholds.length > 0 && thresholds.every((s) => s.value === 0), 'the default threshold is 0');
     assert.equal(valueOf(samples, 'payouts_outbox_dead_rows'), 0);
+    // No bounce in this run, and the configured accounts' series exist from 0 (FundsBounced sees
+    // the first refusal).
+    const bounces = samples.filter((s) => s.name === 'payouts_provider_balance_refusals_total');
+    assert.ok(bounces.length > 0 && bounces.every((s) => s.value === 0), 'refusal counts start at 0');
     // RECEIVED, SUBMITTING and SUCCESS of each payout were published.
     assert.ok((valueOf(samples, 'payouts_relay_published_total') ?? 0) >= 3 * N);
     // Labels never carry ids or amounts.

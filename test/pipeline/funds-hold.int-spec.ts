@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, startStack, type Stack } from '#test-support';
+import { parseExposition, valueOf } from '../observability/prom-text.js';
 
 /*
  * Hold instead of bounce (issue 32 item 3, ADR 0027), end to end on real Kafka and Postgres with
@@ -36,6 +37,13 @@ async function firstReading(stack: Stack): Promise<void> {
         .length > 0 || undefined,
     { timeoutMs: 15_000 },
   );
+}
+
+/** The provider's refusals for the balance the service counted (FundsBounced's counter). */
+async function bounces(stack: Stack): Promise<number | undefined> {
+  const res = await fetch(`${stack.services[0]?.url ?? ''}/metrics`);
+  const { samples } = parseExposition(await res.text());
+  return valueOf(samples, 'payouts_provider_balance_refusals_total', { account: 'default' });
 }
 
 /** Initiations the sandbox refused (v1 answers other than accepted). */
@@ -92,6 +100,7 @@ describe('hold for funds, end to end', () => {
     );
     assert.equal(stack.events.filter((e) => e.data.status === 'FAILED').length, 0, 'nothing FAILED');
     assert.deepEqual(await refusedBySandbox(stack), [], 'the provider refused nothing');
+    assert.equal(await bounces(stack), 0, 'no bounce counted');
     for (const id of arrival.slice(6))
       assert.equal(
         stack.eventsOf(id).filter((e) => e.data.status === 'HELD_FOR_FUNDS').length,
@@ -230,6 +239,8 @@ describe('hold for funds off (the default), end to end', () => {
       'SELECT count(*)::int AS n FROM payout WHERE sent_at IS NOT NULL',
     );
     assert.equal(n?.n, 0, 'sent_at is only written for held accounts');
+    // Each refusal is counted for the account (the FundsBounced alert), from the provider's answer.
+    assert.equal(await bounces(stack), 4);
   });
 });
 

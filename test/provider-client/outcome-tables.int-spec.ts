@@ -22,7 +22,7 @@ import {
 
 /** The outcome class, `failed/<kind>` for a failure: one string to compare with a meaning. */
 function verdictOf(r: ProviderResult<unknown>): string {
-  return r.outcome === 'failed' ? `failed/${r.kind}` : r.outcome;
+  return r.outcome === 'failed' ? `failed/${r.kind}${r.shortOfFunds ? '+short-of-funds' : ''}` : r.outcome;
 }
 
 const subStateOf = (r: ProviderResult<unknown>) => (r.outcome === 'pending' ? r.subState : undefined);

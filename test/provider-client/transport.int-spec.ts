@@ -38,6 +38,10 @@ class RecordingMetrics implements ProviderClientMetrics {
   rateLimited(): void {
     this.limited += 1;
   }
+  readonly bounced: string[] = [];
+  balanceRefused(accountId: string): void {
+    this.bounced.push(accountId);
+  }
 }
 
 async function closedPort(): Promise<number> {
@@ -91,6 +95,24 @@ describe('transport: timeouts, resets, rate limits, headers, amounts', () => {
     assert.equal(r.outcome, 'unknown');
     assert.equal(r.diagnostics.errorCode, 'UND_ERR_BODY_TIMEOUT');
     assert.equal(stub.count(RT), 1);
+    await client.close();
+  });
+
+  it('answers refusing a transfer for the balance are counted per configured account; other refusals are not', async () => {
+    const metrics = new RecordingMetrics();
+    const client = testClient(stub, {}, { metrics });
+    const refuse = (message: string) => ({ status: 400, body: { status: 'ERROR', subCode: '400', message } });
+    stub.on(RT, refuse('Insufficient balance in account'));
+    const r = await client.call('requestTransfer', rt);
+    assert.equal(r.outcome === 'failed' && r.shortOfFunds, true, JSON.stringify(r));
+    assert.deepEqual(metrics.bounced, ['acc-1']);
+    stub.on(RT, refuse('Attempt failed at bank'));
+    assert.equal((await client.call('requestTransfer', rt)).outcome, 'failed');
+    stub.on(V2, { body: v2Transfer('FAILED', 'INSUFFICIENT_BALANCE') });
+    assert.equal((await client.call('getTransferStatusV2', { transferId: 'a' })).outcome, 'failed');
+    stub.on(V2, { body: v2Transfer('FAILED', 'BENE_BANK_DECLINED') });
+    assert.equal((await client.call('getTransferStatusV2', { transferId: 'b' })).outcome, 'failed');
+    assert.deepEqual(metrics.bounced, ['acc-1', 'acc-1'], 'two of four refusals were for the balance');
     await client.close();
   });
 

@@ -154,6 +154,40 @@ describe('webhooks sent by the provider sandbox', () => {
     }
   });
 
+  it('v2: a payout the provider queued for low balance and then failed (INSUFFICIENT_BALANCE) by webhook is counted as a bounce, once', async () => {
+    await stack.sandboxCall('POST', '/__sandbox/webhooks', {
+      url: `${service.webhooksUrl}/webhooks/v2/${ACCOUNT}`,
+      version: 'v2',
+    });
+    const bounced = () => metric(service.url, 'payouts_provider_balance_refusals_total');
+    const before = await bounced();
+    await stack.sandboxCall('POST', '/__sandbox/flags', { queueOnLowBalance: true, queueMaxMs: 3_600_000 });
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '1.00' });
+    try {
+      const calls = await statusCalls(service.url);
+      await stack.send(directTransfer('whs_queued', '10.00', PENDING_THEN_SUCCESS));
+      await stack.waitForStatus('whs_queued', 'PENDING');
+      const queue = (await stack.sandboxCall('GET', '/__sandbox/queue')) as {
+        queued: Array<{ transferId: string }>;
+      };
+      assert.deepEqual(
+        queue.queued.map((q) => q.transferId),
+        ['whs_queued'],
+        'held by the provider for its balance',
+      );
+      assert.equal(await bounced(), before, 'queued is a wait, not a bounce');
+      // The provider's maximum queue time passes: FAILED / INSUFFICIENT_BALANCE, by webhook.
+      await stack.sandboxCall('POST', '/__sandbox/clock/advance', { ms: 3_600_000 });
+      await stack.waitForStatus('whs_queued', 'FAILED', 10_000);
+      assert.equal((await keptWebhooks(stack, 'whs_queued'))[0]?.outcome, 'applied');
+      assert.equal(await statusCalls(service.url), calls, 'no status call: the webhook settled it');
+      await eventually(async () => ((await bounced()) === before + 1 ? true : undefined));
+    } finally {
+      await stack.sandboxCall('POST', '/__sandbox/flags', { queueOnLowBalance: false });
+      await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '1000000.00' });
+    }
+  });
+
   it('v1 notices as the sandbox sends them (with their own fields) still verify, are kept and published', async () => {
     await stack.sandboxCall('POST', '/__sandbox/webhooks', {
       url: `${service.webhooksUrl}/webhooks/v1/${ACCOUNT}`,

@@ -45,7 +45,7 @@ describe('webhook binding: one namespace of transfer ids', () => {
         outbox: new OutboxRepository(),
         metrics: new WebhookMetrics(new Registry()),
         logger,
-        provider: { meaning: webhookMeaning },
+        provider: { meaning: webhookMeaning, balanceRefused: () => undefined },
       },
       {
         leaseMs: 30_000,

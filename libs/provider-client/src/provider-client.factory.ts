@@ -35,7 +35,12 @@ export function createProviderClient(
 ): ProviderClient {
   const metrics =
     deps.metrics ??
-    (deps.registry ? new PromProviderClientMetrics(deps.registry) : noopProviderClientMetrics);
+    (deps.registry
+      ? new PromProviderClientMetrics(
+          deps.registry,
+          options.accounts.map((a) => a.accountId),
+        )
+      : noopProviderClientMetrics);
   return new ProviderClient(options, {
     transport: deps.transport ?? new UndiciTransport(),
     metrics,

@@ -56,6 +56,11 @@ export class ProviderClient {
     this.exec.onResult(listener);
   }
 
+  /** Counts a refusal for the balance learnt outside a call (an applied webhook), for a configured account. */
+  balanceRefused(accountId: string): void {
+    this.exec.balanceRefused(accountId);
+  }
+
   async close(): Promise<void> {
     await this.exec.close();
     await this.deps.transport.close();

@@ -75,6 +75,11 @@ export class RequestExecutor {
     this.listeners.push(listener);
   }
 
+  /** payouts_provider_balance_refusals_total, for a configured account only (fixed label values). */
+  balanceRefused(accountId: string): void {
+    if (this.accounts.has(accountId)) this.deps.metrics.balanceRefused(accountId);
+  }
+
   async execute<Req, D>(
     adapter: EndpointAdapter<Req, D>,
     accountId: string | undefined,
@@ -95,6 +100,7 @@ export class RequestExecutor {
         );
     const id = accountId ?? this.opts.defaultAccountId;
     if (this.accounts.has(id)) {
+      if (result.outcome === 'failed' && result.shortOfFunds) this.balanceRefused(id);
       for (const l of this.listeners) {
         try {
           l(id, result);

@@ -24,6 +24,8 @@ export type Verdict =
   | 'auth-refresh'
   | 'fatal-config'
   | 'failed/rejected'
+  /** A refusal for the account's balance (issue 32): the money stayed; counted as a bounce. */
+  | 'failed/rejected+short-of-funds'
   | 'failed/duplicate'
   | 'failed/invalid-request'
   | 'failed/not-found'
@@ -94,6 +96,9 @@ export const LEGACY_MEANINGS: Readonly<Partial<Record<EndpointName, readonly Leg
     L('ERROR', 201, 'unknown', 'Transfer triggered; no response from bank'),
     L('PENDING', 202, 'pending', 'Request received; check later'),
     duplicate(400),
+    L('ERROR', 400, 'failed/rejected+short-of-funds', 'Insufficient balance', {
+      message: 'insufficient balance',
+    }),
     L('ERROR', 400, 'failed/rejected', 'Mode, balance, limits, instrument, or attempt failed at bank'),
     ...COMMON,
     L('ERROR', 404, 'failed/not-found', 'Beneficiary does not exist'),
@@ -123,7 +128,10 @@ export const LEGACY_MEANINGS: Readonly<Partial<Record<EndpointName, readonly Leg
     ...COMMON,
     L('ERROR', 404, 'failed/not-found', 'Beneficiary does not exist'),
     L('ERROR', 409, 'failed/duplicate', 'Transfer ID already exists'),
-    L('ERROR', 412, 'failed/rejected', 'Missing field; limits; insufficient balance; mode not enabled'),
+    L('ERROR', 412, 'failed/rejected+short-of-funds', 'Insufficient balance', {
+      message: 'insufficient balance',
+    }),
+    L('ERROR', 412, 'failed/rejected', 'Missing field; limits; mode not enabled'),
     L('ERROR', 422, 'failed/invalid-request', 'Invalid amount, transferId, details, IFSC or remarks'),
     L('ERROR', 520, 'unknown', 'Transfer triggered; no response from bank', { message: 'no response' }),
   ],
@@ -166,7 +174,7 @@ export const LEGACY_MEANINGS: Readonly<Partial<Record<EndpointName, readonly Leg
     L('PENDING', 201, 'pending', 'Pending at the bank', { subState: 'sent_to_bank' }),
     L('ERROR', 400, 'failed/duplicate', 'Transfer ID exists', { message: 'exist' }),
     ...COMMON,
-    L('ERROR', 412, 'failed/rejected', 'Insufficient balance'),
+    L('ERROR', 412, 'failed/rejected+short-of-funds', 'Insufficient balance'),
     L('ERROR', 422, 'failed/invalid-request', 'Invalid token details, amount, name, types or transferId'),
   ],
   beneHistory: [
@@ -409,6 +417,7 @@ export const TRANSFER_STATUS_MEANINGS: readonly TransferStatusMeaningRow[] = [
   { status: 'SUCCESS', verdict: 'success' },
   { status: 'SUCCESS', code: 'SENT_TO_BENEFICIARY', verdict: 'success' },
   { status: 'FAILED', verdict: 'failed/rejected' },
+  { status: 'FAILED', code: 'INSUFFICIENT_BALANCE', verdict: 'failed/rejected+short-of-funds' },
   { status: 'REJECTED', verdict: 'failed/rejected' },
   { status: 'MANUALLY_REJECTED', verdict: 'failed/rejected' },
   { status: 'REVERSED', verdict: 'failed/reversed' },

@@ -56,7 +56,7 @@ export interface WebhookWorkerDeps {
   /** Counts failed rounds (payouts_worker_failures_total{worker="webhook_hints"}). */
   readonly workerMetrics?: WorkerMetricsPort;
   /** What a kept webhook is about, in the service's terms (the provider port's). */
-  readonly provider: Pick<ProviderWebhooks, 'meaning'>;
+  readonly provider: Pick<ProviderWebhooks, 'meaning' | 'balanceRefused'>;
   /** The webhook says the account's balance moved (low, credited): it is read again (issue 32). */
   readonly onBalanceNotice?: (accountId: string) => void;
 }
@@ -228,6 +228,8 @@ export class WebhookHintWorker {
         );
         // The row moved on between the read and the write: look again now.
         if (!moved) return { state: 'waiting', outcome: 'stale', retryInMs: 0 };
+        if (m.about === 'transfer' && m.shortOfFunds && moved.status === 'FAILED')
+          this.d.provider.balanceRefused(row.accountId);
         this.d.metrics.toTerminal.observe({ to: step.to }, (Date.now() - w.receivedAt.getTime()) / 1000);
         return done('applied');
       }

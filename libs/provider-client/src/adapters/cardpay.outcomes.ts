@@ -20,7 +20,14 @@ export const cardpayOutcomes: LegacyOutcomeTable = [
     meaning: 'Transfer ID exists',
   },
   ...COMMON_LEGACY_ROWS,
-  { status: 'ERROR', subCode: 412, outcome: 'failed', http: 412, meaning: 'Insufficient balance' },
+  {
+    status: 'ERROR',
+    subCode: 412,
+    outcome: 'failed',
+    shortOfFunds: true,
+    http: 412,
+    meaning: 'Insufficient balance',
+  },
   {
     status: 'ERROR',
     subCode: 422,

@@ -79,6 +79,16 @@ export const directTransferOutcomes: LegacyOutcomeTable = [
     http: 409,
     meaning: 'Transfer ID already exists',
   },
+  // The balance could not fund it: a refusal like the row below, counted as a bounce (issue 32).
+  {
+    status: 'ERROR',
+    subCode: 412,
+    message: 'insufficient balance',
+    outcome: 'failed',
+    shortOfFunds: true,
+    http: 412,
+    meaning: 'Insufficient balance',
+  },
   {
     status: 'ERROR',
     subCode: 412,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type EndpointAdapter } from '../core/endpoint-adapter.js';
 import { check, firstRefusal, ID_WITH_HYPHEN_PATTERN, matches, type FieldRule } from '../core/field-rules.js';
+import { saysShortOfFunds } from '../core/http-answer.js';
 import { classifyLegacy } from '../core/legacy-classify.js';
 import { idString, outcomeOfStatus, providerText } from './legacy-decoders.js';
 import { getTransferStatusOutcomes } from './get-transfer-status.outcomes.js';
@@ -62,6 +63,13 @@ export const getTransferStatusAdapter: EndpointAdapter<GetTransferStatusRequest,
       const t = data.data.transfer;
       // The transfer's own status decides, through the table the connector reads too.
       const o = outcomeOfStatus(t.status);
-      return { data: t, ...o, reason: t.reason ? `${o.reason}: ${t.reason}` : o.reason };
+      // v1 has no status code: a failure's reason says when the balance could not fund it.
+      const short = o.outcome === 'failed' && o.kind === 'rejected' && saysShortOfFunds(t.reason);
+      return {
+        data: t,
+        ...o,
+        ...(short ? { shortOfFunds: true } : {}),
+        reason: t.reason ? `${o.reason}: ${t.reason}` : o.reason,
+      };
     }),
 };

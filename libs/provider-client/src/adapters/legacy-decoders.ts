@@ -64,12 +64,14 @@ export function outcomeOfStatus(
   readonly kind?: FailureKind;
   readonly subState?: ProviderSubState;
   readonly reason: string;
+  readonly shortOfFunds?: true;
 } {
   const m = transferStatusMeaning(status, code);
   const subState = subStateOf(m);
   return {
     outcome: m.outcome,
     ...(m.outcome === 'failed' ? { kind: m.kind } : {}),
+    ...(m.outcome === 'failed' && m.shortOfFunds ? { shortOfFunds: m.shortOfFunds } : {}),
     ...(subState ? { subState } : {}),
     reason: m.meaning,
   };

@@ -30,6 +30,16 @@ export const requestTransferOutcomes: LegacyOutcomeTable = [
     http: 400,
     meaning: 'Transfer Id already exists',
   },
+  // The balance could not fund it: a refusal like the row below, counted as a bounce (issue 32).
+  {
+    status: 'ERROR',
+    subCode: 400,
+    message: 'insufficient balance',
+    outcome: 'failed',
+    shortOfFunds: true,
+    http: 400,
+    meaning: 'Insufficient balance',
+  },
   {
     status: 'ERROR',
     subCode: 400,

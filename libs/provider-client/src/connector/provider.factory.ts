@@ -127,6 +127,7 @@ export class Provider extends ProviderPort {
     meaning: webhookMeaning,
     label: webhookEventLabel,
     eventTimeOf: parseEventTime,
+    balanceRefused: (accountId) => this.client.balanceRefused(accountId),
   };
 
   constructor(

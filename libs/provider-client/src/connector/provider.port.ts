@@ -84,6 +84,12 @@ export interface ProviderWebhooks {
   label(event: string): string;
   /** A hint's event time (as the provider wrote it) in epoch ms; undefined when unreadable. */
   eventTimeOf(text: string | undefined): number | undefined;
+  /**
+   * A webhook whose meaning has `shortOfFunds` was applied to its payout (the provider failed it
+   * for the account's balance): counted with the answers that say so
+   * (payouts_provider_balance_refusals_total), once per payout it moved.
+   */
+  balanceRefused(accountId: string): void;
 }
 
 /** The configured provider accounts, as the service needs them. */

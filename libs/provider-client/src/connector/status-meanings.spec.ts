@@ -20,7 +20,13 @@ import { V2Connector } from './v2.connector.js';
  * word we do not know) is in doubt (no ledger status: kept, asked again), never FAILED; a wait is
  * PENDING with the provider's sub-state; only the provider's own refusal is FAILED or REJECTED.
  */
-type Verdict = 'pending' | 'success' | 'failed/rejected' | 'failed/reversed' | 'unknown';
+type Verdict =
+  | 'pending'
+  | 'success'
+  | 'failed/rejected'
+  | 'failed/rejected+short-of-funds'
+  | 'failed/reversed'
+  | 'unknown';
 interface Meaning {
   readonly status: string;
   /** v2 status_code; absent: the status alone (v1 has none). */
@@ -66,8 +72,9 @@ export const MEANINGS: readonly Meaning[] = [
     status: 'FAILED',
     code: 'INSUFFICIENT_BALANCE',
     ledger: 'FAILED',
-    verdict: 'failed/rejected',
-    why: 'failed: balance',
+    // A refusal like any (the money stayed), counted as a bounce (issue 32).
+    verdict: 'failed/rejected+short-of-funds',
+    why: 'failed: the balance could not fund it (at once, or after waiting QUEUED)',
   },
   // Under status FAILED the status decides: the same code is a failure there.
   {
@@ -123,8 +130,10 @@ function clientAnswering<Req, D>(adapter: EndpointAdapter<Req, D>, method: strin
   return { call } as unknown as ProviderClient;
 }
 
-function verdictOf(r: { outcome: string; kind?: string }): string {
-  return r.outcome === 'failed' ? `failed/${r.kind ?? ''}` : r.outcome;
+function verdictOf(r: { outcome: string; kind?: string; shortOfFunds?: true }): string {
+  return r.outcome === 'failed'
+    ? `failed/${r.kind ?? ''}${r.shortOfFunds ? '+short-of-funds' : ''}`
+    : r.outcome;
 }
 
 const v1Status = (status: string) => ({
@@ -155,6 +164,26 @@ describe('a transfer status means what the documents say (v1 status call)', () =
       assert.equal(mapProviderStatus(m.status), m.ledger);
     });
   }
+});
+
+describe('a v1 failure says when the balance could not fund it (its reason: v1 has no code)', () => {
+  const v1Failed = (status: string, reason: string) => ({
+    ...v1Status(status),
+    data: { transfer: { ...v1Status(status).data.transfer, reason } },
+  });
+  const cases: ReadonlyArray<readonly [string, string, string]> = [
+    ['FAILED', 'Insufficient balance in account', 'failed/rejected+short-of-funds'],
+    ['FAILED', 'INSUFFICIENT_BALANCE', 'failed/rejected+short-of-funds'],
+    ['REJECTED', 'insufficient  balance', 'failed/rejected+short-of-funds'],
+    ['FAILED', 'Beneficiary bank offline', 'failed/rejected'],
+    // A reversal returned money that had left: not a bounce for the balance, whatever it says.
+    ['REVERSED', 'Insufficient balance', 'failed/reversed'],
+    ['PENDING', 'Insufficient balance', 'pending'],
+  ];
+  for (const [status, reason, verdict] of cases)
+    it(`${status} "${reason}" -> ${verdict}`, () => {
+      assert.equal(verdictOf(getTransferStatusAdapter.classify(http(v1Failed(status, reason)))), verdict);
+    });
 });
 
 describe('a transfer status means what the documents say (v2 status call)', () => {

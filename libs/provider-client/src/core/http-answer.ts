@@ -45,6 +45,14 @@ export function saysAlreadyExists(message: string | undefined): boolean {
   return /already[\s_-]+exist/.test(m) || /(^|[^a-z])duplicat(e|ed)([^a-z]|$)/.test(m);
 }
 
+/**
+ * The provider's words for a refusal for the account's balance (issue 32): "Insufficient balance"
+ * in a v1 message or reason, INSUFFICIENT_BALANCE as a v2 code, in any case.
+ */
+export function saysShortOfFunds(text: string | undefined | null): boolean {
+  return text ? /insufficient[ _]balance/.test(normaliseMessage(text)) : false;
+}
+
 export function normaliseMessage(m: string): string {
   return m
     .toLowerCase()

@@ -19,6 +19,8 @@ export interface LegacyOutcomeRow {
   readonly message?: string;
   readonly outcome: OutcomeClass;
   readonly kind?: FailureKind;
+  /** A `failed` row that refuses for the account's balance (issue 32: counted, as a bounce). */
+  readonly shortOfFunds?: true;
   /** A `pending` row's wait at the provider, in the service's words (issue 29). */
   readonly subState?: ProviderSubState;
   /** HTTP status the provider is seen to use for this row (tests answer with it); not matched on. */
@@ -97,6 +99,8 @@ export type LegacyDecoder<D> = (env: LegacyEnvelope) =>
       readonly kind?: FailureKind;
       readonly subState?: ProviderSubState;
       readonly reason?: string;
+      /** The transfer failed for the account's balance (a status answer's own words). */
+      readonly shortOfFunds?: boolean;
     }
   | undefined;
 
@@ -162,10 +166,24 @@ export function classifyLegacy<D>(
       // A decoder that reads the outcome from the payload (a status query) says the wait itself.
       const outcome = decoded.outcome ?? row.outcome;
       const subState = decoded.outcome === undefined ? row.subState : decoded.subState;
-      return fromDecoded(outcome, decoded.data, decoded.kind, decoded.reason ?? row.meaning, wire, subState);
+      return fromDecoded(
+        outcome,
+        decoded.data,
+        decoded.kind,
+        decoded.reason ?? row.meaning,
+        wire,
+        subState,
+        decoded.outcome !== undefined && decoded.shortOfFunds === true,
+      );
     }
     case 'failed':
-      return { outcome: 'failed', kind: row.kind ?? 'rejected', reason: row.meaning, wire };
+      return {
+        outcome: 'failed',
+        kind: row.kind ?? 'rejected',
+        reason: row.meaning,
+        ...(row.shortOfFunds ? { shortOfFunds: true as const } : {}),
+        wire,
+      };
     case 'retry-safe':
       return { outcome: 'retry-safe', reason: row.meaning, ...retryAfter(answer), wire };
     case 'unknown':
@@ -182,6 +200,7 @@ export function fromDecoded<D>(
   reason: string,
   wire: WireFacts,
   subState?: ProviderSubState,
+  shortOfFunds = false,
 ): Classified<D> {
   switch (outcome) {
     case 'success':
@@ -189,7 +208,14 @@ export function fromDecoded<D>(
     case 'pending':
       return { outcome, data, ...(subState ? { subState } : {}), wire };
     case 'failed':
-      return { outcome, kind: kind ?? 'rejected', reason, data, wire };
+      return {
+        outcome,
+        kind: kind ?? 'rejected',
+        reason,
+        ...(shortOfFunds ? { shortOfFunds: true as const } : {}),
+        data,
+        wire,
+      };
     case 'unknown':
       return { outcome, reason, data, wire };
     case 'retry-safe':

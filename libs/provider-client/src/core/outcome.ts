@@ -69,6 +69,12 @@ export type ProviderResult<D> =
       readonly outcome: 'failed';
       readonly kind: FailureKind;
       readonly reason: string;
+      /**
+       * The provider refused or failed the transfer for the account's balance (issue 32): the
+       * money stayed, as with any refusal. Counted (payouts_provider_balance_refusals_total) so
+       * finance sees bounces; never read for control flow.
+       */
+      readonly shortOfFunds?: true;
       readonly data?: D;
       readonly diagnostics: Diagnostics;
     }

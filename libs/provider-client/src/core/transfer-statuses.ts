@@ -20,6 +20,8 @@ export type TransferStatusMeaning =
       readonly outcome: 'failed';
       readonly kind: Extract<FailureKind, 'rejected' | 'reversed'>;
       readonly ledger: Extract<PayoutStatus, 'FAILED' | 'REJECTED' | 'REVERSED'>;
+      /** Failed for the account's balance (issue 32): counted as a bounce, never read otherwise. */
+      readonly shortOfFunds?: true;
       readonly meaning: string;
     }
   /** In doubt: no ledger status; the row is kept as it is and asked again, never settled on it. */
@@ -65,6 +67,15 @@ export const TRANSFER_STATUSES: Readonly<Record<string, TransferStatusMeaning>> 
   SUCCESS: paid('Transfer SUCCESS'),
   COMPLETED: paid('Transfer COMPLETED'),
   FAILED: refused('FAILED', 'Transfer FAILED'),
+  // The balance could not fund it: at once, or after waiting QUEUED (provider-facts.md, "Long
+  // waits, balance and approvals"). A refusal like any: the money stayed.
+  'FAILED/INSUFFICIENT_BALANCE': {
+    outcome: 'failed',
+    kind: 'rejected',
+    ledger: 'FAILED',
+    shortOfFunds: true,
+    meaning: 'Transfer FAILED for insufficient balance',
+  },
   REJECTED: refused('REJECTED', 'Transfer REJECTED'),
   MANUALLY_REJECTED: refused('REJECTED', 'Transfer rejected by a team member'),
   // SUCCESS can later become REVERSED: a terminal failure of its own kind.

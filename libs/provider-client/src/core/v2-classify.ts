@@ -44,6 +44,8 @@ export type V2Decoder<D> = (body: unknown) =>
       /** A waiting transfer's sub-state (issue 29). */
       readonly subState?: ProviderSubState;
       readonly reason?: string;
+      /** The transfer failed for the account's balance (issue 32). */
+      readonly shortOfFunds?: boolean;
       readonly status?: string;
       readonly code?: string;
     }
@@ -93,6 +95,7 @@ export function classifyV2<D>(
       decoded.reason ?? 'Transfer status',
       wire,
       decoded.subState,
+      decoded.shortOfFunds === true,
     );
   }
   const err = json.ok ? errorSchema.safeParse(json.value) : undefined;

@@ -8,8 +8,10 @@ export class PromProviderClientMetrics implements ProviderClientMetrics {
   private readonly authorizations: Counter<'result'>;
   private readonly waits: Histogram<'endpoint'>;
   private readonly limited: Counter<'endpoint'>;
+  private readonly bounced: Counter<'account'>;
 
-  constructor(registry: Registry) {
+  /** `accounts`: the configured accounts, whose refusal counts start at 0 (alerts see the first). */
+  constructor(registry: Registry, accounts: readonly string[] = []) {
     this.duration = new Histogram({
       name: 'payouts_provider_request_duration_seconds',
       help: 'Provider call duration by endpoint template and outcome class, retries included',
@@ -36,6 +38,14 @@ export class PromProviderClientMetrics implements ProviderClientMetrics {
       labelNames: ['endpoint'],
       registers: [registry],
     });
+    this.bounced = new Counter({
+      name: 'payouts_provider_balance_refusals_total',
+      help: 'Provider answers (and applied v2 webhooks) that refused or failed a transfer for the account balance (insufficient balance), by configured account: a payout bounced that holding for funds should have kept',
+      labelNames: ['account'],
+      registers: [registry],
+    });
+    // A series born at its first refusal would hide that refusal from increase(): start at 0.
+    for (const account of accounts) this.bounced.inc({ account }, 0);
   }
 
   observeRequest(endpointTemplate: string, outcome: OutcomeClass, seconds: number): void {
@@ -52,5 +62,9 @@ export class PromProviderClientMetrics implements ProviderClientMetrics {
 
   rateLimited(endpointTemplate: string): void {
     this.limited.inc({ endpoint: endpointTemplate });
+  }
+
+  balanceRefused(accountId: string): void {
+    this.bounced.inc({ account: accountId });
   }
 }

@@ -1,5 +1,6 @@
 import { type PayoutStatus } from '#contracts';
 import { mapProviderStatus, WEBHOOK_EVENT_STATUS } from '../core/status-mapping.js';
+import { transferStatusMeaning } from '../core/transfer-statuses.js';
 
 /*
  * What a kept webhook means, in the service's terms (issue 31): the pipeline stores a verified
@@ -59,6 +60,11 @@ export type WebhookMeaning =
       readonly announces: PayoutStatus | null;
       readonly statusAgrees: boolean;
       readonly evidence?: string;
+      /**
+       * It announces a failure for the account's balance (v2 `FAILED`/`INSUFFICIENT_BALANCE`):
+       * once applied, counted as a bounce (ProviderWebhooks.balanceRefused), nothing else.
+       */
+      readonly shortOfFunds?: true;
     }
   /** About a whole batch the provider refused: the batch is checked. */
   | { readonly about: 'batch' }
@@ -80,11 +86,14 @@ export function webhookMeaning(event: string, f: KeptWebhookFields): WebhookMean
   if (!Object.hasOwn(WEBHOOK_EVENT_STATUS, event)) return { about: 'other' };
   const announces = WEBHOOK_EVENT_STATUS[event] ?? null;
   const evidence = f.statusCode ?? f.status;
+  const said = f.status === undefined ? undefined : transferStatusMeaning(f.status, f.statusCode);
+  const short = announces === 'FAILED' && said?.outcome === 'failed' && said.shortOfFunds === true;
   return {
     about: 'transfer',
     announces,
     statusAgrees: f.status === undefined || mapProviderStatus(f.status) === announces,
     ...(evidence === undefined ? {} : { evidence }),
+    ...(short ? { shortOfFunds: true as const } : {}),
   };
 }
 
