@@ -50,7 +50,9 @@ describe('web console: funds (chromium)', { skip }, () => {
         PROVIDER_ACCOUNTS: JSON.stringify([
           { accountId: 'acc2', clientId: 'acc2_client_id', clientSecret: 'acc2_client_secret' },
         ]),
-        FUNDS_HOLD: JSON.stringify([{ accountId: 'default', threshold: '5000.00', maxHold: '96h' }]),
+        FUNDS_HOLD: JSON.stringify([
+          { accountId: 'default', threshold: '5000.00', fee: '5.90', maxHold: '96h' },
+        ]),
       },
     });
     for (const [id, status, amount] of [
@@ -110,7 +112,7 @@ describe('web console: funds (chromium)', { skip }, () => {
     assert.match(await card.locator('[data-field=held-oldest]').innerText(), /^3h \(since \d{4}-\d\d-\d\d /);
     assert.equal(
       await card.locator('[data-field=hold]').innerText(),
-      'on: keeps 5000.00 back, rejected after 4d',
+      'on: keeps 5000.00 back, counts 5.90 a transfer in fees, rejected after 4d',
     );
     assert.equal(await card.locator('[data-field=balance]').innerText(), 'not read yet');
     const other = page.locator('.funds-card[data-account=acc2]');

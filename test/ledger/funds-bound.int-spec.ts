@@ -103,7 +103,7 @@ describe("the funds round's bound (real Postgres)", () => {
       await c.query('BEGIN');
       const guard = await f.reads.guard(f.pool, ACC);
       assert.ok(guard);
-      assert.equal((await f.moves.sendFunded(c, ACC, 'w', 60_000, [row], guard)).rows.length, 1);
+      assert.equal((await f.moves.sendFunded(c, ACC, 'w', 60_000, [row], guard, 0n)).rows.length, 1);
       // The reader asks while the send is not committed: it sees neither the send nor its total.
       const ask = await f.readings.ask(f.pool, ACC);
       assert.deepEqual(ask.figures, { sentTotal: '0.00', inDoubt: '0' });
@@ -202,7 +202,7 @@ describe("the funds round's bound (real Postgres)", () => {
               await c.query('BEGIN');
               const row = next.rows[0];
               const guard = await f.reads.guard(f.pool, ACC);
-              if (row && guard) await f.moves.sendFunded(c, ACC, 'w', 60_000, [row as never], guard);
+              if (row && guard) await f.moves.sendFunded(c, ACC, 'w', 60_000, [row as never], guard, 0n);
               const ask = await f.readings.ask(f.pool, ACC);
               await c.query('COMMIT');
               await f.readings.record(f.pool, ACC, `${o.rupees}.00`, `${o.rupees}.00`, ask);

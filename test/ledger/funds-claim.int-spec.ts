@@ -374,7 +374,7 @@ describe('the funds-aware claim (real Postgres)', () => {
       const { rows: b } = await c.query<{ id: string; version: number; status: 'RECEIVED' }>(
         `SELECT id::text, version, status FROM batch WHERE batch_transfer_id = 'race_b'`,
       );
-      const other = await f.batchMoves.sendFunded(c, ACC, 'other', 60_000, b, guard);
+      const other = await f.batchMoves.sendFunded(c, ACC, 'other', 60_000, b, guard, 0n);
       assert.equal(other.rows.length, 1);
       const racing = f.ledger.claimWithFunds(round());
       for (let i = 0; (await waiting()) < 1; i++) {

@@ -137,12 +137,12 @@ export function fundsFixture() {
    * A successful reading of the account. Asked now (`ago` 0): as the balance reader asks, with the
    * account's figures at the ask (the rounds read the bound first). Asked `ago` ms before the
    * database's now: without figures (they would be now's, not then's), so the rounds use the
-   * exact sum with it.
+   * exact sum with it. `fee`: the account's fee per transfer, as the reader asks with it.
    */
-  async function reading(available: string, agoMs = 0): Promise<Date> {
+  async function reading(available: string, agoMs = 0, fee = 0n): Promise<Date> {
     if (agoMs === 0) {
       await f.readings.claimDue(f.pool, [ACC], 60_000);
-      const ask = await f.readings.ask(f.pool, ACC);
+      const ask = await f.readings.ask(f.pool, ACC, fee);
       assert.ok(ask.figures, 'the account has its row: the ask takes its figures');
       await f.readings.record(f.pool, ACC, available, available, ask);
       return ask.askedAt;
@@ -165,9 +165,9 @@ export function fundsFixture() {
     assert.ok(b && (await f.batchLedger.change({ batch: b, to }, 'batches')), batchTransferId);
   };
 
-  /** The exact committed sum; the bound, where the reading has one, is never less. */
-  const committed = async (): Promise<bigint> => {
-    const exact = (await f.reads.facts(f.pool, ACC)).committed;
+  /** The exact committed sum (each transfer with `fee`); the bound, where the reading has one, is never less. */
+  const committed = async (fee = 0n): Promise<bigint> => {
+    const exact = (await f.reads.facts(f.pool, ACC, fee)).committed;
     const bound = await f.reads.bound(f.pool, ACC);
     if (bound) assert.ok(bound.committed >= exact, `bound ${bound.committed} < exact ${exact}`);
     return exact;

@@ -173,8 +173,8 @@ describe('the claims plan an ordered index walk on a table with no statistics (r
           const plans: PlanNode[] = [];
           const ex = explaining(c, mode === 'generic', plans);
           // The explaining client answers no rows: the reads complain, the plans are taken.
-          await new PayoutMoves().fundsRound(ex, 'acc', 26, how).catch(() => undefined);
-          await new BatchMoves().fundsRound(ex, 'acc', 26, how).catch(() => undefined);
+          await new PayoutMoves().fundsRound(ex, 'acc', 26, how, 0n).catch(() => undefined);
+          await new BatchMoves().fundsRound(ex, 'acc', 26, how, 0n).catch(() => undefined);
           assert.equal(plans.length, 2);
           for (const [plan, table] of [
             [plans[0]!, 'payout'],
@@ -221,9 +221,9 @@ describe('the claims plan an ordered index walk on a table with no statistics (r
         status: 'RECEIVED' as const,
       }));
       const guard = { sentTotal: '0.00', readAt: '2026-11-28 00:00:00+00' };
-      await new PayoutMoves().sendFunded(ex, 'acc', 'w', 60_000, sends, guard);
+      await new PayoutMoves().sendFunded(ex, 'acc', 'w', 60_000, sends, guard, 0n);
       // The batch worker's round sends a couple (BATCH perRound).
-      await new BatchMoves().sendFunded(ex, 'acc', 'w', 60_000, sends.slice(0, 2), guard);
+      await new BatchMoves().sendFunded(ex, 'acc', 'w', 60_000, sends.slice(0, 2), guard, 0n);
       for (const [plan, table] of [
         [plans[0]!, 'payout'],
         [plans[1]!, 'batch'],

@@ -131,7 +131,7 @@ const EXPECTED = [
     awaitingApproval: { count: 2, amount: '2550.00' },
     heldForFunds: { count: 4, amount: '307.25', oldestSince: HELD_AT.oldest },
     waiting: { count: 10, amount: '2960.40' },
-    hold: { threshold: '5000.00', maxHoldSeconds: 4 * 86_400 },
+    hold: { threshold: '5000.00', fee: '0.00', maxHoldSeconds: 4 * 86_400 },
     balance: null,
   },
   {

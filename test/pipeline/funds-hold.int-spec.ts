@@ -168,6 +168,45 @@ describe('hold for funds, end to end', () => {
   });
 });
 
+describe("hold for funds with the provider's fee, end to end", () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({
+      env: {
+        ...FAST_READS,
+        // The sandbox's charge of 5.00 and its 18 % tax: 5.90 per transfer, as the pricing says.
+        FUNDS_HOLD: JSON.stringify([{ accountId: 'default', fee: '5.90', maxHold: '1h' }]),
+      },
+    });
+    await stack.sandboxCall('POST', '/__sandbox/fees', { transferCharge: '5.00' });
+    await stack.sandboxCall('POST', '/__sandbox/balance', { balance: '1000.00' });
+    await stack.startService();
+    await firstReading(stack);
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('counts the fee with each payout: what fits by its amount alone but not with its fee is held, not refused', async () => {
+    // 10 x 100.00 against 1000.00: all ten fit by amount; each takes 105.90, so nine do.
+    const ids = Array.from({ length: 10 }, (_, i) => `fee_${String(i).padStart(2, '0')}`);
+    await stack.sendToPartition(
+      0,
+      ids.map((id) => ({ key: id, value: JSON.stringify(command(id, '100.00')) })),
+    );
+    for (const id of ids.slice(0, 9)) await stack.waitForStatus(id, 'SUCCESS', 30_000);
+    const held = await stack.waitForStatus(ids[9]!, 'HELD_FOR_FUNDS');
+    assert.equal(held.data.reason, 'insufficient_funds');
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal((await statusOf(stack, [ids[9]!]))[ids[9]!], 'HELD_FOR_FUNDS', 'still held over readings');
+    assert.deepEqual(await refusedBySandbox(stack), [], 'the provider refused nothing');
+    assert.equal(await bounces(stack), 0);
+    // What the provider took: nine amounts and nine fees.
+    const b = (await stack.sandboxCall('GET', '/__sandbox/balance')) as { availableBalance: string };
+    assert.equal(b.availableBalance, '46.90');
+  });
+});
+
 describe('hold for funds, the maximum hold, end to end', () => {
   let stack: Stack;
   before(async () => {

@@ -11,7 +11,7 @@ import { confirmAction, h, link, mount, notice, payoutRoute, table, when } from 
  * @typedef {{ count: number, amount: string }} Figure
  * @typedef {{ accountId: string, inFlight: Figure, waiting: Figure, queued: Figure,
  *   awaitingApproval: Figure, heldForFunds: Figure & { oldestSince: string | null },
- *   hold: { threshold: string, maxHoldSeconds: number } | null,
+ *   hold: { threshold: string, fee: string, maxHoldSeconds: number } | null,
  *   balance: { available: string, readAt: string } | null }} AccountFunds
  * @typedef {{ subject: 'payout' | 'batch', accountId: string, transferId: string, amount: string,
  *   entries: number, heldSince: string | null, reason: string | null, createdAt: string }} Held
@@ -102,7 +102,7 @@ function card(a, at) {
         a.hold
           ? [
               h('strong', {}, 'on'),
-              `: keeps ${a.hold.threshold} back, rejected after ${duration(a.hold.maxHoldSeconds)}`,
+              `: keeps ${a.hold.threshold} back, counts ${a.hold.fee} a transfer in fees, rejected after ${duration(a.hold.maxHoldSeconds)}`,
             ]
           : h('span', { class: 'muted' }, 'off'),
       ),

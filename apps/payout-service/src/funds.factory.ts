@@ -31,12 +31,16 @@ export interface FundsInputs {
  * each account has committed beside it.
  */
 export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; funds: FundsView } {
+  // The accounts that hold for funds (FUNDS_HOLD; ADR 0027): shown on the funds view, their
+  // maximum hold compared by PayoutsHeldTooLong, their fee counted in what a reading was asked with.
+  const holds = fundsHoldSettings(i.config.pipeline, i.provider.accounts.ids).accounts;
   const balanceReader = new BalanceReader(
     {
       pool: i.pool,
       readings: new BalanceReadingRepository(),
       provider: i.provider.queries,
       accountIds: i.provider.accounts.ids,
+      feeOf: (accountId) => holds.get(accountId)?.feePaise ?? 0n,
       logger: i.logger,
       metrics: new PromBalanceReadMetrics(i.registry),
       workerMetrics: i.workerMetrics,
@@ -44,9 +48,6 @@ export function createFunds(i: FundsInputs): { balanceReader: BalanceReader; fun
     },
     balanceReaderSettings(i.config.pipeline),
   );
-  // The accounts that hold for funds (FUNDS_HOLD; ADR 0027): shown on the funds view, and their
-  // maximum hold compared by PayoutsHeldTooLong.
-  const holds = fundsHoldSettings(i.config.pipeline, i.provider.accounts.ids).accounts;
   const funds = new FundsView({
     pool: i.pool,
     funds: new FundsRepository(),

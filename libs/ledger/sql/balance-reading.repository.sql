@@ -19,10 +19,10 @@ ON CONFLICT (account_id) DO UPDATE SET next_read_at = now();
 
 -- balanceReading.ask (BalanceReadingRepository.ask)
 SELECT clock_timestamp() AS asked_at, r.sent_total::text AS sent_total,
-     (COALESCE((SELECT sum(p.amount) FROM payout p
+     (COALESCE((SELECT sum((p.amount + $2::numeric)) FROM payout p
        WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
        AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-       + COALESCE((SELECT sum(b.total_amount) FROM batch b
+       + COALESCE((SELECT sum((b.total_amount + $2::numeric * b.entry_count)) FROM batch b
        WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
        AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))::text AS in_doubt
 FROM (SELECT 1) AS one LEFT JOIN balance_reading r ON r.account_id = $1;

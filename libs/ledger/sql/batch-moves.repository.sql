@@ -54,13 +54,13 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
   ((r.sent_total - r.ask_sent_total + r.ask_in_doubt) * 100)::bigint AS committed
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
-  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+  SELECT id, version, status, batch_transfer_id, total_amount, entry_count, held_since, created_at FROM batch
   WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
   ), fresh AS (
-  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+  SELECT id, version, status, batch_transfer_id, total_amount, entry_count, held_since, created_at FROM batch
   WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
   )
-  SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+  SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.entry_count, c.held_since
   FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
   ORDER BY c.created_at, c.id;
 
@@ -68,28 +68,28 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
-  (((COALESCE((SELECT sum(p.amount) FROM payout p
+  (((COALESCE((SELECT sum((p.amount + $3::numeric)) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  + COALESCE((SELECT sum((b.total_amount + $3::numeric * b.entry_count)) FROM batch b
   WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))
-  + COALESCE((SELECT sum(p.amount) FROM payout p
+  + COALESCE((SELECT sum((p.amount + $3::numeric)) FROM payout p
   WHERE p.account_id = $1 AND p.taken_at > r.read_at
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  + COALESCE((SELECT sum((b.total_amount + $3::numeric * b.entry_count)) FROM batch b
   WHERE b.account_id = $1 AND b.taken_at > r.read_at
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
   END AS committed
   FROM (SELECT 1) AS one
   LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL), held AS (
-  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+  SELECT id, version, status, batch_transfer_id, total_amount, entry_count, held_since, created_at FROM batch
   WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
   ), fresh AS (
-  SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+  SELECT id, version, status, batch_transfer_id, total_amount, entry_count, held_since, created_at FROM batch
   WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
   )
-  SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+  SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.entry_count, c.held_since
   FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
   ORDER BY c.created_at, c.id;
 
@@ -109,7 +109,7 @@ WITH guard AS (
          AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
    RETURNING b.id, b.account_id, b.batch_transfer_id, b.batch_format, b.request_hash, b.entry_count, b.total_amount, b.status, b.version, b.attempt, b.reference_id, b.status_code, b.reason, b.request_id, b.totals, b.created_at, b.updated_at, b.traceparent, b.provider_api, m.from_status AS h_from
 ), counted AS (
-  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(total_amount) FROM changed)
+  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum((c.total_amount + $9::numeric * c.entry_count)) FROM changed c)
   WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
   RETURNING sent_total
   )

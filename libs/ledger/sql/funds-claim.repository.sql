@@ -7,16 +7,16 @@
 SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
-  (((COALESCE((SELECT sum(p.amount) FROM payout p
+  (((COALESCE((SELECT sum((p.amount + $2::numeric)) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  + COALESCE((SELECT sum((b.total_amount + $2::numeric * b.entry_count)) FROM batch b
   WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))
-  + COALESCE((SELECT sum(p.amount) FROM payout p
+  + COALESCE((SELECT sum((p.amount + $2::numeric)) FROM payout p
   WHERE p.account_id = $1 AND p.taken_at > r.read_at
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  + COALESCE((SELECT sum((b.total_amount + $2::numeric * b.entry_count)) FROM batch b
   WHERE b.account_id = $1 AND b.taken_at > r.read_at
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
   END AS committed

@@ -113,16 +113,16 @@ WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS 
 WITH facts AS MATERIALIZED (SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
   r.sent_total::text AS guard_sent_total, r.read_at::text AS guard_read_at,
   CASE WHEN r.read_at IS NULL THEN 0 ELSE
-  (((COALESCE((SELECT sum(p.amount) FROM payout p
+  (((COALESCE((SELECT sum((p.amount + $3::numeric)) FROM payout p
   WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  + COALESCE((SELECT sum((b.total_amount + $3::numeric * b.entry_count)) FROM batch b
   WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))
-  + COALESCE((SELECT sum(p.amount) FROM payout p
+  + COALESCE((SELECT sum((p.amount + $3::numeric)) FROM payout p
   WHERE p.account_id = $1 AND p.taken_at > r.read_at
   AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-  + COALESCE((SELECT sum(b.total_amount) FROM batch b
+  + COALESCE((SELECT sum((b.total_amount + $3::numeric * b.entry_count)) FROM batch b
   WHERE b.account_id = $1 AND b.taken_at > r.read_at
   AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
   END AS committed
@@ -158,7 +158,7 @@ WITH guard AS (
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, ch.h_from, ch.status, ch.version, 'executor',
   ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
   FROM changed ch), counted AS (
-  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
+  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum((c.amount + $9::numeric)) FROM changed c)
   WHERE account_id = $6 AND EXISTS (SELECT 1 FROM changed)
   RETURNING sent_total
   )
@@ -176,7 +176,7 @@ WITH guard AS (
   ), clear AS (
   SELECT NOT EXISTS (SELECT 1 FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $5) AS ok
 ), waiting AS (
-  SELECT id, sum(amount) OVER (ORDER BY created_at, id) AS run,
+  SELECT id, sum(amount + $8::numeric) OVER (ORDER BY created_at, id) AS run,
          row_number() OVER (ORDER BY created_at, id) AS n
     FROM (SELECT id, amount, created_at FROM payout
            WHERE status = 'RECEIVED' AND account_id = $5 ORDER BY created_at LIMIT $3::int + 1) w
@@ -198,7 +198,7 @@ WITH guard AS (
   SELECT 'payout', ch.id, ch.account_id, ch.transfer_id, 'RECEIVED', ch.status, ch.version, 'executor',
   ch.reason, ch.status_code, ch.reference_id, ch.utr, NULL::text, NULL::text, NULL::bigint
   FROM changed ch), counted AS (
-  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(amount) FROM changed)
+  UPDATE balance_reading SET sent_total = sent_total + (SELECT sum((c.amount + $8::numeric)) FROM changed c)
   WHERE account_id = $5 AND EXISTS (SELECT 1 FROM changed)
   RETURNING sent_total
   )

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
-import { FUNDS_IN_DOUBT } from './funds-claim.repository.js';
+import { fundsInDoubt } from './funds-claim.repository.js';
+import { fromPaise } from './money.js';
 
 type Db = pg.Pool | pg.PoolClient;
 
@@ -69,16 +70,17 @@ export class BalanceReadingRepository {
    * A read is asked now: Postgres's clock (not the transaction's start: the time on the same clock
    * as the ledger's `sent_at` and `taken_at`, whatever the instance's own clock says), and, in the
    * same statement (one snapshot, taken before that time), what the account's funds rounds had sent
-   * so far (`sent_total`) and what of it was in doubt (FUNDS_IN_DOUBT): recorded with the reading,
+   * so far (`sent_total`) and what of it was in doubt (fundsInDoubt, each transfer with the
+   * account's fee per transfer, `feePaise`, as the rounds count it): recorded with the reading,
    * they bound what it cannot include (FUNDS_BOUND; ADR 0027). Without the account's row (no claim
    * made it yet), the figures are null and only the exact sum is used with this reading.
    */
-  async ask(db: Db, accountId: string): Promise<BalanceAsk> {
+  async ask(db: Db, accountId: string, feePaise = 0n): Promise<BalanceAsk> {
     const { rows } = await db.query<{ asked_at: Date; sent_total: string | null; in_doubt: string }>(
       /* sql: balanceReading.ask */ `SELECT clock_timestamp() AS asked_at, r.sent_total::text AS sent_total,
-              ${FUNDS_IN_DOUBT}::text AS in_doubt
+              ${fundsInDoubt('$2')}::text AS in_doubt
          FROM (SELECT 1) AS one LEFT JOIN balance_reading r ON r.account_id = $1`,
-      [accountId],
+      [accountId, fromPaise(feePaise)],
     );
     const r = rows[0]!;
     return {

@@ -332,16 +332,18 @@ export class BatchLedger {
     return this.transaction(async (tx) => {
       const c = tx.client;
       const none = { sent: [], held: 0, rejected: 0, slotBound: false, short: false };
+      const fee = round.fee ?? 0n;
       const { locked, plan, sent } = await sendFundsRound<
         FundsCandidateBatch,
         { batch: BatchRow; from: BatchStatus }
       >(
         round,
         {
-          read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
+          read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how, fee),
           idOf: (k) => k.batch.id,
           statusOf: (k) => k.batch.status,
-          amountOf: (k) => toPaise(k.batch.totalAmount),
+          // What it takes from the balance: its total and the fee of each entry.
+          amountOf: (k) => toPaise(k.batch.totalAmount) + fee * BigInt(k.batch.entryCount),
           heldSinceOf: (k) => k.heldSince,
         },
         (send, guard) =>
@@ -352,6 +354,7 @@ export class BatchLedger {
             round.leaseMs,
             send.map((k) => k.batch),
             guard,
+            fee,
           ),
       );
       if (!plan) return { locked, ...none };

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { fromPaise } from './money.js';
 import { qualify } from './sql.js';
 import { type BatchStatus } from '#contracts';
 import {
@@ -13,7 +14,7 @@ import { COLUMNS, type Db, ITEM_COLUMNS, type RawBatch, type RawItem, toItem, to
 import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './funds-claim.js';
 import {
   FUNDS_BOUND,
-  FUNDS_FACTS,
+  fundsFacts,
   FUNDS_GUARDED,
   fundsCounted,
   fundsGuard,
@@ -31,19 +32,22 @@ import {
  * held and the first $2 new batches of account $1, merged oldest first, each row with the facts.
  */
 const BATCH_FUNDS_CANDIDATES = `held AS (
-         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+         SELECT id, version, status, batch_transfer_id, total_amount, entry_count, held_since, created_at FROM batch
           WHERE status = 'HELD_FOR_FUNDS' AND account_id = $1 ORDER BY created_at LIMIT $2
        ), fresh AS (
-         SELECT id, version, status, batch_transfer_id, total_amount, held_since, created_at FROM batch
+         SELECT id, version, status, batch_transfer_id, total_amount, entry_count, held_since, created_at FROM batch
           WHERE status = 'RECEIVED' AND account_id = $1 ORDER BY created_at LIMIT $2
        )
-       SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.held_since
+       SELECT f.*, c.id, c.version, c.status, c.batch_transfer_id, c.total_amount, c.entry_count, c.held_since
          FROM facts f LEFT JOIN (SELECT * FROM held UNION ALL SELECT * FROM fresh) AS c ON true
         ORDER BY c.created_at, c.id`;
 
 /** A waiting batch of a held account as a funds round reads it (see PayoutMoves.fundsRound). */
 export interface FundsCandidateBatch {
-  readonly batch: Pick<BatchRow, 'id' | 'version' | 'status' | 'batchTransferId' | 'totalAmount'>;
+  readonly batch: Pick<
+    BatchRow,
+    'id' | 'version' | 'status' | 'batchTransferId' | 'totalAmount' | 'entryCount'
+  >;
   /** When it was first held (null: never). */
   readonly heldSince: Date | null;
 }
@@ -185,6 +189,7 @@ export class BatchMoves {
     accountId: string,
     limit: number,
     how: FundsFactsRead,
+    feePaise: bigint,
   ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateBatch[]; guard: FundsGuard | null }> {
     type Raw = RawFundsFacts & {
       id: string | null;
@@ -192,18 +197,18 @@ export class BatchMoves {
       status: BatchStatus;
       batch_transfer_id: string;
       total_amount: string;
+      entry_count: number;
       held_since: Date | null;
     };
-    const values = [accountId, limit];
     const { rows } =
       how === 'bound'
         ? await db.query<Raw>(
             /* sql: batch.fundsRound.bound */ `WITH facts AS MATERIALIZED (${FUNDS_BOUND}), ${BATCH_FUNDS_CANDIDATES}`,
-            values,
+            [accountId, limit],
           )
         : await db.query<Raw>(
-            /* sql: batch.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), ${BATCH_FUNDS_CANDIDATES}`,
-            values,
+            /* sql: batch.fundsRound */ `WITH facts AS MATERIALIZED (${fundsFacts('$3')}), ${BATCH_FUNDS_CANDIDATES}`,
+            [accountId, limit, fromPaise(feePaise)],
           );
     const first = rows[0];
     if (!first) throw new Error('the funds round read no facts');
@@ -221,6 +226,7 @@ export class BatchMoves {
                   status: r.status,
                   batchTransferId: r.batch_transfer_id,
                   totalAmount: r.total_amount,
+                  entryCount: r.entry_count,
                 },
                 heldSince: r.held_since,
               },
@@ -244,6 +250,7 @@ export class BatchMoves {
     leaseMs: number,
     from: ReadonlyArray<Pick<BatchRow, 'id' | 'version' | 'status'>>,
     guard: FundsGuard,
+    feePaise: bigint,
   ): Promise<FundsSendResult<{ batch: BatchRow; from: BatchStatus }>> {
     if (from.length === 0) return { guarded: true, rows: [], sentTotal: null };
     const { rows } = await db.query<RawBatch & RawGuardedSend & { h_from: BatchStatus }>(
@@ -257,7 +264,7 @@ export class BatchMoves {
           WHERE b.id = ANY($3::bigint[]) AND b.id = m.id AND b.version = m.from_version
                 AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
           RETURNING ${qualify(COLUMNS, 'b')}, m.from_status AS h_from
-       ), ${fundsCounted('total_amount', '$6')}
+       ), ${fundsCounted('batch', '$6', '$9')}
        SELECT g.*, c.* FROM ${FUNDS_GUARDED} g LEFT JOIN changed c ON true`,
       [
         owner,
@@ -268,6 +275,7 @@ export class BatchMoves {
         accountId,
         guard.sentTotal,
         guard.readAt,
+        fromPaise(feePaise),
       ],
     );
     return guardedSend(rows, (moved) =>

@@ -1,3 +1,4 @@
+import { fromPaise } from './money.js';
 import { type Db } from './payout-row.js';
 import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './funds-claim.js';
 
@@ -10,8 +11,11 @@ export class FundsClaimReads {
    * The facts alone (FUNDS_FACTS): the round reads them with its candidates, in one statement
    * (PayoutMoves.fundsRound, BatchMoves.fundsRound); this is for tests and tools. Exact.
    */
-  async facts(db: Db, accountId: string): Promise<FundsClaimFacts> {
-    const { rows } = await db.query<RawFundsFacts>(/* sql: fundsClaim.facts */ `${FUNDS_FACTS}`, [accountId]);
+  async facts(db: Db, accountId: string, feePaise = 0n): Promise<FundsClaimFacts> {
+    const { rows } = await db.query<RawFundsFacts>(/* sql: fundsClaim.facts */ `${fundsFacts('$2')}`, [
+      accountId,
+      fromPaise(feePaise),
+    ]);
     const f = rows[0] && toFundsFacts(rows[0]);
     if (!f) throw new Error('the funds facts query returned no row');
     return f;
@@ -34,18 +38,34 @@ export class FundsClaimReads {
   }
 }
 
+/*
+ * What a transfer takes from the balance, as the funds rounds count it (ADR 0027, amendment of
+ * session 22): its amount (a batch's total) and the account's fee per transfer (`fee`: a parameter
+ * position, rupees; FUNDS_HOLD's `fee`, 0 by default), once per payout and once per batch entry.
+ * The provider takes its fee from the balance besides the amount; counting it here keeps a payout
+ * that fits by amount alone from bouncing on its fee.
+ */
+
+/** What a payout (`p`) takes: its amount and the fee. */
+const payoutCost = (p: string, fee: string) => `(${p}.amount + ${fee}::numeric)`;
+/** What a batch (`b`) takes: its total and the fee of each entry. */
+const batchCost = (b: string, fee: string) => `(${b}.total_amount + ${fee}::numeric * ${b}.entry_count)`;
+
 /**
  * What account $1 sent and the provider has not answered it took, nor given back (in doubt:
- * SUBMITTING, UNKNOWN, ...): payouts' amounts and batches' totals whose `taken_at` is NULL and whose
- * status is not FAILED, REJECTED or REVERSED, through the in-doubt indexes (few rows: they leave on
- * the answer). Rupees, exact.
+ * SUBMITTING, UNKNOWN, ...): payouts and batches (what each takes: amount and fee) whose `taken_at`
+ * is NULL and whose status is not FAILED, REJECTED or REVERSED, through the in-doubt indexes (few
+ * rows: they leave on the answer). `fee`: the parameter position of the fee per transfer. Rupees,
+ * exact.
  */
-export const FUNDS_IN_DOUBT = `(COALESCE((SELECT sum(p.amount) FROM payout p
+export function fundsInDoubt(fee: string): string {
+  return `(COALESCE((SELECT sum(${payoutCost('p', fee)}) FROM payout p
                              WHERE p.account_id = $1 AND p.sent_at IS NOT NULL AND p.taken_at IS NULL
                                AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-                + COALESCE((SELECT sum(b.total_amount) FROM batch b
+                + COALESCE((SELECT sum(${batchCost('b', fee)}) FROM batch b
                              WHERE b.account_id = $1 AND b.sent_at IS NOT NULL AND b.taken_at IS NULL
                                AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0))`;
+}
 
 /**
  * The reading row's guard (FundsGuard) as a round's read returns it: `sent_total` and `read_at` as
@@ -59,21 +79,24 @@ const FUNDS_GUARD_COLUMNS = `r.sent_total::text AS guard_sent_total, r.read_at::
  * taken (not FAILED, REJECTED, REVERSED) that were sent and not answered (FUNDS_IN_DOUBT, counted
  * whatever the times) or whose first answer that the provider took them came after the reading
  * was asked (`taken_at > read_at`, through the taken_at indexes: every payout taken since the
- * reading, so it grows with the burst between two readings). Paise (numeric times 100). One row.
+ * reading, so it grows with the burst between two readings). Each counts what it takes (amount and
+ * fee; `fee`: the fee's parameter position). Paise (numeric times 100). One row.
  */
-export const FUNDS_FACTS = `SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
+export function fundsFacts(fee: string): string {
+  return `SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
               ${FUNDS_GUARD_COLUMNS},
               CASE WHEN r.read_at IS NULL THEN 0 ELSE
-                ((${FUNDS_IN_DOUBT}
-                + COALESCE((SELECT sum(p.amount) FROM payout p
+                ((${fundsInDoubt(fee)}
+                + COALESCE((SELECT sum(${payoutCost('p', fee)}) FROM payout p
                              WHERE p.account_id = $1 AND p.taken_at > r.read_at
                                AND p.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)
-                + COALESCE((SELECT sum(b.total_amount) FROM batch b
+                + COALESCE((SELECT sum(${batchCost('b', fee)}) FROM batch b
                              WHERE b.account_id = $1 AND b.taken_at > r.read_at
                                AND b.status NOT IN ('FAILED', 'REJECTED', 'REVERSED')), 0)) * 100)::bigint
               END AS committed
          FROM (SELECT 1) AS one
          LEFT JOIN balance_reading r ON r.account_id = $1 AND r.read_at IS NOT NULL`;
+}
 
 /**
  * The latest reading of account $1 and a bound of what the account committed that it may not
@@ -148,12 +171,14 @@ export function fundsGuard(account: string, sentTotal: string, readAt: string): 
 }
 
 /**
- * What a funds-aware send moved (its `changed` CTE, `amount`: the column summed) added to the
- * account's `sent_total` (FUNDS_BOUND), returning the new total.
+ * What a funds-aware send moved (its `changed` CTE of payouts, or of batches) added to the
+ * account's `sent_total` (FUNDS_BOUND) as what each takes (amount and the fee at parameter
+ * position `fee`), returning the new total.
  */
-export function fundsCounted(amount: string, account: string): string {
+export function fundsCounted(of: 'payout' | 'batch', account: string, fee: string): string {
+  const cost = of === 'payout' ? payoutCost('c', fee) : batchCost('c', fee);
   return `counted AS (
-         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(${amount}) FROM changed)
+         UPDATE balance_reading SET sent_total = sent_total + (SELECT sum(${cost}) FROM changed c)
           WHERE account_id = ${account} AND EXISTS (SELECT 1 FROM changed)
           RETURNING sent_total
        )`;

@@ -27,7 +27,10 @@ export interface FundsGuard {
 /** One waiting payout (or a whole batch: its total) of the account, oldest first. */
 export interface FundsClaimCandidate {
   readonly id: string;
-  /** In paise: a payout's amount, a batch's total. */
+  /**
+   * In paise, what sending it takes from the balance: a payout's amount, a batch's total, each
+   * with the round's fee per transfer (FundsClaimRound.fee: once per payout, once per entry).
+   */
   readonly amount: bigint;
   /** Since when it has waited for funds (its first hold); undefined: never held. */
   readonly heldSince?: Date;
@@ -41,6 +44,7 @@ export interface FundsClaimFacts {
    * In paise: payouts and batches (their totals) of the account the reading may not include, not
    * given back or never taken (not FAILED, REJECTED, REVERSED): sent and not answered (in doubt),
    * or answered that the provider took them after the reading was asked; 0 without a reading.
+   * Each with the fee per transfer (FundsClaimRound.fee) as its sends counted it.
    */
   readonly committed: bigint;
   /** The database's clock (the maximum hold is measured on it, as held_since is written by it). */
@@ -76,6 +80,14 @@ export interface FundsClaimRound {
    */
   readonly window: number;
   readonly decide: FundsDecide;
+  /**
+   * The provider's fee per transfer (service charge and tax), in paise; default 0. Counted with
+   * every transfer as what it takes from the balance: each candidate's `amount` (a batch's: per
+   * entry), the committed sum's payouts, what a send adds to the reading row's `sent_total`, and
+   * the fast path's running total. The provider takes it besides the amount, so a payout that fits
+   * by amount alone would bounce on it (FUNDS_HOLD's `fee`).
+   */
+  readonly fee?: bigint;
   /**
    * The rule's room under some facts, in paise (null: nothing may be sent); optional. The rule
    * must send candidates never held, taken in order, exactly while their running total is within

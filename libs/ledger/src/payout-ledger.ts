@@ -305,6 +305,7 @@ export class PayoutLedger {
             for (const r of sent) this.line('executor', from(r), r.checkCount, { funds: 'sent' }, r);
           });
 
+        const fee = round.fee ?? 0n;
         const seen = round.room ? this.fundsSeen.get(round.accountId) : undefined;
         const room = seen && round.room ? round.room(seen.facts) : null;
         if (seen && room !== null && room >= 0n) {
@@ -316,6 +317,7 @@ export class PayoutLedger {
             round.slots,
             fromPaise(room),
             seen.guard,
+            fee,
           );
           if (fast.guarded && fast.clear && (fast.fits || fast.waiting === 0)) {
             this.fundsSeen.after(round.accountId, afterSend(seen, fast.sentTotal), false, announce);
@@ -328,10 +330,11 @@ export class PayoutLedger {
         const { locked, plan, sent, after } = await sendFundsRound<FundsCandidateRow, PayoutRow>(
           round,
           {
-            read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how),
+            read: (limit, how) => this.moves.fundsRound(c, round.accountId, limit, how, fee),
             idOf: (k) => k.row.id,
             statusOf: (k) => k.row.status,
-            amountOf: (k) => toPaise(k.row.amount),
+            // What it takes from the balance: its amount and the fee.
+            amountOf: (k) => toPaise(k.row.amount) + fee,
             heldSinceOf: (k) => k.heldSince,
           },
           (send, guard) =>
@@ -342,6 +345,7 @@ export class PayoutLedger {
               round.leaseMs,
               send.map((k) => k.row),
               guard,
+              fee,
             ),
         );
         this.fundsSeen.after(round.accountId, after, plan !== null && fundsShort(plan), announce);

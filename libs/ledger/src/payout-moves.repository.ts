@@ -1,3 +1,4 @@
+import { fromPaise } from './money.js';
 import { qualify } from './sql.js';
 import { type PayoutStatus } from '#contracts';
 import {
@@ -11,7 +12,7 @@ import { COLUMNS, type Db, type RawPayout, toRow } from './payout-row.js';
 import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './funds-claim.js';
 import {
   FUNDS_BOUND,
-  FUNDS_FACTS,
+  fundsFacts,
   FUNDS_GUARDED,
   fundsCounted,
   fundsGuard,
@@ -231,7 +232,7 @@ export class PayoutMoves {
    * A funds round's read (ADR 0027), one statement, in the caller's transaction: the reading row's
    * guard (what the round's send checks), the facts
    * (`how`: the bound from the reading's row, FUNDS_BOUND, facts null when the reading has none;
-   * or the exact sum, FUNDS_FACTS) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
+   * or the exact sum, fundsFacts, counting `feePaise` per transfer) and the first waiting payouts of the account (RECEIVED and HELD_FOR_FUNDS),
    * oldest first, at most `limit` of each status, each through its own partial index (held:
    * payout_held_for_funds_idx; new: payout_received_account_idx), then merged in order. Each status has
    * its own limit so that new payouts are decided (held, with their event and `held_since`) even
@@ -245,6 +246,7 @@ export class PayoutMoves {
     accountId: string,
     limit: number,
     how: FundsFactsRead,
+    feePaise: bigint,
   ): Promise<{ facts: FundsClaimFacts | null; candidates: FundsCandidateRow[]; guard: FundsGuard | null }> {
     type Raw = RawFundsFacts & {
       id: string | null;
@@ -255,18 +257,17 @@ export class PayoutMoves {
       amount: string;
       held_since: Date | null;
     };
-    const values = [accountId, limit];
     const { rows } =
       how === 'bound'
         ? await db.query<Raw>({
             name: 'payout.fundsRound.bound',
             text: /* sql: payout.fundsRound.bound */ `WITH facts AS MATERIALIZED (${FUNDS_BOUND}), ${PAYOUT_FUNDS_CANDIDATES}`,
-            values,
+            values: [accountId, limit],
           })
         : await db.query<Raw>({
             name: 'payout.fundsRound',
-            text: /* sql: payout.fundsRound */ `WITH facts AS MATERIALIZED (${FUNDS_FACTS}), ${PAYOUT_FUNDS_CANDIDATES}`,
-            values,
+            text: /* sql: payout.fundsRound */ `WITH facts AS MATERIALIZED (${fundsFacts('$3')}), ${PAYOUT_FUNDS_CANDIDATES}`,
+            values: [accountId, limit, fromPaise(feePaise)],
           });
     const first = rows[0];
     if (!first) throw new Error('the funds round read no facts');
@@ -310,6 +311,7 @@ export class PayoutMoves {
     leaseMs: number,
     from: ReadonlyArray<Pick<PayoutRow, 'id' | 'version' | 'status'>>,
     guard: FundsGuard,
+    feePaise: bigint,
   ): Promise<FundsSendResult<PayoutRow>> {
     if (from.length === 0) return { guarded: true, rows: [], sentTotal: null };
     const { rows } = await db.query<RawPayout & RawGuardedSend>(
@@ -323,7 +325,7 @@ export class PayoutMoves {
           WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
                 AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
           RETURNING ${qualify(COLUMNS, 'p')}, m.from_status AS h_from
-       ), history AS (${historyOf('ch.h_from', "'executor'")}), ${fundsCounted('amount', '$6')}
+       ), history AS (${historyOf('ch.h_from', "'executor'")}), ${fundsCounted('payout', '$6', '$9')}
        SELECT g.*, c.* FROM ${FUNDS_GUARDED} g LEFT JOIN (SELECT ${COLUMNS} FROM changed) c ON true`,
       [
         owner,
@@ -334,6 +336,7 @@ export class PayoutMoves {
         accountId,
         guard.sentTotal,
         guard.readAt,
+        fromPaise(feePaise),
       ],
     );
     return guardedSend(rows, (r) => inOrderOf(from, r.map(toRow)));
@@ -359,6 +362,7 @@ export class PayoutMoves {
     slots: number,
     room: string,
     guard: FundsGuard,
+    feePaise: bigint,
   ): Promise<FundsSendResult<PayoutRow> & { clear: boolean; fits: boolean; waiting: number }> {
     const { rows } = await db.query<
       RawPayout & RawGuardedSend & { f_clear: boolean; f_fits: boolean; f_waiting: number }
@@ -367,7 +371,7 @@ export class PayoutMoves {
       text: /* sql: payout.sendWithin */ `WITH ${fundsGuard('$5', '$6', '$7')}, clear AS (
          SELECT NOT EXISTS (SELECT 1 FROM payout WHERE status = 'HELD_FOR_FUNDS' AND account_id = $5) AS ok
        ), waiting AS (
-         SELECT id, sum(amount) OVER (ORDER BY created_at, id) AS run,
+         SELECT id, sum(amount + $8::numeric) OVER (ORDER BY created_at, id) AS run,
                 row_number() OVER (ORDER BY created_at, id) AS n
            FROM (SELECT id, amount, created_at FROM payout
                   WHERE status = 'RECEIVED' AND account_id = $5 ORDER BY created_at LIMIT $3::int + 1) w
@@ -384,11 +388,11 @@ export class PayoutMoves {
           WHERE p.id IN (SELECT id FROM waiting WHERE n <= $3::int) AND p.status = 'RECEIVED'
                 AND (SELECT fits FROM verdict)
           RETURNING ${qualify(COLUMNS, 'p')}
-       ), history AS (${historyOf("'RECEIVED'", "'executor'")}), ${fundsCounted('amount', '$5')}
+       ), history AS (${historyOf("'RECEIVED'", "'executor'")}), ${fundsCounted('payout', '$5', '$8')}
        SELECT g.*, (SELECT ok FROM clear) AS f_clear, v.fits AS f_fits, v.waiting AS f_waiting, c.*
          FROM ${FUNDS_GUARDED} g CROSS JOIN verdict v LEFT JOIN (SELECT ${COLUMNS} FROM changed) c ON true
         ORDER BY c.created_at, c.id`,
-      values: [owner, leaseMs, slots, room, accountId, guard.sentTotal, guard.readAt],
+      values: [owner, leaseMs, slots, room, accountId, guard.sentTotal, guard.readAt, fromPaise(feePaise)],
     });
     const first = rows[0];
     if (!first) throw new Error('the fast funds send returned no row');

@@ -41,12 +41,17 @@ export function fundsSchemas(): Record<string, Json> {
             "the account's holding for funds (FUNDS_HOLD); null while it is off (payouts are sent without looking at the balance)",
           properties: {
             threshold: { type: 'string', description: 'kept back and never spent, exact decimal rupees' },
+            fee: {
+              type: 'string',
+              description:
+                "the provider's fee per transfer counted with each payout and batch entry as what it takes from the balance (FUNDS_HOLD fee), exact decimal rupees",
+            },
             maxHoldSeconds: {
               type: 'number',
               description: 'held longer than this, a payout or batch ends REJECTED (funds_hold_expired)',
             },
           },
-          required: ['threshold', 'maxHoldSeconds'],
+          required: ['threshold', 'fee', 'maxHoldSeconds'],
         },
         balance: {
           type: ['object', 'null'],

@@ -18,14 +18,14 @@ describe('the hold for funds settings (issue 32, ADR 0027)', () => {
     assert.equal(fundsHoldSettings(c, ['default']).accounts.size, 0);
   });
 
-  it('per account: its threshold in paise and its maximum hold, else the global one (96h)', () => {
+  it('per account: its threshold and fee in paise and its maximum hold, else the global one (96h)', () => {
     const { c, problems } = load({
-      FUNDS_HOLD: '[{"accountId":"a","threshold":"5000.50","maxHold":"2h"},{"accountId":"b"}]',
+      FUNDS_HOLD: '[{"accountId":"a","threshold":"5000.50","fee":"5.90","maxHold":"2h"},{"accountId":"b"}]',
     });
     assert.deepEqual(problems, []);
     const s = fundsHoldSettings(c, ['a', 'b', 'c']);
-    assert.deepEqual(s.accounts.get('a'), { thresholdPaise: 500050n, maxHoldMs: 2 * H });
-    assert.deepEqual(s.accounts.get('b'), { thresholdPaise: 0n, maxHoldMs: 96 * H });
+    assert.deepEqual(s.accounts.get('a'), { thresholdPaise: 500050n, feePaise: 590n, maxHoldMs: 2 * H });
+    assert.deepEqual(s.accounts.get('b'), { thresholdPaise: 0n, feePaise: 0n, maxHoldMs: 96 * H });
     assert.equal(s.accounts.has('c'), false, 'not listed: holding off');
   });
 
@@ -34,6 +34,9 @@ describe('the hold for funds settings (issue 32, ADR 0027)', () => {
       [{ FUNDS_HOLD: 'acc_main' }, /FUNDS_HOLD.*JSON/],
       [{ FUNDS_HOLD: '[{"accountId":"a","threshold":"12.345"}]' }, /FUNDS_HOLD.*threshold/],
       [{ FUNDS_HOLD: '[{"accountId":"a","threshold":"-1"}]' }, /FUNDS_HOLD.*threshold/],
+      [{ FUNDS_HOLD: '[{"accountId":"a","fee":"5.905"}]' }, /FUNDS_HOLD.*fee/],
+      [{ FUNDS_HOLD: '[{"accountId":"a","fee":"-5"}]' }, /FUNDS_HOLD.*fee/],
+      [{ FUNDS_HOLD: '[{"accountId":"a","fee":5.9}]' }, /FUNDS_HOLD.*fee/],
       [{ FUNDS_HOLD: '[{"accountId":"a","maxHold":"11d"}]' }, /FUNDS_HOLD.*maxHold/],
       [{ FUNDS_HOLD: '[{"accountId":"a","maxHold":"300h"}]' }, /FUNDS_HOLD.*maxHold.*240h/],
       [{ FUNDS_HOLD: '[{"accountId":"a"},{"accountId":"a"}]' }, /one entry per account/],

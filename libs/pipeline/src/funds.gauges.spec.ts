@@ -85,7 +85,7 @@ describe('the funds gauges', () => {
       {
         thresholds: new Map(),
         readerOn: true,
-        holds: new Map([['a', { thresholdPaise: 0n, maxHoldMs: 96 * 3_600_000 }]]),
+        holds: new Map([['a', { thresholdPaise: 0n, feePaise: 0n, maxHoldMs: 96 * 3_600_000 }]]),
       },
     );
     const text = await registry.metrics();

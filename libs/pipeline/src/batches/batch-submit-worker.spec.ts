@@ -42,7 +42,9 @@ function harness(fundsHold?: { accountIds: string[] }) {
       ledger,
       submission,
       logger: { error: () => undefined, info: () => undefined } as unknown as AppLogger,
-      ...(fundsHold ? { fundsHold: { ...fundsHold, decide: () => () => [], room: () => () => null } } : {}),
+      ...(fundsHold
+        ? { fundsHold: { ...fundsHold, decide: () => () => [], room: () => () => null, fee: () => 0n } }
+        : {}),
     },
     { owner: 'o', leaseMs: 1_000, idlePollMs: 60_000, perRound: 2 },
   );

@@ -130,6 +130,7 @@ export class BatchSubmitWorker {
           slots: left,
           window: FUNDS_BATCH_WINDOW,
           decide: held!.decide(accountId),
+          fee: held!.fee(accountId),
         });
         held!.looked(accountId, r);
         await this.send(r.sent);

@@ -160,6 +160,7 @@ function heldHarness(concurrency: number, idlePollMs = 60_000) {
     decide: () => () => [],
     room: (accountId: string) => (f: FundsClaimFacts) =>
       accountId === 'acc_h' && f.reading ? f.reading.available - f.committed - 5_000n : null,
+    fee: () => 0n,
   };
   const executor = new PayoutExecutor(
     { ledger, logger, fundsHold },
@@ -221,7 +222,7 @@ describe('PayoutExecutor with accounts in FUNDS_HOLD', () => {
       {
         ledger,
         logger: { error: () => undefined } as unknown as AppLogger,
-        fundsHold: { accountIds: [], decide: () => () => [], room: () => () => null },
+        fundsHold: { accountIds: [], decide: () => () => [], room: () => () => null, fee: () => 0n },
       },
       { owner: 'o', concurrency: 2, leaseMs: 1_000, idlePollMs: 60_000 },
       strictFake<PayoutSubmission>('submission', {}),

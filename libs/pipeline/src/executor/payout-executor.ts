@@ -198,6 +198,7 @@ export class PayoutExecutor {
       window: FUNDS_PAYOUT_WINDOW,
       decide: held.decide(accountId),
       room: held.room(accountId),
+      fee: held.fee(accountId),
     });
     held.looked(accountId, r);
     this.dispatch(r.sent);

@@ -35,6 +35,11 @@ export interface BalanceReaderDeps {
   readonly provider: Pick<ProviderQueries, 'balance'>;
   /** The configured accounts: each is read. */
   readonly accountIds: readonly string[];
+  /**
+   * The fee per transfer (paise) the funds rounds count for an account that holds (FUNDS_HOLD's
+   * `fee`): what was in doubt at the ask is recorded as they count it. Default none.
+   */
+  readonly feeOf?: (accountId: string) => bigint;
   readonly logger: AppLogger;
   readonly metrics?: BalanceReadMetrics;
   /** Counts failed steps (payouts_worker_failures_total{worker="balance_reader"}). */
@@ -118,7 +123,7 @@ export class BalanceReader implements BalanceReadings {
    * doubt at the ask is kept with the reading: the bound its rounds read first.
    */
   async readOne(accountId: string): Promise<void> {
-    const asked = await this.d.readings.ask(this.d.pool, accountId);
+    const asked = await this.d.readings.ask(this.d.pool, accountId, this.d.feeOf?.(accountId) ?? 0n);
     const r = await this.d.provider.balance(accountId);
     if (r.outcome === 'success') {
       await this.d.readings.record(this.d.pool, accountId, r.data.available, r.data.ledger, asked);

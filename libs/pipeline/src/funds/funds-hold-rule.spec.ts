@@ -5,8 +5,8 @@ import { fundsHoldRule } from './funds-hold-rule.js';
 describe('fundsHoldRule (the held accounts and their rule, for the claim loops)', () => {
   const rule = fundsHoldRule({
     accounts: new Map([
-      ['acc_b', { thresholdPaise: 1_000n, maxHoldMs: 3_600_000 }],
-      ['acc_a', { thresholdPaise: 0n, maxHoldMs: 60_000 }],
+      ['acc_b', { thresholdPaise: 1_000n, feePaise: 590n, maxHoldMs: 3_600_000 }],
+      ['acc_a', { thresholdPaise: 0n, feePaise: 0n, maxHoldMs: 60_000 }],
     ]),
   });
   const now = new Date('2026-11-28T00:00:00Z');
@@ -28,7 +28,13 @@ describe('fundsHoldRule (the held accounts and their rule, for the claim loops)'
     assert.equal(rule.decide('acc_b')(c, facts)[0]?.verdict, 'hold');
   });
 
+  it("gives the account's fee per transfer (the ledger counts it with each transfer)", () => {
+    assert.equal(rule.fee('acc_a'), 0n);
+    assert.equal(rule.fee('acc_b'), 590n);
+  });
+
   it('refuses an account not held', () => {
     assert.throws(() => rule.decide('acc_z'), /acc_z/);
+    assert.throws(() => rule.fee('acc_z'), /acc_z/);
   });
 });

@@ -24,5 +24,6 @@ export function fundsHoldRule(settings: FundsHoldSettings): FundsHoldPort {
       const a = account(accountId);
       return (facts) => fundsRoomPaise({ ...facts, threshold: a.thresholdPaise });
     },
+    fee: (accountId) => account(accountId).feePaise,
   };
 }

@@ -30,8 +30,17 @@ const threshold = z
   .string()
   .refine((a) => /^\d{1,14}(\.\d{1,2})?$/.test(a), 'a decimal amount in rupees, e.g. "5000.00"');
 
+const fee = z
+  .string()
+  .refine((a) => /^\d{1,6}(\.\d{1,2})?$/.test(a), 'a decimal amount in rupees, e.g. "5.90"');
+
 const holdSchema = z
-  .object({ accountId: z.string().min(1), threshold: threshold.default('0'), maxHold: maxHold.optional() })
+  .object({
+    accountId: z.string().min(1),
+    threshold: threshold.default('0'),
+    fee: fee.default('0'),
+    maxHold: maxHold.optional(),
+  })
   .strict();
 type HoldEntry = z.infer<typeof holdSchema>;
 
@@ -47,7 +56,7 @@ export const FUNDS_HOLD_VARS = {
     schema: holdsSchema,
     default: '',
     description:
-      'Hold for funds, per account: JSON array of {accountId, threshold? (decimal rupees kept back and never spent, default "0"; it must cover the fees the provider takes on what one reading interval may send, since room counts amounts: OPERATIONS.md, Hold for funds), maxHold? (as FUNDS_MAX_HOLD)}. For such an account a payout (a batch, whole) that does not fit the available balance as last read, less what was sent after that reading and the threshold, is not sent to bounce: it waits in HELD_FOR_FUNDS and is sent, first in first out (a later one that fits goes first), when a reading shows room; held past the maximum it ends REJECTED (reason funds_hold_expired; nothing was sent). Nothing is sent before the first reading. Needs BALANCE_READ_INTERVAL_MS above 0; every account must be in PROVIDER_ACCOUNTS. Empty: holding off everywhere (sent as they come; the provider refuses what the balance does not cover)',
+      'Hold for funds, per account: JSON array of {accountId, threshold? (decimal rupees kept back and never spent, default "0"), fee? (decimal rupees: the provider fee per transfer, its service charge plus tax, counted with every payout and every batch entry as what it takes from the balance, default "0"; with it unset, room counts amounts only and the threshold must cover the fees: OPERATIONS.md, Hold for funds), maxHold? (as FUNDS_MAX_HOLD)}. For such an account a payout (a batch, whole) that does not fit the available balance as last read, less what was sent after that reading and the threshold, is not sent to bounce: it waits in HELD_FOR_FUNDS and is sent, first in first out (a later one that fits goes first), when a reading shows room; held past the maximum it ends REJECTED (reason funds_hold_expired; nothing was sent). Nothing is sent before the first reading. Needs BALANCE_READ_INTERVAL_MS above 0; every account must be in PROVIDER_ACCOUNTS. Empty: holding off everywhere (sent as they come; the provider refuses what the balance does not cover)',
   }),
   FUNDS_MAX_HOLD: envVar({
     schema: maxHold,
@@ -57,9 +66,11 @@ export const FUNDS_HOLD_VARS = {
   }),
 };
 
-/** One account's holding: the money kept back and the maximum hold. */
+/** One account's holding: the money kept back, the fee per transfer and the maximum hold. */
 export interface FundsHoldAccount {
   readonly thresholdPaise: bigint;
+  /** The provider's fee per transfer (charge and tax), counted with each payout and batch entry. */
+  readonly feePaise: bigint;
   readonly maxHoldMs: number;
 }
 
@@ -92,7 +103,11 @@ export function fundsHoldSettings(
     accounts: new Map(
       c.FUNDS_HOLD.map((h) => [
         h.accountId,
-        { thresholdPaise: toPaise(h.threshold), maxHoldMs: h.maxHold ?? c.FUNDS_MAX_HOLD },
+        {
+          thresholdPaise: toPaise(h.threshold),
+          feePaise: toPaise(h.fee),
+          maxHoldMs: h.maxHold ?? c.FUNDS_MAX_HOLD,
+        },
       ]),
     ),
   };

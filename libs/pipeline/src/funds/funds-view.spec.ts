@@ -42,11 +42,11 @@ describe('the funds view', () => {
       { accountId: 'a', stage: 'held_for_funds', count: 500, amount: '5000.00', heldSince: T1 },
       { accountId: 'b', stage: 'held_for_funds', count: 1, amount: '1.00', heldSince: T2 },
     ];
-    const holds = new Map([['a', { thresholdPaise: 500_000n, maxHoldMs: 96 * 3_600_000 }]]);
+    const holds = new Map([['a', { thresholdPaise: 500_000n, feePaise: 0n, maxHoldMs: 96 * 3_600_000 }]]);
     const [a, b] = fundsByAccount(rows, ['a'], holds);
     assert.deepEqual(a!.heldForFunds, { count: 502, amount: '5000.70', oldestSince: T1 });
     assert.deepEqual(a!.waiting, { count: 505, amount: '5001.00' });
-    assert.deepEqual(a!.hold, { threshold: '5000.00', maxHoldMs: 345_600_000 });
+    assert.deepEqual(a!.hold, { threshold: '5000.00', fee: '0.00', maxHoldMs: 345_600_000 });
     // Held with holding off (turned off while some were held): shown, and no settings.
     assert.deepEqual(b!.heldForFunds, { count: 1, amount: '1.00', oldestSince: T2 });
     assert.equal(b!.hold, null);

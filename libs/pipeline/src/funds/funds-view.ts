@@ -38,10 +38,11 @@ export interface AccountFunds {
   /** Held until the provider's balance has room for it (HELD_FOR_FUNDS). */
   readonly heldForFunds: HeldFigure;
   /**
-   * Holding for funds of the account: the threshold kept back (exact decimal) and the maximum hold;
-   * null while holding is off for it (its payouts are sent without looking at the balance).
+   * Holding for funds of the account: the threshold kept back and the fee counted per transfer
+   * (exact decimals) and the maximum hold; null while holding is off for it (its payouts are sent
+   * without looking at the balance).
    */
-  readonly hold: { readonly threshold: string; readonly maxHoldMs: number } | null;
+  readonly hold: { readonly threshold: string; readonly fee: string; readonly maxHoldMs: number } | null;
   /** The provider's available balance as last read; null while no reading is known. */
   readonly balance: BalanceReading | null;
 }
@@ -94,7 +95,9 @@ export function fundsByAccount(
       awaitingApproval,
       heldForFunds: { ...held, oldestSince: held.count > 0 ? (heldSince.get(accountId) ?? null) : null },
       waiting: add(add(queued, awaitingApproval), held),
-      hold: h ? { threshold: fromPaise(h.thresholdPaise), maxHoldMs: h.maxHoldMs } : null,
+      hold: h
+        ? { threshold: fromPaise(h.thresholdPaise), fee: fromPaise(h.feePaise), maxHoldMs: h.maxHoldMs }
+        : null,
     };
   });
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { HELD_LOOK_MIN_MS, HeldAccounts } from './held-accounts.js';
 
 describe('HeldAccounts (which held accounts a claim loop looks at)', () => {
-  const port = { accountIds: ['b', 'a'], decide: () => () => [], room: () => () => null };
+  const port = { accountIds: ['b', 'a'], decide: () => () => [], room: () => () => null, fee: () => 0n };
   /** A round that found room for all it looked at. */
   const done = { locked: true, slotBound: false, short: false };
 

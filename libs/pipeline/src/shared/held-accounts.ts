@@ -11,6 +11,8 @@ export interface FundsHoldPort {
   decide(accountId: string): FundsDecide;
   /** The room the account's rule leaves under some facts (the ledger's fast path); throws likewise. */
   room(accountId: string): FundsRoom;
+  /** The account's fee per transfer in paise (FundsClaimRound.fee); throws likewise. */
+  fee(accountId: string): bigint;
 }
 
 /** The waiting payouts of a held account one round reads and decides, oldest first. */
@@ -126,6 +128,11 @@ export class HeldAccounts {
   /** The room the account's rule leaves (the port's). */
   room(accountId: string): FundsRoom {
     return this.port.room(accountId);
+  }
+
+  /** The account's fee per transfer (the port's). */
+  fee(accountId: string): bigint {
+    return this.port.fee(accountId);
   }
 }
 

@@ -9,7 +9,7 @@ export interface AccountFundsView extends Omit<AccountFunds, 'balance' | 'heldFo
     readonly oldestSince: string | null;
   };
   /** Holding for funds of the account (FUNDS_HOLD); null while it is off. */
-  readonly hold: { readonly threshold: string; readonly maxHoldSeconds: number } | null;
+  readonly hold: { readonly threshold: string; readonly fee: string; readonly maxHoldSeconds: number } | null;
   readonly balance: { readonly available: string; readonly readAt: string } | null;
 }
 
@@ -31,7 +31,9 @@ export class GetFunds {
           amount: a.heldForFunds.amount,
           oldestSince: a.heldForFunds.oldestSince?.toISOString() ?? null,
         },
-        hold: a.hold ? { threshold: a.hold.threshold, maxHoldSeconds: a.hold.maxHoldMs / 1000 } : null,
+        hold: a.hold
+          ? { threshold: a.hold.threshold, fee: a.hold.fee, maxHoldSeconds: a.hold.maxHoldMs / 1000 }
+          : null,
         balance: a.balance
           ? { available: a.balance.available, readAt: a.balance.readAt.toISOString() }
           : null,
