@@ -17,6 +17,8 @@ import {
   FUNDS_READ_INTERVAL_MS,
   FUNDS_SAMPLE_MS,
   FUNDS_START,
+  FUNDS_CHARGE,
+  FUNDS_FEE,
   FUNDS_THRESHOLD,
   fundingStep,
   heldOutcomeViolations,
@@ -28,13 +30,18 @@ import {
   type Refusal,
 } from './funds.js';
 
-export { FUNDS_ACCOUNT, FUNDS_START };
+export { FUNDS_ACCOUNT, FUNDS_CHARGE, FUNDS_START };
 
 /** The services' settings for the held account: holding on, readings every second. */
 export function fundsServiceEnv(variant: keyof typeof FUNDS_MAX_HOLD): Record<string, string> {
   return {
     FUNDS_HOLD: JSON.stringify([
-      { accountId: FUNDS_ACCOUNT.accountId, threshold: FUNDS_THRESHOLD, maxHold: FUNDS_MAX_HOLD[variant] },
+      {
+        accountId: FUNDS_ACCOUNT.accountId,
+        threshold: FUNDS_THRESHOLD,
+        fee: FUNDS_FEE,
+        maxHold: FUNDS_MAX_HOLD[variant],
+      },
     ]),
     BALANCE_READ_INTERVAL_MS: String(FUNDS_READ_INTERVAL_MS),
   };
@@ -242,7 +249,7 @@ export async function fundsChecks(
   const count = (k: HeldRow['kind']) =>
     `${held.filter((x) => x.kind === k).length} of ${rows.filter((x) => x.kind === k).length} ${k === 'batch' ? 'batches' : 'payouts'}`;
   const figure =
-    `account ${FUNDS_ACCOUNT.accountId} (threshold ${FUNDS_THRESHOLD}, maximum hold ${FUNDS_MAX_HOLD[variant]}, readings every ${FUNDS_READ_INTERVAL_MS} ms): ` +
+    `account ${FUNDS_ACCOUNT.accountId} (threshold ${FUNDS_THRESHOLD}, fee ${FUNDS_FEE} for a charge of ${FUNDS_CHARGE} and its tax, maximum hold ${FUNDS_MAX_HOLD[variant]}, readings every ${FUNDS_READ_INTERVAL_MS} ms): ` +
     `held ${count('payout')} and ${count('batch')}; ${released} released after funding, ${expired} ended funds_hold_expired; ` +
     `funded ${driver.counts.funded} times with ${rupees(driver.step)} (${rupees(driver.counts.fundedPaise)} in all, from ${FUNDS_START}; then everything at the end); ` +
     `${refusals.length} refused by the provider for insufficient balance (${edge.excused} the documented edge: a call in the air at a reading${edge.why.length ? `, e.g. ${edge.why.slice(0, 3).join('; ')}` : ''}); ` +

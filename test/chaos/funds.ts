@@ -4,8 +4,10 @@
  * merchant), has holding on (`FUNDS_HOLD`) and a limited balance: it starts with FUNDS_START,
  * the harness funds it (`POST /__sandbox/fund`, a CREDIT_CONFIRMATION webhook) every
  * FUND_EVERY_MS while commands arrive with a share of what its commands ask for, and with
- * everything at the end. Its merchant refuses what does not fit (no low-balance queuing), so
- * every refusal for insufficient balance shows in `GET /__sandbox/balance/refusals`.
+ * everything at the end. Its merchant charges a fee per transfer (FUNDS_CHARGE and its tax, taken
+ * with the amount; the account's FUNDS_HOLD `fee` counts it) and refuses what does not fit (no
+ * low-balance queuing), so every refusal for insufficient balance shows in
+ * `GET /__sandbox/balance/refusals`.
  *
  * The checks (pure functions over what the run collected):
  * - `unexcusedRefusals`: nothing of the held account refused for insufficient balance, except the
@@ -41,6 +43,10 @@ export const FUNDS_SHARE = { num: 15n, den: 100n };
 export const FUNDS_ALL = '9999999999.00';
 /** FUNDS_HOLD's threshold for the account: kept back, the margin for a call in the air. */
 export const FUNDS_THRESHOLD = '0';
+/** The merchant's service charge per transfer (the sandbox adds 18 % tax on it). */
+export const FUNDS_CHARGE = '5.00';
+/** FUNDS_HOLD's fee for the account: the charge and its tax, what each transfer takes besides its amount. */
+export const FUNDS_FEE = '5.90';
 /** The account's maximum hold (FUNDS_HOLD maxHold): inside the run, so some holds expire. */
 export const FUNDS_MAX_HOLD = { full: '60s', short: '20s' } as const;
 /** BALANCE_READ_INTERVAL_MS in a run with holds: a held payout waits for a reading at most this. */

@@ -61,7 +61,14 @@ import {
   withEntryIdReuse,
 } from './lifecycle.js';
 import { chaosHappenedSummary, chaosNotHappened, type FaultView, type StepRecord } from './happened.js';
-import { FundsDriver, fundsChecks, fundsServiceEnv, FUNDS_ACCOUNT, FUNDS_START } from './funds-run.js';
+import {
+  FundsDriver,
+  fundsChecks,
+  fundsServiceEnv,
+  FUNDS_ACCOUNT,
+  FUNDS_CHARGE,
+  FUNDS_START,
+} from './funds-run.js';
 
 const execute = promisify(execFile);
 const PREFIX = 'chaos';
@@ -321,6 +328,8 @@ export async function runChaos(cfg: ChaosConfig, say: (line: string) => void): P
             webhookVersion: a.webhookVersion,
             // The held account's balance is limited and funded by the run; it refuses what does not fit.
             initialBalance: a.accountId === FUNDS_ACCOUNT.accountId ? FUNDS_START : '9999999999.00',
+            // It charges a fee per transfer, which the account's FUNDS_HOLD fee counts.
+            ...(a.accountId === FUNDS_ACCOUNT.accountId ? { transferCharge: FUNDS_CHARGE } : {}),
           })),
         ),
         SANDBOX_WEBHOOK_RETRY_BASE_MS: '1000',
