@@ -398,6 +398,48 @@ describe('the funds-aware claim (real Postgres)', () => {
     assert.equal(rows[0]!.sent_total, '50.00', 'only the batch was counted');
   });
 
+  it('a round that decides again after another round sent records when it sent (sent_at), not when its transaction began', async () => {
+    await reading('200.00');
+    await batch('late_b', ['30.00', '20.00']);
+    await pay('late_p', '60.00');
+    // Between this round's first read and its send, another round sends late_b and commits.
+    let first = true;
+    const moves = new PayoutMoves();
+    const read = moves.fundsRound.bind(moves);
+    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
+      const r = await read(...args);
+      if (first) {
+        first = false;
+        await new Promise((res) => setTimeout(res, 20));
+        const guard = await f.reads.guard(f.other, ACC);
+        assert.ok(guard);
+        const { rows: b } = await f.other.query<{ id: string; version: number; status: 'RECEIVED' }>(
+          `SELECT id::text, version, status FROM batch WHERE batch_transfer_id = 'late_b'`,
+        );
+        assert.equal(
+          (await f.batchMoves.sendFunded(f.other, ACC, 'other', 60_000, b, guard, 0n)).rows.length,
+          1,
+        );
+      }
+      return r;
+    };
+    const ledger = new PayoutLedger(
+      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
+      moves,
+    );
+    const r = await ledger.claimWithFunds(round());
+    assert.deepEqual(
+      r.sent.map((p) => p.transferId),
+      ['late_p'],
+      'sent on the second read: 200.00 - 50.00 leaves room',
+    );
+    const { rows } = await f.pool.query<{ later: boolean }>(
+      `SELECT (SELECT sent_at FROM payout WHERE transfer_id = 'late_p')
+            > (SELECT sent_at FROM batch WHERE batch_transfer_id = 'late_b') AS later`,
+    );
+    assert.equal(rows[0]!.later, true, "late_p's send came after late_b's, and sent_at says so");
+  });
+
   it('a round that finds the row changed at every try moves nothing (locked false)', async () => {
     await reading('100.00');
     await pay('churn_1', '10.00');
