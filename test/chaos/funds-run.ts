@@ -160,18 +160,19 @@ async function heldRows(pool: pg.Pool): Promise<HeldRow[]> {
     kind: 'payout' | 'batch';
     id: string;
     amount: string;
+    entries: number;
     created_at: number;
     held_since: number | null;
     sent_at: number | null;
     status: string;
     rejected: string | null;
   }>(
-    `SELECT 'payout' AS kind, transfer_id AS id, amount::text AS amount, ${ms('created_at')} AS created_at,
+    `SELECT 'payout' AS kind, transfer_id AS id, amount::text AS amount, 1 AS entries, ${ms('created_at')} AS created_at,
             ${ms('held_since')} AS held_since, ${ms('sent_at')} AS sent_at, status,
             ${rejected('payout', 'payout')} AS rejected
        FROM payout WHERE account_id = $1
      UNION ALL
-     SELECT 'batch', batch_transfer_id, total_amount::text, ${ms('created_at')},
+     SELECT 'batch', batch_transfer_id, total_amount::text, entry_count, ${ms('created_at')},
             ${ms('held_since')}, ${ms('sent_at')}, status, ${rejected('batch', 'batch')}
        FROM batch WHERE account_id = $1`,
     [FUNDS_ACCOUNT.accountId],
@@ -181,7 +182,8 @@ async function heldRows(pool: pg.Pool): Promise<HeldRow[]> {
     return {
       kind: x.kind,
       id: x.id,
-      amount: paiseOf(x.amount),
+      // What it takes from the balance, as the hold counts it: the amount and a fee per transfer.
+      amount: paiseOf(x.amount) + paiseOf(FUNDS_FEE) * BigInt(x.entries),
       createdAt: Number(x.created_at),
       heldSince: x.held_since === null ? null : Number(x.held_since),
       sentAt: x.sent_at === null ? null : Number(x.sent_at),

@@ -96,6 +96,7 @@ export function fundingStep(total: bigint, durationMs: number): bigint {
 export interface HeldRow {
   readonly kind: 'payout' | 'batch';
   readonly id: string;
+  /** What it takes from the balance (paise): its amount (a batch: total) and FUNDS_FEE per transfer. */
   readonly amount: bigint;
   readonly createdAt: number;
   readonly heldSince: number | null;

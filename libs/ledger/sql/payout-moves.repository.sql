@@ -148,7 +148,7 @@ WITH guard AS (
      SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
          lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-         sent_at = clock_timestamp(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
+         sent_at = statement_timestamp(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
     FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
    WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
          AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
@@ -189,7 +189,7 @@ WITH guard AS (
      SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
          lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
          next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-         sent_at = clock_timestamp()
+         sent_at = statement_timestamp()
    WHERE p.id IN (SELECT id FROM waiting WHERE n <= $3::int) AND p.status = 'RECEIVED'
          AND (SELECT fits FROM verdict)
    RETURNING p.id, p.account_id, p.transfer_id, p.kind, p.request_hash, p.request, p.request_secrets, p.amount, p.status, p.last_error, p.version, p.attempt, p.status_code, p.reason, p.reference_id, p.svc_transfer_id, p.utr, p.request_id, p.next_check_at, p.check_count, p.created_at, p.updated_at, p.state_changed_at, p.traceparent, p.reopened_at, p.provider_api, p.maybe_reached, p.resend_refused_at, p.sub_state, p.fee_charge, p.fee_tax

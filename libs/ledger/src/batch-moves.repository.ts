@@ -259,7 +259,7 @@ export class BatchMoves {
             SET status = 'SUBMITTING', version = b.version + 1, attempt = b.attempt + 1, totals = NULL, lease_owner = $1,
                 lease_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-                sent_at = clock_timestamp(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
+                sent_at = statement_timestamp(), reason = CASE WHEN b.status = 'HELD_FOR_FUNDS' THEN NULL ELSE b.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
           WHERE b.id = ANY($3::bigint[]) AND b.id = m.id AND b.version = m.from_version
                 AND b.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)

@@ -298,8 +298,8 @@ export class PayoutMoves {
    * The funds-aware claim's send (ADR 0027): RECEIVED or HELD_FOR_FUNDS to SUBMITTING exactly as
    * the claim does (lease, a new attempt, due after the lease), from the version the caller read,
    * with `sent_at` (when the sending started: what the next balance reading may not yet show; the
-   * statement's clock, not the transaction's: a round that read again after another round's send
-   * sends after that send, however early its transaction began). A
+   * statement's start, one time for all it sends, not the transaction's: a round that read again
+   * after another round's send sends after that send, however early its transaction began). A
    * held payout's hold reason is cleared: it is on its way. Only while the account's reading row
    * is as the round read it (`guard`: fundsGuard locks it and checks it first; `guarded` false:
    * it changed, nothing moved); what is sent is added to its `sent_total` in the same statement
@@ -322,7 +322,7 @@ export class PayoutMoves {
             SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
                 lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-                sent_at = clock_timestamp(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
+                sent_at = statement_timestamp(), reason = CASE WHEN p.status = 'HELD_FOR_FUNDS' THEN NULL ELSE p.reason END
            FROM unnest($3::bigint[], $4::int[], $5::text[]) AS m(id, from_version, from_status)
           WHERE p.id = ANY($3::bigint[]) AND p.id = m.id AND p.version = m.from_version
                 AND p.status IN ('RECEIVED', 'HELD_FOR_FUNDS') AND EXISTS (SELECT 1 FROM guard)
@@ -386,7 +386,7 @@ export class PayoutMoves {
             SET status = 'SUBMITTING', version = p.version + 1, attempt = p.attempt + 1, last_error = NULL,
                 lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_check_at = now() + make_interval(secs => $2::double precision / 1000), updated_at = now(),
-                sent_at = clock_timestamp()
+                sent_at = statement_timestamp()
           WHERE p.id IN (SELECT id FROM waiting WHERE n <= $3::int) AND p.status = 'RECEIVED'
                 AND (SELECT fits FROM verdict)
           RETURNING ${qualify(COLUMNS, 'p')}
