@@ -8,7 +8,7 @@ import { type FundsClaimFacts, type FundsGuard, type FundsSendResult } from './f
  */
 export class FundsClaimReads {
   /**
-   * The facts alone (FUNDS_FACTS): the round reads them with its candidates, in one statement
+   * The facts alone (fundsFacts): the round reads them with its candidates, in one statement
    * (PayoutMoves.fundsRound, BatchMoves.fundsRound); this is for tests and tools. Exact.
    */
   async facts(db: Db, accountId: string, feePaise = 0n): Promise<FundsClaimFacts> {
@@ -76,7 +76,7 @@ const FUNDS_GUARD_COLUMNS = `r.sent_total::text AS guard_sent_total, r.read_at::
 /**
  * The latest reading of account $1 and what the account committed that it may not include (the
  * pipeline's `unreflected`), exactly: payouts and batches (their totals) not given back or never
- * taken (not FAILED, REJECTED, REVERSED) that were sent and not answered (FUNDS_IN_DOUBT, counted
+ * taken (not FAILED, REJECTED, REVERSED) that were sent and not answered (fundsInDoubt, counted
  * whatever the times) or whose first answer that the provider took them came after the reading
  * was asked (`taken_at > read_at`, through the taken_at indexes: every payout taken since the
  * reading, so it grows with the burst between two readings). Each counts what it takes (amount and
@@ -102,10 +102,11 @@ export function fundsFacts(fee: string): string {
  * The latest reading of account $1 and a bound of what the account committed that it may not
  * include, from the reading's row alone (migration 1764693000000): what the funds rounds sent
  * since the reading was asked (`sent_total - ask_sent_total`) plus what was in doubt when it was
- * asked. Never less than FUNDS_FACTS's exact sum: what that counts was sent after the ask, or was
- * sent before it and not answered then (taken after the ask, or not yet). More, when money was given
- * back or the reading already showed a take. `committed` is NULL when the reading has no ask
- * figures (or there is no reading): then only the exact sum may decide. Paise. One row.
+ * asked, each with the fee per transfer its send or the ask counted. Never less than fundsFacts'
+ * exact sum (with the same fee): what that counts was sent after the ask, or was sent before it and
+ * not answered then (taken after the ask, or not yet). More, when money was given back or the
+ * reading already showed a take. `committed` is NULL when the reading has no ask figures (or there
+ * is no reading): then only the exact sum may decide. Paise. One row.
  */
 export const FUNDS_BOUND = `SELECT now() AS now, (r.available * 100)::bigint AS available, r.read_at,
               ${FUNDS_GUARD_COLUMNS},
@@ -122,7 +123,7 @@ export function inOrderOf<R extends { id: string }>(from: ReadonlyArray<{ id: st
 /** How a funds round reads its facts: the bound from the reading's row, or the exact sum. */
 export type FundsFactsRead = 'bound' | 'exact';
 
-/** The columns FUNDS_FACTS returns, as pg gives them. */
+/** The columns fundsFacts returns, as pg gives them. */
 export interface RawFundsFacts {
   now: Date;
   available: string | null;
