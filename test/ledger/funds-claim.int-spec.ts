@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { PayoutLedger } from '#ledger';
 import { capturingLogger } from '#test-support';
 import { ACC, fundsFixture, H } from './funds-fixture.js';
-import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 
 /*
  * The funds-aware claim (issue 32 item 3, ADR 0027) on real Postgres: the ledger reads the
@@ -27,7 +26,8 @@ interface Row {
 }
 
 describe('the funds-aware claim (real Postgres)', () => {
-  const { f, decide, room, round, pay, batch, reading, answer, answerBatch, committed } = fundsFixture();
+  const { f, decide, room, round, pay, batch, reading, answer, answerBatch, committed, watchingReads } =
+    fundsFixture();
 
   async function rows(): Promise<Map<string, Row>> {
     const { rows: r } = await f.pool.query<Row>(
@@ -403,30 +403,19 @@ describe('the funds-aware claim (real Postgres)', () => {
     await batch('late_b', ['30.00', '20.00']);
     await pay('late_p', '60.00');
     // Between this round's first read and its send, another round sends late_b and commits.
-    let first = true;
-    const moves = new PayoutMoves();
-    const read = moves.fundsRound.bind(moves);
-    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
-      const r = await read(...args);
-      if (first) {
-        first = false;
-        await new Promise((res) => setTimeout(res, 20));
-        const guard = await f.reads.guard(f.other, ACC);
-        assert.ok(guard);
-        const { rows: b } = await f.other.query<{ id: string; version: number; status: 'RECEIVED' }>(
-          `SELECT id::text, version, status FROM batch WHERE batch_transfer_id = 'late_b'`,
-        );
-        assert.equal(
-          (await f.batchMoves.sendFunded(f.other, ACC, 'other', 60_000, b, guard, 0n)).rows.length,
-          1,
-        );
-      }
-      return r;
-    };
-    const ledger = new PayoutLedger(
-      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
-      moves,
-    );
+    const { ledger } = watchingReads(async (n) => {
+      if (n !== 1) return;
+      await new Promise((res) => setTimeout(res, 20));
+      const guard = await f.reads.guard(f.other, ACC);
+      assert.ok(guard);
+      const { rows: b } = await f.other.query<{ id: string; version: number; status: 'RECEIVED' }>(
+        `SELECT id::text, version, status FROM batch WHERE batch_transfer_id = 'late_b'`,
+      );
+      assert.equal(
+        (await f.batchMoves.sendFunded(f.other, ACC, 'other', 60_000, b, guard, 0n)).rows.length,
+        1,
+      );
+    });
     const r = await ledger.claimWithFunds(round());
     assert.deepEqual(
       r.sent.map((p) => p.transferId),
@@ -444,44 +433,20 @@ describe('the funds-aware claim (real Postgres)', () => {
     await reading('100.00');
     await pay('churn_1', '10.00');
     // Every read of this round is followed by a new reading before its send.
-    let reads = 0;
     let churn = true;
-    const moves = new PayoutMoves();
-    const read = moves.fundsRound.bind(moves);
-    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
-      const r = await read(...args);
-      reads++;
+    const { ledger: churning, reads } = watchingReads(async () => {
       if (churn) await reading('100.00');
-      return r;
-    };
-    const churning = new PayoutLedger(
-      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
-      moves,
-    );
+    });
     const r = await churning.claimWithFunds(round());
     assert.equal(r.locked, false);
     assert.deepEqual(r.sent, []);
-    assert.equal(reads, 3, 'read and planned again after each change (FUNDS_ROUND_TRIES)');
+    assert.equal(reads(), 3, 'read and planned again after each change (FUNDS_ROUND_TRIES)');
     assert.equal((await statuses())['churn_1'], 'RECEIVED');
     churn = false;
     assert.equal((await churning.claimWithFunds(round())).sent.length, 1, 'sent once the row stays still');
   });
 
-  /** A ledger of its own (its own fast-path memory) that counts its rounds' full reads. */
-  function counting(): { ledger: PayoutLedger; reads: () => number } {
-    let reads = 0;
-    const moves = new PayoutMoves();
-    const read = moves.fundsRound.bind(moves);
-    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
-      reads++;
-      return read(...args);
-    };
-    const ledger = new PayoutLedger(
-      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
-      moves,
-    );
-    return { ledger, reads: () => reads };
-  }
+  const counting = () => watchingReads();
 
   it('fast path: after a round with room, the next sends within the room it remembers, reading nothing first, and goes the full way at a payout that does not fit', async () => {
     const { ledger, reads } = counting();

@@ -1,9 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PayoutLedger } from '#ledger';
-import { capturingLogger } from '#test-support';
 import { ACC, fundsFixture } from './funds-fixture.js';
-import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
 
 /*
  * The fee per transfer in the funds-aware claim (FUNDS_HOLD's `fee`; ADR 0027, amendment of
@@ -15,7 +12,7 @@ import { PayoutMoves } from '../../libs/ledger/src/payout-moves.repository.js';
  */
 
 describe('the funds-aware claim counts the fee per transfer (real Postgres)', () => {
-  const { f, room, round, pay, batch, reading, answer, committed } = fundsFixture();
+  const { f, room, round, pay, batch, reading, answer, committed, watchingReads } = fundsFixture();
   const FEE = 500n; // 5.00 per transfer
 
   const sentTotal = async (): Promise<string> =>
@@ -93,17 +90,7 @@ describe('the funds-aware claim counts the fee per transfer (real Postgres)', ()
   });
 
   it('the fast path adds the fee to its running total', async () => {
-    let reads = 0;
-    const moves = new PayoutMoves();
-    const read = moves.fundsRound.bind(moves);
-    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
-      reads++;
-      return read(...args);
-    };
-    const ledger = new PayoutLedger(
-      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
-      moves,
-    );
+    const { ledger, reads } = watchingReads();
     const r = () => round({ fee: FEE, room: room() });
     await reading('100.00', 0, FEE);
     await pay('g_20', '20.00'); // takes 25.00: the full way, remembered (75.00 left)
@@ -111,18 +98,18 @@ describe('the funds-aware claim counts the fee per transfer (real Postgres)', ()
       (await ledger.claimWithFunds(r())).sent.map((p) => p.transferId),
       ['g_20'],
     );
-    assert.equal(reads, 1);
+    assert.equal(reads(), 1);
     await pay('g_50', '50.00'); // takes 55.00: within the 75.00, sent without a read
     assert.deepEqual(
       (await ledger.claimWithFunds(r())).sent.map((p) => p.transferId),
       ['g_50'],
     );
-    assert.equal(reads, 1, 'the fast path sent it');
+    assert.equal(reads(), 1, 'the fast path sent it');
     assert.equal(await sentTotal(), '80.00');
     await pay('g_16', '16.00'); // takes 21.00 of the 20.00 left: by its amount alone it would fit
     const last = await ledger.claimWithFunds(r());
     assert.deepEqual(last.sent, []);
     assert.equal(last.held, 1, 'the full way held it');
-    assert.ok(reads >= 2, 'the fast path did not send it: the full way read');
+    assert.ok(reads() >= 2, 'the fast path did not send it: the full way read');
   });
 });

@@ -173,5 +173,30 @@ export function fundsFixture() {
     return exact;
   };
 
-  return { f, decide, room, round, pay, batch, reading, answer, answerBatch, committed };
+  /**
+   * A payout ledger of its own (its own fast-path memory) that counts its funds rounds' full reads
+   * and hands each to `afterRead` (the read's number, from 1) before the round goes on: a test's
+   * interference between a round's read and its send.
+   */
+  function watchingReads(afterRead?: (n: number) => Promise<void>): {
+    ledger: PayoutLedger;
+    reads: () => number;
+  } {
+    let reads = 0;
+    const moves = new PayoutMoves();
+    const read = moves.fundsRound.bind(moves);
+    moves.fundsRound = async (...args: Parameters<PayoutMoves['fundsRound']>) => {
+      const r = await read(...args);
+      reads++;
+      await afterRead?.(reads);
+      return r;
+    };
+    const ledger = new PayoutLedger(
+      { pool: f.pool, outbox: f.outbox, history: f.history, logger: capturingLogger('silent').logger },
+      moves,
+    );
+    return { ledger, reads: () => reads };
+  }
+
+  return { f, decide, room, round, pay, batch, reading, answer, answerBatch, committed, watchingReads };
 }
