@@ -206,6 +206,7 @@ describe('metrics after a known run, and the alert rules and dashboard that use 
       'payouts_reconciler_transitions_total',
       'payouts_requires_attention_total',
       'payouts_consumer_lag_messages',
+      'payouts_provider_balance_refusals_total',
     ])
       assert.ok(used.has(m), `dashboard shows ${m}`);
   });
