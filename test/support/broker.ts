@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -20,20 +21,52 @@ function tryPort(port: number): Promise<number | undefined> {
   });
 }
 
-/** A port free on 127.0.0.1 now (the kernel's pick), for a test's own listener. */
+/** The kernel's range of local ports for outgoing connections (Linux); undefined where unknown. */
+function ephemeralRange(): readonly [number, number] | undefined {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    return lo && hi ? [lo, hi] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Below it, from here: above the fixed ports of .ci/run and the chaos run (20700-20799). */
+const QUIET_FROM = 21_000;
+
+/**
+ * `count` consecutive ports free on 127.0.0.1 now, below the kernel's ephemeral range. A port the
+ * kernel hands out (port 0) is one it may also give an outgoing connection's local end while the
+ * test's server is down: a broker or Postgres a test stops and starts again on it could find it
+ * taken (a CI run: "broker exited during start"). Picked at random, so parallel files rarely meet;
+ * each is checked free. Where the range is unknown, the kernel's pick.
+ */
+async function quietPorts(count: 1 | 2): Promise<number> {
+  const range = ephemeralRange();
+  for (let i = 0; i < 100; i++) {
+    const port =
+      range && range[0] - 2 > QUIET_FROM
+        ? QUIET_FROM + Math.floor(Math.random() * (range[0] - 2 - QUIET_FROM))
+        : await tryPort(0);
+    if (port === undefined || port >= 65_535) continue;
+    if ((await tryPort(port)) === undefined) continue;
+    if (count === 2 && (await tryPort(port + 1)) === undefined) continue;
+    return port;
+  }
+  throw new Error(`no ${count === 2 ? 'two consecutive free ports' : 'free port'} on 127.0.0.1`);
+}
+
+/** A port free on 127.0.0.1 now, outside the kernel's ephemeral range (quietPorts), for a test's own listener. */
 export async function freePort(): Promise<number> {
-  const port = await tryPort(0);
-  if (port === undefined) throw new Error('no free port on 127.0.0.1');
-  return port;
+  return quietPorts(1);
 }
 
 /** Two consecutive free ports (client, controller), so runs and files never pick the same ones. */
 async function freePortPair(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const port = await tryPort(0);
-    if (port !== undefined && port < 65_535 && (await tryPort(port + 1)) !== undefined) return port;
-  }
-  throw new Error('no two consecutive free ports on 127.0.0.1');
+  return quietPorts(2);
 }
 
 /**
